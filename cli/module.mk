@@ -1,0 +1,7 @@
+# cli/: the `scalegraph` dispatcher.
+PROGRAMS += $(BIN)/scalegraph
+TESTS    += cli/tests/test-dispatch.sh
+
+$(BIN)/scalegraph: $(OBJ)/cli/scalegraph.o
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $^

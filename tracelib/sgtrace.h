@@ -1,0 +1,130 @@
+/*
+ * sgtrace.h — the public interface of libsgtrace, the library linked into measured programs.
+ *
+ * Programs rarely include this by hand: `scalegraph cc` rewrites their pthread calls into the
+ * sg_pthread_* wrappers below and adds sg_func_enter/exit probes. Every wrapper has the exact
+ * signature and return value of the pthread function it wraps, records the synchronization
+ * events of DESIGN.md, and calls the real function.
+ *
+ * The library starts itself (constructor) and finishes itself (destructor, thread exit, fatal
+ * signals). Environment, parsed strictly (a bad value is reported once on stderr and tracing is
+ * turned off; the program itself runs on unchanged):
+ *   SG_TRACE=0|1          0 disables recording (default 1)
+ *   SG_TRACE_DIR=PATH     trace directory (default ./sgtrace.<pid>)
+ *   SG_TRACE_BUFFER=SIZE  per-thread buffer, bytes with optional K/M suffix (default 1M)
+ *
+ * Only sg_* symbols are exported. Nothing here ever calls exit() or prints on the hot path; on
+ * an internal failure the library turns itself off and counts the events it dropped.
+ */
+#ifndef SGTRACE_H
+#define SGTRACE_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SGTRACE_VERSION_MAJOR 1
+#define SGTRACE_VERSION_MINOR 0
+
+/* Non-zero while recording is on. Read by the inline probes below so that a disabled probe is
+ * one predictable branch in the caller. Written only by the library. */
+extern volatile int sg_trace_active;
+
+/* One static descriptor per instrumented function, emitted by the instrumenter:
+ *   static struct sg_func_desc sg_fd_main = { "main", "prog.c", 12, 0 };
+ * `id` is 0 until the library registers the function on its first call. */
+struct sg_func_desc {
+	const char *name;
+	const char *file;
+	int line;
+	volatile uint32_t id;
+};
+
+/* Out-of-line recorders behind the inline probes; call the probes, not these. */
+void sg_func_enter_rec(struct sg_func_desc *fd);
+void sg_func_exit_rec(struct sg_func_desc *fd);
+void sg_region_begin_rec(const char *name);
+void sg_region_end_rec(const char *name);
+void sg_counter_add_rec(const char *name, int64_t value);
+
+/* Function entry and exit. */
+static inline void sg_func_enter(struct sg_func_desc *fd)
+{
+	if (__builtin_expect(sg_trace_active, 1))
+		sg_func_enter_rec(fd);
+}
+
+static inline void sg_func_exit(struct sg_func_desc *fd)
+{
+	if (__builtin_expect(sg_trace_active, 1))
+		sg_func_exit_rec(fd);
+}
+
+/* A named region (e.g. the measured region that defines T_para). `name` is usually a string
+ * literal; regions are identified by their text, so begin and end must use the same name. */
+static inline void sg_region_begin(const char *name)
+{
+	if (__builtin_expect(sg_trace_active, 1))
+		sg_region_begin_rec(name);
+}
+
+static inline void sg_region_end(const char *name)
+{
+	if (__builtin_expect(sg_trace_active, 1))
+		sg_region_end_rec(name);
+}
+
+/* Adds `value` to the user counter `name` of the calling thread and records a sample of the
+ * thread's running total. */
+static inline void sg_counter_add(const char *name, int64_t value)
+{
+	if (__builtin_expect(sg_trace_active, 1))
+		sg_counter_add_rec(name, value);
+}
+
+/* Writes the calling thread's buffered events to its trace file now. */
+void sg_trace_flush(void);
+
+/* The trace directory of this process, or NULL when tracing is off. */
+const char *sg_trace_dir(void);
+
+/* pthread wrappers: same signatures and return values as pthreads. */
+int sg_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+		      void *(*start)(void *), void *arg);
+int sg_pthread_join(pthread_t thread, void **retval);
+int sg_pthread_barrier_wait(pthread_barrier_t *barrier);
+int sg_pthread_mutex_lock(pthread_mutex_t *mutex);
+int sg_pthread_mutex_trylock(pthread_mutex_t *mutex);
+int sg_pthread_mutex_unlock(pthread_mutex_t *mutex);
+int sg_pthread_rwlock_rdlock(pthread_rwlock_t *rwlock);
+int sg_pthread_rwlock_tryrdlock(pthread_rwlock_t *rwlock);
+int sg_pthread_rwlock_wrlock(pthread_rwlock_t *rwlock);
+int sg_pthread_rwlock_trywrlock(pthread_rwlock_t *rwlock);
+int sg_pthread_rwlock_unlock(pthread_rwlock_t *rwlock);
+int sg_pthread_spin_lock(pthread_spinlock_t *lock);
+int sg_pthread_spin_trylock(pthread_spinlock_t *lock);
+int sg_pthread_spin_unlock(pthread_spinlock_t *lock);
+int sg_pthread_cond_wait(pthread_cond_t *cond, pthread_mutex_t *mutex);
+int sg_pthread_cond_timedwait(pthread_cond_t *cond, pthread_mutex_t *mutex,
+			      const struct timespec *abstime);
+int sg_pthread_cond_signal(pthread_cond_t *cond);
+int sg_pthread_cond_broadcast(pthread_cond_t *cond);
+
+/* Markers for hand-instrumented code: nothing at all unless compiled with -DSG_TRACE. */
+#ifdef SG_TRACE
+#define SG_REGION_BEGIN(name)     sg_region_begin(name)
+#define SG_REGION_END(name)       sg_region_end(name)
+#define SG_COUNTER_ADD(name, v)   sg_counter_add((name), (v))
+#else
+#define SG_REGION_BEGIN(name)     ((void)0)
+#define SG_REGION_END(name)       ((void)0)
+#define SG_COUNTER_ADD(name, v)   ((void)0)
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SGTRACE_H */
