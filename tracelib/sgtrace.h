@@ -63,6 +63,32 @@ static inline void sg_func_exit(struct sg_func_desc *fd)
 		sg_func_exit_rec(fd);
 }
 
+/* Scope guard for function probes (GNU C cleanup attribute), used by the instrumenter so that
+ * every path out of a function, including `return expr;` after expr is evaluated, records the
+ * exit:
+ *   struct sg_func_scope sg_scope __attribute__((cleanup(sg_func_scope_exit))) =
+ *       sg_func_scope_enter(&sg_fd);
+ * The exit is recorded only if the entry was. */
+struct sg_func_scope {
+	struct sg_func_desc *fd;
+};
+
+static inline struct sg_func_scope sg_func_scope_enter(struct sg_func_desc *fd)
+{
+	struct sg_func_scope s = { 0 };
+	if (__builtin_expect(sg_trace_active, 1)) {
+		sg_func_enter_rec(fd);
+		s.fd = fd;
+	}
+	return s;
+}
+
+static inline void sg_func_scope_exit(struct sg_func_scope *s)
+{
+	if (s->fd)
+		sg_func_exit_rec(s->fd);
+}
+
 /* A named region (e.g. the measured region that defines T_para). `name` is usually a string
  * literal; regions are identified by their text, so begin and end must use the same name. */
 static inline void sg_region_begin(const char *name)
