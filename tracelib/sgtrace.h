@@ -19,6 +19,8 @@
 #ifndef SGTRACE_H
 #define SGTRACE_H
 
+/* Included into user code compiled with any -std: no C99-only syntax below, and the
+ * instrumenter places the #include after the user's own feature macros and includes. */
 #include <pthread.h>
 #include <stdint.h>
 
@@ -51,13 +53,13 @@ void sg_region_end_rec(const char *name);
 void sg_counter_add_rec(const char *name, int64_t value);
 
 /* Function entry and exit. */
-static inline void sg_func_enter(struct sg_func_desc *fd)
+static __inline__ void sg_func_enter(struct sg_func_desc *fd)
 {
 	if (__builtin_expect(sg_trace_active, 1))
 		sg_func_enter_rec(fd);
 }
 
-static inline void sg_func_exit(struct sg_func_desc *fd)
+static __inline__ void sg_func_exit(struct sg_func_desc *fd)
 {
 	if (__builtin_expect(sg_trace_active, 1))
 		sg_func_exit_rec(fd);
@@ -73,7 +75,7 @@ struct sg_func_scope {
 	struct sg_func_desc *fd;
 };
 
-static inline struct sg_func_scope sg_func_scope_enter(struct sg_func_desc *fd)
+static __inline__ struct sg_func_scope sg_func_scope_enter(struct sg_func_desc *fd)
 {
 	struct sg_func_scope s = { 0 };
 	if (__builtin_expect(sg_trace_active, 1)) {
@@ -83,7 +85,7 @@ static inline struct sg_func_scope sg_func_scope_enter(struct sg_func_desc *fd)
 	return s;
 }
 
-static inline void sg_func_scope_exit(struct sg_func_scope *s)
+static __inline__ void sg_func_scope_exit(struct sg_func_scope *s)
 {
 	if (s->fd)
 		sg_func_exit_rec(s->fd);
@@ -91,13 +93,13 @@ static inline void sg_func_scope_exit(struct sg_func_scope *s)
 
 /* A named region (e.g. the measured region that defines T_para). `name` is usually a string
  * literal; regions are identified by their text, so begin and end must use the same name. */
-static inline void sg_region_begin(const char *name)
+static __inline__ void sg_region_begin(const char *name)
 {
 	if (__builtin_expect(sg_trace_active, 1))
 		sg_region_begin_rec(name);
 }
 
-static inline void sg_region_end(const char *name)
+static __inline__ void sg_region_end(const char *name)
 {
 	if (__builtin_expect(sg_trace_active, 1))
 		sg_region_end_rec(name);
@@ -105,7 +107,7 @@ static inline void sg_region_end(const char *name)
 
 /* Adds `value` to the user counter `name` of the calling thread and records a sample of the
  * thread's running total. */
-static inline void sg_counter_add(const char *name, int64_t value)
+static __inline__ void sg_counter_add(const char *name, int64_t value)
 {
 	if (__builtin_expect(sg_trace_active, 1))
 		sg_counter_add_rec(name, value);
@@ -121,18 +123,24 @@ const char *sg_trace_dir(void);
 int sg_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 		      void *(*start)(void *), void *arg);
 int sg_pthread_join(pthread_t thread, void **retval);
-int sg_pthread_barrier_wait(pthread_barrier_t *barrier);
 int sg_pthread_mutex_lock(pthread_mutex_t *mutex);
 int sg_pthread_mutex_trylock(pthread_mutex_t *mutex);
 int sg_pthread_mutex_unlock(pthread_mutex_t *mutex);
+/* Barriers, spinlocks and rwlocks exist only under POSIX feature macros; declare their wrappers
+ * when the program can see the types (glibc's __USE_* macros; any other libc: always). */
+#if !defined(__GLIBC__) || defined(__USE_XOPEN2K)
+int sg_pthread_barrier_wait(pthread_barrier_t *barrier);
+int sg_pthread_spin_lock(pthread_spinlock_t *lock);
+int sg_pthread_spin_trylock(pthread_spinlock_t *lock);
+int sg_pthread_spin_unlock(pthread_spinlock_t *lock);
+#endif
+#if !defined(__GLIBC__) || defined(__USE_UNIX98) || defined(__USE_XOPEN2K)
 int sg_pthread_rwlock_rdlock(pthread_rwlock_t *rwlock);
 int sg_pthread_rwlock_tryrdlock(pthread_rwlock_t *rwlock);
 int sg_pthread_rwlock_wrlock(pthread_rwlock_t *rwlock);
 int sg_pthread_rwlock_trywrlock(pthread_rwlock_t *rwlock);
 int sg_pthread_rwlock_unlock(pthread_rwlock_t *rwlock);
-int sg_pthread_spin_lock(pthread_spinlock_t *lock);
-int sg_pthread_spin_trylock(pthread_spinlock_t *lock);
-int sg_pthread_spin_unlock(pthread_spinlock_t *lock);
+#endif
 int sg_pthread_cond_wait(pthread_cond_t *cond, pthread_mutex_t *mutex);
 int sg_pthread_cond_timedwait(pthread_cond_t *cond, pthread_mutex_t *mutex,
 			      const struct timespec *abstime);
