@@ -24,3 +24,10 @@ $(BIN)/taskfarm-seq: $(OBJ)/examples/taskfarm/taskfarm_seq.o $(FARM_CORE)
 $(EX_PROGRAMS):
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS_THREAD) -lm
+
+# Unit tests of the billiards core (cmocka).
+TESTS += $(B)/tests/examples/test_bil_sim
+CFLAGS_examples += -Iexamples/billiards
+$(B)/tests/examples/test_bil_sim: $(OBJ)/examples/tests/test_bil_sim.o $(BIL_CORE)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ -lcmocka $(LDLIBS_THREAD) -lm
