@@ -7,7 +7,7 @@
 #include "bil_sim.h"
 
 struct bil_args {
-	long long balls, steps, threads;
+	long long balls, steps, threads, bins;
 	int stats;
 };
 

@@ -93,7 +93,7 @@ static double predict_pair(const struct bil_world *w, const struct bil_result *r
 	return predict(w, ball_view(w, r, p - 1), ball_view(w, r, p));
 }
 
-int bil_world_init(struct bil_world *w, long n_balls, long n_locks)
+int bil_world_init(struct bil_world *w, long n_balls, long n_bins, long n_locks)
 {
 	uint64_t seed = RNG_SEED;
 	int ret;
@@ -109,7 +109,7 @@ int bil_world_init(struct bil_world *w, long n_balls, long n_locks)
 		ret = -ENOMEM;
 		goto out;
 	}
-	ret = bil_queue_init(&w->q, n_balls + 1, n_balls + 1,
+	ret = bil_queue_init(&w->q, n_balls + 1, n_bins > 0 ? n_bins : n_balls + 1,
 			     BIN_EVENTS / (EVENT_RATE_PER_BALL * (double)n_balls), n_locks);
 	if (ret)
 		goto out;

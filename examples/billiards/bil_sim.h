@@ -58,11 +58,14 @@ struct bil_result {
 
 /*
  * Builds the initial state: n_balls balls, one per unit of length, at deterministic
- * pseudo-random offsets and speeds, and the queue of their first collisions. `n_locks` > 0 makes
- * the queue safe for concurrent bil_apply() (see bil_queue.h). The world owns its memory; release
- * it with bil_world_free(). Returns 0, -EINVAL or -ENOMEM.
+ * pseudo-random offsets and speeds, and the queue of their first collisions. `n_bins` is the
+ * number of queue bins: 0 picks one per pair (constant work per event); a fixed small number
+ * makes each bin's sorted list, and so ADD_TIME_TO_QUEUE, grow with the balls as in the
+ * paper's profile. The results do not depend on it. `n_locks` > 0 makes the queue safe for
+ * concurrent bil_apply() (see bil_queue.h). The world owns its memory; release it with
+ * bil_world_free(). Returns 0, -EINVAL or -ENOMEM.
  */
-int bil_world_init(struct bil_world *w, long n_balls, long n_locks);
+int bil_world_init(struct bil_world *w, long n_balls, long n_bins, long n_locks);
 void bil_world_free(struct bil_world *w);
 
 /* Bytes allocated per ball (the C of eq. (14): memory = C * num_balls). */

@@ -125,7 +125,8 @@ int main(int argc, char **argv)
 	ret = bil_cli_parse(argc, argv, "billiards", 1, &a);
 	if (ret)
 		return ret > 0 ? 0 : EX_EXIT_USAGE;
-	ret = bil_world_init(&w, (long)a.balls, (long)a.threads * LOCKS_PER_THREAD);
+	ret = bil_world_init(&w, (long)a.balls, (long)a.bins,
+			     (long)a.threads * LOCKS_PER_THREAD);
 	if (ret) {
 		fprintf(stderr, "billiards: error: cannot set up %lld balls: %s\n", a.balls,
 			strerror(-ret));

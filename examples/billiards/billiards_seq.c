@@ -25,7 +25,7 @@ int main(int argc, char **argv)
 	ret = bil_cli_parse(argc, argv, "billiards-seq", 0, &a);
 	if (ret)
 		return ret > 0 ? 0 : EX_EXIT_USAGE;
-	ret = bil_world_init(&w, (long)a.balls, 0);
+	ret = bil_world_init(&w, (long)a.balls, (long)a.bins, 0);
 	if (ret) {
 		fprintf(stderr, "billiards-seq: error: cannot set up %lld balls: %s\n", a.balls,
 			strerror(-ret));

@@ -49,6 +49,7 @@ same_checksum "billiards 1 ball" billiards-seq --balls 1 --steps 400 -- billiard
 same_checksum "billiards 2 balls" billiards-seq --balls 2 --steps 400 -- billiards --balls 2 --steps 400
 same_checksum "billiards 300x200" billiards-seq --balls 300 --steps 200 -- billiards --balls 300 --steps 200
 same_checksum "billiards 5000x100" billiards-seq --balls 5000 --steps 100 -- billiards --balls 5000 --steps 100
+same_checksum "billiards 3000x50 bins 7" billiards-seq --balls 3000 --steps 50 -- billiards --balls 3000 --steps 50 --bins 7
 same_checksum "jacobi 1x3" jacobi-seq --n 1 --iters 3 -- jacobi --n 1 --iters 3
 same_checksum "jacobi 37x50" jacobi-seq --n 37 --iters 50 -- jacobi --n 37 --iters 50
 same_checksum "jacobi 300x40" jacobi-seq --n 300 --iters 40 -- jacobi --n 300 --iters 40

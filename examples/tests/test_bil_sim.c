@@ -147,18 +147,22 @@ static double *speeds(const struct bil_world *w)
 
 static void check_sim_against_reference(long balls, double t_end)
 {
-	struct bil_world a, b;
+	struct bil_world a, b, c;
 	double *s0, *s1;
-	long long na, nb;
+	long long na, nb, nc;
 
-	assert_int_equal(bil_world_init(&a, balls, 0), 0);
-	assert_int_equal(bil_world_init(&b, balls, 0), 0);
+	assert_int_equal(bil_world_init(&a, balls, 0, 0), 0);
+	assert_int_equal(bil_world_init(&b, balls, 3, 0), 0);
+	assert_int_equal(bil_world_init(&c, balls, 5, 0), 0);	/* few bins: long lists */
 	s0 = speeds(&a);
 	na = run_queue(&a, t_end);
 	nb = run_reference(&b, t_end);
+	nc = run_queue(&c, t_end);
 	assert_true(na > 0);
 	assert_int_equal(na, nb);
+	assert_int_equal(na, nc);
 	assert_int_equal(bil_world_checksum(&a, t_end), bil_world_checksum(&b, t_end));
+	assert_int_equal(bil_world_checksum(&a, t_end), bil_world_checksum(&c, t_end));
 	/* physics: balls stay in order, apart and inside the walls; speeds are conserved */
 	for (long i = 0; i < balls; i++) {
 		const struct bil_ball *x = &a.ball[i];
@@ -179,6 +183,7 @@ static void check_sim_against_reference(long balls, double t_end)
 	free(s1);
 	bil_world_free(&a);
 	bil_world_free(&b);
+	bil_world_free(&c);
 }
 
 static void test_sim_one_ball(void **state)
