@@ -1,7 +1,7 @@
 # examples/: programs to measure — plain C11 + pthreads, no probes written in (the
 # instrumenter adds them). Each parallel program has a sequential twin for T_seq, and all print
 # a "checksum HEX" line that is identical across programs and thread counts.
-EX_COMMON := $(OBJ)/examples/common/ex_cli.o
+EX_COMMON := $(OBJ)/examples/common/ex_cli.o $(OBJ)/examples/common/ex_threads.o
 BIL_CORE  := $(OBJ)/examples/billiards/bil_sim.o $(OBJ)/examples/billiards/bil_queue.o \
              $(OBJ)/examples/billiards/bil_cli.o $(EX_COMMON)
 JAC_CORE  := $(OBJ)/examples/jacobi/jac_grid.o $(OBJ)/examples/jacobi/jac_cli.o $(EX_COMMON)

@@ -18,6 +18,7 @@
 
 #include "bil_cli.h"
 #include "ex_cli.h"
+#include "ex_threads.h"
 #include "sgtrace.h"
 
 /* Bin locks, striped over the bins (a few per thread is plenty). */
@@ -68,7 +69,6 @@ static int run_parallel(struct par_shared *sh, long long *collisions, long long 
 {
 	struct par_worker *wk = calloc((size_t)sh->n_threads, sizeof *wk);
 	pthread_t *tid = calloc((size_t)sh->n_threads, sizeof *tid);
-	long started = 0;
 	int ret = -ENOMEM;
 
 	sh->res = calloc((size_t)sh->n_threads, sizeof *sh->res);
@@ -85,19 +85,10 @@ static int run_parallel(struct par_shared *sh, long long *collisions, long long 
 	if (ret)
 		goto out;
 	SG_REGION_BEGIN("simulate");
-	for (; started < sh->n_threads; started++) {
-		ret = -pthread_create(&tid[started], NULL, worker_main, &wk[started]);
-		if (ret)
-			break;
-	}
 	/* a thread that failed to start would leave the others waiting at the barrier forever */
-	if (ret) {
-		fprintf(stderr, "billiards: error: cannot start thread %ld: %s\n", started,
-			strerror(-ret));
+	if (ex_threads_start(tid, sh->n_threads, worker_main, wk, sizeof *wk, "billiards"))
 		exit(1);
-	}
-	for (long i = 0; i < started; i++)
-		pthread_join(tid[i], NULL);
+	ex_threads_join(tid, sh->n_threads);
 	SG_REGION_END("simulate");
 	pthread_barrier_destroy(&sh->barrier);
 	*collisions = wk[0].collisions;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ex_cli.h"
+#include "ex_threads.h"
 #include "jac_cli.h"
 #include "sgtrace.h"
 
@@ -83,16 +84,11 @@ int main(int argc, char **argv)
 	for (long i = 0; i < sh.n_threads; i++) {
 		wk[i].sh = &sh;
 		wk[i].id = i;
-		ret = pthread_create(&tid[i], NULL, worker_main, &wk[i]);
-		if (ret) {
-			/* the started threads would wait at the barrier forever */
-			fprintf(stderr, "jacobi: error: cannot start thread %ld: %s\n", i,
-				strerror(ret));
-			return 1;
-		}
 	}
-	for (long i = 0; i < sh.n_threads; i++)
-		pthread_join(tid[i], NULL);
+	/* the started threads would wait at the barrier forever for a missing one */
+	if (ex_threads_start(tid, sh.n_threads, worker_main, wk, sizeof *wk, "jacobi"))
+		return 1;
+	ex_threads_join(tid, sh.n_threads);
 	SG_REGION_END("relax");
 	jac_cli_report(&a, &g, sh.change);
 	pthread_barrier_destroy(&sh.barrier);

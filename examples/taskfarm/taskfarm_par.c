@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ex_cli.h"
+#include "ex_threads.h"
 #include "farm_cli.h"
 #include "farm_task.h"
 #include "sgtrace.h"
@@ -118,22 +119,16 @@ int main(int argc, char **argv)
 	pthread_cond_init(&sh.q.not_empty, NULL);
 	pthread_cond_init(&sh.q.not_full, NULL);
 	SG_REGION_BEGIN("farm");
-	for (long i = 0; i < (long)a.threads; i++) {
+	for (long i = 0; i < (long)a.threads; i++)
 		wk[i].sh = &sh;
-		ret = pthread_create(&tid[i], NULL, worker_main, &wk[i]);
-		if (ret) {
-			fprintf(stderr, "taskfarm: error: cannot start worker %ld: %s\n", i,
-				strerror(ret));
-			return 1;
-		}
-	}
+	if (ex_threads_start(tid, (long)a.threads, worker_main, wk, sizeof *wk, "taskfarm"))
+		return 1;
 	for (long long id = 0; id < a.tasks; id++)
 		queue_put(&sh.q, id);
 	queue_close(&sh.q);
-	for (long i = 0; i < (long)a.threads; i++) {
-		pthread_join(tid[i], NULL);
+	ex_threads_join(tid, (long)a.threads);
+	for (long i = 0; i < (long)a.threads; i++)
 		per_worker[i] = wk[i].n_done;
-	}
 	SG_REGION_END("farm");
 	farm_cli_report(&a, sh.results, per_worker, (long)a.threads);
 	pthread_cond_destroy(&sh.q.not_full);
