@@ -15,19 +15,14 @@
 
 #include <stdint.h>
 
+#include "sgtrace_format.h"   /* enum sg_counter_origin, SG_NO_ID */
+
 /* Implemented by the counter code. Return 0 or a negative errno; a failure turns counters off,
  * never tracing. */
 int sgc_process_init(void);
 void sgc_thread_begin(void);
 void sgc_sample(void);
 void sgc_thread_end(void);
-
-enum sg_counter_origin {
-	SG_COUNTER_HARDWARE = 1, /* perf_event hardware/PMU event */
-	SG_COUNTER_SOFTWARE = 2, /* perf_event software event (task-clock, page faults, ...) */
-	SG_COUNTER_SCHED = 3,    /* /proc/self/task/TID/schedstat */
-	SG_COUNTER_USER = 4,     /* sg_counter_add */
-};
 
 /* Implemented by libsgtrace. Defines a counter (once per process) and returns its id, or
  * SG_NO_ID on failure. `unavailable` is NULL for a working counter, else the reason it could not
@@ -37,5 +32,9 @@ uint32_t trace_counter_define(const char *name, const char *unit, enum sg_counte
 			      const char *unavailable);
 /* Records a sample of counter `id` for the calling thread (an SG_EV_COUNTER + SG_EV_VALUE pair). */
 void trace_counter_record(uint32_t id, int64_t value);
+/* Implemented by libsgtrace. Records, once per process, that no counter could be set up at all
+ * and why ("counters not built", "perf_event_open: EACCES"): reports then say "unavailable:
+ * <reason>" for every counter. */
+void trace_counters_unavailable(const char *reason);
 
 #endif /* SG_COUNTERS_INT_H */

@@ -119,6 +119,11 @@ void sg_trace_flush(void);
 /* The trace directory of this process, or NULL when tracing is off. */
 const char *sg_trace_dir(void);
 
+/* Turns recording on (1) or off (0) at run time, e.g. around a set-up phase. Returns the
+ * previous state, or -1 when tracing is off for the whole process (SG_TRACE=0, a bad
+ * environment, a failed set-up): nothing changes then. */
+int sg_trace_enable(int on);
+
 /* pthread wrappers: same signatures and return values as pthreads. */
 int sg_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 		      void *(*start)(void *), void *arg);

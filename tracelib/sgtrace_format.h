@@ -83,4 +83,126 @@ static inline uint32_t sg_rec_aux(const struct sg_event_rec *r) { return (uint32
 /* Short lower-case name of a kind ("barrier_arrive"), "?" for an unknown value. */
 const char *sg_ev_kind_name(enum sg_ev_kind kind);
 
+/* Kinds of synchronization objects (object definitions). */
+enum sg_obj_kind {
+	SG_OBJ_MUTEX = 1,
+	SG_OBJ_RWLOCK = 2,
+	SG_OBJ_SPIN = 3,
+	SG_OBJ_BARRIER = 4,
+	SG_OBJ_COND = 5,
+};
+
+enum sg_counter_origin {
+	SG_COUNTER_HARDWARE = 1, /* perf_event hardware/PMU event */
+	SG_COUNTER_SOFTWARE = 2, /* perf_event software event (task-clock, page faults, ...) */
+	SG_COUNTER_SCHED = 3,    /* /proc/self/task/TID/schedstat */
+	SG_COUNTER_USER = 4,     /* sg_counter_add */
+};
+
+/* Short lower-case name of an object kind ("mutex"), "?" for an unknown value. */
+const char *sg_obj_kind_name(enum sg_obj_kind kind);
+
+/*
+ * The files of a trace directory (docs/trace-format.md has the full description). All integers
+ * are little-endian; every structure below is a multiple of 16 bytes so that event records in a
+ * stream stay 16-byte aligned. Hashes are SGF_HASH (XXH64, seed 0) of the bytes named.
+ *
+ *   defs.sgd          definitions: struct sgf_file_header, then definition records
+ *   thread.<N>.sgs    stream of thread N: struct sgf_file_header, then chunks
+ *                     (struct sgf_chunk_header + n_recs event records), then struct sgf_trailer
+ *   fork.<pid>/       the complete trace of a child process forked by this one
+ */
+#define SGF_DEFS_NAME        "defs.sgd"
+#define SGF_STREAM_FMT       "thread.%u.sgs"
+#define SGF_MAGIC_DEFS       "SGTDEFS\0"
+#define SGF_MAGIC_STREAM     "SGTSTRM\0"
+#define SGF_CHUNK_MAGIC      UINT32_C(0x4b434753)   /* "SGCK" */
+#define SGF_TRAILER_MAGIC    UINT32_C(0x444e4547)   /* "GEND" */
+#define SGF_VERSION_MAJOR    1
+#define SGF_VERSION_MINOR    0
+
+enum sgf_clock {
+	SGF_CLOCK_TSC = 1,   /* ticks are TSC cycles since the epoch; convert with clock pairs */
+	SGF_CLOCK_NS = 2,    /* ticks are CLOCK_MONOTONIC ns since the epoch */
+};
+
+/* First 64 bytes of defs.sgd and of every stream file. */
+struct sgf_file_header {
+	char magic[8];           /* SGF_MAGIC_DEFS or SGF_MAGIC_STREAM */
+	uint16_t version_major;  /* a reader refuses a different major version */
+	uint16_t version_minor;
+	uint32_t clock;          /* enum sgf_clock */
+	uint32_t pid;            /* process that wrote the trace */
+	uint32_t parent_pid;     /* defs: pid of the process this one was forked from, else 0 */
+	uint32_t thread;         /* stream: thread index; defs: SG_NO_ID */
+	uint32_t reserved0;
+	uint64_t epoch_ns;       /* CLOCK_MONOTONIC ns at tick 0 (the epoch clock pair) */
+	uint64_t epoch_real_ns;  /* CLOCK_REALTIME ns at the epoch (for humans) */
+	uint64_t reserved1;
+	uint64_t hash;           /* of bytes 0..55 */
+};
+
+/* Header of a chunk of n_recs event records. */
+struct sgf_chunk_header {
+	uint32_t magic;          /* SGF_CHUNK_MAGIC */
+	uint32_t thread;         /* thread index, as in the file header */
+	uint64_t seq;            /* chunk sequence number in this stream, 0.. */
+	uint32_t n_recs;         /* event records that follow (16 bytes each) */
+	uint32_t flags;          /* 0 */
+	uint64_t pair_ticks;     /* clock pair taken at flush time: ticks ... */
+	uint64_t pair_ns;        /* ... and CLOCK_MONOTONIC ns */
+	uint64_t payload_hash;   /* of the n_recs * 16 payload bytes */
+	uint64_t reserved;
+	uint64_t hash;           /* of bytes 0..55 of this header */
+};
+
+/* End of a stream, written when the thread finishes. A stream without it was cut short. */
+struct sgf_trailer {
+	uint32_t magic;          /* SGF_TRAILER_MAGIC */
+	uint32_t thread;
+	uint64_t n_chunks;       /* chunks written before the trailer */
+	uint64_t n_recs;         /* records written in those chunks */
+	uint64_t lost;           /* events this thread could not record */
+	uint64_t pair_ticks;     /* a last clock pair */
+	uint64_t pair_ns;
+	uint64_t reserved;
+	uint64_t hash;           /* of bytes 0..55 */
+};
+
+/* A definition record in defs.sgd: this 16-byte header, then `len` payload bytes, then zero
+ * padding to a multiple of 8 bytes. *
+ * hash = SGF_HASH(bytes 0..7 of this header) XOR SGF_HASH(padded payload). */
+struct sgf_def_header {
+	uint16_t type;           /* enum sgf_def_type */
+	uint16_t reserved;
+	uint32_t len;            /* payload bytes, without padding */
+	uint64_t hash;           /* see above */
+};
+
+enum sgf_def_type {
+	SGF_DEF_CLOCK = 1,        /* u64 ticks, u64 ns: a clock pair */
+	SGF_DEF_THREAD = 2,       /* u32 index, u32 parent index (SG_NO_ID), i32 os tid, u32 0 */
+	SGF_DEF_FUNCTION = 3,     /* u32 id, i32 line, name NUL, file NUL */
+	SGF_DEF_REGION = 4,       /* u32 id, u32 0, name NUL */
+	SGF_DEF_OBJECT = 5,       /* u32 id, u32 enum sg_obj_kind, u64 address */
+	SGF_DEF_COUNTER = 6,      /* u32 id, u16 origin, u16 flags (1: unavailable), name NUL,
+				     unit NUL, reason NUL (empty unless unavailable) */
+	SGF_DEF_COUNTERS_OFF = 7, /* reason NUL: no counter could be set up in this process */
+};
+
+#define SGF_COUNTER_UNAVAILABLE 1u
+
+_Static_assert(sizeof(struct sgf_file_header) == 64, "file header is 64 bytes");
+_Static_assert(sizeof(struct sgf_chunk_header) == 64, "chunk header is 64 bytes");
+_Static_assert(sizeof(struct sgf_trailer) == 64, "trailer is 64 bytes");
+_Static_assert(sizeof(struct sgf_def_header) == 16, "definition header is 16 bytes");
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "scalegraph trace files are little-endian; this reader/writer assumes a little-endian host"
+#endif
+
+/* The checksum of every hashed part of a trace: XXH64 with seed 0 over `len` bytes, len a
+ * multiple of 8 (identical to the reference XXH64 for such lengths). Detects every change
+ * confined to one 8-byte word, hence every flipped byte. */
+uint64_t sgf_hash(const void *data, uint64_t len);
+
 #endif /* SGTRACE_FORMAT_H */

@@ -1,0 +1,273 @@
+/*
+ * dump.c — `scalegraph dump TRACE`: prints every event of a trace as one line of text,
+ *   t_ns thread event object-or-name
+ * merged across threads in time order, then a summary (threads, events per kind, lost events,
+ * damaged chunks, streams cut short) and the problems the reader found. The `otf2-print` of
+ * scalegraph traces, for people and tests.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sgtrace_read.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: scalegraph dump [--summary] [--no-verify] TRACE-DIR\n\n"
+		   "Prints every event of a trace, one per line in time order:\n"
+		   "  t_ns thread event object-or-name\n"
+		   "(t_ns: ns since the trace's epoch), then a summary: threads, events per kind,\n"
+		   "lost events, damaged chunks. Damage is reported as FILE: chunk K: reason, and\n"
+		   "everything readable is still printed.\n\n"
+		   "  --summary    print only the summary\n"
+		   "  --no-verify  skip payload checksums\n\n"
+		   "exit status: 0 read, 1 the trace cannot be opened, 2 usage error\n");
+}
+
+static const char *lock_mode_name(uint32_t aux)
+{
+	switch (SG_LOCK_MODE(aux)) {
+	case SG_LOCK_MUTEX: return "mutex";
+	case SG_LOCK_RWLOCK_READ: return "read";
+	case SG_LOCK_RWLOCK_WRITE: return "write";
+	case SG_LOCK_SPIN: return "spin";
+	}
+	return "?";
+}
+
+/* "barrier#3" — the object's kind and id, or "#3?" when undefined. */
+static void object_name(struct sgr_trace *t, uint32_t id, char *out, size_t len)
+{
+	const struct sgr_object *o = sgr_object(t, id);
+	if (id == SG_NO_ID)
+		snprintf(out, len, "unknown");
+	else if (o)
+		snprintf(out, len, "%s#%" PRIu32, sg_obj_kind_name(o->kind), id);
+	else
+		snprintf(out, len, "object#%" PRIu32 "(undefined)", id);
+}
+
+static void thread_name(uint32_t id, char *out, size_t len)
+{
+	if (id == SG_NO_ID)
+		snprintf(out, len, "thread ?");
+	else
+		snprintf(out, len, "thread %" PRIu32, id);
+}
+
+/* The object-or-name column of one event. */
+static void describe(struct sgr_trace *t, const struct sgr_event *e, char *out, size_t len)
+{
+	char a[96], b[96];
+	switch (e->kind) {
+	case SG_EV_THREAD_BEGIN:
+		if (e->aux == SG_NO_ID)
+			snprintf(b, sizeof b, "-");
+		else
+			snprintf(b, sizeof b, "%" PRIu32, e->aux);
+		snprintf(out, len, "thread %" PRIu32 " parent %s", e->id, b);
+		return;
+	case SG_EV_THREAD_END:
+		snprintf(out, len, "thread %" PRIu32, e->id);
+		return;
+	case SG_EV_FUNC_ENTER:
+	case SG_EV_FUNC_EXIT: {
+		const struct sgr_function *f = sgr_function(t, e->id);
+		if (f)
+			snprintf(out, len, "%s (%s:%d)", f->name, f->file, f->line);
+		else
+			snprintf(out, len, "function#%" PRIu32 "(undefined)", e->id);
+		return;
+	}
+	case SG_EV_REGION_BEGIN:
+	case SG_EV_REGION_END: {
+		const struct sgr_region *r = sgr_region(t, e->id);
+		if (r)
+			snprintf(out, len, "%s", r->name);
+		else
+			snprintf(out, len, "region#%" PRIu32 "(undefined)", e->id);
+		return;
+	}
+	case SG_EV_BARRIER_ARRIVE:
+	case SG_EV_BARRIER_LEAVE:
+		object_name(t, e->id, a, sizeof a);
+		snprintf(out, len, "%s episode %" PRIu32, a, e->aux);
+		return;
+	case SG_EV_LOCK_REQUEST:
+	case SG_EV_LOCK_ACQUIRED:
+	case SG_EV_LOCK_FAILED:
+	case SG_EV_LOCK_RELEASE:
+		object_name(t, e->id, a, sizeof a);
+		snprintf(out, len, "%s %s%s", a, lock_mode_name(e->aux),
+			 e->aux & SG_LOCK_TRY ? " try" : "");
+		return;
+	case SG_EV_COND_WAIT_BEGIN:
+		object_name(t, e->id, a, sizeof a);
+		object_name(t, e->aux, b, sizeof b);
+		snprintf(out, len, "%s %s", a, b);
+		return;
+	case SG_EV_COND_WAIT_END:
+		object_name(t, e->id, a, sizeof a);
+		snprintf(out, len, "%s rc=%" PRIu32, a, e->aux);
+		return;
+	case SG_EV_COND_SIGNAL:
+	case SG_EV_COND_BROADCAST:
+		object_name(t, e->id, out, len);
+		return;
+	case SG_EV_CREATE_BEGIN:
+		snprintf(out, len, "-");
+		return;
+	case SG_EV_CREATE_END:
+	case SG_EV_JOIN_END:
+		thread_name(e->id, a, sizeof a);
+		snprintf(out, len, "%s rc=%" PRIu32, a, e->aux);
+		return;
+	case SG_EV_JOIN_BEGIN:
+		thread_name(e->id, out, len);
+		return;
+	case SG_EV_COUNTER: {
+		const struct sgr_counter *c = sgr_counter(t, e->id);
+		if (c)
+			snprintf(out, len, "%s=%" PRId64 "%s%s", c->name, e->value,
+				 *c->unit ? " " : "", c->unit);
+		else
+			snprintf(out, len, "counter#%" PRIu32 "(undefined)=%" PRId64, e->id,
+				 e->value);
+		return;
+	}
+	default:
+		snprintf(out, len, "id=%" PRIu32 " aux=%" PRIu32, e->id, e->aux);
+		return;
+	}
+}
+
+struct head {
+	struct sgr_iter it;
+	struct sgr_event ev;
+	int live;
+};
+
+/* Prints all events, merged in time order (ties: lower thread position first). */
+static void print_events(struct sgr_trace *t, int print, uint64_t *per_kind, size_t n_kinds)
+{
+	size_t n = sgr_n_threads(t);
+	struct head *h = calloc(n ? n : 1, sizeof *h);
+	if (!h) {
+		fprintf(stderr, "scalegraph-dump: error: out of memory\n");
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		sgr_iter_init(&h[i].it, t, i);
+		h[i].live = sgr_iter_next(&h[i].it, &h[i].ev);
+	}
+	char desc[512];
+	for (;;) {
+		size_t best = n;
+		for (size_t i = 0; i < n; i++)
+			if (h[i].live && (best == n || h[i].ev.t_ns < h[best].ev.t_ns))
+				best = i;
+		if (best == n)
+			break;
+		struct sgr_event *e = &h[best].ev;
+		if (print) {
+			describe(t, e, desc, sizeof desc);
+			printf("%" PRId64 " %" PRIu32 " %s %s\n", e->t_ns, e->thread,
+			       sg_ev_kind_name(e->kind), desc);
+		}
+		per_kind[(size_t)e->kind < n_kinds ? (size_t)e->kind : 0]++;
+		h[best].live = sgr_iter_next(&h[best].it, &h[best].ev);
+	}
+	free(h);
+}
+
+static void print_summary(struct sgr_trace *t, const uint64_t *per_kind, const char *dir)
+{
+	const struct sgr_info *in = sgr_info(t);
+	size_t n = sgr_n_threads(t);
+	uint64_t total = 0, lost = 0, damaged = 0, cut = 0;
+	for (size_t k = 0; k < SG_EV_KIND_COUNT + 1; k++)
+		total += per_kind[k];
+	printf("# summary of %s\n", dir);
+	printf("pid %" PRIu32 "%s, clock %s", in->pid, in->parent_pid ? " (forked)" : "",
+	       in->clock == SGF_CLOCK_TSC ? "tsc" : "ns");
+	if (in->clock == SGF_CLOCK_TSC)
+		printf(" (%.6f ns/tick from %" PRIu32 " clock pairs)", in->ns_per_tick,
+		       in->n_clock_pairs);
+	printf("\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct sgr_thread *th = sgr_thread(t, i);
+		lost += th->lost;
+		damaged += th->n_damaged;
+		cut += th->readable && !th->complete;
+		char parent[16] = "-";
+		if (th->parent != SG_NO_ID)
+			snprintf(parent, sizeof parent, "%" PRIu32, th->parent);
+		printf("thread %" PRIu32 ": parent %s, tid %" PRId32 ", %" PRIu64 " records in %"
+		       PRIu64 " chunks, %" PRIu64 " lost, %" PRIu64 " damaged chunks, %s\n",
+		       th->index, parent, th->os_tid, th->n_recs, th->n_chunks, th->lost,
+		       th->n_damaged,
+		       !th->readable ? "unreadable" : th->complete ? "complete" : "cut short");
+	}
+	printf("threads %zu, events %" PRIu64 ", lost %" PRIu64 ", damaged chunks %" PRIu64
+	       ", streams cut short %" PRIu64 "\n", n, total, lost, damaged, cut);
+	if (in->counters_off)
+		printf("counters: unavailable: %s\n", in->counters_off);
+	for (size_t i = 0; i < sgr_n_counters(t); i++) {
+		const struct sgr_counter *c = sgr_counter_at(t, i);
+		printf("counter %" PRIu32 ": %s [%s]%s%s\n", c->id, c->name, c->unit,
+		       c->unavailable ? " unavailable: " : "", c->unavailable ? c->unavailable : "");
+	}
+	printf("events per kind:\n");
+	for (size_t k = 1; k < SG_EV_KIND_COUNT; k++)
+		if (per_kind[k])
+			printf("  %-16s %" PRIu64 "\n", sg_ev_kind_name((enum sg_ev_kind)k),
+			       per_kind[k]);
+	size_t np = sgr_n_problems(t);
+	printf("problems: %zu\n", np);
+	for (size_t i = 0; i < np; i++)
+		printf("  %s/%s\n", dir, sgr_problem(t, i));
+}
+
+int main(int argc, char **argv)
+{
+	int summary_only = 0;
+	unsigned flags = 0;
+	const char *dir = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--summary")) {
+			summary_only = 1;
+		} else if (!strcmp(argv[i], "--no-verify")) {
+			flags |= SGR_NO_VERIFY;
+		} else if (argv[i][0] == '-' || dir) {
+			fprintf(stderr, "scalegraph-dump: error: unexpected argument '%s'\n",
+				argv[i]);
+			usage(stderr);
+			return 2;
+		} else {
+			dir = argv[i];
+		}
+	}
+	if (!dir) {
+		fprintf(stderr, "scalegraph-dump: error: no trace directory given\n");
+		usage(stderr);
+		return 2;
+	}
+	struct sgr_trace *t;
+	char err[1024];
+	if (sgr_open(dir, flags, &t, err, sizeof err) < 0) {
+		fprintf(stderr, "scalegraph-dump: error: %s\n", err);
+		return 1;
+	}
+	uint64_t per_kind[SG_EV_KIND_COUNT + 1] = { 0 };
+	print_events(t, !summary_only, per_kind, SG_EV_KIND_COUNT);
+	size_t np = sgr_n_problems(t);
+	for (size_t i = 0; i < np; i++)
+		fprintf(stderr, "%s/%s\n", dir, sgr_problem(t, i));
+	print_summary(t, per_kind, dir);
+	sgr_close(t);
+	return 0;
+}

@@ -1,0 +1,67 @@
+# tracelib/: libsgtrace (the recorder linked into measured programs), libsgtread (reader and
+# writer of trace files), `scalegraph dump`, and their tests.
+#
+# The counter hooks of sg_counters_int.h come from $(SGTRACE_COUNTER_SRCS), which
+# collector/module.mk sets (it is included after this file, hence the deferred `=` and the
+# secondary expansion below); without it tracelib/counters_none.c is built in. Counter sources
+# are compiled here, into $(OBJ)/sgtc/, with libsgtrace's flags (-fPIC, hidden visibility);
+# extra link flags they need go in $(SGTRACE_COUNTER_LIBS).
+CFLAGS_tracelib := -fPIC -fvisibility=hidden
+
+SGF_OBJS := $(OBJ)/tracelib/sgf.o $(OBJ)/tracelib/sgt_io.o
+SGT_CORE_OBJS := $(addprefix $(OBJ)/tracelib/,sgt_env.o sgt_clock.o sgt_registry.o \
+	sgt_thread.o sgt_core.o sgt_wrap.o sgt_probe.o) $(SGF_OBJS)
+SGT_COUNTER_OBJS = $(patsubst %.c,$(OBJ)/sgtc/%.o,$(or $(SGTRACE_COUNTER_SRCS),tracelib/counters_none.c))
+SGT_OBJS = $(SGT_CORE_OBJS) $(SGT_COUNTER_OBJS)
+SGR_OBJS := $(addprefix $(OBJ)/tracelib/,sgr_open.o sgr_defs.o sgr_stream.o sgw_write.o) \
+	$(SGF_OBJS)
+
+LIBS     += $(LIBDIR)/libsgtrace.a $(LIBDIR)/libsgtrace.so $(LIBDIR)/libsgtread.a
+HEADERS  += $(addprefix $(INCDIR)/,sgtrace.h sgtrace_format.h sgtrace_read.h sgtrace_write.h)
+PROGRAMS += $(LIBEXEC)/scalegraph-dump
+
+$(OBJ)/sgtc/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(CFLAGS_tracelib) -c $< -o $@
+
+.SECONDEXPANSION:
+$(LIBDIR)/libsgtrace.a: $$(SGT_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(LIBDIR)/libsgtrace.so: $$(SGT_OBJS)
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-soname,libsgtrace.so -o $@ $^ $(LDLIBS_THREAD) $(SGTRACE_COUNTER_LIBS)
+
+$(LIBDIR)/libsgtread.a: $(SGR_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(LIBEXEC)/scalegraph-dump: $(OBJ)/tracelib/dump.o $(LIBDIR)/libsgtread.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS_THREAD)
+
+# Tests: cmocka programs in $(B)/tests/tracelib/, and scripts.
+SGT_TESTDIR := $(B)/tests/tracelib
+SGT_CMOCKA_TESTS := test_format test_rw test_env test_wrappers test_fork test_crash test_stress
+TESTS += $(addprefix $(SGT_TESTDIR)/,$(SGT_CMOCKA_TESTS)) \
+	tracelib/tests/test-visibility.sh tracelib/tests/test-dump.sh
+# Helpers the tests run.
+SGT_TEST_HELPERS := $(SGT_TESTDIR)/crashee $(SGT_TESTDIR)/mktrace
+TESTS_DEPS_tracelib := $(SGT_TEST_HELPERS) $(LIBEXEC)/scalegraph-dump $(LIBDIR)/libsgtrace.so
+
+# Programs that record link the static libsgtrace; tools link only libsgtread.
+SGT_TEST_RECORDS := test_wrappers test_fork test_stress test_env crashee
+$(addprefix $(SGT_TESTDIR)/,$(SGT_CMOCKA_TESTS) crashee mktrace): $(SGT_TESTDIR)/%: \
+		$(OBJ)/tracelib/tests/%.o $(OBJ)/tracelib/tests/tutil.o $(LIBDIR)/libsgtread.a \
+		$(LIBDIR)/libsgtrace.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $(filter %.o,$^) \
+	  $(if $(filter $*,$(SGT_TEST_RECORDS)),$(LIBDIR)/libsgtrace.a $(SGTRACE_COUNTER_LIBS)) \
+	  $(LIBDIR)/libsgtread.a -lcmocka $(LDLIBS_THREAD)
+
+# Every tracelib test needs the helpers and the dump tool built first.
+$(addprefix $(SGT_TESTDIR)/,$(SGT_CMOCKA_TESTS)): | $(TESTS_DEPS_tracelib)
+tracelib/tests/test-visibility.sh tracelib/tests/test-dump.sh: $(TESTS_DEPS_tracelib)

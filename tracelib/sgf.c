@@ -1,0 +1,248 @@
+/*
+ * sgf.c — encoding and checking of trace file structures (sgf_int.h), the XXH64 checksum and
+ * the names of event and object kinds. Linked into both libsgtrace and libsgtread so the writer
+ * and the reader share one definition of every byte.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "sgf_int.h"
+#include "sgt_export.h"
+
+#define P1 UINT64_C(0x9E3779B185EBCA87)
+#define P2 UINT64_C(0xC2B2AE3D27D4EB4F)
+#define P3 UINT64_C(0x165667B19E3779F9)
+#define P4 UINT64_C(0x85EBCA77C2B2AE63)
+#define P5 UINT64_C(0x27D4EB2F165667C5)
+
+static inline uint64_t rotl64(uint64_t x, int r)
+{
+	return (x << r) | (x >> (64 - r));
+}
+
+static inline uint64_t xxh_round(uint64_t acc, uint64_t in)
+{
+	acc += in * P2;
+	acc = rotl64(acc, 31);
+	return acc * P1;
+}
+
+static inline uint64_t xxh_merge(uint64_t acc, uint64_t v)
+{
+	acc ^= xxh_round(0, v);
+	return acc * P1 + P4;
+}
+
+static inline uint64_t load64(const unsigned char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+
+uint64_t sgf_hash(const void *data, uint64_t len)
+{
+	const unsigned char *p = data;
+	const unsigned char *end = p + (len & ~UINT64_C(7));
+	uint64_t h;
+	if (len >= 32) {
+		const unsigned char *limit = end - 32;
+		uint64_t v1 = P1 + P2, v2 = P2, v3 = 0, v4 = -P1;
+		do {
+			v1 = xxh_round(v1, load64(p));
+			v2 = xxh_round(v2, load64(p + 8));
+			v3 = xxh_round(v3, load64(p + 16));
+			v4 = xxh_round(v4, load64(p + 24));
+			p += 32;
+		} while (p <= limit);
+		h = rotl64(v1, 1) + rotl64(v2, 7) + rotl64(v3, 12) + rotl64(v4, 18);
+		h = xxh_merge(h, v1);
+		h = xxh_merge(h, v2);
+		h = xxh_merge(h, v3);
+		h = xxh_merge(h, v4);
+	} else {
+		h = P5;
+	}
+	h += len;
+	for (; p < end; p += 8) {
+		h ^= xxh_round(0, load64(p));
+		h = rotl64(h, 27) * P1 + P4;
+	}
+	h ^= h >> 33;
+	h *= P2;
+	h ^= h >> 29;
+	h *= P3;
+	h ^= h >> 32;
+	return h;
+}
+
+SG_EXPORT const char *sg_ev_kind_name(enum sg_ev_kind kind)
+{
+	static const char *const names[SG_EV_KIND_COUNT] = {
+		[SG_EV_NONE] = "none",
+		[SG_EV_THREAD_BEGIN] = "thread_begin",
+		[SG_EV_THREAD_END] = "thread_end",
+		[SG_EV_FUNC_ENTER] = "func_enter",
+		[SG_EV_FUNC_EXIT] = "func_exit",
+		[SG_EV_REGION_BEGIN] = "region_begin",
+		[SG_EV_REGION_END] = "region_end",
+		[SG_EV_BARRIER_ARRIVE] = "barrier_arrive",
+		[SG_EV_BARRIER_LEAVE] = "barrier_leave",
+		[SG_EV_LOCK_REQUEST] = "lock_request",
+		[SG_EV_LOCK_ACQUIRED] = "lock_acquired",
+		[SG_EV_LOCK_FAILED] = "lock_failed",
+		[SG_EV_LOCK_RELEASE] = "lock_release",
+		[SG_EV_COND_WAIT_BEGIN] = "cond_wait_begin",
+		[SG_EV_COND_WAIT_END] = "cond_wait_end",
+		[SG_EV_COND_SIGNAL] = "cond_signal",
+		[SG_EV_COND_BROADCAST] = "cond_broadcast",
+		[SG_EV_CREATE_BEGIN] = "create_begin",
+		[SG_EV_CREATE_END] = "create_end",
+		[SG_EV_JOIN_BEGIN] = "join_begin",
+		[SG_EV_JOIN_END] = "join_end",
+		[SG_EV_COUNTER] = "counter",
+		[SG_EV_VALUE] = "value",
+	};
+	if ((unsigned)kind >= SG_EV_KIND_COUNT)
+		return "?";
+	return names[kind];
+}
+
+SG_EXPORT const char *sg_obj_kind_name(enum sg_obj_kind kind)
+{
+	switch (kind) {
+	case SG_OBJ_MUTEX: return "mutex";
+	case SG_OBJ_RWLOCK: return "rwlock";
+	case SG_OBJ_SPIN: return "spinlock";
+	case SG_OBJ_BARRIER: return "barrier";
+	case SG_OBJ_COND: return "cond";
+	}
+	return "?";
+}
+
+/* The hashed prefix of every 64-byte structure: all but its last word. */
+#define HASHED_PREFIX 56
+
+void sgf_file_header_make(struct sgf_file_header *h, const char *magic, enum sgf_clock clock,
+			  uint32_t pid, uint32_t parent_pid, uint32_t thread, uint64_t epoch_ns,
+			  uint64_t epoch_real_ns)
+{
+	memset(h, 0, sizeof *h);
+	memcpy(h->magic, magic, sizeof h->magic);
+	h->version_major = SGF_VERSION_MAJOR;
+	h->version_minor = SGF_VERSION_MINOR;
+	h->clock = clock;
+	h->pid = pid;
+	h->parent_pid = parent_pid;
+	h->thread = thread;
+	h->epoch_ns = epoch_ns;
+	h->epoch_real_ns = epoch_real_ns;
+	h->hash = sgf_hash(h, HASHED_PREFIX);
+}
+
+int sgf_file_header_check(const struct sgf_file_header *h, const char *magic, const char **why)
+{
+	if (memcmp(h->magic, magic, sizeof h->magic)) {
+		*why = "not a scalegraph trace file (bad magic)";
+		return -EINVAL;
+	}
+	if (h->hash != sgf_hash(h, HASHED_PREFIX)) {
+		*why = "file header: bad checksum";
+		return -EINVAL;
+	}
+	if (h->version_major != SGF_VERSION_MAJOR) {
+		*why = "unsupported format version";
+		return -EINVAL;
+	}
+	if (h->clock != SGF_CLOCK_TSC && h->clock != SGF_CLOCK_NS) {
+		*why = "file header: unknown clock kind";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void sgf_chunk_seal(struct sgf_chunk_header *h, const struct sg_event_rec *payload)
+{
+	h->magic = SGF_CHUNK_MAGIC;
+	h->flags = 0;
+	h->reserved = 0;
+	h->payload_hash = sgf_hash(payload, (uint64_t)h->n_recs * sizeof *payload);
+	h->hash = sgf_hash(h, HASHED_PREFIX);
+}
+
+int sgf_chunk_header_check(const struct sgf_chunk_header *h)
+{
+	if (h->magic != SGF_CHUNK_MAGIC || h->hash != sgf_hash(h, HASHED_PREFIX))
+		return -EINVAL;
+	return 0;
+}
+
+int sgf_chunk_payload_check(const struct sgf_chunk_header *h, const struct sg_event_rec *payload)
+{
+	if (h->payload_hash != sgf_hash(payload, (uint64_t)h->n_recs * sizeof *payload))
+		return -EINVAL;
+	return 0;
+}
+
+void sgf_trailer_seal(struct sgf_trailer *t)
+{
+	t->magic = SGF_TRAILER_MAGIC;
+	t->reserved = 0;
+	t->hash = sgf_hash(t, HASHED_PREFIX);
+}
+
+int sgf_trailer_check(const struct sgf_trailer *t)
+{
+	if (t->magic != SGF_TRAILER_MAGIC || t->hash != sgf_hash(t, HASHED_PREFIX))
+		return -EINVAL;
+	return 0;
+}
+
+/* The hash of a definition record: the hash of its first 8 header bytes XOR the hash of its
+ * padded payload, so a flipped byte in either part always changes it. */
+static uint64_t sgf_def_hash(const struct sgf_def_header *h, const void *payload)
+{
+	return sgf_hash(h, 8) ^ sgf_hash(payload, sgf_def_size(h->len) - sizeof *h);
+}
+
+long sgf_def_encode(void *buf, size_t cap, enum sgf_def_type type, const void *fixed,
+		    size_t fixed_len, const char *const *strs, int n_strs)
+{
+	size_t len = fixed_len;
+	for (int i = 0; i < n_strs; i++)
+		len += strlen(strs[i] ? strs[i] : "") + 1;
+	size_t total = sgf_def_size((uint32_t)len);
+	if (len > UINT32_MAX / 2 || total > cap)
+		return -ENOSPC;
+	unsigned char *p = buf;
+	memset(p, 0, total);
+	struct sgf_def_header h = { .type = (uint16_t)type, .len = (uint32_t)len };
+	size_t off = sizeof h;
+	if (fixed_len)
+		memcpy(p + off, fixed, fixed_len);
+	off += fixed_len;
+	for (int i = 0; i < n_strs; i++) {
+		const char *s = strs[i] ? strs[i] : "";
+		size_t n = strlen(s) + 1;
+		memcpy(p + off, s, n);
+		off += n;
+	}
+	h.hash = sgf_def_hash(&h, p + sizeof h);
+	memcpy(p, &h, sizeof h);
+	return (long)total;
+}
+
+int sgf_def_check(const void *p, size_t avail)
+{
+	struct sgf_def_header h;
+	if (avail < sizeof h)
+		return -ENODATA;
+	memcpy(&h, p, sizeof h);
+	if (h.len > UINT32_MAX / 2)
+		return -EINVAL;
+	if (sgf_def_size(h.len) > avail)
+		return -ENODATA;
+	if (h.hash != sgf_def_hash(&h, (const unsigned char *)p + sizeof h))
+		return -EINVAL;
+	return 0;
+}

@@ -1,0 +1,77 @@
+/*
+ * sgr_int.h — the reader's internal state, shared by its files: sgr_defs.c (definitions and
+ * the clock fit), sgr_stream.c (mapping streams, walking chunks, iteration) and sgr_open.c.
+ */
+#ifndef SGR_INT_H
+#define SGR_INT_H
+
+#include <pthread.h>
+
+#include "sgf_int.h"
+#include "sgtrace_read.h"
+
+enum { CHUNK_UNCHECKED = 0, CHUNK_OK = 1, CHUNK_BAD = 2 };
+
+struct sgr_chunk {
+	const struct sgf_chunk_header *h;  /* in the mapped file; records follow */
+	int state;                          /* CHUNK_*, read and written atomically */
+};
+
+struct sgr_stream {
+	struct sgr_thread th;
+	char file[64];
+	const unsigned char *map;
+	size_t size;
+	struct sgr_chunk *chunks;
+	size_t n_chunks;
+};
+
+struct sgr_pair {
+	uint64_t ticks, ns;
+};
+
+struct sgr_trace {
+	char *dir;
+	unsigned flags;
+	struct sgr_info info;
+	char *counters_off;
+	struct sgr_function *funcs;
+	size_t n_funcs;
+	struct sgr_region *regions;
+	size_t n_regions;
+	struct sgr_object *objects;
+	size_t n_objects;
+	struct sgr_counter *counters;
+	size_t n_counters;
+	struct sgr_stream *streams;        /* sorted by thread index */
+	size_t n_streams;
+	struct sgr_pair first_pair, last_pair;
+	uint32_t n_pairs;
+	pthread_mutex_t lock;              /* guards problems */
+	char **problems;
+	size_t n_problems, cap_problems;
+};
+
+/* Appends a problem line (printf format). Thread-safe. */
+void sgr_problem_add(struct sgr_trace *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Takes a clock pair into account for the fit. */
+void sgr_pair_add(struct sgr_trace *t, uint64_t ticks, uint64_t ns);
+
+/* Reads defs.sgd: info, definitions, thread definitions (creates their streams). 0 or -errno,
+ * with a message in err. */
+int sgr_defs_read(struct sgr_trace *t, char *err, size_t errlen);
+
+/* Finds the stream of thread `index`, creating an empty one when `create`. NULL on ENOMEM or
+ * when absent. */
+struct sgr_stream *sgr_stream_get(struct sgr_trace *t, uint32_t index, int create);
+
+/* Maps every stream file of the directory and walks its chunk headers. 0 or -errno. */
+int sgr_streams_load(struct sgr_trace *t);
+void sgr_streams_free(struct sgr_trace *t);
+
+/* Grows an array *p of *cap elements of `size` bytes to hold n+1. 0 or -ENOMEM. */
+int sgr_grow(void *p, size_t *cap, size_t n, size_t size);
+
+#endif /* SGR_INT_H */

@@ -1,0 +1,145 @@
+/*
+ * sgr_open.c — opening and closing a trace for reading (sgtrace_read.h): definitions, streams,
+ * the clock fit, and the list of problems found along the way.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sgr_int.h"
+
+void sgr_problem_add(struct sgr_trace *t, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	pthread_mutex_lock(&t->lock);
+	if (sgr_grow(&t->problems, &t->cap_problems, t->n_problems, sizeof *t->problems) == 0) {
+		char *s = strdup(buf);
+		if (s)
+			t->problems[t->n_problems++] = s;
+	}
+	pthread_mutex_unlock(&t->lock);
+}
+
+size_t sgr_n_problems(struct sgr_trace *t)
+{
+	pthread_mutex_lock(&t->lock);
+	size_t n = t->n_problems;
+	pthread_mutex_unlock(&t->lock);
+	return n;
+}
+
+const char *sgr_problem(struct sgr_trace *t, size_t i)
+{
+	pthread_mutex_lock(&t->lock);
+	const char *s = i < t->n_problems ? t->problems[i] : NULL;
+	pthread_mutex_unlock(&t->lock);
+	return s;
+}
+
+/* The linear fit from ticks to ns over the first and last clock pairs (by ticks). */
+static void clock_fit(struct sgr_trace *t)
+{
+	struct sgr_info *in = &t->info;
+	in->n_clock_pairs = t->n_pairs;
+	in->ns_per_tick = 1.0;
+	in->offset_ns = 0.0;
+	if (in->clock == SGF_CLOCK_NS)
+		return;
+	struct sgr_pair a = t->first_pair, b = t->last_pair;
+	if (t->n_pairs < 2 || b.ticks <= a.ticks || b.ns <= a.ns) {
+		sgr_problem_add(t, "%s: fewer than two distinct clock pairs: times are in ticks",
+				SGF_DEFS_NAME);
+		return;
+	}
+	in->ns_per_tick = (double)(b.ns - a.ns) / (double)(b.ticks - a.ticks);
+	in->offset_ns = ((double)a.ns - (double)in->epoch_ns) - (double)a.ticks * in->ns_per_tick;
+}
+
+int sgr_open(const char *dir, unsigned flags, struct sgr_trace **out, char *err, size_t errlen)
+{
+	struct sgr_trace *t = calloc(1, sizeof *t);
+	if (!t)
+		return -ENOMEM;
+	int rc = -ENOMEM;
+	pthread_mutex_init(&t->lock, NULL);
+	t->flags = flags;
+	t->dir = strdup(dir);
+	if (!t->dir)
+		goto out;
+	rc = sgr_defs_read(t, err, errlen);
+	if (rc < 0)
+		goto out;
+	rc = sgr_streams_load(t);
+	if (rc < 0) {
+		if (err)
+			snprintf(err, errlen, "%s: %s", dir, strerror(-rc));
+		goto out;
+	}
+	t->info.counters_off = t->counters_off;
+	clock_fit(t);
+out:
+	if (rc < 0) {
+		if (rc == -ENOMEM && err)
+			snprintf(err, errlen, "%s: %s", dir, strerror(ENOMEM));
+		sgr_close(t);
+		return rc;
+	}
+	*out = t;
+	return 0;
+}
+
+void sgr_close(struct sgr_trace *t)
+{
+	if (!t)
+		return;
+	sgr_streams_free(t);
+	for (size_t i = 0; i < t->n_funcs; i++) {
+		free((char *)t->funcs[i].name);
+		free((char *)t->funcs[i].file);
+	}
+	for (size_t i = 0; i < t->n_regions; i++)
+		free((char *)t->regions[i].name);
+	for (size_t i = 0; i < t->n_counters; i++) {
+		free((char *)t->counters[i].name);
+		free((char *)t->counters[i].unit);
+		free((char *)t->counters[i].unavailable);
+	}
+	free(t->funcs);
+	free(t->regions);
+	free(t->objects);
+	free(t->counters);
+	for (size_t i = 0; i < t->n_problems; i++)
+		free(t->problems[i]);
+	free(t->problems);
+	free(t->counters_off);
+	free(t->dir);
+	pthread_mutex_destroy(&t->lock);
+	free(t);
+}
+
+const struct sgr_info *sgr_info(const struct sgr_trace *t)
+{
+	return &t->info;
+}
+
+size_t sgr_n_threads(const struct sgr_trace *t)
+{
+	return t->n_streams;
+}
+
+const struct sgr_thread *sgr_thread(const struct sgr_trace *t, size_t pos)
+{
+	return pos < t->n_streams ? &t->streams[pos].th : NULL;
+}
+
+long sgr_thread_pos(const struct sgr_trace *t, uint32_t index)
+{
+	struct sgr_stream *s = sgr_stream_get((struct sgr_trace *)t, index, 0);
+	return s ? (long)(s - t->streams) : -1;
+}

@@ -1,0 +1,306 @@
+/*
+ * sgr_stream.c — the reader's side of thread streams: maps each thread.<N>.sgs, walks its chunk
+ * headers once at open (resynchronising after a damaged header), checks payloads lazily and
+ * hands out spans of records (sgr_cursor) or decoded events (sgr_iter).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sgr_int.h"
+
+struct sgr_stream *sgr_stream_get(struct sgr_trace *t, uint32_t index, int create)
+{
+	size_t lo = 0, hi = t->n_streams;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->streams[mid].th.index < index)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < t->n_streams && t->streams[lo].th.index == index)
+		return &t->streams[lo];
+	if (!create)
+		return NULL;
+	struct sgr_stream *ns = realloc(t->streams, (t->n_streams + 1) * sizeof *ns);
+	if (!ns)
+		return NULL;
+	t->streams = ns;
+	memmove(&ns[lo + 1], &ns[lo], (t->n_streams - lo) * sizeof *ns);
+	t->n_streams++;
+	struct sgr_stream *s = &ns[lo];
+	memset(s, 0, sizeof *s);
+	s->th.index = index;
+	s->th.parent = SG_NO_ID;
+	snprintf(s->file, sizeof s->file, SGF_STREAM_FMT, index);
+	return s;
+}
+
+/* Is `off` the start of a valid chunk header or trailer? */
+static int header_at(const struct sgr_stream *s, size_t off)
+{
+	if (off + sizeof(struct sgf_chunk_header) > s->size)
+		return 0;
+	const void *p = s->map + off;
+	return sgf_chunk_header_check(p) == 0 || sgf_trailer_check(p) == 0;
+}
+
+/* Walks the chunk headers of a mapped stream, building its chunk table. */
+static int stream_walk(struct sgr_trace *t, struct sgr_stream *s)
+{
+	size_t cap = 0;
+	size_t off = sizeof(struct sgf_file_header);
+	uint64_t next_seq = 0;
+	const size_t hsz = sizeof(struct sgf_chunk_header);
+	while (off + hsz <= s->size) {
+		const struct sgf_chunk_header *h = (const void *)(s->map + off);
+		const struct sgf_trailer *tr = (const void *)(s->map + off);
+		if (sgf_trailer_check(tr) == 0) {
+			s->th.complete = 1;
+			s->th.lost = tr->lost;
+			sgr_pair_add(t, tr->pair_ticks, tr->pair_ns);
+			if (tr->n_chunks != next_seq)
+				sgr_problem_add(t, "%s: trailer counts %llu chunks, stream has %llu",
+						s->file, (unsigned long long)tr->n_chunks,
+						(unsigned long long)next_seq);
+			return 0;
+		}
+		if (sgf_chunk_header_check(h) < 0) {
+			size_t skip = off + 16;
+			while (skip + hsz <= s->size && !header_at(s, skip))
+				skip += 16;
+			s->th.n_damaged++;
+			if (skip + hsz > s->size) {
+				sgr_problem_add(t, "%s: chunk %llu: bad header at offset %zu; nothing "
+						"readable after it", s->file,
+						(unsigned long long)next_seq, off);
+				return 0;
+			}
+			sgr_problem_add(t, "%s: chunk %llu: bad header at offset %zu; skipped %zu "
+					"bytes", s->file, (unsigned long long)next_seq, off,
+					skip - off);
+			off = skip;
+			continue;
+		}
+		size_t bytes = hsz + (size_t)h->n_recs * sizeof(struct sg_event_rec);
+		if (bytes > s->size - off) {
+			sgr_problem_add(t, "%s: chunk %llu: cut short (%zu of %zu bytes)", s->file,
+					(unsigned long long)h->seq, s->size - off, bytes);
+			break;
+		}
+		if (h->seq != next_seq)
+			sgr_problem_add(t, "%s: chunk %llu: expected chunk %llu (chunks missing)",
+					s->file, (unsigned long long)h->seq,
+					(unsigned long long)next_seq);
+		if (h->thread != s->th.index)
+			sgr_problem_add(t, "%s: chunk %llu: belongs to thread %u", s->file,
+					(unsigned long long)h->seq, h->thread);
+		if (sgr_grow(&s->chunks, &cap, s->n_chunks, sizeof *s->chunks) < 0)
+			return -ENOMEM;
+		s->chunks[s->n_chunks++] = (struct sgr_chunk){ h, CHUNK_UNCHECKED };
+		s->th.n_chunks++;
+		s->th.n_recs += h->n_recs;
+		sgr_pair_add(t, h->pair_ticks, h->pair_ns);
+		next_seq = h->seq + 1;
+		off += bytes;
+	}
+	if (off < s->size && off + hsz > s->size)
+		sgr_problem_add(t, "%s: chunk %llu: cut short (%zu bytes of a header)", s->file,
+				(unsigned long long)next_seq, s->size - off);
+	sgr_problem_add(t, "%s: no trailer: the stream was cut short after %llu whole chunks "
+			"(thread did not finish: crash or kill?)", s->file,
+			(unsigned long long)s->n_chunks);
+	return 0;
+}
+
+/* Maps one stream file and walks it. A missing or unreadable file is a problem, not an error. */
+static int stream_load(struct sgr_trace *t, struct sgr_stream *s)
+{
+	char path[PATH_MAX];
+	if ((size_t)snprintf(path, sizeof path, "%s/%s", t->dir, s->file) >= sizeof path)
+		return -ENAMETOOLONG;
+	s->th.file = s->file;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		sgr_problem_add(t, "%s: %s", s->file, strerror(errno));
+		return 0;
+	}
+	struct stat st;
+	int rc = 0;
+	if (fstat(fd, &st) < 0) {
+		sgr_problem_add(t, "%s: %s", s->file, strerror(errno));
+		goto out;
+	}
+	const char *why = "file header cut short";
+	if ((size_t)st.st_size >= sizeof(struct sgf_file_header)) {
+		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m == MAP_FAILED) {
+			sgr_problem_add(t, "%s: mmap: %s", s->file, strerror(errno));
+			goto out;
+		}
+		s->map = m;
+		s->size = (size_t)st.st_size;
+		const struct sgf_file_header *h = m;
+		if (sgf_file_header_check(h, SGF_MAGIC_STREAM, &why) == 0 &&
+		    h->thread == s->th.index) {
+			s->th.readable = 1;
+			rc = stream_walk(t, s);
+			goto out;
+		}
+		if (h->thread != s->th.index)
+			why = "file header names another thread";
+	}
+	sgr_problem_add(t, "%s: %s", s->file, why);
+out:
+	close(fd);
+	return rc;
+}
+
+/* Adds a stream for every thread.<N>.sgs in the directory, defined or not. */
+static int streams_scan_dir(struct sgr_trace *t)
+{
+	DIR *d = opendir(t->dir);
+	if (!d)
+		return -errno;
+	int rc = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		unsigned idx;
+		char tail[8];
+		if (sscanf(e->d_name, "thread.%u.sg%7s", &idx, tail) != 2 || strcmp(tail, "s"))
+			continue;
+		char canon[64];
+		snprintf(canon, sizeof canon, SGF_STREAM_FMT, idx);
+		if (strcmp(canon, e->d_name))
+			continue;
+		if (!sgr_stream_get(t, idx, 1)) {
+			rc = -ENOMEM;
+			break;
+		}
+	}
+	closedir(d);
+	return rc;
+}
+
+int sgr_streams_load(struct sgr_trace *t)
+{
+	int rc = streams_scan_dir(t);
+	for (size_t i = 0; rc == 0 && i < t->n_streams; i++) {
+		struct sgr_stream *s = &t->streams[i];
+		if (!s->th.defined)
+			sgr_problem_add(t, "%s: thread %u has no definition", s->file, s->th.index);
+		rc = stream_load(t, s);
+	}
+	return rc;
+}
+
+void sgr_streams_free(struct sgr_trace *t)
+{
+	for (size_t i = 0; i < t->n_streams; i++) {
+		struct sgr_stream *s = &t->streams[i];
+		if (s->map)
+			munmap((void *)s->map, s->size);
+		free(s->chunks);
+	}
+	free(t->streams);
+}
+
+/* Checks chunk c of stream s once; reports it when damaged. Returns 1 when readable. */
+static int chunk_ok(struct sgr_trace *t, struct sgr_stream *s, struct sgr_chunk *c)
+{
+	int st = __atomic_load_n(&c->state, __ATOMIC_ACQUIRE);
+	if (st == CHUNK_UNCHECKED) {
+		if (t->flags & SGR_NO_VERIFY)
+			return 1;
+		const struct sg_event_rec *recs = (const void *)(c->h + 1);
+		int want = sgf_chunk_payload_check(c->h, recs) == 0 ? CHUNK_OK : CHUNK_BAD;
+		int expected = CHUNK_UNCHECKED;
+		if (__atomic_compare_exchange_n(&c->state, &expected, want, 0, __ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE) && want == CHUNK_BAD) {
+			__atomic_add_fetch(&s->th.n_damaged, 1, __ATOMIC_RELAXED);
+			sgr_problem_add(t, "%s: chunk %llu: bad checksum", s->file,
+					(unsigned long long)c->h->seq);
+		}
+		st = want;
+	}
+	return st == CHUNK_OK;
+}
+
+uint64_t sgr_verify(struct sgr_trace *t)
+{
+	uint64_t bad = 0;
+	for (size_t i = 0; i < t->n_streams; i++) {
+		struct sgr_stream *s = &t->streams[i];
+		for (size_t k = 0; k < s->n_chunks; k++)
+			bad += !chunk_ok(t, s, &s->chunks[k]);
+	}
+	return bad;
+}
+
+void sgr_cursor_init(struct sgr_cursor *c, struct sgr_trace *t, size_t thread_pos)
+{
+	c->t = t;
+	c->pos = thread_pos;
+	c->chunk = 0;
+}
+
+int sgr_cursor_next(struct sgr_cursor *c, struct sgr_span *span)
+{
+	if (c->pos >= c->t->n_streams)
+		return 0;
+	struct sgr_stream *s = &c->t->streams[c->pos];
+	while (c->chunk < s->n_chunks) {
+		struct sgr_chunk *ch = &s->chunks[c->chunk++];
+		if (!chunk_ok(c->t, s, ch))
+			continue;
+		span->recs = (const struct sg_event_rec *)(ch->h + 1);
+		span->n = ch->h->n_recs;
+		span->seq = ch->h->seq;
+		return 1;
+	}
+	return 0;
+}
+
+void sgr_iter_init(struct sgr_iter *it, struct sgr_trace *t, size_t thread_pos)
+{
+	sgr_cursor_init(&it->cur, t, thread_pos);
+	it->span.n = 0;
+	it->span.recs = NULL;
+	it->i = 0;
+	it->thread = thread_pos < t->n_streams ? t->streams[thread_pos].th.index : SG_NO_ID;
+}
+
+int sgr_iter_next(struct sgr_iter *it, struct sgr_event *ev)
+{
+	for (;;) {
+		if (it->i >= it->span.n) {
+			if (!sgr_cursor_next(&it->cur, &it->span))
+				return 0;
+			it->i = 0;
+			continue;
+		}
+		const struct sg_event_rec *r = &it->span.recs[it->i++];
+		enum sg_ev_kind kind = sg_rec_kind(r);
+		if (kind == SG_EV_VALUE)
+			continue;   /* a value without its COUNTER record: nothing to attach it to */
+		ev->ticks = sg_rec_ticks(r);
+		ev->t_ns = sgr_ticks_to_ns(&it->cur.t->info, ev->ticks);
+		ev->thread = it->thread;
+		ev->kind = kind;
+		ev->id = sg_rec_id(r);
+		ev->aux = sg_rec_aux(r);
+		ev->value = 0;
+		if (kind == SG_EV_COUNTER && it->i < it->span.n &&
+		    sg_rec_kind(&it->span.recs[it->i]) == SG_EV_VALUE)
+			ev->value = (int64_t)it->span.recs[it->i++].w1;
+		return 1;
+	}
+}

@@ -1,0 +1,219 @@
+/*
+ * sgt_int.h — internals of the recorder (libsgtrace), shared by its files:
+ *   sgt_env.c       strict parsing of SG_TRACE, SG_TRACE_DIR, SG_TRACE_BUFFER
+ *   sgt_clock.c     clock choice (invariant TSC or CLOCK_MONOTONIC) and clock pairs
+ *   sgt_registry.c  ids for functions, objects, regions, counters; the definitions file
+ *   sgt_thread.c    per-thread state: buffers, chunks, flush, finish, object caches
+ *   sgt_core.c      start/finish of the process, fatal signals, fork
+ *   sgt_wrap.c      the sg_pthread_* wrappers; sgt_probe.c the other recorders
+ * The hot path is sgt_rec_t below: a TLS load, a bounds check, rdtsc and two stores. No locks or
+ * atomic read-modify-writes; `pos` is published with a release store (a plain store on x86) so
+ * that a fatal-signal handler on another thread flushes only whole records.
+ */
+#ifndef SGT_INT_H
+#define SGT_INT_H
+
+#include <limits.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define SGT_HAVE_TSC 1
+#else
+#define SGT_HAVE_TSC 0
+#endif
+
+#include "sgf_int.h"
+#include "sgt_export.h"
+#include "sgtrace.h"
+
+#define SGT_LIKELY(x) __builtin_expect(!!(x), 1)
+#define SGT_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* ---- configuration (sgt_env.c) ---- */
+struct sgt_config {
+	int enabled;
+	char dir[PATH_MAX - 64];   /* room left for "/fork.<pid>/thread.<N>.sgs" */
+	size_t buf_bytes;
+	int counters_barrier;      /* SG_COUNTERS_BARRIER=1: sample counters at barrier episodes */
+};
+
+#define SGT_BUF_MIN ((size_t)4 << 10)
+#define SGT_BUF_MAX ((size_t)1 << 30)
+#define SGT_BUF_DEFAULT ((size_t)1 << 20)
+
+/* Parses the environment through `get` (getenv, or a test's lookup). Returns 0, or -EINVAL
+ * with one message ("sgtrace: error: ...; tracing is off") in err; cfg->enabled is then 0. */
+int sgt_env_parse(char *(*get)(const char *name), struct sgt_config *cfg, char *err,
+		  size_t errlen);
+
+/* ---- process-wide state (sgt_core.c) ---- */
+struct sgt_global {
+	enum sgf_clock clock;
+	uint64_t epoch_tsc;        /* TSC at tick 0 (SGF_CLOCK_TSC) */
+	uint64_t epoch_ns;         /* CLOCK_MONOTONIC at tick 0 */
+	uint64_t epoch_real_ns;
+	uint32_t pid, parent_pid;
+	size_t buf_recs;           /* records per thread buffer */
+	int counters_barrier;
+	int started;               /* the trace directory exists */
+	int fork_pending;          /* forked child: its trace is created on its first event */
+	char dir[PATH_MAX];
+};
+extern struct sgt_global sgt_g;
+
+/* ---- clock (sgt_clock.c) ---- */
+/* Chooses the clock and sets the epoch in sgt_g. */
+void sgt_clock_init(void);
+/* A (ticks, CLOCK_MONOTONIC ns) pair taken now. Async-signal-safe. */
+void sgt_clock_pair(uint64_t *ticks, uint64_t *ns);
+uint64_t sgt_mono_ns(void);
+
+static inline uint64_t sgt_ticks(void)
+{
+#if SGT_HAVE_TSC
+	if (SGT_LIKELY(sgt_g.clock == SGF_CLOCK_TSC))
+		return (__rdtsc() - sgt_g.epoch_tsc) & SG_TICKS_MAX;
+#endif
+	return (sgt_mono_ns() - sgt_g.epoch_ns) & SG_TICKS_MAX;
+}
+
+/* ---- per-thread state (sgt_thread.c) ---- */
+struct sgt_slot {
+	uintptr_t key;             /* 0: empty */
+	uint32_t id;
+	uint32_t mode;             /* rwlock: mode of this thread's last acquisition */
+	int64_t n;                 /* barrier: episodes so far; user counter: running total */
+	const char *name;          /* regions and counters: the registry's copy of the name */
+};
+
+struct sgt_map {
+	struct sgt_slot *slots;
+	uint32_t mask;
+	uint32_t used;
+};
+
+struct sgt_thread {
+	struct sg_event_rec *pos;  /* next free record (hot) */
+	struct sg_event_rec *end;  /* end of the buffer (hot) */
+	struct sg_event_rec *buf;
+	struct sgf_chunk_header *chunk;  /* header space right before buf: one write per chunk */
+	uint32_t index, parent;
+	int fd;
+	int io_lock;               /* taken around file writes (owner, exit, fatal signal) */
+	int finished;              /* trailer written; under io_lock */
+	int fork_reset;            /* forked child: restart as thread 0 of the child's trace */
+	int in_lib;                /* recursion guard around registry calls */
+	uint64_t seq, n_written, lost;
+	pid_t tid;
+	struct sgt_map objs;       /* sync objects: (address, kind) -> id, episodes */
+	struct sgt_map names;      /* regions and user counters: name pointer -> id */
+	struct sgt_thread *next;   /* all threads, for exit and fatal-signal flushing */
+};
+
+extern __thread struct sgt_thread *sgt_self __attribute__((tls_model("initial-exec")));
+
+/* Slow path of recording: starts the thread's state on its first event, or flushes a full
+ * buffer so that `need` records fit. Returns the state, or NULL when nothing can be recorded
+ * now (tracing off, thread finished, out of memory: counted as lost where possible). */
+struct sgt_thread *sgt_slow(unsigned need);
+
+static inline struct sgt_thread *sgt_me(void)
+{
+	struct sgt_thread *t = sgt_self;
+	if (SGT_UNLIKELY(!t || t->fork_reset))
+		t = sgt_slow(0);
+	return t;
+}
+
+/* Records one event on the calling thread `t` (from sgt_me). */
+static inline void sgt_rec_t(struct sgt_thread *t, enum sg_ev_kind kind, uint32_t id,
+			     uint32_t aux)
+{
+	if (SGT_UNLIKELY(t->pos == t->end) && !(t = sgt_slow(1)))
+		return;
+	struct sg_event_rec *r = t->pos;
+	r->w0 = sg_rec_w0(sgt_ticks(), kind);
+	r->w1 = sg_rec_w1(id, aux);
+	__atomic_store_n(&t->pos, r + 1, __ATOMIC_RELEASE);
+}
+
+static inline void sgt_rec(enum sg_ev_kind kind, uint32_t id, uint32_t aux)
+{
+	struct sgt_thread *t = sgt_me();
+	if (t)
+		sgt_rec_t(t, kind, id, aux);
+}
+
+/* Records SG_EV_COUNTER + SG_EV_VALUE in one chunk. */
+void sgt_rec_value(struct sgt_thread *t, uint32_t counter, int64_t value);
+
+/* Starts the calling thread's state with `index` (SG_NO_ID: assign one) and `parent`, and
+ * records THREAD_BEGIN. NULL on failure. */
+struct sgt_thread *sgt_thread_start(uint32_t index, uint32_t parent);
+/* Finishes the calling thread: THREAD_END, last chunk, trailer; frees its buffer. */
+void sgt_thread_finish(struct sgt_thread *t);
+/* Writes the calling thread's buffer as a chunk now. */
+void sgt_thread_flush(struct sgt_thread *t);
+/* Finishes another thread's stream from outside (process exit, fatal signal): writes what it
+ * has recorded so far and the trailer. `wait`: spin for its io lock (exit) or give up after a
+ * bounded try (signal handler). Async-signal-safe. */
+void sgt_thread_finish_foreign(struct sgt_thread *t, int wait);
+/* The list of all thread states of this process (only grows). */
+struct sgt_thread *sgt_thread_list(void);
+void sgt_thread_list_add(struct sgt_thread *t);
+/* In a forked child: forgets the parent's other threads and arms the restart of `self`. */
+void sgt_thread_fork_child(struct sgt_thread *self);
+/* pthread key whose destructor finishes threads not created through sg_pthread_create. */
+int sgt_thread_key_init(void);
+extern __thread int sgt_thread_done __attribute__((tls_model("initial-exec")));
+
+/* Per-thread map lookup: the slot of `key`, inserting it with id from `make` on a miss. */
+struct sgt_slot *sgt_map_slow(struct sgt_map *m, uintptr_t key, uint32_t (*make)(uintptr_t key,
+			      const void *arg), const void *arg);
+
+static inline uint32_t sgt_map_hash(uintptr_t key, uint32_t mask)
+{
+	return (uint32_t)(((uint64_t)key * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & mask;
+}
+
+static inline struct sgt_slot *sgt_map_get(struct sgt_map *m, uintptr_t key,
+					   uint32_t (*make)(uintptr_t key, const void *arg),
+					   const void *arg)
+{
+	if (SGT_LIKELY(m->slots != NULL)) {
+		struct sgt_slot *s = &m->slots[sgt_map_hash(key, m->mask)];
+		if (SGT_LIKELY(s->key == key))
+			return s;
+	}
+	return sgt_map_slow(m, key, make, arg);
+}
+
+/* The slot of sync object `addr` of `kind` for thread t (NULL only when out of memory). */
+struct sgt_slot *sgt_object(struct sgt_thread *t, const void *addr, enum sg_obj_kind kind);
+
+/* ---- registry (sgt_registry.c) ---- */
+/* Opens the definitions file of sgt_g.dir (writing its header), replaying earlier definitions
+ * when `replay` (forked child). 0 or -errno. */
+int sgt_registry_open(int replay);
+void sgt_registry_close(void);
+uint32_t sgt_registry_next_index(void);
+uint32_t sgt_registry_function(struct sg_func_desc *fd);
+uint32_t sgt_registry_object(const void *addr, enum sg_obj_kind kind);
+uint32_t sgt_registry_region(const char *name, const char **stored);
+uint32_t sgt_registry_counter(const char *name, const char *unit, enum sg_counter_origin origin,
+			      const char *unavailable, const char **stored);
+int sgt_registry_thread(uint32_t index, uint32_t parent, pid_t tid);
+int sgt_registry_clock_pair(void);
+void sgt_registry_counters_off(const char *reason);
+/* Join table: pthread_t -> thread index. */
+void sgt_registry_join_put(pthread_t th, uint32_t index);
+uint32_t sgt_registry_join_take(pthread_t th);
+void sgt_registry_atfork_prepare(void);
+void sgt_registry_atfork_parent(void);
+void sgt_registry_atfork_child(void);
+
+#endif /* SGT_INT_H */

@@ -1,0 +1,17 @@
+/*
+ * sgt_io.h — small file helpers shared by the recorder and the writer: whole writes that
+ * survive EINTR and short writes, and `mkdir -p`. Async-signal-safe where noted.
+ */
+#ifndef SGT_IO_H
+#define SGT_IO_H
+
+#include <stddef.h>
+
+/* Writes all n bytes of p to fd. Returns 0 or -errno. Async-signal-safe. */
+int sgt_write_all(int fd, const void *p, size_t n);
+
+/* Creates directory `path` and its missing parents (mode 0777 & ~umask). An existing directory
+ * is fine. Returns 0 or -errno. */
+int sgt_mkdir_p(const char *path);
+
+#endif /* SGT_IO_H */

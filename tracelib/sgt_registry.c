@@ -1,0 +1,383 @@
+/*
+ * sgt_registry.c — the process-wide registry of libsgtrace: assigns ids to functions, sync
+ * objects, regions, counters and threads, and writes each definition to defs.sgd at once, in
+ * one write() under the registry mutex (rare, never on the hot path), so that a SIGKILL never
+ * loses the definition of an event already flushed. Definitions other than threads and clock
+ * pairs are also kept in memory, to be replayed into a forked child's own trace.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sgt_int.h"
+#include "sgt_io.h"
+
+struct named {
+	char *name;
+	uint32_t id;
+};
+
+struct obj_slot {
+	uintptr_t key;    /* (address << 3) | kind; 0: empty */
+	uint32_t id;
+};
+
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t join_lock = PTHREAD_MUTEX_INITIALIZER;
+static int defs_fd = -1;
+static uint32_t next_index, n_functions, n_objects, n_regions, n_counters;
+static struct obj_slot *objs;
+static uint32_t objs_mask, objs_used;
+static struct named *regions, *counters;
+static size_t regions_cap, counters_cap;
+static unsigned char *replay_log;      /* encoded definitions for a forked child */
+static size_t replay_len, replay_cap;
+static int counters_off_written;
+
+struct join_entry {
+	pthread_t th;
+	uint32_t index;
+};
+static struct join_entry *joins;
+static size_t n_joins, joins_cap;
+
+/* Appends an encoded definition to defs.sgd and, unless it is per-process, to the replay log.
+ * Called with reg_lock held. */
+static int def_emit(enum sgf_def_type type, const void *fixed, size_t fixed_len,
+		    const char *const *strs, int n_strs)
+{
+	unsigned char stack[512];
+	size_t cap = sizeof(struct sgf_def_header) + fixed_len + 8;
+	for (int i = 0; i < n_strs; i++)
+		cap += strlen(strs[i] ? strs[i] : "") + 1;
+	unsigned char *buf = cap <= sizeof stack ? stack : malloc(cap);
+	if (!buf)
+		return -ENOMEM;
+	long n = sgf_def_encode(buf, cap, type, fixed, fixed_len, strs, n_strs);
+	int rc = (int)n;
+	if (n < 0)
+		goto out;
+	rc = defs_fd >= 0 ? sgt_write_all(defs_fd, buf, (size_t)n) : -EBADF;
+	if (type == SGF_DEF_THREAD || type == SGF_DEF_CLOCK)
+		goto out;
+	if (replay_len + (size_t)n > replay_cap) {
+		size_t ncap = replay_cap ? replay_cap * 2 : 4096;
+		while (ncap < replay_len + (size_t)n)
+			ncap *= 2;
+		unsigned char *q = realloc(replay_log, ncap);
+		if (!q) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		replay_log = q;
+		replay_cap = ncap;
+	}
+	memcpy(replay_log + replay_len, buf, (size_t)n);
+	replay_len += (size_t)n;
+out:
+	if (buf != stack)
+		free(buf);
+	return rc;
+}
+
+int sgt_registry_open(int replay)
+{
+	char path[PATH_MAX];
+	int rc = 0;
+	if ((size_t)snprintf(path, sizeof path, "%s/%s", sgt_g.dir, SGF_DEFS_NAME) >= sizeof path)
+		return -ENAMETOOLONG;
+	pthread_mutex_lock(&reg_lock);
+	if (defs_fd >= 0)
+		close(defs_fd);
+	defs_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0666);
+	if (defs_fd < 0) {
+		rc = -errno;
+		goto out;
+	}
+	struct sgf_file_header h;
+	sgf_file_header_make(&h, SGF_MAGIC_DEFS, sgt_g.clock, sgt_g.pid, sgt_g.parent_pid,
+			     SG_NO_ID, sgt_g.epoch_ns, sgt_g.epoch_real_ns);
+	rc = sgt_write_all(defs_fd, &h, sizeof h);
+	if (rc == 0 && replay && replay_len)
+		rc = sgt_write_all(defs_fd, replay_log, replay_len);
+	if (rc < 0) {
+		close(defs_fd);
+		defs_fd = -1;
+	}
+out:
+	pthread_mutex_unlock(&reg_lock);
+	return rc;
+}
+
+void sgt_registry_close(void)
+{
+	pthread_mutex_lock(&reg_lock);
+	if (defs_fd >= 0)
+		close(defs_fd);
+	defs_fd = -1;
+	pthread_mutex_unlock(&reg_lock);
+}
+
+uint32_t sgt_registry_next_index(void)
+{
+	return __atomic_fetch_add(&next_index, 1, __ATOMIC_RELAXED);
+}
+
+/* Enters the registry from thread t (may be NULL). Returns 0, or -EDEADLK when the thread is
+ * already inside it (a re-entrant call from a hook). */
+static int reg_enter(void)
+{
+	struct sgt_thread *t = sgt_self;
+	if (t && t->in_lib)
+		return -EDEADLK;
+	if (t)
+		t->in_lib = 1;
+	pthread_mutex_lock(&reg_lock);
+	return 0;
+}
+
+static void reg_leave(void)
+{
+	struct sgt_thread *t = sgt_self;
+	pthread_mutex_unlock(&reg_lock);
+	if (t)
+		t->in_lib = 0;
+}
+
+uint32_t sgt_registry_function(struct sg_func_desc *fd)
+{
+	if (reg_enter() < 0)
+		return SG_NO_ID;
+	uint32_t id = fd->id;
+	if (id == 0) {
+		id = ++n_functions;
+		uint32_t f[2] = { id, (uint32_t)fd->line };
+		const char *s[2] = { fd->name, fd->file };
+		def_emit(SGF_DEF_FUNCTION, f, sizeof f, s, 2);
+		__atomic_store_n(&fd->id, id, __ATOMIC_RELEASE);
+	}
+	reg_leave();
+	return id;
+}
+
+/* Finds or adds key in the global object table. Called with reg_lock held. */
+static struct obj_slot *obj_find(uintptr_t key)
+{
+	if (objs_used * 2 >= objs_mask) {
+		uint32_t nmask = objs_mask ? objs_mask * 2 + 1 : 255;
+		struct obj_slot *n = calloc((size_t)nmask + 1, sizeof *n);
+		if (!n)
+			return NULL;
+		for (uint32_t i = 0; objs && i <= objs_mask; i++) {
+			if (!objs[i].key)
+				continue;
+			uint32_t j = sgt_map_hash(objs[i].key, nmask);
+			while (n[j].key)
+				j = (j + 1) & nmask;
+			n[j] = objs[i];
+		}
+		free(objs);
+		objs = n;
+		objs_mask = nmask;
+	}
+	uint32_t j = sgt_map_hash(key, objs_mask);
+	while (objs[j].key && objs[j].key != key)
+		j = (j + 1) & objs_mask;
+	return &objs[j];
+}
+
+uint32_t sgt_registry_object(const void *addr, enum sg_obj_kind kind)
+{
+	uintptr_t key = ((uintptr_t)addr << 3) | (uintptr_t)kind;
+	uint32_t id = SG_NO_ID;
+	if (reg_enter() < 0)
+		return SG_NO_ID;
+	struct obj_slot *s = obj_find(key);
+	if (!s)
+		goto out;
+	if (!s->key) {
+		s->key = key;
+		s->id = ++n_objects;
+		objs_used++;
+		uint64_t a = (uint64_t)(uintptr_t)addr;
+		uint32_t f[4] = { s->id, (uint32_t)kind, (uint32_t)a, (uint32_t)(a >> 32) };
+		def_emit(SGF_DEF_OBJECT, f, sizeof f, NULL, 0);
+	}
+	id = s->id;
+out:
+	reg_leave();
+	return id;
+}
+
+/* Finds `name` in a list of named definitions, or adds it with a new id from *counter.
+ * *added tells whether it was new. Called with reg_lock held. */
+static struct named *named_find(struct named **list, size_t *cap, uint32_t *count,
+				const char *name, int *added)
+{
+	*added = 0;
+	for (uint32_t i = 0; i < *count; i++)
+		if (!strcmp((*list)[i].name, name))
+			return &(*list)[i];
+	if (*count >= *cap) {
+		size_t ncap = *cap ? *cap * 2 : 16;
+		struct named *n = realloc(*list, ncap * sizeof *n);
+		if (!n)
+			return NULL;
+		*list = n;
+		*cap = ncap;
+	}
+	char *copy = strdup(name);
+	if (!copy)
+		return NULL;
+	struct named *e = &(*list)[*count];
+	e->name = copy;
+	e->id = ++*count;
+	*added = 1;
+	return e;
+}
+
+uint32_t sgt_registry_region(const char *name, const char **stored)
+{
+	uint32_t id = SG_NO_ID;
+	int added;
+	if (!name)
+		name = "";
+	if (reg_enter() < 0)
+		return SG_NO_ID;
+	struct named *e = named_find(&regions, &regions_cap, &n_regions, name, &added);
+	if (!e)
+		goto out;
+	if (added) {
+		uint32_t f[2] = { e->id, 0 };
+		const char *s[1] = { e->name };
+		def_emit(SGF_DEF_REGION, f, sizeof f, s, 1);
+	}
+	id = e->id;
+	*stored = e->name;
+out:
+	reg_leave();
+	return id;
+}
+
+uint32_t sgt_registry_counter(const char *name, const char *unit, enum sg_counter_origin origin,
+			      const char *unavailable, const char **stored)
+{
+	uint32_t id = SG_NO_ID;
+	int added;
+	if (!name)
+		name = "";
+	if (reg_enter() < 0)
+		return SG_NO_ID;
+	struct named *e = named_find(&counters, &counters_cap, &n_counters, name, &added);
+	if (!e)
+		goto out;
+	if (added) {
+		uint32_t f[2] = { e->id, (uint32_t)origin |
+					 (unavailable ? SGF_COUNTER_UNAVAILABLE << 16 : 0) };
+		const char *s[3] = { e->name, unit, unavailable };
+		def_emit(SGF_DEF_COUNTER, f, sizeof f, s, 3);
+	}
+	id = e->id;
+	if (stored)
+		*stored = e->name;
+out:
+	reg_leave();
+	return id;
+}
+
+void sgt_registry_counters_off(const char *reason)
+{
+	if (reg_enter() < 0)
+		return;
+	if (!counters_off_written) {
+		counters_off_written = 1;
+		def_emit(SGF_DEF_COUNTERS_OFF, NULL, 0, &reason, 1);
+	}
+	reg_leave();
+}
+
+int sgt_registry_thread(uint32_t index, uint32_t parent, pid_t tid)
+{
+	if (reg_enter() < 0)
+		return -EDEADLK;
+	uint32_t f[4] = { index, parent, (uint32_t)tid, 0 };
+	int rc = def_emit(SGF_DEF_THREAD, f, sizeof f, NULL, 0);
+	reg_leave();
+	return rc;
+}
+
+int sgt_registry_clock_pair(void)
+{
+	uint64_t q[2];
+	sgt_clock_pair(&q[0], &q[1]);
+	if (reg_enter() < 0)
+		return -EDEADLK;
+	int rc = def_emit(SGF_DEF_CLOCK, q, sizeof q, NULL, 0);
+	reg_leave();
+	return rc;
+}
+
+void sgt_registry_join_put(pthread_t th, uint32_t index)
+{
+	pthread_mutex_lock(&join_lock);
+	for (size_t i = 0; i < n_joins; i++) {
+		if (pthread_equal(joins[i].th, th)) {
+			joins[i].index = index;
+			goto out;
+		}
+	}
+	if (n_joins == joins_cap) {
+		size_t ncap = joins_cap ? joins_cap * 2 : 64;
+		struct join_entry *n = realloc(joins, ncap * sizeof *n);
+		if (!n)
+			goto out;
+		joins = n;
+		joins_cap = ncap;
+	}
+	joins[n_joins++] = (struct join_entry){ th, index };
+out:
+	pthread_mutex_unlock(&join_lock);
+}
+
+uint32_t sgt_registry_join_take(pthread_t th)
+{
+	uint32_t index = SG_NO_ID;
+	pthread_mutex_lock(&join_lock);
+	for (size_t i = 0; i < n_joins; i++) {
+		if (pthread_equal(joins[i].th, th)) {
+			index = joins[i].index;
+			joins[i] = joins[--n_joins];
+			break;
+		}
+	}
+	pthread_mutex_unlock(&join_lock);
+	return index;
+}
+
+void sgt_registry_atfork_prepare(void)
+{
+	pthread_mutex_lock(&reg_lock);
+	pthread_mutex_lock(&join_lock);
+}
+
+void sgt_registry_atfork_parent(void)
+{
+	pthread_mutex_unlock(&join_lock);
+	pthread_mutex_unlock(&reg_lock);
+}
+
+void sgt_registry_atfork_child(void)
+{
+	/* The child starts its own trace: thread indices restart at 0, the join table is the
+	 * parent's business, and defs.sgd is reopened in the child's directory. */
+	n_joins = 0;
+	next_index = 0;
+	if (defs_fd >= 0)
+		close(defs_fd);
+	defs_fd = -1;
+	pthread_mutex_unlock(&join_lock);
+	pthread_mutex_unlock(&reg_lock);
+}

@@ -1,0 +1,371 @@
+/*
+ * sgt_thread.c — per-thread recording state of libsgtrace: the TLS buffer, its chunks and
+ * trailer, the start and finish of a thread's stream, and the per-thread caches that map sync
+ * objects and names to ids without taking a lock on a hit.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "sg_counters_int.h"
+#include "sgt_int.h"
+#include "sgt_io.h"
+
+__thread struct sgt_thread *sgt_self __attribute__((tls_model("initial-exec")));
+__thread int sgt_thread_done __attribute__((tls_model("initial-exec")));
+
+static struct sgt_thread *thread_list;
+static pthread_key_t thread_key;
+static uint64_t lost_unattributed;   /* events of threads that could not get a state */
+
+struct sgt_thread *sgt_thread_list(void)
+{
+	return __atomic_load_n(&thread_list, __ATOMIC_ACQUIRE);
+}
+
+void sgt_thread_list_add(struct sgt_thread *t)
+{
+	struct sgt_thread *head = __atomic_load_n(&thread_list, __ATOMIC_RELAXED);
+	do
+		t->next = head;
+	while (!__atomic_compare_exchange_n(&thread_list, &head, t, 1, __ATOMIC_RELEASE,
+					    __ATOMIC_RELAXED));
+}
+
+/* io_lock: a flag rather than a mutex so that a fatal-signal handler may try it. */
+static int io_trylock(struct sgt_thread *t, int spins)
+{
+	for (int i = 0; spins < 0 || i <= spins; i++) {
+		if (!__atomic_exchange_n(&t->io_lock, 1, __ATOMIC_ACQUIRE))
+			return 1;
+		if (spins < 0)
+			sched_yield();
+	}
+	return 0;
+}
+
+static void io_unlock(struct sgt_thread *t)
+{
+	__atomic_store_n(&t->io_lock, 0, __ATOMIC_RELEASE);
+}
+
+/* Writes records buf[0..n) as the next chunk. io_lock held. Async-signal-safe. */
+static void chunk_write(struct sgt_thread *t, size_t n)
+{
+	if (n == 0)
+		return;
+	if (t->fd < 0) {
+		t->lost += n;
+		return;
+	}
+	struct sgf_chunk_header *h = t->chunk;
+	memset(h, 0, sizeof *h);
+	h->thread = t->index;
+	h->seq = t->seq;
+	h->n_recs = (uint32_t)n;
+	sgt_clock_pair(&h->pair_ticks, &h->pair_ns);
+	sgf_chunk_seal(h, t->buf);
+	if (sgt_write_all(t->fd, h, sizeof *h + n * sizeof *t->buf) < 0) {
+		/* Disk full or similar: this stream stops here, and counts what it drops. */
+		t->lost += n;
+		close(t->fd);
+		t->fd = -1;
+		return;
+	}
+	t->seq++;
+	t->n_written += n;
+}
+
+/* Writes the trailer and closes the stream. io_lock held. Async-signal-safe. */
+static void trailer_write(struct sgt_thread *t)
+{
+	if (t->fd >= 0) {
+		struct sgf_trailer tr = {
+			.thread = t->index,
+			.n_chunks = t->seq,
+			.n_recs = t->n_written,
+			.lost = t->lost,
+		};
+		sgt_clock_pair(&tr.pair_ticks, &tr.pair_ns);
+		sgf_trailer_seal(&tr);
+		sgt_write_all(t->fd, &tr, sizeof tr);
+		close(t->fd);
+		t->fd = -1;
+	}
+	t->finished = 1;
+}
+
+void sgt_thread_flush(struct sgt_thread *t)
+{
+	io_trylock(t, -1);
+	size_t n = (size_t)(t->pos - t->buf);
+	if (t->finished)
+		t->lost += n;
+	else
+		chunk_write(t, n);
+	__atomic_store_n(&t->pos, t->buf, __ATOMIC_RELEASE);
+	io_unlock(t);
+}
+
+void sgt_thread_finish_foreign(struct sgt_thread *t, int wait)
+{
+	if (!io_trylock(t, wait ? -1 : 100000))
+		return;
+	if (!t->finished && t->buf) {
+		struct sg_event_rec *pos = __atomic_load_n(&t->pos, __ATOMIC_ACQUIRE);
+		chunk_write(t, (size_t)(pos - t->buf));
+		trailer_write(t);
+	}
+	io_unlock(t);
+}
+
+static void map_free(struct sgt_map *m)
+{
+	free(m->slots);
+	m->slots = NULL;
+	m->mask = m->used = 0;
+}
+
+void sgt_thread_finish(struct sgt_thread *t)
+{
+	if (t->fork_reset || sgt_self != t)
+		return;
+	sgc_thread_end();
+	sgt_rec_t(t, SG_EV_THREAD_END, t->index, 0);
+	io_trylock(t, -1);
+	size_t n = (size_t)(t->pos - t->buf);
+	if (t->finished) {
+		t->lost += n;
+	} else {
+		chunk_write(t, n);
+		trailer_write(t);
+	}
+	free(t->chunk);
+	t->chunk = NULL;
+	t->buf = t->pos = t->end = NULL;
+	io_unlock(t);
+	map_free(&t->objs);
+	map_free(&t->names);
+	sgt_self = NULL;
+	sgt_thread_done = 1;
+	pthread_setspecific(thread_key, NULL);
+}
+
+static void key_destructor(void *p)
+{
+	struct sgt_thread *t = p;
+	if (t && sgt_self == t)
+		sgt_thread_finish(t);
+}
+
+int sgt_thread_key_init(void)
+{
+	return -pthread_key_create(&thread_key, key_destructor);
+}
+
+/* Opens the stream file of t and writes its header. */
+static int stream_open(struct sgt_thread *t)
+{
+	char path[PATH_MAX];
+	int n = snprintf(path, sizeof path, "%s/" SGF_STREAM_FMT, sgt_g.dir, t->index);
+	if (n < 0 || (size_t)n >= sizeof path)
+		return -ENAMETOOLONG;
+	t->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (t->fd < 0)
+		return -errno;
+	struct sgf_file_header h;
+	sgf_file_header_make(&h, SGF_MAGIC_STREAM, sgt_g.clock, sgt_g.pid, sgt_g.parent_pid,
+			     t->index, sgt_g.epoch_ns, sgt_g.epoch_real_ns);
+	int rc = sgt_write_all(t->fd, &h, sizeof h);
+	if (rc < 0) {
+		close(t->fd);
+		t->fd = -1;
+	}
+	return rc;
+}
+
+/* Gives t (new, or restarting in a forked child) its index, file and definition, and records
+ * THREAD_BEGIN. */
+static int thread_begin(struct sgt_thread *t, uint32_t index, uint32_t parent)
+{
+	t->index = index == SG_NO_ID ? sgt_registry_next_index() : index;
+	t->parent = parent;
+	t->tid = (pid_t)syscall(SYS_gettid);
+	t->seq = t->n_written = t->lost = 0;
+	t->finished = 0;
+	int rc = stream_open(t);
+	if (rc < 0)
+		return rc;
+	rc = sgt_registry_thread(t->index, parent, t->tid);
+	if (rc < 0)
+		return rc;
+	t->pos = t->buf;
+	t->end = t->buf + sgt_g.buf_recs;
+	sgt_self = t;
+	pthread_setspecific(thread_key, t);
+	sgt_rec_t(t, SG_EV_THREAD_BEGIN, t->index, parent);
+	sgc_thread_begin();
+	return 0;
+}
+
+struct sgt_thread *sgt_thread_start(uint32_t index, uint32_t parent)
+{
+	if (!sg_trace_active || sgt_self)
+		return sgt_self;
+	struct sgt_thread *t = calloc(1, sizeof *t);
+	if (!t)
+		goto fail;
+	t->fd = -1;
+	t->chunk = malloc(sizeof(struct sgf_chunk_header) + sgt_g.buf_recs * sizeof *t->buf);
+	if (!t->chunk)
+		goto fail;
+	t->buf = (struct sg_event_rec *)(t->chunk + 1);
+	t->pos = t->end = t->buf;
+	if (thread_begin(t, index, parent) < 0)
+		goto fail;
+	if (index == SG_NO_ID)
+		sgt_registry_join_put(pthread_self(), t->index);
+	sgt_thread_list_add(t);
+	return t;
+fail:
+	/* This thread records nothing; it is not retried on every event. */
+	if (t) {
+		if (t->fd >= 0)
+			close(t->fd);
+		free(t->chunk);
+		free(t);
+	}
+	sgt_self = NULL;
+	sgt_thread_done = 1;
+	__atomic_add_fetch(&lost_unattributed, 1, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+void sgt_thread_fork_child(struct sgt_thread *self)
+{
+	/* Only the forking thread exists in the child. The parent's streams stay the parent's:
+	 * close the child's copies of their descriptors without writing anything. */
+	for (struct sgt_thread *t = sgt_thread_list(); t; t = t->next) {
+		if (t->fd >= 0)
+			close(t->fd);
+		t->fd = -1;
+		t->finished = 1;
+		t->io_lock = 0;
+	}
+	thread_list = NULL;
+	if (self) {
+		/* Its buffered events belong to the parent, which writes them. */
+		self->pos = self->end = self->buf;
+		self->fork_reset = 1;
+	}
+}
+
+/* The first event of a forked child: creates the child's trace and restarts as thread 0. */
+static struct sgt_thread *fork_restart(struct sgt_thread *t)
+{
+	extern int sgt_core_fork_start(void);
+	t->fork_reset = 0;
+	if (sgt_core_fork_start() < 0 || thread_begin(t, SG_NO_ID, SG_NO_ID) < 0) {
+		t->fd = -1;
+		t->finished = 1;
+		t->pos = t->buf;
+		t->end = t->buf + sgt_g.buf_recs;
+		return t;
+	}
+	sgt_thread_list_add(t);
+	return t;
+}
+
+struct sgt_thread *sgt_slow(unsigned need)
+{
+	struct sgt_thread *t = sgt_self;
+	if (!sg_trace_active)
+		return NULL;
+	if (!t) {
+		if (sgt_thread_done)
+			return NULL;
+		t = sgt_thread_start(SG_NO_ID, SG_NO_ID);
+		if (!t)
+			return NULL;
+	}
+	if (t->fork_reset)
+		t = fork_restart(t);
+	if ((size_t)(t->end - t->pos) < need)
+		sgt_thread_flush(t);
+	return t;
+}
+
+void sgt_rec_value(struct sgt_thread *t, uint32_t counter, int64_t value)
+{
+	if (SGT_UNLIKELY(t->end - t->pos < 2) && !(t = sgt_slow(2)))
+		return;
+	struct sg_event_rec *r = t->pos;
+	uint64_t ticks = sgt_ticks();
+	r[0].w0 = sg_rec_w0(ticks, SG_EV_COUNTER);
+	r[0].w1 = sg_rec_w1(counter, 0);
+	r[1].w0 = sg_rec_w0(ticks, SG_EV_VALUE);
+	r[1].w1 = (uint64_t)value;
+	__atomic_store_n(&t->pos, r + 2, __ATOMIC_RELEASE);
+}
+
+/* Grows a map to twice its size (or its first 64 slots). */
+static int map_grow(struct sgt_map *m)
+{
+	uint32_t nmask = m->slots ? m->mask * 2 + 1 : 63;
+	struct sgt_slot *n = calloc((size_t)nmask + 1, sizeof *n);
+	if (!n)
+		return -ENOMEM;
+	for (uint32_t i = 0; m->slots && i <= m->mask; i++) {
+		if (!m->slots[i].key)
+			continue;
+		uint32_t j = sgt_map_hash(m->slots[i].key, nmask);
+		while (n[j].key)
+			j = (j + 1) & nmask;
+		n[j] = m->slots[i];
+	}
+	free(m->slots);
+	m->slots = n;
+	m->mask = nmask;
+	return 0;
+}
+
+struct sgt_slot *sgt_map_slow(struct sgt_map *m, uintptr_t key, uint32_t (*make)(uintptr_t key,
+			      const void *arg), const void *arg)
+{
+	if (m->slots) {
+		uint32_t j = sgt_map_hash(key, m->mask);
+		while (m->slots[j].key) {
+			if (m->slots[j].key == key)
+				return &m->slots[j];
+			j = (j + 1) & m->mask;
+		}
+	}
+	if ((!m->slots || (m->used + 1) * 2 > m->mask) && map_grow(m) < 0)
+		return NULL;
+	uint32_t id = make(key, arg);
+	uint32_t j = sgt_map_hash(key, m->mask);
+	while (m->slots[j].key)
+		j = (j + 1) & m->mask;
+	struct sgt_slot *s = &m->slots[j];
+	memset(s, 0, sizeof *s);
+	s->key = key;
+	s->id = id;
+	m->used++;
+	return s;
+}
+
+static uint32_t make_object(uintptr_t key, const void *addr)
+{
+	return sgt_registry_object(addr, (enum sg_obj_kind)(key & 7));
+}
+
+struct sgt_slot *sgt_object(struct sgt_thread *t, const void *addr, enum sg_obj_kind kind)
+{
+	uintptr_t key = ((uintptr_t)addr << 3) | (uintptr_t)kind;
+	return sgt_map_get(&t->objs, key, make_object, addr);
+}

@@ -1,0 +1,232 @@
+/*
+ * sgt_wrap.c — the sg_pthread_* wrappers of sgtrace.h. Each has the signature and return value
+ * of the pthread function it wraps, calls it, and records around it:
+ *   lock:     LOCK_REQUEST, then LOCK_ACQUIRED (or LOCK_FAILED: busy try-lock or error)
+ *   unlock:   LOCK_RELEASE, recorded just before the real unlock (so it precedes any
+ *             acquisition it allows)
+ *   barrier:  BARRIER_ARRIVE and BARRIER_LEAVE with this thread's episode number (1, 2, ...)
+ *   cond:     COND_WAIT_BEGIN(cond, aux = mutex id), LOCK_RELEASE(mutex); after the wait
+ *             LOCK_ACQUIRED(mutex), COND_WAIT_END(cond, aux = return code)
+ *   create:   CREATE_BEGIN, CREATE_END(child index, rc); the child records THREAD_BEGIN/END
+ *   join:     JOIN_BEGIN(index), JOIN_END(index, rc)
+ * With tracing off (or in a thread that cannot record) a wrapper only calls the real function.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "sg_counters_int.h"
+#include "sgt_int.h"
+
+/* The recording state of the calling thread, or NULL when nothing is to be recorded. */
+static inline struct sgt_thread *tracing(void)
+{
+	return SGT_LIKELY(sg_trace_active) ? sgt_me() : NULL;
+}
+
+static inline uint32_t obj_id(struct sgt_thread *t, const volatile void *addr,
+			      enum sg_obj_kind kind)
+{
+	struct sgt_slot *s = sgt_object(t, (const void *)(uintptr_t)addr, kind);
+	return s ? s->id : SG_NO_ID;
+}
+
+/* lock -> REQUEST, real lock, ACQUIRED | FAILED */
+#define LOCK_WRAPPER(fn, type, real, kind, aux)                                  \
+	SG_EXPORT int fn(type *l)                                                \
+	{                                                                        \
+		struct sgt_thread *t = tracing();                                \
+		if (!t)                                                          \
+			return real(l);                                          \
+		uint32_t id = obj_id(t, l, kind);                                \
+		sgt_rec_t(t, SG_EV_LOCK_REQUEST, id, aux);                       \
+		int rc = real(l);                                                \
+		sgt_rec_t(t, rc ? SG_EV_LOCK_FAILED : SG_EV_LOCK_ACQUIRED, id, aux); \
+		return rc;                                                       \
+	}
+
+/* unlock -> RELEASE, real unlock */
+#define UNLOCK_WRAPPER(fn, type, real, kind, aux)                                \
+	SG_EXPORT int fn(type *l)                                                \
+	{                                                                        \
+		struct sgt_thread *t = tracing();                                \
+		if (t)                                                           \
+			sgt_rec_t(t, SG_EV_LOCK_RELEASE, obj_id(t, l, kind), aux);  \
+		return real(l);                                                  \
+	}
+
+LOCK_WRAPPER(sg_pthread_mutex_lock, pthread_mutex_t, pthread_mutex_lock, SG_OBJ_MUTEX,
+	     SG_LOCK_MUTEX)
+LOCK_WRAPPER(sg_pthread_mutex_trylock, pthread_mutex_t, pthread_mutex_trylock, SG_OBJ_MUTEX,
+	     SG_LOCK_MUTEX | SG_LOCK_TRY)
+UNLOCK_WRAPPER(sg_pthread_mutex_unlock, pthread_mutex_t, pthread_mutex_unlock, SG_OBJ_MUTEX,
+	       SG_LOCK_MUTEX)
+LOCK_WRAPPER(sg_pthread_spin_lock, pthread_spinlock_t, pthread_spin_lock, SG_OBJ_SPIN,
+	     SG_LOCK_SPIN)
+LOCK_WRAPPER(sg_pthread_spin_trylock, pthread_spinlock_t, pthread_spin_trylock, SG_OBJ_SPIN,
+	     SG_LOCK_SPIN | SG_LOCK_TRY)
+UNLOCK_WRAPPER(sg_pthread_spin_unlock, pthread_spinlock_t, pthread_spin_unlock, SG_OBJ_SPIN,
+	       SG_LOCK_SPIN)
+
+/* rwlock lock: as LOCK_WRAPPER, and remembers the mode for the unlock's RELEASE. */
+static int rwlock_wrap(pthread_rwlock_t *l, int (*real)(pthread_rwlock_t *), uint32_t aux)
+{
+	struct sgt_thread *t = tracing();
+	if (!t)
+		return real(l);
+	struct sgt_slot *s = sgt_object(t, l, SG_OBJ_RWLOCK);
+	uint32_t id = s ? s->id : SG_NO_ID;
+	sgt_rec_t(t, SG_EV_LOCK_REQUEST, id, aux);
+	int rc = real(l);
+	sgt_rec_t(t, rc ? SG_EV_LOCK_FAILED : SG_EV_LOCK_ACQUIRED, id, aux);
+	if (rc == 0 && s)
+		s->mode = SG_LOCK_MODE(aux);
+	return rc;
+}
+
+SG_EXPORT int sg_pthread_rwlock_rdlock(pthread_rwlock_t *l)
+{
+	return rwlock_wrap(l, pthread_rwlock_rdlock, SG_LOCK_RWLOCK_READ);
+}
+
+SG_EXPORT int sg_pthread_rwlock_tryrdlock(pthread_rwlock_t *l)
+{
+	return rwlock_wrap(l, pthread_rwlock_tryrdlock, SG_LOCK_RWLOCK_READ | SG_LOCK_TRY);
+}
+
+SG_EXPORT int sg_pthread_rwlock_wrlock(pthread_rwlock_t *l)
+{
+	return rwlock_wrap(l, pthread_rwlock_wrlock, SG_LOCK_RWLOCK_WRITE);
+}
+
+SG_EXPORT int sg_pthread_rwlock_trywrlock(pthread_rwlock_t *l)
+{
+	return rwlock_wrap(l, pthread_rwlock_trywrlock, SG_LOCK_RWLOCK_WRITE | SG_LOCK_TRY);
+}
+
+SG_EXPORT int sg_pthread_rwlock_unlock(pthread_rwlock_t *l)
+{
+	struct sgt_thread *t = tracing();
+	if (t) {
+		struct sgt_slot *s = sgt_object(t, l, SG_OBJ_RWLOCK);
+		uint32_t mode = s && s->mode ? s->mode : SG_LOCK_RWLOCK_READ;
+		sgt_rec_t(t, SG_EV_LOCK_RELEASE, s ? s->id : SG_NO_ID, mode);
+	}
+	return pthread_rwlock_unlock(l);
+}
+
+SG_EXPORT int sg_pthread_barrier_wait(pthread_barrier_t *b)
+{
+	struct sgt_thread *t = tracing();
+	if (!t)
+		return pthread_barrier_wait(b);
+	struct sgt_slot *s = sgt_object(t, b, SG_OBJ_BARRIER);
+	uint32_t id = s ? s->id : SG_NO_ID;
+	uint32_t episode = s ? (uint32_t)++s->n : 0;
+	if (sgt_g.counters_barrier)
+		sgc_sample();
+	sgt_rec_t(t, SG_EV_BARRIER_ARRIVE, id, episode);
+	int rc = pthread_barrier_wait(b);
+	sgt_rec_t(t, SG_EV_BARRIER_LEAVE, id, episode);
+	if (sgt_g.counters_barrier)
+		sgc_sample();
+	return rc;
+}
+
+/* cond wait: BEGIN + RELEASE(mutex), real wait, ACQUIRED(mutex) + END(rc) */
+static int cond_wrap(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *abstime)
+{
+	struct sgt_thread *t = tracing();
+	if (!t)
+		return abstime ? pthread_cond_timedwait(c, m, abstime) : pthread_cond_wait(c, m);
+	uint32_t cid = obj_id(t, c, SG_OBJ_COND);
+	uint32_t mid = obj_id(t, m, SG_OBJ_MUTEX);
+	sgt_rec_t(t, SG_EV_COND_WAIT_BEGIN, cid, mid);
+	sgt_rec_t(t, SG_EV_LOCK_RELEASE, mid, SG_LOCK_MUTEX);
+	int rc = abstime ? pthread_cond_timedwait(c, m, abstime) : pthread_cond_wait(c, m);
+	sgt_rec_t(t, SG_EV_LOCK_ACQUIRED, mid, SG_LOCK_MUTEX);
+	sgt_rec_t(t, SG_EV_COND_WAIT_END, cid, (uint32_t)rc);
+	return rc;
+}
+
+SG_EXPORT int sg_pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
+{
+	return cond_wrap(c, m, NULL);
+}
+
+SG_EXPORT int sg_pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
+					const struct timespec *abstime)
+{
+	return cond_wrap(c, m, abstime);
+}
+
+SG_EXPORT int sg_pthread_cond_signal(pthread_cond_t *c)
+{
+	struct sgt_thread *t = tracing();
+	if (t)
+		sgt_rec_t(t, SG_EV_COND_SIGNAL, obj_id(t, c, SG_OBJ_COND), 0);
+	return pthread_cond_signal(c);
+}
+
+SG_EXPORT int sg_pthread_cond_broadcast(pthread_cond_t *c)
+{
+	struct sgt_thread *t = tracing();
+	if (t)
+		sgt_rec_t(t, SG_EV_COND_BROADCAST, obj_id(t, c, SG_OBJ_COND), 0);
+	return pthread_cond_broadcast(c);
+}
+
+struct trampoline {
+	void *(*start)(void *);
+	void *arg;
+	uint32_t index, parent;
+};
+
+/* The child's first frame: THREAD_BEGIN with the index its parent chose, the user's start
+ * routine, THREAD_END and the last flush. pthread_exit and cancellation skip the end: the
+ * thread-key destructor finishes those threads instead. */
+static void *trampoline_run(void *p)
+{
+	struct trampoline tr = *(struct trampoline *)p;
+	free(p);
+	sgt_thread_start(tr.index, tr.parent);
+	void *ret = tr.start(tr.arg);
+	struct sgt_thread *t = sgt_self;
+	if (t)
+		sgt_thread_finish(t);
+	return ret;
+}
+
+SG_EXPORT int sg_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+				void *(*start)(void *), void *arg)
+{
+	struct sgt_thread *t = tracing();
+	struct trampoline *tr = t ? malloc(sizeof *tr) : NULL;
+	if (!tr)
+		return pthread_create(thread, attr, start, arg);
+	*tr = (struct trampoline){ start, arg, sgt_registry_next_index(), t->index };
+	uint32_t index = tr->index;
+	sgt_rec_t(t, SG_EV_CREATE_BEGIN, SG_NO_ID, 0);
+	int rc = pthread_create(thread, attr, trampoline_run, tr);
+	if (rc) {
+		free(tr);
+		sgt_rec_t(t, SG_EV_CREATE_END, SG_NO_ID, (uint32_t)rc);
+		return rc;
+	}
+	sgt_registry_join_put(*thread, index);
+	sgt_rec_t(t, SG_EV_CREATE_END, index, 0);
+	return rc;
+}
+
+SG_EXPORT int sg_pthread_join(pthread_t thread, void **retval)
+{
+	struct sgt_thread *t = tracing();
+	if (!t)
+		return pthread_join(thread, retval);
+	uint32_t index = sgt_registry_join_take(thread);
+	sgt_rec_t(t, SG_EV_JOIN_BEGIN, index, 0);
+	int rc = pthread_join(thread, retval);
+	sgt_rec_t(t, SG_EV_JOIN_END, index, (uint32_t)rc);
+	if (rc && index != SG_NO_ID)
+		sgt_registry_join_put(thread, index);
+	return rc;
+}

@@ -1,0 +1,166 @@
+/*
+ * sgtrace_read.h — the trace reader (prefix sgr_, library libsgtread.a), shared by the analyzer,
+ * the exporters, the collector, `scalegraph dump` and the tests.
+ *
+ * sgr_open maps a trace directory (docs/trace-format.md), reads its definitions and walks the
+ * chunk headers of every thread's stream. Event payloads are checked lazily, chunk by chunk,
+ * the first time an iterator reaches them. Damage never stops reading: each problem is recorded
+ * as one line "FILE: chunk K: reason" (sgr_problem) and reading goes on with the next readable
+ * chunk; a stream cut short by a crash reads back up to its last whole chunk.
+ *
+ * Two ways to read events, both in each thread's recorded order:
+ *   - sgr_cursor: spans of raw 16-byte records straight from the mapped file, decoded in place
+ *     with the helpers of sgtrace_format.h (the fast path: no copies);
+ *   - sgr_iter: one decoded struct sgr_event at a time, with the time in ns and counter values
+ *     folded in (for tools and tests).
+ * Timestamps convert from ticks to ns since the trace's epoch with sgr_ticks_to_ns.
+ *
+ * Thread safety: after sgr_open, any number of threads may iterate concurrently (each with its
+ * own cursor); sgr_close must not race with them.
+ */
+#ifndef SGTRACE_READ_H
+#define SGTRACE_READ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sgtrace_format.h"
+
+struct sgr_trace;
+
+struct sgr_info {
+	uint32_t pid;
+	uint32_t parent_pid;       /* non-zero for the trace of a forked child */
+	enum sgf_clock clock;
+	uint64_t epoch_ns;         /* CLOCK_MONOTONIC ns at tick 0 */
+	uint64_t epoch_real_ns;    /* CLOCK_REALTIME ns at tick 0 (0 when unknown) */
+	double ns_per_tick;        /* the linear clock fit (1.0 for SGF_CLOCK_NS) */
+	double offset_ns;          /* t_ns = offset_ns + ticks * ns_per_tick */
+	uint32_t n_clock_pairs;    /* pairs the fit could choose from */
+	const char *counters_off;  /* why no counter exists in this process, or NULL */
+};
+
+struct sgr_function {
+	uint32_t id;
+	int line;
+	const char *name;
+	const char *file;
+};
+
+struct sgr_region {
+	uint32_t id;
+	const char *name;
+};
+
+struct sgr_object {
+	uint32_t id;
+	enum sg_obj_kind kind;
+	uint64_t address;
+};
+
+struct sgr_counter {
+	uint32_t id;
+	enum sg_counter_origin origin;
+	const char *name;
+	const char *unit;
+	const char *unavailable;   /* NULL for a working counter, else the reason */
+};
+
+struct sgr_thread {
+	uint32_t index;
+	uint32_t parent;           /* parent thread index or SG_NO_ID */
+	int32_t os_tid;            /* 0 when unknown */
+	const char *file;          /* stream file name, "thread.3.sgs" */
+	int defined;               /* has a definition in defs.sgd */
+	int readable;              /* the stream file exists and its header is valid */
+	int complete;              /* the stream ends with a valid trailer */
+	uint64_t n_chunks;         /* whole chunks with a valid header */
+	uint64_t n_recs;           /* records in those chunks (before payload checks) */
+	uint64_t lost;             /* lost-event count from the trailer (0 without one) */
+	uint64_t n_damaged;        /* chunks found damaged (grows as payloads are checked) */
+};
+
+/* sgr_open flags */
+#define SGR_NO_VERIFY 1u   /* do not check payload checksums (headers are always checked) */
+
+/* Opens the trace in directory `dir`. On success *out owns it until sgr_close. On failure
+ * returns -errno and, when err is not NULL, writes a message "PATH: reason" into err. */
+int sgr_open(const char *dir, unsigned flags, struct sgr_trace **out, char *err, size_t errlen);
+void sgr_close(struct sgr_trace *t);
+
+const struct sgr_info *sgr_info(const struct sgr_trace *t);
+
+/* Converts a timestamp in ticks to ns since the trace's epoch. */
+static inline int64_t sgr_ticks_to_ns(const struct sgr_info *info, uint64_t ticks)
+{
+	return (int64_t)(info->offset_ns + (double)ticks * info->ns_per_tick);
+}
+
+/* Problems found so far (damage, cut-short streams, ...), in the order found. The string
+ * belongs to t. sgr_verify checks every payload now, so that the list is complete. */
+size_t sgr_n_problems(struct sgr_trace *t);
+const char *sgr_problem(struct sgr_trace *t, size_t i);
+/* Checks every chunk payload not yet checked; returns the number of damaged chunks. */
+uint64_t sgr_verify(struct sgr_trace *t);
+
+/* Definitions, looked up by id (NULL when not defined); pointers belong to t. */
+const struct sgr_function *sgr_function(const struct sgr_trace *t, uint32_t id);
+const struct sgr_region *sgr_region(const struct sgr_trace *t, uint32_t id);
+const struct sgr_object *sgr_object(const struct sgr_trace *t, uint32_t id);
+const struct sgr_counter *sgr_counter(const struct sgr_trace *t, uint32_t id);
+/* All definitions of a kind, in id order. */
+size_t sgr_n_functions(const struct sgr_trace *t);
+const struct sgr_function *sgr_function_at(const struct sgr_trace *t, size_t i);
+size_t sgr_n_regions(const struct sgr_trace *t);
+const struct sgr_region *sgr_region_at(const struct sgr_trace *t, size_t i);
+size_t sgr_n_objects(const struct sgr_trace *t);
+const struct sgr_object *sgr_object_at(const struct sgr_trace *t, size_t i);
+size_t sgr_n_counters(const struct sgr_trace *t);
+const struct sgr_counter *sgr_counter_at(const struct sgr_trace *t, size_t i);
+
+/* Threads, in index order: position 0..sgr_n_threads-1. The struct belongs to t. */
+size_t sgr_n_threads(const struct sgr_trace *t);
+const struct sgr_thread *sgr_thread(const struct sgr_trace *t, size_t pos);
+/* Position of thread `index`, or -1. */
+long sgr_thread_pos(const struct sgr_trace *t, uint32_t index);
+
+/* Fast path: spans of checked raw records, one chunk at a time. */
+struct sgr_span {
+	const struct sg_event_rec *recs;
+	size_t n;
+	uint64_t seq;              /* the chunk's sequence number */
+};
+
+struct sgr_cursor {
+	struct sgr_trace *t;
+	size_t pos;                /* thread position */
+	size_t chunk;              /* next chunk */
+};
+
+void sgr_cursor_init(struct sgr_cursor *c, struct sgr_trace *t, size_t thread_pos);
+/* Sets *span to the next undamaged chunk; returns 1, or 0 at the end of the stream. */
+int sgr_cursor_next(struct sgr_cursor *c, struct sgr_span *span);
+
+/* Simple path: decoded events. */
+struct sgr_event {
+	int64_t t_ns;              /* ns since the epoch */
+	uint64_t ticks;
+	uint32_t thread;           /* thread index */
+	enum sg_ev_kind kind;      /* never SG_EV_VALUE: values are folded into COUNTER events */
+	uint32_t id;
+	uint32_t aux;
+	int64_t value;             /* SG_EV_COUNTER: the sample; else 0 */
+};
+
+struct sgr_iter {
+	struct sgr_cursor cur;
+	struct sgr_span span;
+	size_t i;
+	uint32_t thread;
+};
+
+void sgr_iter_init(struct sgr_iter *it, struct sgr_trace *t, size_t thread_pos);
+/* Sets *ev to the next event; returns 1, or 0 at the end. */
+int sgr_iter_next(struct sgr_iter *it, struct sgr_event *ev);
+
+#endif /* SGTRACE_READ_H */
