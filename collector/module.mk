@@ -1,0 +1,56 @@
+# collector/: the counter code linked into libsgtrace, `scalegraph calibrate`, `scalegraph run`
+# and the experiment store library (libsgstore.a, header collector/store.h).
+
+# Compiled into libsgtrace by tracelib/module.mk (hidden visibility); libsgtrace links -lpfm.
+SGTRACE_COUNTER_SRCS := collector/counters.c collector/pmu.c collector/pmu_open.c
+SGTRACE_COUNTER_LIBS := -lpfm
+
+CFLAGS_collector := -Icollector
+
+LIBS += $(LIBDIR)/libsgstore.a
+$(LIBDIR)/libsgstore.a: $(OBJ)/collector/store.o
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+COLL_CALIB_OBJS := $(addprefix $(OBJ)/collector/,calib.o pmu.o pmu_open.o)
+COLL_RUN_OBJS := $(addprefix $(OBJ)/collector/,run_main.o series.o search.o runner.o progress.o \
+	tmeasure.o spec.o expr.o) $(COLL_CALIB_OBJS)
+
+PROGRAMS += $(LIBEXEC)/scalegraph-calibrate $(LIBEXEC)/scalegraph-run
+
+$(LIBEXEC)/scalegraph-calibrate: $(OBJ)/collector/calibrate_main.o $(COLL_CALIB_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ -lpfm -pthread -lm
+
+$(LIBEXEC)/scalegraph-run: $(COLL_RUN_OBJS) $(LIBDIR)/libsgstore.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $(COLL_RUN_OBJS) $(LIBDIR)/libsgstore.a $(COLL_TRACE_LIBS) \
+		-lsqlite3 -lpfm -pthread -lm
+
+# Test helpers and tests.
+COLL_TEST_BIN := $(B)/collector-tests
+$(COLL_TEST_BIN)/synth: $(OBJ)/collector/tests/synth.o
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $^
+
+COLL_CMOCKA := test_pmu test_spec test_spec_fuzz test_search test_store
+TESTS += $(addprefix $(COLL_TEST_BIN)/,$(COLL_CMOCKA)) collector/tests/test-calibrate.sh \
+	collector/tests/test-run.sh collector/tests/test-counters.sh \
+	collector/tests/test-billiards.sh
+
+$(COLL_TEST_BIN)/test_pmu: $(OBJ)/collector/tests/test_pmu.o $(OBJ)/collector/pmu.o
+$(COLL_TEST_BIN)/test_spec: $(OBJ)/collector/tests/test_spec.o $(OBJ)/collector/spec.o \
+	$(OBJ)/collector/expr.o
+$(COLL_TEST_BIN)/test_spec_fuzz: $(OBJ)/collector/tests/test_spec_fuzz.o $(OBJ)/collector/spec.o \
+	$(OBJ)/collector/expr.o
+$(COLL_TEST_BIN)/test_search: $(OBJ)/collector/tests/test_search.o $(OBJ)/collector/search.o
+$(COLL_TEST_BIN)/test_store: $(OBJ)/collector/tests/test_store.o $(LIBDIR)/libsgstore.a
+$(addprefix $(COLL_TEST_BIN)/,$(COLL_CMOCKA)):
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ -lcmocka -lsqlite3 -lm
+
+# The scripts need the programs and helpers built.
+collector/tests/test-run.sh collector/tests/test-calibrate.sh collector/tests/test-counters.sh \
+collector/tests/test-billiards.sh: $(LIBEXEC)/scalegraph-run $(LIBEXEC)/scalegraph-calibrate \
+	$(COLL_TEST_BIN)/synth

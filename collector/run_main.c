@@ -1,0 +1,334 @@
+/*
+ * run_main.c — `scalegraph run [SPEC] [flags] [-- COMMAND...]`: reads the spec, applies the
+ * flags, opens the experiment store, records the spec and the machine, and runs the series
+ * (series.h). Ctrl-C stops after killing the current run; running the same command again
+ * resumes.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "calib.h"
+#include "series.h"
+#include "spec.h"
+#include "store.h"
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: scalegraph run SPEC [options]\n"
+		"       scalegraph run [SPEC] [options] -- COMMAND [ARGS...]\n\n"
+		"Runs a scaling series (docs/experiment-spec.md) into an experiment store\n"
+		"(docs/store-schema.md). Running it again resumes: finished runs are kept.\n\n"
+		"  -o, --output DIR    experiment directory (default: SPEC name without .sgx + .exp,\n"
+		"                      or scalegraph.exp)\n"
+		"  --threads LIST      thread counts, e.g. 1,2,4 (replaces 'threads')\n"
+		"  --repeat K          repetitions per size (replaces 'repeat')\n"
+		"  --timeout T         per-run timeout, e.g. 120s (replaces 'timeout')\n"
+		"  --no-trace          do not set SG_TRACE_DIR for the runs\n"
+		"  --dry-run           list the runs it would make, run nothing\n"
+		"  -- COMMAND...       the program (replaces 'program'); {N} and {param} substituted\n");
+}
+
+static void default_output(const char *spec_path, char *out, size_t len)
+{
+	if (!spec_path) {
+		snprintf(out, len, "scalegraph.exp");
+		return;
+	}
+	const char *base = strrchr(spec_path, '/');
+	base = base ? base + 1 : spec_path;
+	size_t n = strlen(base);
+	if (n > 4 && !strcmp(base + n - 4, ".sgx"))
+		n -= 4;
+	snprintf(out, len, "%.*s.exp", (int)n, base);
+}
+
+/* build/libexec/scalegraph/scalegraph-run -> build/bin */
+static void find_bin_dir(char *out, size_t len)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	out[0] = '\0';
+	if (n <= 0)
+		return;
+	self[n] = '\0';
+	char *slash = strrchr(self, '/');
+	if (!slash)
+		return;
+	*slash = '\0';
+	char tmp[PATH_MAX + 16];
+	snprintf(tmp, sizeof tmp, "%s/../../bin", self);
+	if (!realpath(tmp, out))
+		out[0] = '\0';
+}
+
+/* What makes runs comparable: recorded once, checked on every resume. */
+static void identity(const struct spec *s, char *buf, size_t len)
+{
+	size_t used = 0;
+	const struct spec_cmd *cmds[2] = { &s->program, &s->sequential };
+	for (int c = 0; c < 2; c++) {
+		for (int i = 0; i < cmds[c]->argc; i++)
+			used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s ",
+						 cmds[c]->argv[i]);
+		used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "| ");
+	}
+	for (int i = 0; i < s->n_params && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s=%g/%g ", s->param[i].name,
+					 s->param[i].base, s->param[i].bytes);
+	for (int i = 0; i < s->n_methods && used < len; i++) {
+		used += (size_t)snprintf(buf + used, len - used, "[%s", s->method[i].name);
+		for (int k = 0; k < s->method[i].n_assign && used < len; k++)
+			used += (size_t)snprintf(buf + used, len - used, " %s=%s",
+						 s->param[s->method[i].assign[k].param].name,
+						 s->method[i].assign[k].expr);
+		if (used < len)
+			used += (size_t)snprintf(buf + used, len - used, "]");
+	}
+}
+
+static int record_definitions(struct store *st, const struct spec *s, const char *overrides)
+{
+	char formulas[1024];
+	int rc = store_begin(st);
+	if (rc < 0)
+		return rc;
+	rc = store_spec_set(st, s->path, s->text ? s->text : "", overrides, s->work);
+	if (rc == 0)
+		rc = store_defs_clear(st);
+	for (int i = 0; rc == 0 && i < s->n_params; i++)
+		rc = store_param_add(st, s->param[i].name, s->param[i].base, s->param[i].bytes, i);
+	for (int i = 0; rc == 0 && i < s->n_methods; i++) {
+		size_t used = 0;
+		formulas[0] = '\0';
+		for (int k = 0; k < s->method[i].n_assign && used < sizeof formulas; k++)
+			used += (size_t)snprintf(formulas + used, sizeof formulas - used, "%s%s=%s",
+						 k ? " " : "",
+						 s->param[s->method[i].assign[k].param].name,
+						 s->method[i].assign[k].expr);
+		rc = store_method_add(st, s->method[i].name, formulas, i);
+	}
+	for (int i = 0; rc == 0 && i < s->n_models; i++) {
+		const struct spec_model *m = &s->model[i];
+		rc = store_model_add(st, spec_model_name(m->kind), m->target, s->method[m->method].name,
+				     m->kind == SPEC_MEMORY_BOUND ? "bytes per thread"
+				     : m->kind == SPEC_TIME_BOUND ? "s" : "efficiency");
+	}
+	if (rc == 0)
+		rc = store_commit(st);
+	else
+		store_rollback(st);
+	return rc;
+}
+
+static int record_machine(struct store *st, FILE *out)
+{
+	struct calib c;
+	char *json = NULL;
+	int rc;
+	memset(&c, 0, sizeof c);
+	calib_identify(&c);
+	if (calib_cache_load(c.key, &json) < 0) {
+		fprintf(out, "calibrating this machine (once; cached for later series)...\n");
+		rc = calib_measure(&c);
+		if (rc == 0)
+			rc = calib_to_json(&c, &json);
+		if (rc < 0)
+			return rc;
+		calib_cache_save(json);
+	}
+	double tsc = 0;
+	calib_json_number(json, "tsc_hz", &tsc);
+	rc = store_machine_set(st, c.cpu_model, c.n_cpus, c.kernel, tsc, json);
+	free(json);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct spec spec;
+	struct series se;
+	char err[1024], out_dir[PATH_MAX] = "", overrides[2048] = "";
+	const char *spec_path = NULL, *threads = NULL, *repeat = NULL, *timeout = NULL;
+	int cmd_at = -1, dry_run = 0, trace = 1, rc;
+	struct store *st = NULL;
+
+	spec_init(&spec);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char **val = NULL;
+		if (!strcmp(a, "--")) {
+			cmd_at = i + 1;
+			break;
+		}
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage(stdout);
+			return 0;
+		}
+		if (!strcmp(a, "--dry-run")) {
+			dry_run = 1;
+			continue;
+		}
+		if (!strcmp(a, "--no-trace")) {
+			trace = 0;
+			continue;
+		}
+		if (!strcmp(a, "--threads"))
+			val = &threads;
+		else if (!strcmp(a, "--repeat"))
+			val = &repeat;
+		else if (!strcmp(a, "--timeout"))
+			val = &timeout;
+		else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+			if (i + 1 >= argc)
+				goto missing;
+			snprintf(out_dir, sizeof out_dir, "%s", argv[++i]);
+			continue;
+		} else if (a[0] == '-') {
+			fprintf(stderr, "scalegraph run: error: unknown option '%s'\n", a);
+			usage(stderr);
+			return 2;
+		} else if (!spec_path) {
+			spec_path = a;
+			continue;
+		} else {
+			fprintf(stderr, "scalegraph run: error: more than one spec ('%s', '%s')\n",
+				spec_path, a);
+			return 2;
+		}
+		if (i + 1 >= argc)
+			goto missing;
+		*val = argv[++i];
+		size_t used = strlen(overrides);
+		snprintf(overrides + used, sizeof overrides - used, "%s%s %s", used ? " " : "", a, *val);
+	}
+	if (spec_path && spec_load(&spec, spec_path, err, sizeof err) < 0) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	if (threads && spec_set_threads(&spec, threads, err, sizeof err) < 0) {
+		fprintf(stderr, "scalegraph run: %s\n", err);
+		return 2;
+	}
+	if (repeat) {
+		char *end;
+		long v = strtol(repeat, &end, 10);
+		if (*end || end == repeat || v < 1 || v > 1000) {
+			fprintf(stderr, "scalegraph run: error: --repeat must be an integer in 1..1000, "
+				"not '%s'\n", repeat);
+			return 2;
+		}
+		spec.repeat = (int)v;
+	}
+	if (timeout && spec_parse_duration(timeout, &spec.timeout_s) < 0) {
+		fprintf(stderr, "scalegraph run: error: bad --timeout '%s' (e.g. 120s, 500ms, 2m)\n",
+			timeout);
+		return 2;
+	}
+	if (cmd_at > 0) {
+		if (spec_set_program(&spec, argc - cmd_at, argv + cmd_at, err, sizeof err) < 0) {
+			fprintf(stderr, "%s\n", err);
+			return 2;
+		}
+		size_t used = strlen(overrides);
+		used += (size_t)snprintf(overrides + used, sizeof overrides - used, "%s--", used ? " " : "");
+		for (int i = cmd_at; i < argc && used < sizeof overrides; i++)
+			used += (size_t)snprintf(overrides + used, sizeof overrides - used, " %s", argv[i]);
+	}
+	if (!spec_path && cmd_at < 0) {
+		usage(stderr);
+		return 2;
+	}
+	if (spec_finish(&spec, err, sizeof err) < 0) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	if (!out_dir[0])
+		default_output(spec_path, out_dir, sizeof out_dir);
+
+	memset(&se, 0, sizeof se);
+	se.spec = &spec;
+	se.n_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	se.trace = trace;
+	se.dry_run = dry_run;
+	se.stop = &stop_flag;
+	se.out = stdout;
+	find_bin_dir(se.bin_dir, sizeof se.bin_dir);
+	if (series_resolve(&se, err, sizeof err) < 0) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	if (!dry_run) {
+		char id[4096], old[4096];
+		rc = store_open(out_dir, STORE_WRITE, &st);
+		if (rc == -EBUSY) {
+			fprintf(stderr, "scalegraph run: error: %s: another scalegraph run is writing this "
+				"experiment\n", out_dir);
+			return 1;
+		}
+		if (rc < 0) {
+			fprintf(stderr, "scalegraph run: error: %s: cannot open the store: %s\n", out_dir,
+				strerror(-rc));
+			return 1;
+		}
+		identity(&spec, id, sizeof id);
+		if (store_meta_get(st, "identity", old, sizeof old) == 0 && strcmp(old, id)) {
+			fprintf(stderr, "scalegraph run: error: %s holds runs of a different program, "
+				"parameters or methods; use another --output directory\n"
+				"  recorded: %s\n  now:      %s\n", out_dir, old, id);
+			store_close(st);
+			return 1;
+		}
+		rc = store_meta_set(st, "identity", id);
+		if (rc == 0)
+			rc = record_definitions(st, &spec, overrides);
+		if (rc == 0)
+			rc = record_machine(st, stdout);
+		if (rc < 0) {
+			fprintf(stderr, "scalegraph run: error: %s: %s\n", out_dir,
+				store_errmsg(st)[0] ? store_errmsg(st) : strerror(-rc));
+			store_close(st);
+			return 1;
+		}
+		se.st = st;
+	}
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
+	rc = series_run(&se, err, sizeof err);
+	if (!dry_run)
+		printf("%s: %d runs made, %d reused, %d failed, %.1f s\n", out_dir, se.runs_made,
+		       se.runs_reused, se.runs_failed, progress_elapsed(&se.progress));
+	store_close(st);
+	spec_free(&spec);
+	if (rc == -EINTR) {
+		fprintf(stderr, "scalegraph run: interrupted; run the same command again to resume\n");
+		return 130;
+	}
+	if (rc < 0) {
+		fprintf(stderr, "scalegraph run: error: %s\n", err);
+		return 1;
+	}
+	return 0;
+missing:
+	fprintf(stderr, "scalegraph run: error: option '%s' needs a value\n", argv[argc - 1]);
+	return 2;
+}

@@ -1,0 +1,149 @@
+/*
+ * search.c — bracketing and interpolation for the size searches (the algorithm is described in
+ * search.h and docs/collector.md).
+ */
+#include "search.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void search_init(struct search *sr, enum search_kind kind, double target, double tol,
+		 double s_min, double s_max, double exponent, int max_probes)
+{
+	memset(sr, 0, sizeof *sr);
+	sr->kind = kind;
+	sr->target = target;
+	sr->tol = tol;
+	sr->s_min = s_min;
+	sr->s_max = s_max;
+	sr->exponent = exponent > 0.05 ? exponent : 1;
+	sr->max_probes = max_probes > 0 ? (max_probes > SEARCH_MAX_PROBES ? SEARCH_MAX_PROBES
+									  : max_probes) : 6;
+}
+
+void search_add(struct search *sr, double s, double y)
+{
+	if (sr->n < SEARCH_MAX_PROBES)
+		sr->probe[sr->n++] = (struct search_probe){ s, y };
+}
+
+int search_within(const struct search *sr, double y)
+{
+	if (isnan(y))
+		return 0;
+	if (sr->kind == SEARCH_TIME)
+		return fabs(y - sr->target) <= sr->tol * sr->target;
+	return fabs(y - sr->target) <= sr->tol + 1e-12;
+}
+
+/* The transformed value whose zero is the target. */
+static double gap(const struct search *sr, double y)
+{
+	return sr->kind == SEARCH_TIME ? log(y / sr->target) : y - sr->target;
+}
+
+static double clamp(double x, double lo, double hi)
+{
+	return x < lo ? lo : x > hi ? hi : x;
+}
+
+static int closest(const struct search *sr)
+{
+	int best = -1;
+	for (int i = 0; i < sr->n; i++) {
+		if (isnan(sr->probe[i].y))
+			continue;
+		if (best < 0 || fabs(gap(sr, sr->probe[i].y)) < fabs(gap(sr, sr->probe[best].y)))
+			best = i;
+	}
+	return best;
+}
+
+static int tried(const struct search *sr, double s, int (*same)(void *, double, double), void *ctx)
+{
+	for (int i = 0; i < sr->n; i++)
+		if (fabs(sr->probe[i].s - s) <= 1e-9 * s || (same && same(ctx, sr->probe[i].s, s)))
+			return 1;
+	return 0;
+}
+
+enum search_state search_next(struct search *sr, double *s_next, int *best, char *why,
+			      size_t why_len, int (*same)(void *ctx, double a, double b), void *ctx)
+{
+	const char *what = sr->kind == SEARCH_TIME ? "T_para" : "E";
+	int b = closest(sr);
+	*best = b;
+	why[0] = '\0';
+	if (b >= 0 && search_within(sr, sr->probe[b].y))
+		return SEARCH_CONVERGED;
+	if (b < 0) {
+		snprintf(why, why_len, "every run of the search failed");
+		return SEARCH_GAVE_UP;
+	}
+	if (sr->n >= sr->max_probes) {
+		snprintf(why, why_len, "not within tolerance after %d runs; closest %s = %.4g at s = %.4g",
+			 sr->n, what, sr->probe[b].y, sr->probe[b].s);
+		return SEARCH_GAVE_UP;
+	}
+	/* tightest bracket: lo = largest s below the target, hi = smallest s above */
+	int lo = -1, hi = -1;
+	for (int i = 0; i < sr->n; i++) {
+		double y = sr->probe[i].y;
+		if (isnan(y))
+			continue;
+		double g = gap(sr, y);
+		if (g < 0 && (lo < 0 || sr->probe[i].s > sr->probe[lo].s))
+			lo = i;
+		if (g > 0 && (hi < 0 || sr->probe[i].s < sr->probe[hi].s))
+			hi = i;
+	}
+	double u, ub = log(sr->probe[b].s);
+	if (lo >= 0 && hi >= 0 && sr->probe[lo].s < sr->probe[hi].s) {
+		double u0 = log(sr->probe[lo].s), u1 = log(sr->probe[hi].s);
+		double g0 = gap(sr, sr->probe[lo].y), g1 = gap(sr, sr->probe[hi].y);
+		u = u0 + (u1 - u0) * (0 - g0) / (g1 - g0);
+		u = clamp(u, u0 + 0.1 * (u1 - u0), u1 - 0.1 * (u1 - u0));
+	} else if (lo >= 0 && hi >= 0) {
+		snprintf(why, why_len, "%s does not grow with the size along this path; closest %s = %.4g "
+			 "at s = %.4g", what, what, sr->probe[b].y, sr->probe[b].s);
+		return SEARCH_GAVE_UP;
+	} else {
+		/* one side only: extrapolate from the two probes nearest the target */
+		int c = -1;
+		for (int i = 0; i < sr->n; i++)
+			if (i != b && !isnan(sr->probe[i].y) &&
+			    (c < 0 || fabs(gap(sr, sr->probe[i].y)) < fabs(gap(sr, sr->probe[c].y))))
+				c = i;
+		double gb = gap(sr, sr->probe[b].y);
+		double slope = 0;
+		if (c >= 0 && fabs(log(sr->probe[c].s) - ub) > 1e-9)
+			slope = (gap(sr, sr->probe[c].y) - gb) / (log(sr->probe[c].s) - ub);
+		if (c >= 0 && slope <= 1e-3) {
+			snprintf(why, why_len, "%s does not move toward %.4g along this path (%.4g at s = "
+				 "%.4g, %.4g at s = %.4g): target unreachable at this N", what, sr->target,
+				 sr->probe[b].y, sr->probe[b].s, sr->probe[c].y, sr->probe[c].s);
+			return SEARCH_GAVE_UP;
+		}
+		if (slope > 1e-3)
+			u = ub - gb / slope;
+		else if (sr->kind == SEARCH_TIME)
+			u = ub - gb / sr->exponent;
+		else
+			u = ub + (gb < 0 ? log(2) : -log(2));
+		u = clamp(u, ub - log(8), ub + log(8));
+	}
+	double s = clamp(exp(u), sr->s_min, sr->s_max);
+	if (tried(sr, s, same, ctx)) {
+		if (s >= sr->s_max * (1 - 1e-9) || s <= sr->s_min * (1 + 1e-9))
+			snprintf(why, why_len, "target unreachable within the size limits (s in %.4g..%.4g); "
+				 "closest %s = %.4g at s = %.4g", sr->s_min, sr->s_max, what,
+				 sr->probe[b].y, sr->probe[b].s);
+		else
+			snprintf(why, why_len, "sizes cannot be resolved finer between the bracketing runs; "
+				 "closest %s = %.4g at s = %.4g", what, sr->probe[b].y, sr->probe[b].s);
+		return SEARCH_GAVE_UP;
+	}
+	*s_next = s;
+	return SEARCH_CONTINUE;
+}

@@ -1,0 +1,603 @@
+/*
+ * series.c — the order of a series and the bookkeeping of its runs (series.h). Every run has an
+ * identity (kind, N, sizes, repetition); before making a run the store is asked for a finished
+ * run with that identity, so a second invocation replays the series from the store — the
+ * searches included, since they decide only from recorded values — and makes only what is
+ * missing. A run is recorded "running" before it starts and completed in one transaction; rows
+ * left "running" by a killed runner are dropped (with their directories) at the next start.
+ */
+#include "series.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runner.h"
+#include "search.h"
+#include "tmeasure.h"
+
+#define MAX_POINT_RUNS 64
+
+struct size_point {
+	double s;
+	double sizes[SPEC_MAX_PARAMS];
+	char text[256];
+	double work;
+};
+
+/* Runs collected for one point of the store. */
+struct point_runs {
+	int n;
+	int64_t id[MAX_POINT_RUNS];
+	const char *role[MAX_POINT_RUNS];
+};
+
+static void add_run(struct point_runs *pr, int64_t id, const char *role)
+{
+	for (int i = 0; i < pr->n; i++)
+		if (pr->id[i] == id && !strcmp(pr->role[i], role))
+			return;
+	if (pr->n < MAX_POINT_RUNS) {
+		pr->id[pr->n] = id;
+		pr->role[pr->n++] = role;
+	}
+}
+
+static int point_at(struct series *se, int method, double s, struct size_point *pt, char *err,
+		    size_t err_len)
+{
+	pt->s = s;
+	int rc = spec_sizes(se->spec, method, s, pt->sizes, err, err_len);
+	if (rc < 0)
+		return rc;
+	spec_sizes_text(se->spec, pt->sizes, pt->text, sizeof pt->text);
+	pt->work = spec_work(se->spec, pt->sizes);
+	return 0;
+}
+
+int series_resolve(struct series *se, char *err, size_t err_len)
+{
+	const struct spec *s = se->spec;
+	if (runner_find_program(s->program.argv[0], s->dir, se->bin_dir, se->prog_path,
+				sizeof se->prog_path) < 0) {
+		snprintf(err, err_len, "%s:%d: error: program '%s' not found (looked in %s, %s, PATH)",
+			 s->path, s->program.line, s->program.argv[0], s->dir[0] ? s->dir : ".",
+			 se->bin_dir);
+		return -ENOENT;
+	}
+	se->seq_path[0] = '\0';
+	if (s->sequential.argc && runner_find_program(s->sequential.argv[0], s->dir, se->bin_dir,
+						      se->seq_path, sizeof se->seq_path) < 0) {
+		snprintf(err, err_len, "%s:%d: error: sequential program '%s' not found (looked in %s, "
+			 "%s, PATH)", s->path, s->sequential.line, s->sequential.argv[0],
+			 s->dir[0] ? s->dir : ".", se->bin_dir);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static void iso_now(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+static void run_dir(struct series *se, int64_t id, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/runs/%lld", store_dir(se->st), (long long)id);
+}
+
+/* Drops runs a killed runner left half-done, and their directories. */
+static int drop_stale(struct series *se)
+{
+	int64_t ids[256];
+	int n = store_runs_drop_stale(se->st, ids, 256);
+	for (int i = 0; i < n && i < 256; i++) {
+		char dir[PATH_MAX];
+		run_dir(se, ids[i], dir, sizeof dir);
+		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	}
+	return n < 0 ? n : 0;
+}
+
+static void label_of(const char *kind, int n, const struct size_point *pt, int rep, char *buf,
+		     size_t len)
+{
+	snprintf(buf, len, "%s N=%d %s rep %d", kind[0] == 's' ? "seq" : "run", n, pt->text, rep + 1);
+}
+
+static void join_argv(char **argv, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; argv[i] && used + 1 < len; i++) {
+		int w = snprintf(buf + used, len - used, "%s%s", i ? " " : "", argv[i]);
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
+}
+
+/* One run, or the recorded one with the same identity. Returns 0 (out filled; out->status
+ * says whether it succeeded) or -EINTR / -errno. */
+static int run_one(struct series *se, const char *kind, int n, const struct size_point *pt,
+		   int rep, struct store_run *out)
+{
+	char label[320], dir[PATH_MAX], argbuf[8192], trace_dir[PATH_MAX + 8];
+	char *argv[SPEC_MAX_ARGS + 1];
+	struct runner_result res;
+	int seq = kind[0] == 's';
+	int rc;
+	label_of(kind, n, pt, rep, label, sizeof label);
+	rc = spec_argv(se->spec, seq ? &se->spec->sequential : &se->spec->program, n, pt->sizes,
+		       argv, argbuf, sizeof argbuf);
+	if (rc < 0)
+		return rc;
+	if (se->dry_run) {
+		char cmd[1024];
+		join_argv(argv, cmd, sizeof cmd);
+		fprintf(se->out, "%-4s N=%-3d rep %d  %s%s\n", seq ? "seq" : "par", n, rep + 1, cmd,
+			n > se->n_cpus ? "  [oversubscribed]" : "");
+		memset(out, 0, sizeof *out);
+		snprintf(out->status, sizeof out->status, "dry-run");
+		out->t_para_s = NAN;
+		return 0;
+	}
+	rc = store_run_find(se->st, kind, n, pt->text, rep, out);
+	if (rc == 0) {
+		se->runs_reused++;
+		progress_end(&se->progress, label, 0, out->t_wall_s, out->status);
+		return 0;
+	}
+	if (rc != -ENOENT)
+		return rc;
+	if (se->stop && *se->stop)
+		return -EINTR;
+	memset(out, 0, sizeof *out);
+	snprintf(out->kind, sizeof out->kind, "%s", kind);
+	out->n_threads = n;
+	snprintf(out->sizes, sizeof out->sizes, "%s", pt->text);
+	out->work = pt->work;
+	out->rep = rep;
+	out->oversubscribed = n > se->n_cpus;
+	join_argv(argv, out->argv, sizeof out->argv);
+	iso_now(out->started_at, sizeof out->started_at);
+	rc = store_run_begin(se->st, out);
+	if (rc < 0)
+		return rc;
+	run_dir(se, out->id, dir, sizeof dir);
+	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+		return -errno;
+	progress_start(&se->progress, label);
+	rc = runner_exec(seq ? se->seq_path : se->prog_path, argv, dir, se->trace,
+			 se->spec->timeout_s, se->stop, &res);
+	if (rc < 0)
+		return rc;
+	if (res.interrupted)
+		return -EINTR; /* the "running" row is dropped by the caller */
+	iso_now(out->finished_at, sizeof out->finished_at);
+	out->exit_code = res.exit_code;
+	out->signal = res.signal;
+	out->t_wall_s = res.wall_s;
+	out->t_user_s = res.user_s;
+	out->t_sys_s = res.sys_s;
+	out->max_rss_kb = res.max_rss_kb;
+	snprintf(out->reason, sizeof out->reason, "%s", res.reason);
+	snprintf(out->status, sizeof out->status, "%s",
+		 res.timed_out ? "timeout" : res.reason[0] ? "failed" : "ok");
+	out->t_para_s = NAN;
+	if (!res.reason[0]) {
+		snprintf(trace_dir, sizeof trace_dir, "%s/trace", dir);
+		tmeasure_para(trace_dir, res.wall_s, &out->t_para_s, out->t_para_source,
+			      sizeof out->t_para_source);
+	}
+	const char *names[SPEC_MAX_PARAMS];
+	for (int i = 0; i < se->spec->n_params; i++)
+		names[i] = se->spec->param[i].name;
+	rc = store_run_finish(se->st, out, se->spec->n_params, names, pt->sizes, 0, NULL);
+	if (rc < 0)
+		return rc;
+	se->runs_made++;
+	if (res.reason[0])
+		se->runs_failed++;
+	char outcome[300];
+	if (res.reason[0])
+		snprintf(outcome, sizeof outcome, "%s: %s", out->status, res.reason);
+	else
+		snprintf(outcome, sizeof outcome, "ok %.3f s", out->t_para_s);
+	progress_end(&se->progress, label, 1, res.wall_s, outcome);
+	return 0;
+}
+
+static int run_ok(const struct store_run *r)
+{
+	return !strcmp(r->status, "ok") && !isnan(r->t_para_s);
+}
+
+/* Mean T_para over repetitions [rep0, repeat) plus the run `first` when given. */
+static int mean_runs(struct series *se, const char *kind, int n, const struct size_point *pt,
+		     int rep0, struct point_runs *pr, const char *role, double *mean)
+{
+	double sum = 0;
+	int ok = 0;
+	for (int rep = rep0; rep < se->spec->repeat; rep++) {
+		struct store_run r;
+		int rc = run_one(se, kind, n, pt, rep, &r);
+		if (rc < 0)
+			return rc;
+		if (!se->dry_run)
+			add_run(pr, r.id, role);
+		if (run_ok(&r)) {
+			sum += r.t_para_s;
+			ok++;
+		}
+	}
+	*mean = ok ? sum / ok : NAN;
+	return 0;
+}
+
+/* T_seq at the sizes of `pt`: the sequential program, else the program at N = 1. */
+static int t_seq(struct series *se, const struct size_point *pt, int reps, struct point_runs *pr,
+		 double *t, char *source, size_t source_len)
+{
+	int have_seq = se->spec->sequential.argc > 0;
+	snprintf(source, source_len, "%s", have_seq ? "sequential" : "n1");
+	double sum = 0;
+	int ok = 0;
+	for (int rep = 0; rep < reps; rep++) {
+		struct store_run r;
+		int rc = run_one(se, have_seq ? "seq" : "par", 1, pt, rep, &r);
+		if (rc < 0)
+			return rc;
+		if (!se->dry_run)
+			add_run(pr, r.id, "seq");
+		if (run_ok(&r)) {
+			sum += r.t_para_s;
+			ok++;
+		}
+	}
+	*t = ok ? sum / ok : NAN;
+	return 0;
+}
+
+static void point_print(struct series *se, const struct store_point *p)
+{
+	if (se->progress.tty)
+		fprintf(se->out, "\r\033[K");
+	fprintf(se->out, "%-12s %-8s N=%-3d s=%-8.4g %-28s T_para=%-9.4g T_seq=%-9.4g E=%-6.3f%s%s%s\n",
+		p->model, p->method, p->n_threads, p->scale, p->sizes, p->t_para_s, p->t_seq_s,
+		p->efficiency, p->oversubscribed ? " oversubscribed" : "",
+		p->note[0] ? "  -- " : "", p->note);
+	if (p->search_runs)
+		fprintf(se->out, "%-12s %-8s N=%-3d search: %d probe%s, %s\n", "", "", p->n_threads,
+			p->search_runs, p->search_runs == 1 ? "" : "s",
+			p->converged ? "converged" : "not converged");
+	fflush(se->out);
+}
+
+static int point_store(struct series *se, struct store_point *p, const struct point_runs *pr)
+{
+	p->efficiency = (!isnan(p->t_seq_s) && !isnan(p->t_para_s) && p->t_para_s > 0)
+				? p->t_seq_s / (p->n_threads * p->t_para_s) : NAN;
+	p->oversubscribed = p->n_threads > se->n_cpus;
+	if (se->dry_run)
+		return 0;
+	point_print(se, p);
+	return store_point_put(se->st, p, pr->n, pr->id, pr->role);
+}
+
+static void point_init(struct store_point *p, const char *model, const char *method, int n,
+		       const struct size_point *pt, double target)
+{
+	memset(p, 0, sizeof *p);
+	snprintf(p->model, sizeof p->model, "%s", model);
+	snprintf(p->method, sizeof p->method, "%s", method);
+	p->n_threads = n;
+	p->scale = pt->s;
+	snprintf(p->sizes, sizeof p->sizes, "%s", pt->text);
+	p->work = pt->work;
+	p->target = target;
+	p->t_para_s = p->t_seq_s = p->efficiency = NAN;
+	p->converged = 1;
+}
+
+/* A point at fixed sizes: repetitions of the program and T_seq at the same sizes. */
+static int fixed_point(struct series *se, const char *model, int method, int n,
+		       const struct size_point *pt, double target, const char *note)
+{
+	struct store_point p;
+	struct point_runs pr = { 0 };
+	point_init(&p, model, se->spec->method[method].name, n, pt, target);
+	if (note)
+		snprintf(p.note, sizeof p.note, "%s", note);
+	int rc = mean_runs(se, "par", n, pt, 0, &pr, "rep", &p.t_para_s);
+	if (rc == 0)
+		rc = t_seq(se, pt, se->spec->repeat, &pr, &p.t_seq_s, p.t_seq_source,
+			   sizeof p.t_seq_source);
+	if (rc == 0)
+		rc = point_store(se, &p, &pr);
+	return rc;
+}
+
+/* Memory-bound (eq. 14): the scale s at which the memory of the sizes is N * B, by bisection
+ * in log s (memory grows with s along any sane path). */
+static int memory_scale(struct series *se, int method, int n, double bytes_per_thread,
+			struct size_point *pt, char *err, size_t err_len)
+{
+	double want = n * bytes_per_thread, lo = 1e-6, hi = 1e9;
+	struct size_point a, b;
+	int rc = point_at(se, method, lo, &a, err, err_len);
+	if (rc == 0)
+		rc = point_at(se, method, hi, &b, err, err_len);
+	if (rc < 0)
+		return rc;
+	double m_lo = spec_memory(se->spec, a.sizes), m_hi = spec_memory(se->spec, b.sizes);
+	if (m_hi <= m_lo) {
+		snprintf(err, err_len, "method '%s' scales no parameter that has 'bytes': memory-bound "
+			 "cannot scale it", se->spec->method[method].name);
+		return -EDOM;
+	}
+	if (want < m_lo || want > m_hi) {
+		snprintf(err, err_len, "%.4g bytes at N=%d is outside what method '%s' reaches "
+			 "(%.4g..%.4g bytes)", want, n, se->spec->method[method].name, m_lo, m_hi);
+		return -EDOM;
+	}
+	for (int i = 0; i < 200 && hi / lo > 1 + 1e-12; i++) {
+		double mid = sqrt(lo * hi);
+		rc = point_at(se, method, mid, pt, err, err_len);
+		if (rc < 0)
+			return rc;
+		if (spec_memory(se->spec, pt->sizes) < want)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	/* the rounded sizes nearest the target */
+	struct size_point c;
+	rc = point_at(se, method, lo, pt, err, err_len);
+	if (rc == 0)
+		rc = point_at(se, method, hi, &c, err, err_len);
+	if (rc == 0 && fabs(spec_memory(se->spec, c.sizes) - want) <
+			       fabs(spec_memory(se->spec, pt->sizes) - want))
+		*pt = c;
+	return rc;
+}
+
+/* d log W / d log s at s: how fast the work grows along the path (the first search step). */
+static double work_exponent(struct series *se, int method, double s)
+{
+	struct size_point a, b;
+	char err[128];
+	if (point_at(se, method, s, &a, err, sizeof err) < 0 ||
+	    point_at(se, method, s * 1.5, &b, err, sizeof err) < 0 || !(a.work > 0) || !(b.work > 0))
+		return 0;
+	return log(b.work / a.work) / log(1.5);
+}
+
+struct same_ctx {
+	struct series *se;
+	int method;
+};
+
+static int same_sizes(void *vctx, double s1, double s2)
+{
+	struct same_ctx *c = vctx;
+	struct size_point a, b;
+	char err[128];
+	if (point_at(c->se, c->method, s1, &a, err, sizeof err) < 0 ||
+	    point_at(c->se, c->method, s2, &b, err, sizeof err) < 0)
+		return 0;
+	return !strcmp(a.text, b.text);
+}
+
+/* Time-bound or E-conserved search at N (search.h), then the repetitions at the chosen size. */
+static int search_point(struct series *se, const struct spec_model *m, int n)
+{
+	struct spec *sp = se->spec;
+	int method = m->method, e_mode = m->kind == SPEC_E_CONSERVED;
+	struct search sr;
+	struct point_runs pr = { 0 };
+	struct store_point p;
+	struct size_point pt;
+	char err[256], why[256] = "";
+	int rc, best = -1;
+	double b = work_exponent(se, method, n);
+	rc = point_at(se, method, n, &pt, err, sizeof err);
+	if (rc < 0)
+		goto fail_expr;
+	if (b < 0.05) {
+		point_init(&p, spec_model_name(m->kind), sp->method[method].name, n, &pt, m->target);
+		p.converged = 0;
+		snprintf(p.note, sizeof p.note, "method '%s' does not change the work W; nothing to "
+			 "search", sp->method[method].name);
+		return point_store(se, &p, &pr);
+	}
+	search_init(&sr, e_mode ? SEARCH_EFFICIENCY : SEARCH_TIME, m->target, 0.02, n * 1e-4,
+		    n * 1e4, b, 6);
+	double s = n, y_seq[SEARCH_MAX_PROBES], y_par[SEARCH_MAX_PROBES];
+	struct same_ctx sctx = { se, method };
+	for (;;) {
+		struct store_run r;
+		rc = point_at(se, method, s, &pt, err, sizeof err);
+		if (rc < 0)
+			goto fail_expr;
+		rc = run_one(se, "par", n, &pt, 0, &r);
+		if (rc < 0)
+			return rc;
+		if (se->dry_run) {
+			fprintf(se->out, "     ... %s along %s at N=%d: up to %d probes from s=%g\n",
+				spec_model_name(m->kind), sp->method[method].name, n, sr.max_probes, s);
+			return 0;
+		}
+		add_run(&pr, r.id, "probe");
+		double tp = run_ok(&r) ? r.t_para_s : NAN, ts = NAN, y = tp;
+		if (e_mode && !isnan(tp)) {
+			char src[16];
+			rc = t_seq(se, &pt, 1, &pr, &ts, src, sizeof src);
+			if (rc < 0)
+				return rc;
+			y = ts / (n * tp);
+		}
+		y_par[sr.n] = tp;
+		y_seq[sr.n] = ts;
+		search_add(&sr, s, y);
+		/* keep the next runs well inside the timeout: T grows about as s^b */
+		double t_big = fmax(isnan(tp) ? 0 : tp, isnan(ts) ? 0 : ts);
+		if (t_big > 0) {
+			double cap = s * pow(0.5 * sp->timeout_s / t_big, 1 / b);
+			if (cap < sr.s_max)
+				sr.s_max = cap > sr.s_min ? cap : sr.s_min;
+		}
+		enum search_state state = search_next(&sr, &s, &best, why, sizeof why, same_sizes, &sctx);
+		if (state != SEARCH_CONTINUE)
+			break;
+	}
+	(void)y_par;
+	(void)y_seq;
+	if (best < 0) {
+		rc = point_at(se, method, n, &pt, err, sizeof err);
+		if (rc < 0)
+			goto fail_expr;
+		point_init(&p, spec_model_name(m->kind), sp->method[method].name, n, &pt, m->target);
+		p.converged = 0;
+		p.search_runs = sr.n;
+		snprintf(p.note, sizeof p.note, "%s", why);
+		return point_store(se, &p, &pr);
+	}
+	rc = point_at(se, method, sr.probe[best].s, &pt, err, sizeof err);
+	if (rc < 0)
+		goto fail_expr;
+	point_init(&p, spec_model_name(m->kind), sp->method[method].name, n, &pt, m->target);
+	p.search_runs = sr.n;
+	p.converged = why[0] == '\0';
+	snprintf(p.note, sizeof p.note, "%s", why);
+	/* the probe is repetition 1 of the chosen size; make the others */
+	struct point_runs reps = { 0 };
+	rc = mean_runs(se, "par", n, &pt, 0, &reps, "rep", &p.t_para_s);
+	if (rc == 0)
+		rc = t_seq(se, &pt, sp->repeat, &reps, &p.t_seq_s, p.t_seq_source,
+			   sizeof p.t_seq_source);
+	if (rc < 0)
+		return rc;
+	for (int i = 0; i < reps.n; i++)
+		add_run(&pr, reps.id[i], reps.role[i]);
+	return point_store(se, &p, &pr);
+fail_expr:
+	point_init(&p, spec_model_name(m->kind), sp->method[method].name, n, &pt, m->target);
+	p.converged = 0;
+	snprintf(p.note, sizeof p.note, "%s", err);
+	return point_store(se, &p, &pr);
+}
+
+int series_estimate(const struct series *se)
+{
+	const struct spec *s = se->spec;
+	int per_n = s->n_threads * s->repeat;
+	int seq = s->sequential.argc ? 1 : 0;
+	int total = s->n_methods * per_n * (1 + seq) + (seq ? 0 : s->n_methods * s->repeat);
+	for (int i = 0; i < s->n_models; i++) {
+		int e = s->model[i].kind == SPEC_E_CONSERVED;
+		if (s->model[i].kind == SPEC_MEMORY_BOUND)
+			total += per_n * 2;
+		else
+			total += s->n_threads * ((4 + s->repeat - 1) + (e ? 4 + s->repeat - 1 : 0));
+	}
+	return total;
+}
+
+int series_run(struct series *se, char *err, size_t err_len)
+{
+	struct spec *sp = se->spec;
+	int rc = 0;
+	if (!se->dry_run) {
+		rc = drop_stale(se);
+		if (rc < 0)
+			goto store_fail;
+	}
+	progress_init(&se->progress, se->out, series_estimate(se));
+	/* the sequential pattern series: the sequential program at every method's sizes */
+	for (int m = 0; sp->sequential.argc && m < sp->n_methods; m++) {
+		for (int k = 0; k < sp->n_threads; k++) {
+			struct size_point pt;
+			struct point_runs pr = { 0 };
+			double t;
+			char src[16];
+			rc = point_at(se, m, sp->threads[k], &pt, err, err_len);
+			if (rc < 0)
+				goto out;
+			rc = t_seq(se, &pt, sp->repeat, &pr, &t, src, sizeof src);
+			if (rc < 0)
+				goto out;
+		}
+	}
+	for (int m = 0; m < sp->n_methods; m++) {
+		for (int k = 0; k < sp->n_threads; k++) {
+			struct size_point pt;
+			rc = point_at(se, m, sp->threads[k], &pt, err, err_len);
+			if (rc == 0)
+				rc = fixed_point(se, "method", m, sp->threads[k], &pt, NAN, NULL);
+			if (rc < 0)
+				goto out;
+		}
+	}
+	for (int i = 0; i < sp->n_models; i++) {
+		const struct spec_model *md = &sp->model[i];
+		for (int k = 0; k < sp->n_threads; k++) {
+			int n = sp->threads[k];
+			if (md->kind == SPEC_MEMORY_BOUND) {
+				struct size_point pt;
+				char why[256];
+				rc = memory_scale(se, md->method, n, md->target, &pt, why, sizeof why);
+				if (rc == -EDOM) {
+					struct store_point p;
+					struct point_runs none = { 0 };
+					rc = point_at(se, md->method, n, &pt, err, err_len);
+					if (rc < 0)
+						goto out;
+					point_init(&p, "memory-bound", sp->method[md->method].name, n, &pt,
+						   md->target);
+					p.converged = 0;
+					snprintf(p.note, sizeof p.note, "%s", why);
+					rc = point_store(se, &p, &none);
+				} else if (rc == 0) {
+					rc = fixed_point(se, "memory-bound", md->method, n, &pt, md->target,
+							 NULL);
+				} else {
+					snprintf(err, err_len, "%s", why);
+				}
+			} else {
+				rc = search_point(se, md, n);
+			}
+			if (rc < 0)
+				goto out;
+		}
+	}
+out:
+	progress_finish(&se->progress);
+	if (rc == -EINTR && !se->dry_run)
+		drop_stale(se);
+	if (rc == -EINTR || rc == -EINVAL || rc == -ENAMETOOLONG)
+		return rc;
+store_fail:
+	if (rc < 0 && se->st)
+		snprintf(err, err_len, "experiment store: %s", store_errmsg(se->st)[0]
+			 ? store_errmsg(se->st) : strerror(-rc));
+	return rc;
+}

@@ -1,0 +1,562 @@
+/*
+ * store.c — SQLite side of the experiment store (store.h; schema in docs/store-schema.md).
+ * Writers hold an flock on DIR/lock so two runners never interleave; readers need none (WAL
+ * lets them read while a runner writes). Every multi-row write is one transaction, so a killed
+ * runner leaves either the whole run or a "running" row that the next runner drops.
+ */
+#include "store.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct store {
+	sqlite3 *db;
+	int lock_fd;
+	char dir[PATH_MAX];
+	char errmsg[256];
+};
+
+static const char schema_sql[] =
+	"CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);\n"
+	"CREATE TABLE IF NOT EXISTS spec(id INTEGER PRIMARY KEY CHECK(id = 1), path TEXT,\n"
+	"  text TEXT, overrides TEXT, work_expr TEXT);\n"
+	"CREATE TABLE IF NOT EXISTS machine(id INTEGER PRIMARY KEY CHECK(id = 1), cpu_model TEXT,\n"
+	"  n_cpus INTEGER, kernel TEXT, tsc_hz REAL, json TEXT);\n"
+	"CREATE TABLE IF NOT EXISTS params(name TEXT PRIMARY KEY, base REAL,\n"
+	"  bytes_per_unit REAL, position INTEGER);\n"
+	"CREATE TABLE IF NOT EXISTS methods(name TEXT PRIMARY KEY, formulas TEXT, position INTEGER);\n"
+	"CREATE TABLE IF NOT EXISTS models(kind TEXT, target REAL, unit TEXT, along TEXT,\n"
+	"  PRIMARY KEY(kind, along));\n"
+	"CREATE TABLE IF NOT EXISTS runs(id INTEGER PRIMARY KEY, kind TEXT NOT NULL\n"
+	"  CHECK(kind IN ('par', 'seq')), n_threads INTEGER NOT NULL, sizes TEXT NOT NULL,\n"
+	"  work REAL, rep INTEGER NOT NULL, status TEXT NOT NULL, reason TEXT, argv TEXT,\n"
+	"  exit_code INTEGER, signal INTEGER, oversubscribed INTEGER, t_wall_s REAL, t_user_s REAL,\n"
+	"  t_sys_s REAL, max_rss_kb INTEGER, t_para_s REAL, t_para_source TEXT, started_at TEXT,\n"
+	"  finished_at TEXT, UNIQUE(kind, n_threads, sizes, rep));\n"
+	"CREATE TABLE IF NOT EXISTS run_params(run_id INTEGER NOT NULL REFERENCES runs(id)\n"
+	"  ON DELETE CASCADE, name TEXT NOT NULL, value REAL, PRIMARY KEY(run_id, name));\n"
+	"CREATE TABLE IF NOT EXISTS run_counters(run_id INTEGER NOT NULL REFERENCES runs(id)\n"
+	"  ON DELETE CASCADE, thread INTEGER, name TEXT NOT NULL, unit TEXT, value REAL,\n"
+	"  unavailable TEXT);\n"
+	"CREATE TABLE IF NOT EXISTS points(id INTEGER PRIMARY KEY, model TEXT NOT NULL,\n"
+	"  method TEXT NOT NULL, n_threads INTEGER NOT NULL, scale REAL, sizes TEXT, work REAL,\n"
+	"  target REAL, t_para_s REAL, t_seq_s REAL, t_seq_source TEXT, efficiency REAL,\n"
+	"  search_runs INTEGER, converged INTEGER, oversubscribed INTEGER, note TEXT,\n"
+	"  UNIQUE(model, method, n_threads));\n"
+	"CREATE TABLE IF NOT EXISTS point_runs(point_id INTEGER NOT NULL REFERENCES points(id)\n"
+	"  ON DELETE CASCADE, run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"  role TEXT NOT NULL, PRIMARY KEY(point_id, run_id, role));\n"
+	"CREATE TABLE IF NOT EXISTS metrics(id INTEGER PRIMARY KEY, run_id INTEGER,\n"
+	"  point_id INTEGER, point2_id INTEGER, name TEXT NOT NULL, value REAL, unit TEXT,\n"
+	"  unavailable TEXT);\n"
+	"CREATE INDEX IF NOT EXISTS metrics_by_point ON metrics(point_id, name);\n"
+	"CREATE INDEX IF NOT EXISTS metrics_by_run ON metrics(run_id, name);\n";
+
+static int fail(struct store *st, int rc)
+{
+	snprintf(st->errmsg, sizeof st->errmsg, "%s", sqlite3_errmsg(st->db));
+	return rc == SQLITE_BUSY || rc == SQLITE_LOCKED ? -EBUSY : -EIO;
+}
+
+static int exec(struct store *st, const char *sql)
+{
+	char *msg = NULL;
+	int rc = sqlite3_exec(st->db, sql, NULL, NULL, &msg);
+	if (rc != SQLITE_OK) {
+		snprintf(st->errmsg, sizeof st->errmsg, "%s", msg ? msg : sqlite3_errstr(rc));
+		sqlite3_free(msg);
+		return rc == SQLITE_BUSY ? -EBUSY : -EIO;
+	}
+	return 0;
+}
+
+static int prepare(struct store *st, const char *sql, sqlite3_stmt **stmt)
+{
+	int rc = sqlite3_prepare_v2(st->db, sql, -1, stmt, NULL);
+	return rc == SQLITE_OK ? 0 : fail(st, rc);
+}
+
+/* Steps a statement expected to finish (no rows) and finalizes it. */
+static int step_done(struct store *st, sqlite3_stmt *stmt)
+{
+	int rc = sqlite3_step(stmt);
+	int ret = rc == SQLITE_DONE ? 0 : fail(st, rc);
+	sqlite3_finalize(stmt);
+	return ret;
+}
+
+static void bind_real(sqlite3_stmt *s, int i, double v)
+{
+	if (isnan(v))
+		sqlite3_bind_null(s, i);
+	else
+		sqlite3_bind_double(s, i, v);
+}
+
+static void bind_text(sqlite3_stmt *s, int i, const char *t)
+{
+	if (t)
+		sqlite3_bind_text(s, i, t, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(s, i);
+}
+
+int store_open(const char *dir, enum store_mode mode, struct store **out)
+{
+	char path[PATH_MAX + 32];
+	int rc = 0;
+	struct store *st = calloc(1, sizeof *st);
+	*out = NULL;
+	if (!st)
+		return -ENOMEM;
+	st->lock_fd = -1;
+	snprintf(st->dir, sizeof st->dir, "%s", dir);
+	if (mode == STORE_WRITE) {
+		if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+			rc = -errno;
+			goto out;
+		}
+		snprintf(path, sizeof path, "%s/runs", dir);
+		if (mkdir(path, 0777) < 0 && errno != EEXIST) {
+			rc = -errno;
+			goto out;
+		}
+		snprintf(path, sizeof path, "%s/lock", dir);
+		st->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+		if (st->lock_fd < 0) {
+			rc = -errno;
+			goto out;
+		}
+		if (flock(st->lock_fd, LOCK_EX | LOCK_NB) < 0) {
+			rc = errno == EWOULDBLOCK ? -EBUSY : -errno;
+			goto out;
+		}
+	}
+	snprintf(path, sizeof path, "%s/experiment.db", dir);
+	if (mode != STORE_WRITE && access(path, F_OK) < 0) {
+		rc = -errno;
+		goto out;
+	}
+	int flags = mode == STORE_READ ? SQLITE_OPEN_READONLY
+				       : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	int src = sqlite3_open_v2(path, &st->db, flags, NULL);
+	if (src != SQLITE_OK) {
+		rc = st->db ? fail(st, src) : -ENOMEM;
+		goto out;
+	}
+	sqlite3_busy_timeout(st->db, 5000);
+	rc = exec(st, "PRAGMA foreign_keys = ON;");
+	if (rc == 0 && mode != STORE_READ)
+		rc = exec(st, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
+	if (rc == 0 && mode == STORE_WRITE) {
+		rc = exec(st, schema_sql);
+		char v[16];
+		snprintf(v, sizeof v, "%d", STORE_SCHEMA_VERSION);
+		if (rc == 0)
+			rc = store_meta_set(st, "schema_version", v);
+	}
+out:
+	if (rc < 0)
+		store_close(st);
+	else
+		*out = st;
+	return rc;
+}
+
+void store_close(struct store *st)
+{
+	if (!st)
+		return;
+	if (st->db)
+		sqlite3_close(st->db);
+	if (st->lock_fd >= 0)
+		close(st->lock_fd);
+	free(st);
+}
+
+sqlite3 *store_db(struct store *st) { return st->db; }
+const char *store_dir(const struct store *st) { return st->dir; }
+const char *store_errmsg(const struct store *st) { return st->errmsg; }
+
+int store_begin(struct store *st) { return exec(st, "BEGIN IMMEDIATE"); }
+int store_commit(struct store *st) { return exec(st, "COMMIT"); }
+void store_rollback(struct store *st) { sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL); }
+
+int store_meta_set(struct store *st, const char *key, const char *value)
+{
+	sqlite3_stmt *s;
+	int rc = prepare(st, "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", &s);
+	if (rc < 0)
+		return rc;
+	bind_text(s, 1, key);
+	bind_text(s, 2, value);
+	return step_done(st, s);
+}
+
+int store_meta_get(struct store *st, const char *key, char *value, size_t len)
+{
+	sqlite3_stmt *s;
+	int rc = prepare(st, "SELECT value FROM meta WHERE key = ?", &s);
+	if (rc < 0)
+		return rc;
+	bind_text(s, 1, key);
+	int src = sqlite3_step(s);
+	if (src == SQLITE_ROW) {
+		const unsigned char *t = sqlite3_column_text(s, 0);
+		snprintf(value, len, "%s", t ? (const char *)t : "");
+	} else {
+		rc = src == SQLITE_DONE ? -ENOENT : fail(st, src);
+	}
+	sqlite3_finalize(s);
+	return rc;
+}
+
+int store_spec_set(struct store *st, const char *path, const char *text, const char *overrides,
+		   const char *work_expr)
+{
+	sqlite3_stmt *s;
+	int rc = prepare(st, "INSERT OR REPLACE INTO spec(id, path, text, overrides, work_expr) "
+			     "VALUES (1, ?, ?, ?, ?)", &s);
+	if (rc < 0)
+		return rc;
+	bind_text(s, 1, path);
+	bind_text(s, 2, text);
+	bind_text(s, 3, overrides);
+	bind_text(s, 4, work_expr);
+	return step_done(st, s);
+}
+
+int store_machine_set(struct store *st, const char *cpu_model, int n_cpus, const char *kernel,
+		      double tsc_hz, const char *json)
+{
+	sqlite3_stmt *s;
+	int rc = prepare(st, "INSERT OR REPLACE INTO machine(id, cpu_model, n_cpus, kernel, tsc_hz, "
+			     "json) VALUES (1, ?, ?, ?, ?, ?)", &s);
+	if (rc < 0)
+		return rc;
+	bind_text(s, 1, cpu_model);
+	sqlite3_bind_int(s, 2, n_cpus);
+	bind_text(s, 3, kernel);
+	bind_real(s, 4, tsc_hz);
+	bind_text(s, 5, json);
+	return step_done(st, s);
+}
+
+int store_defs_clear(struct store *st)
+{
+	return exec(st, "DELETE FROM params; DELETE FROM methods; DELETE FROM models;");
+}
+
+int store_param_add(struct store *st, const char *name, double base, double bytes_per_unit,
+		    int position)
+{
+	sqlite3_stmt *s;
+	int rc = prepare(st, "INSERT INTO params(name, base, bytes_per_unit, position) "
+			     "VALUES (?, ?, ?, ?)", &s);
+	if (rc < 0)
+		return rc;
+	bind_text(s, 1, name);
+	bind_real(s, 2, base);
+	bind_real(s, 3, bytes_per_unit);
+	sqlite3_bind_int(s, 4, position);
+	return step_done(st, s);
+}
+
+int store_method_add(struct store *st, const char *name, const char *formulas, int position)
+{
+	sqlite3_stmt *s;
+	int rc = prepare(st, "INSERT INTO methods(name, formulas, position) VALUES (?, ?, ?)", &s);
+	if (rc < 0)
+		return rc;
+	bind_text(s, 1, name);
+	bind_text(s, 2, formulas);
+	sqlite3_bind_int(s, 3, position);
+	return step_done(st, s);
+}
+
+int store_model_add(struct store *st, const char *kind, double target, const char *along,
+		    const char *unit)
+{
+	sqlite3_stmt *s;
+	int rc = prepare(st, "INSERT INTO models(kind, target, unit, along) VALUES (?, ?, ?, ?)", &s);
+	if (rc < 0)
+		return rc;
+	bind_text(s, 1, kind);
+	bind_real(s, 2, target);
+	bind_text(s, 3, unit);
+	bind_text(s, 4, along);
+	return step_done(st, s);
+}
+
+int store_run_begin(struct store *st, struct store_run *r)
+{
+	sqlite3_stmt *s;
+	int rc = prepare(st, "INSERT INTO runs(kind, n_threads, sizes, work, rep, status, argv, "
+			     "oversubscribed, started_at) VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?)",
+			 &s);
+	if (rc < 0)
+		return rc;
+	bind_text(s, 1, r->kind);
+	sqlite3_bind_int(s, 2, r->n_threads);
+	bind_text(s, 3, r->sizes);
+	bind_real(s, 4, r->work);
+	sqlite3_bind_int(s, 5, r->rep);
+	bind_text(s, 6, r->argv);
+	sqlite3_bind_int(s, 7, r->oversubscribed);
+	bind_text(s, 8, r->started_at);
+	rc = step_done(st, s);
+	if (rc == 0) {
+		r->id = sqlite3_last_insert_rowid(st->db);
+		snprintf(r->status, sizeof r->status, "running");
+	}
+	return rc;
+}
+
+static int run_update(struct store *st, const struct store_run *r)
+{
+	sqlite3_stmt *s;
+	int rc = prepare(st, "UPDATE runs SET status = ?, reason = ?, exit_code = ?, signal = ?, "
+			     "t_wall_s = ?, t_user_s = ?, t_sys_s = ?, max_rss_kb = ?, t_para_s = ?, "
+			     "t_para_source = ?, finished_at = ?, argv = ? WHERE id = ?", &s);
+	if (rc < 0)
+		return rc;
+	bind_text(s, 1, r->status);
+	bind_text(s, 2, r->reason[0] ? r->reason : NULL);
+	sqlite3_bind_int(s, 3, r->exit_code);
+	sqlite3_bind_int(s, 4, r->signal);
+	bind_real(s, 5, r->t_wall_s);
+	bind_real(s, 6, r->t_user_s);
+	bind_real(s, 7, r->t_sys_s);
+	sqlite3_bind_int64(s, 8, r->max_rss_kb);
+	bind_real(s, 9, r->t_para_s);
+	bind_text(s, 10, r->t_para_source[0] ? r->t_para_source : NULL);
+	bind_text(s, 11, r->finished_at);
+	bind_text(s, 12, r->argv);
+	sqlite3_bind_int64(s, 13, r->id);
+	return step_done(st, s);
+}
+
+int store_run_finish(struct store *st, const struct store_run *r, int n_params,
+		     const char *const *param_names, const double *param_values,
+		     int n_counters, const struct store_counter *counters)
+{
+	sqlite3_stmt *s = NULL;
+	int rc = store_begin(st);
+	if (rc < 0)
+		return rc;
+	rc = run_update(st, r);
+	if (rc < 0)
+		goto out;
+	rc = prepare(st, "INSERT OR REPLACE INTO run_params(run_id, name, value) VALUES (?, ?, ?)", &s);
+	for (int i = 0; rc == 0 && i < n_params; i++) {
+		sqlite3_reset(s);
+		sqlite3_bind_int64(s, 1, r->id);
+		bind_text(s, 2, param_names[i]);
+		bind_real(s, 3, param_values[i]);
+		int src = sqlite3_step(s);
+		if (src != SQLITE_DONE)
+			rc = fail(st, src);
+	}
+	sqlite3_finalize(s);
+	s = NULL;
+	if (rc < 0)
+		goto out;
+	rc = prepare(st, "INSERT INTO run_counters(run_id, thread, name, unit, value, unavailable) "
+			 "VALUES (?, ?, ?, ?, ?, ?)", &s);
+	for (int i = 0; rc == 0 && i < n_counters; i++) {
+		const struct store_counter *c = &counters[i];
+		sqlite3_reset(s);
+		sqlite3_bind_int64(s, 1, r->id);
+		sqlite3_bind_int(s, 2, c->thread);
+		bind_text(s, 3, c->name);
+		bind_text(s, 4, c->unit);
+		bind_real(s, 5, c->unavailable ? NAN : c->value);
+		bind_text(s, 6, c->unavailable);
+		int src = sqlite3_step(s);
+		if (src != SQLITE_DONE)
+			rc = fail(st, src);
+	}
+	sqlite3_finalize(s);
+	if (rc == 0)
+		rc = store_commit(st);
+out:
+	if (rc < 0)
+		store_rollback(st);
+	return rc;
+}
+
+static void col_text(sqlite3_stmt *s, int i, char *buf, size_t len)
+{
+	const unsigned char *t = sqlite3_column_text(s, i);
+	snprintf(buf, len, "%s", t ? (const char *)t : "");
+}
+
+static double col_real(sqlite3_stmt *s, int i)
+{
+	return sqlite3_column_type(s, i) == SQLITE_NULL ? NAN : sqlite3_column_double(s, i);
+}
+
+int store_run_find(struct store *st, const char *kind, int n_threads, const char *sizes, int rep,
+		   struct store_run *out)
+{
+	sqlite3_stmt *s;
+	int rc = prepare(st, "SELECT id, work, status, reason, argv, exit_code, signal, "
+			     "oversubscribed, t_wall_s, t_user_s, t_sys_s, max_rss_kb, t_para_s, "
+			     "t_para_source, started_at, finished_at FROM runs WHERE kind = ? AND "
+			     "n_threads = ? AND sizes = ? AND rep = ? AND status != 'running'", &s);
+	if (rc < 0)
+		return rc;
+	bind_text(s, 1, kind);
+	sqlite3_bind_int(s, 2, n_threads);
+	bind_text(s, 3, sizes);
+	sqlite3_bind_int(s, 4, rep);
+	int src = sqlite3_step(s);
+	if (src == SQLITE_ROW) {
+		memset(out, 0, sizeof *out);
+		out->id = sqlite3_column_int64(s, 0);
+		snprintf(out->kind, sizeof out->kind, "%s", kind);
+		out->n_threads = n_threads;
+		snprintf(out->sizes, sizeof out->sizes, "%s", sizes);
+		out->rep = rep;
+		out->work = col_real(s, 1);
+		col_text(s, 2, out->status, sizeof out->status);
+		col_text(s, 3, out->reason, sizeof out->reason);
+		col_text(s, 4, out->argv, sizeof out->argv);
+		out->exit_code = sqlite3_column_int(s, 5);
+		out->signal = sqlite3_column_int(s, 6);
+		out->oversubscribed = sqlite3_column_int(s, 7);
+		out->t_wall_s = col_real(s, 8);
+		out->t_user_s = col_real(s, 9);
+		out->t_sys_s = col_real(s, 10);
+		out->max_rss_kb = (long)sqlite3_column_int64(s, 11);
+		out->t_para_s = col_real(s, 12);
+		col_text(s, 13, out->t_para_source, sizeof out->t_para_source);
+		col_text(s, 14, out->started_at, sizeof out->started_at);
+		col_text(s, 15, out->finished_at, sizeof out->finished_at);
+	} else {
+		rc = src == SQLITE_DONE ? -ENOENT : fail(st, src);
+	}
+	sqlite3_finalize(s);
+	return rc;
+}
+
+int store_runs_drop_stale(struct store *st, int64_t *ids, int max)
+{
+	sqlite3_stmt *s;
+	int n = 0;
+	int rc = store_begin(st);
+	if (rc < 0)
+		return rc;
+	rc = prepare(st, "SELECT id FROM runs WHERE status = 'running'", &s);
+	if (rc < 0)
+		goto out;
+	int src;
+	while ((src = sqlite3_step(s)) == SQLITE_ROW) {
+		if (n < max)
+			ids[n] = sqlite3_column_int64(s, 0);
+		n++;
+	}
+	if (src != SQLITE_DONE)
+		rc = fail(st, src);
+	sqlite3_finalize(s);
+	if (rc == 0)
+		rc = exec(st, "DELETE FROM runs WHERE status = 'running'");
+	if (rc == 0)
+		rc = store_commit(st);
+out:
+	if (rc < 0) {
+		store_rollback(st);
+		return rc;
+	}
+	return n;
+}
+
+int store_point_put(struct store *st, struct store_point *p, int n_runs, const int64_t *run_ids,
+		    const char *const *roles)
+{
+	sqlite3_stmt *s = NULL;
+	int rc = store_begin(st);
+	if (rc < 0)
+		return rc;
+	rc = prepare(st, "DELETE FROM points WHERE model = ? AND method = ? AND n_threads = ?", &s);
+	if (rc < 0)
+		goto out;
+	bind_text(s, 1, p->model);
+	bind_text(s, 2, p->method);
+	sqlite3_bind_int(s, 3, p->n_threads);
+	rc = step_done(st, s);
+	if (rc < 0)
+		goto out;
+	rc = prepare(st, "INSERT INTO points(model, method, n_threads, scale, sizes, work, target, "
+			 "t_para_s, t_seq_s, t_seq_source, efficiency, search_runs, converged, "
+			 "oversubscribed, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		     &s);
+	if (rc < 0)
+		goto out;
+	bind_text(s, 1, p->model);
+	bind_text(s, 2, p->method);
+	sqlite3_bind_int(s, 3, p->n_threads);
+	bind_real(s, 4, p->scale);
+	bind_text(s, 5, p->sizes);
+	bind_real(s, 6, p->work);
+	bind_real(s, 7, p->target);
+	bind_real(s, 8, p->t_para_s);
+	bind_real(s, 9, p->t_seq_s);
+	bind_text(s, 10, p->t_seq_source[0] ? p->t_seq_source : NULL);
+	bind_real(s, 11, p->efficiency);
+	sqlite3_bind_int(s, 12, p->search_runs);
+	sqlite3_bind_int(s, 13, p->converged);
+	sqlite3_bind_int(s, 14, p->oversubscribed);
+	bind_text(s, 15, p->note[0] ? p->note : NULL);
+	rc = step_done(st, s);
+	if (rc < 0)
+		goto out;
+	p->id = sqlite3_last_insert_rowid(st->db);
+	rc = prepare(st, "INSERT OR IGNORE INTO point_runs(point_id, run_id, role) VALUES (?, ?, ?)",
+		     &s);
+	for (int i = 0; rc == 0 && i < n_runs; i++) {
+		sqlite3_reset(s);
+		sqlite3_bind_int64(s, 1, p->id);
+		sqlite3_bind_int64(s, 2, run_ids[i]);
+		bind_text(s, 3, roles[i]);
+		int src = sqlite3_step(s);
+		if (src != SQLITE_DONE)
+			rc = fail(st, src);
+	}
+	sqlite3_finalize(s);
+	if (rc == 0)
+		rc = store_commit(st);
+out:
+	if (rc < 0)
+		store_rollback(st);
+	return rc;
+}
+
+int store_metric_put(struct store *st, int64_t run_id, int64_t point_id, int64_t point2_id,
+		     const char *name, double value, const char *unit, const char *unavailable)
+{
+	sqlite3_stmt *s;
+	int rc = prepare(st, "INSERT INTO metrics(run_id, point_id, point2_id, name, value, unit, "
+			     "unavailable) VALUES (?, ?, ?, ?, ?, ?, ?)", &s);
+	if (rc < 0)
+		return rc;
+	if (run_id)
+		sqlite3_bind_int64(s, 1, run_id);
+	if (point_id)
+		sqlite3_bind_int64(s, 2, point_id);
+	if (point2_id)
+		sqlite3_bind_int64(s, 3, point2_id);
+	bind_text(s, 4, name);
+	bind_real(s, 5, unavailable ? NAN : value);
+	bind_text(s, 6, unit);
+	bind_text(s, 7, unavailable);
+	return step_done(st, s);
+}

@@ -1,0 +1,137 @@
+/*
+ * store.h — the experiment store: a directory holding experiment.db (SQLite, WAL) and runs/<id>/
+ * with each run's outputs and trace. `scalegraph run` writes it; the analyzer and the GUI read
+ * it (and the analyzer fills the metrics table). The schema is in docs/store-schema.md.
+ *
+ * A small library (build/lib/libsgstore.a, link with -lsqlite3): no printing, no X; functions
+ * return 0 or a negative errno (-EIO for an SQLite error, whose text store_errmsg() gives).
+ */
+#ifndef STORE_H
+#define STORE_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <sqlite3.h>
+
+#define STORE_SCHEMA_VERSION 1
+
+struct store;
+
+enum store_mode {
+	STORE_READ = 0,    /* existing store, read-only */
+	STORE_WRITE = 1,   /* create if missing; holds an exclusive lock on DIR/lock */
+	STORE_UPDATE = 2,  /* existing store, read-write, no runner lock (the analyzer) */
+};
+
+/* Opens (STORE_WRITE: creates) the experiment directory `dir`. On success *out owns the
+ * connection; close with store_close(). -EBUSY when another writer holds the lock, -ENOENT when
+ * a store to read does not exist. */
+int store_open(const char *dir, enum store_mode mode, struct store **out);
+void store_close(struct store *st);
+
+/* The SQLite connection, for queries by the analyzer and GUI (owned by the store). */
+sqlite3 *store_db(struct store *st);
+/* The experiment directory, as given to store_open. */
+const char *store_dir(const struct store *st);
+/* Text of the last SQLite error, or "" (owned by the store). */
+const char *store_errmsg(const struct store *st);
+
+/* Transactions, for writers that record several rows as one step. */
+int store_begin(struct store *st);
+int store_commit(struct store *st);
+void store_rollback(struct store *st);
+
+/* meta(key, value). store_meta_get copies at most len-1 bytes; -ENOENT when absent. */
+int store_meta_set(struct store *st, const char *key, const char *value);
+int store_meta_get(struct store *st, const char *key, char *value, size_t len);
+
+/* The spec (one row): its path, full text and the command-line overrides. */
+int store_spec_set(struct store *st, const char *path, const char *text, const char *overrides,
+		   const char *work_expr);
+/* The machine description (one row): calibrate's JSON and its key fields. */
+int store_machine_set(struct store *st, const char *cpu_model, int n_cpus, const char *kernel,
+		      double tsc_hz, const char *json);
+/* Definitions written from the spec (replaced as a whole by each `scalegraph run`). */
+int store_defs_clear(struct store *st);
+int store_param_add(struct store *st, const char *name, double base, double bytes_per_unit,
+		    int position);
+int store_method_add(struct store *st, const char *name, const char *formulas, int position);
+int store_model_add(struct store *st, const char *kind, double target, const char *along,
+		    const char *unit);
+
+/* One run of the program (kind "par") or of the sequential program (kind "seq"). A run is
+ * identified by (kind, n_threads, sizes, rep); sizes is the canonical "balls=5000 steps=100". */
+struct store_run {
+	int64_t id;
+	char kind[4];
+	int n_threads;
+	char sizes[256];
+	double work;
+	int rep;
+	char status[16];          /* running, ok, failed, timeout */
+	char reason[256];         /* why it failed, "" when ok */
+	char argv[1024];          /* the command, words joined by blanks */
+	int exit_code;            /* -1 when killed by a signal */
+	int signal;               /* 0 when it exited */
+	int oversubscribed;       /* n_threads > CPUs */
+	double t_wall_s, t_user_s, t_sys_s;
+	long max_rss_kb;
+	double t_para_s;          /* the run's T_para */
+	char t_para_source[16];   /* region, threads or wall */
+	char started_at[32], finished_at[32];   /* UTC, ISO 8601 */
+};
+
+/* A counter of one thread of a run, or the reason it was unavailable (value then NAN). */
+struct store_counter {
+	int thread;
+	const char *name;
+	const char *unit;
+	double value;
+	const char *unavailable;  /* NULL when counted */
+};
+
+/* Inserts `r` with status "running" and sets r->id: the run's directory is runs/<id>/. */
+int store_run_begin(struct store *st, struct store_run *r);
+/* Records the finished run `r` (by r->id), its parameter values and counters in one
+ * transaction. */
+int store_run_finish(struct store *st, const struct store_run *r, int n_params,
+		     const char *const *param_names, const double *param_values,
+		     int n_counters, const struct store_counter *counters);
+/* Finds the finished run with this identity; fills *out. -ENOENT when there is none. */
+int store_run_find(struct store *st, const char *kind, int n_threads, const char *sizes, int rep,
+		   struct store_run *out);
+/* Deletes runs left "running" by a runner that died (kill -9); their ids go to `ids` (up to
+ * `max`) so the caller can remove their directories. Returns how many were deleted, or -errno. */
+int store_runs_drop_stale(struct store *st, int64_t *ids, int max);
+
+/* A point of a series: the size chosen for (model, method, N) with its outcome. model is
+ * "method" for the plain methods, else the scaling model ("time-bound", ...). */
+struct store_point {
+	int64_t id;
+	char model[16];
+	char method[32];
+	int n_threads;
+	double scale;            /* N for plain methods, the searched s otherwise */
+	char sizes[256];
+	double work;
+	double target;           /* bound, efficiency or bytes per thread; NAN for methods */
+	double t_para_s;         /* mean over the repetitions, NAN when none succeeded */
+	double t_seq_s;          /* NAN when unknown */
+	char t_seq_source[16];   /* sequential or n1 */
+	double efficiency;       /* t_seq / (N t_para), NAN when unknown */
+	int search_runs;         /* runs the search made at this N (0 for methods) */
+	int converged;           /* search met its tolerance (1 for methods) */
+	int oversubscribed;
+	char note[256];          /* e.g. why the target was not reached */
+};
+
+/* Replaces the point with the same (model, method, n_threads) and links it to runs
+ * (roles: "rep", "probe", "seq") in one transaction; sets p->id. */
+int store_point_put(struct store *st, struct store_point *p, int n_runs, const int64_t *run_ids,
+		    const char *const *roles);
+
+/* A metric computed by the analyzer for a run, a point or a pair of points (unused ids 0). */
+int store_metric_put(struct store *st, int64_t run_id, int64_t point_id, int64_t point2_id,
+		     const char *name, double value, const char *unit, const char *unavailable);
+
+#endif /* STORE_H */

@@ -1,0 +1,161 @@
+/*
+ * test_pmu.c — the counter arithmetic on recorded values. This machine has no PMU, so the
+ * hardware path is exercised on buffers recorded from a PERF_FORMAT_GROUP read on a machine
+ * that has one ("recorded_pmu" in the test names); the software-only unavailable path is tested
+ * for real in test-calibrate.sh.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "pmu_int.h"
+
+static void events_default_parses(void **state)
+{
+	struct pmu_event_list l;
+	char err[128];
+	(void)state;
+	assert_int_equal(pmu_events_parse(PMU_DEFAULT_EVENTS, &l, err, sizeof err), 0);
+	assert_int_equal(l.n, 9);
+	assert_string_equal(l.name[0], "cycles");
+	assert_string_equal(l.name[4], "PERF_COUNT_HW_CACHE_L1D:READ:MISS");
+	assert_string_equal(l.name[8], "page-faults");
+}
+
+static void events_strict_errors(void **state)
+{
+	static const struct { const char *in, *msg; } cases[] = {
+		{ "", "SG_EVENTS:1: empty event list" },
+		{ "cycles,", "SG_EVENTS:8: empty event name" },
+		{ ",cycles", "SG_EVENTS:1: empty event name" },
+		{ "cycles,,instructions", "SG_EVENTS:8: empty event name" },
+		{ "cycles, instructions", "SG_EVENTS:8: invalid character ' ' in event name" },
+		{ "cycles,cycles", "SG_EVENTS:8: duplicate event 'cycles'" },
+		{ "a;b", "SG_EVENTS:2: invalid character ';' in event name" },
+		{ "e0,e1,e2,e3,e4,e5,e6,e7,e8,e9,e10,e11,e12,e13,e14,e15,e16",
+		  "SG_EVENTS:55: more than 16 events" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct pmu_event_list l;
+		char err[128] = "";
+		assert_int_equal(pmu_events_parse(cases[i].in, &l, err, sizeof err), -EINVAL);
+		assert_string_equal(err, cases[i].msg);
+		assert_int_equal(l.n, 0);
+	}
+}
+
+/* Recorded on an Intel Skylake (cycles, instructions, cache-references, cache-misses) with 8
+ * events multiplexed on 4 counters: time_running is about half of time_enabled. */
+static const uint64_t recorded_pmu_group[] = {
+	4,                       /* nr */
+	2000000000ull,           /* time_enabled ns */
+	1000000000ull,           /* time_running ns */
+	2600000000ull,           /* cycles */
+	3100000000ull,           /* instructions */
+	12000000ull,             /* cache references */
+	3000001ull,              /* cache misses */
+};
+
+static void recorded_pmu_group_decodes(void **state)
+{
+	struct pmu_group_read r;
+	(void)state;
+	assert_int_equal(pmu_group_decode(recorded_pmu_group, sizeof recorded_pmu_group, 4, &r), 0);
+	assert_int_equal(r.nr, 4);
+	assert_int_equal(r.time_enabled_ns, 2000000000ull);
+	assert_int_equal(r.time_running_ns, 1000000000ull);
+	assert_int_equal(r.value[1], 3100000000ull);
+	assert_int_equal(r.value[3], 3000001ull);
+}
+
+static void recorded_pmu_group_rejects_bad_buffers(void **state)
+{
+	struct pmu_group_read r;
+	(void)state;
+	/* the kernel returned fewer bytes than the group needs */
+	assert_int_equal(pmu_group_decode(recorded_pmu_group, 5 * sizeof(uint64_t), 4, &r), -EIO);
+	assert_int_equal(pmu_group_decode(recorded_pmu_group, 2 * sizeof(uint64_t), 4, &r), -EIO);
+	/* a group of another size: values would be mislabelled */
+	assert_int_equal(pmu_group_decode(recorded_pmu_group, sizeof recorded_pmu_group, 3, &r),
+			 -EPROTO);
+}
+
+static void recorded_pmu_multiplex_scaling(void **state)
+{
+	struct pmu_group_read r;
+	int64_t v;
+	(void)state;
+	assert_int_equal(pmu_group_decode(recorded_pmu_group, sizeof recorded_pmu_group, 4, &r), 0);
+	assert_int_equal(pmu_scale(r.value[0], r.time_enabled_ns, r.time_running_ns, &v), 0);
+	assert_int_equal(v, 5200000000ll);
+	/* rounding to nearest: 3000001 * 2 exactly; 7 * 3 / 2 = 10.5 -> 11 */
+	assert_int_equal(pmu_scale(r.value[3], r.time_enabled_ns, r.time_running_ns, &v), 0);
+	assert_int_equal(v, 6000002);
+	assert_int_equal(pmu_scale(7, 3, 2, &v), 0);
+	assert_int_equal(v, 11);
+	/* ran all the time: unchanged; no overflow on huge counts */
+	assert_int_equal(pmu_scale(123, 500, 500, &v), 0);
+	assert_int_equal(v, 123);
+	assert_int_equal(pmu_scale(UINT64_C(1) << 62, 4000000000ull, 1000000000ull, &v), 0);
+	assert_int_equal(v, INT64_MAX);
+}
+
+static void recorded_pmu_never_ran_is_unknown_not_zero(void **state)
+{
+	int64_t v = 42;
+	(void)state;
+	assert_int_equal(pmu_scale(0, 1000, 0, &v), -ENODATA);
+	assert_int_equal(v, 42);
+}
+
+static void unavailable_reasons(void **state)
+{
+	char b[128];
+	(void)state;
+	assert_string_equal(pmu_unavailable_reason(ENOENT, 1, 2, b, sizeof b),
+			    "no hardware PMU (ENOENT)");
+	assert_string_equal(pmu_unavailable_reason(EACCES, 0, 2, b, sizeof b),
+			    "not permitted (EACCES, perf_event_paranoid=2)");
+	assert_string_equal(pmu_unavailable_reason(EACCES, 0, INT32_MIN, b, sizeof b),
+			    "not permitted (EACCES)");
+	assert_string_equal(pmu_unavailable_reason(EOPNOTSUPP, 1, 2, b, sizeof b),
+			    "not supported by the PMU (EOPNOTSUPP)");
+	assert_string_equal(pmu_unavailable_reason(ENOSPC, 1, 2, b, sizeof b),
+			    "does not fit in the counter group (ENOSPC)");
+	assert_string_equal(pmu_unavailable_reason(ENOENT, 0, 2, b, sizeof b),
+			    "not supported by this kernel (ENOENT)");
+}
+
+static void schedstat_recorded_line(void **state)
+{
+	struct pmu_schedstat s;
+	(void)state;
+	/* /proc/self/task/TID/schedstat of a thread that waited 1.5 ms for a CPU */
+	assert_int_equal(pmu_schedstat_parse("48123456 1500000 37\n", &s), 0);
+	assert_int_equal(s.run_ns, 48123456);
+	assert_int_equal(s.run_delay_ns, 1500000);
+	assert_int_equal(s.timeslices, 37);
+	assert_int_equal(pmu_schedstat_parse("48123456 1500000\n", &s), -EINVAL);
+	assert_int_equal(pmu_schedstat_parse("1 2 3 4\n", &s), -EINVAL);
+	assert_int_equal(pmu_schedstat_parse("x 2 3\n", &s), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(events_default_parses),
+		cmocka_unit_test(events_strict_errors),
+		cmocka_unit_test(recorded_pmu_group_decodes),
+		cmocka_unit_test(recorded_pmu_group_rejects_bad_buffers),
+		cmocka_unit_test(recorded_pmu_multiplex_scaling),
+		cmocka_unit_test(recorded_pmu_never_ran_is_unknown_not_zero),
+		cmocka_unit_test(unavailable_reasons),
+		cmocka_unit_test(schedstat_recorded_line),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,142 @@
+/*
+ * test_search.c — the size search on synthetic functions whose answer is known: a time
+ * T(s) = a + b s / N (the shape of a program with a serial start-up), an efficiency that
+ * saturates, an unreachable target and integer-only sizes.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "search.h"
+
+struct model {
+	double a, b, n;
+	int integral; /* s rounded like integral sizes of 100 * s */
+};
+
+static double t_of(const struct model *m, double s)
+{
+	if (m->integral)
+		s = round(100 * s) / 100;
+	return m->a + m->b * s / m->n;
+}
+
+static double e_of(const struct model *m, double s)
+{
+	double seq = m->a + m->b * s, par = m->a + m->b * s / m->n;
+	return seq / (m->n * par);
+}
+
+static int run_search(struct search *sr, const struct model *m, int eff, double s0, int *best,
+		      char *why)
+{
+	double s = s0;
+	for (;;) {
+		search_add(sr, s, eff ? e_of(m, s) : t_of(m, s));
+		enum search_state st = search_next(sr, &s, best, why, 256, NULL, NULL);
+		if (st != SEARCH_CONTINUE)
+			return st;
+	}
+}
+
+static void time_bound_converges_within_six(void **state)
+{
+	(void)state;
+	for (int n = 1; n <= 8; n *= 2) {
+		struct model m = { 0.05, 0.1, n, 0 };
+		struct search sr;
+		int best;
+		char why[256];
+		search_init(&sr, SEARCH_TIME, 2.0, 0.02, n * 1e-4, n * 1e4, 1.0, 6);
+		assert_int_equal(run_search(&sr, &m, 0, n, &best, why), SEARCH_CONVERGED);
+		double want = (2.0 - 0.05) / 0.1 * n; /* s with T = 2 */
+		assert_true(fabs(sr.probe[best].s - want) / want < 0.03);
+		assert_true(sr.n <= 6);
+	}
+}
+
+static void e_conserved_converges(void **state)
+{
+	(void)state;
+	/* E(s) = (a + b s) / (N a + b s): E = 0.8 at N = 2 when b s = 3 a */
+	struct model m = { 0.05, 0.001, 2, 0 };
+	struct search sr;
+	int best;
+	char why[256];
+	search_init(&sr, SEARCH_EFFICIENCY, 0.8, 0.02, 2e-4, 2e4, 1.0, 6);
+	assert_int_equal(run_search(&sr, &m, 1, 2, &best, why), SEARCH_CONVERGED);
+	assert_true(fabs(e_of(&m, sr.probe[best].s) - 0.8) <= 0.02);
+	assert_true(sr.n <= 6);
+}
+
+static void unreachable_is_reported(void **state)
+{
+	(void)state;
+	/* at N = 1 the efficiency is 1 whatever the size */
+	struct model m = { 0.05, 0.001, 1, 0 };
+	struct search sr;
+	int best;
+	char why[256];
+	search_init(&sr, SEARCH_EFFICIENCY, 0.5, 0.02, 1e-4, 1e4, 1.0, 6);
+	assert_int_equal(run_search(&sr, &m, 1, 1, &best, why), SEARCH_GAVE_UP);
+	assert_non_null(strstr(why, "target unreachable at this N"));
+	assert_true(best >= 0);
+	assert_true(sr.n <= 3);
+}
+
+static void size_limit_is_reported(void **state)
+{
+	(void)state;
+	struct model m = { 0.05, 0.1, 1, 0 };
+	struct search sr;
+	int best;
+	char why[256];
+	search_init(&sr, SEARCH_TIME, 100.0, 0.02, 1e-4, 20, 1.0, 6);
+	assert_int_equal(run_search(&sr, &m, 0, 1, &best, why), SEARCH_GAVE_UP);
+	assert_non_null(strstr(why, "target unreachable within the size limits"));
+	assert_true(fabs(sr.probe[best].s - 20) < 1e-9);
+}
+
+static void gives_up_after_max_probes(void **state)
+{
+	(void)state;
+	struct model m = { 0.05, 0.1, 1, 0 };
+	struct search sr;
+	int best;
+	char why[256];
+	search_init(&sr, SEARCH_TIME, 2.0, 1e-9, 1e-4, 1e4, 1.0, 3);
+	assert_int_equal(run_search(&sr, &m, 0, 1, &best, why), SEARCH_GAVE_UP);
+	assert_int_equal(sr.n, 3);
+	assert_non_null(strstr(why, "not within tolerance after 3 runs"));
+}
+
+static void failed_runs_give_up_clearly(void **state)
+{
+	struct search sr;
+	int best;
+	double s;
+	char why[256];
+	(void)state;
+	search_init(&sr, SEARCH_TIME, 2.0, 0.02, 1e-4, 1e4, 1.0, 6);
+	search_add(&sr, 1, NAN);
+	assert_int_equal(search_next(&sr, &s, &best, why, sizeof why, NULL, NULL), SEARCH_GAVE_UP);
+	assert_int_equal(best, -1);
+	assert_string_equal(why, "every run of the search failed");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(time_bound_converges_within_six),
+		cmocka_unit_test(e_conserved_converges),
+		cmocka_unit_test(unreachable_is_reported),
+		cmocka_unit_test(size_limit_is_reported),
+		cmocka_unit_test(gives_up_after_max_probes),
+		cmocka_unit_test(failed_runs_give_up_clearly),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

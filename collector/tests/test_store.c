@@ -1,0 +1,130 @@
+/*
+ * test_store.c — the experiment store library on a real SQLite file: a run recorded in two
+ * steps, found again by its identity, stale "running" rows dropped, the writer lock, points
+ * replaced by (model, method, N), and metrics.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "store.h"
+
+static char dir[256];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof dir, "/tmp/sg-test-store.XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[300];
+	(void)state;
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void run_lifecycle(void **state)
+{
+	struct store *st, *other;
+	struct store_run r, found;
+	(void)state;
+	assert_int_equal(store_open(dir, STORE_WRITE, &st), 0);
+	/* one writer at a time */
+	assert_int_equal(store_open(dir, STORE_WRITE, &other), -EBUSY);
+	memset(&r, 0, sizeof r);
+	snprintf(r.kind, sizeof r.kind, "par");
+	r.n_threads = 2;
+	snprintf(r.sizes, sizeof r.sizes, "balls=10000 steps=100");
+	r.work = 1e6;
+	r.rep = 0;
+	snprintf(r.argv, sizeof r.argv, "./billiards --balls 10000");
+	assert_int_equal(store_run_begin(st, &r), 0);
+	assert_true(r.id > 0);
+	/* a running run is not a finished one */
+	assert_int_equal(store_run_find(st, "par", 2, r.sizes, 0, &found), -ENOENT);
+	snprintf(r.status, sizeof r.status, "ok");
+	r.t_wall_s = 1.25;
+	r.t_para_s = 1.2;
+	snprintf(r.t_para_source, sizeof r.t_para_source, "region");
+	const char *names[] = { "balls", "steps" };
+	double values[] = { 10000, 100 };
+	struct store_counter c[] = {
+		{ 0, "task-clock", "ns", 1.1e9, NULL },
+		{ 0, "cycles", "events", 0, "no hardware PMU (ENOENT)" },
+	};
+	assert_int_equal(store_run_finish(st, &r, 2, names, values, 2, c), 0);
+	assert_int_equal(store_run_find(st, "par", 2, r.sizes, 0, &found), 0);
+	assert_int_equal(found.id, r.id);
+	assert_string_equal(found.status, "ok");
+	assert_true(found.t_para_s == 1.2);
+	assert_string_equal(found.t_para_source, "region");
+	assert_int_equal(store_run_find(st, "par", 2, r.sizes, 1, &found), -ENOENT);
+
+	/* a runner killed mid-run leaves a running row: dropped next time */
+	struct store_run r2 = r;
+	r2.rep = 1;
+	assert_int_equal(store_run_begin(st, &r2), 0);
+	int64_t ids[4];
+	assert_int_equal(store_runs_drop_stale(st, ids, 4), 1);
+	assert_int_equal(ids[0], r2.id);
+	assert_int_equal(store_runs_drop_stale(st, ids, 4), 0);
+
+	/* counters: the unavailable one has no value, only its reason */
+	sqlite3_stmt *s;
+	assert_int_equal(sqlite3_prepare_v2(store_db(st), "SELECT value IS NULL, unavailable FROM "
+					    "run_counters WHERE name = 'cycles'", -1, &s, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(s, 0), 1);
+	assert_string_equal((const char *)sqlite3_column_text(s, 1), "no hardware PMU (ENOENT)");
+	sqlite3_finalize(s);
+
+	/* points are replaced, not duplicated */
+	struct store_point p;
+	memset(&p, 0, sizeof p);
+	snprintf(p.model, sizeof p.model, "time-bound");
+	snprintf(p.method, sizeof p.method, "both");
+	p.n_threads = 2;
+	p.t_para_s = 2.01;
+	p.t_seq_s = NAN;
+	p.efficiency = NAN;
+	const char *roles[] = { "probe" };
+	assert_int_equal(store_point_put(st, &p, 1, &r.id, roles), 0);
+	assert_int_equal(store_point_put(st, &p, 1, &r.id, roles), 0);
+	assert_int_equal(store_metric_put(st, 0, p.id, 0, "latency_s", 0.3, "s", NULL), 0);
+	assert_int_equal(sqlite3_prepare_v2(store_db(st), "SELECT count(*), (SELECT count(*) FROM "
+					    "point_runs), (SELECT t_seq_s IS NULL FROM points) FROM points",
+					    -1, &s, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(s, 0), 1);
+	assert_int_equal(sqlite3_column_int(s, 1), 1);
+	assert_int_equal(sqlite3_column_int(s, 2), 1);
+	sqlite3_finalize(s);
+	store_close(st);
+
+	/* readers open it read-only, and see WAL mode */
+	char v[16];
+	assert_int_equal(store_open(dir, STORE_READ, &st), 0);
+	assert_int_equal(store_meta_get(st, "schema_version", v, sizeof v), 0);
+	assert_string_equal(v, "1");
+	assert_int_equal(store_meta_get(st, "nope", v, sizeof v), -ENOENT);
+	store_close(st);
+	assert_int_equal(store_open("/nonexistent/sg", STORE_READ, &st), -ENOENT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(run_lifecycle, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
