@@ -139,4 +139,25 @@ done
 a=$(checksum "$bin/billiards" --balls=300 --steps=50 --threads=3)
 b=$(checksum "$bin/billiards-seq" --balls 300 --steps 50)
 [ "$a" = "$b" ] && pass "billiards --opt=value" || fail "billiards --opt=value" "$a != $b"
+# The traced build (libsgtrace wrappers) computes the same result and records the barriers and
+# bin locks of every iteration, losing nothing.
+dump=${B:-build}/libexec/scalegraph/scalegraph-dump
+if [ -x "$bin/billiards-traced" ] && [ -x "$dump" ]; then
+	ref=$(checksum "$bin/billiards-seq" --balls 2000 --steps 50)
+	got=$(SG_TRACE_DIR="$tmp/trace" "$bin/billiards-traced" --balls 2000 --steps 50 --threads 3 \
+		--stats 2>/dev/null | tee "$tmp/traced.out" | awk '$1 == "checksum" { print $2 }')
+	iters=$(awk '$1 == "iterations" { print $2 }' "$tmp/traced.out")
+	"$dump" --summary "$tmp/trace" >"$tmp/summary" 2>&1
+	arrive=$(awk '$1 == "barrier_arrive" { print $2 }' "$tmp/summary")
+	locks=$(awk '$1 == "lock_acquired" { print $2 }' "$tmp/summary")
+	# two barrier episodes per iteration for each of the 3 threads (none after the last peek)
+	if [ "$got" = "$ref" ] && [ "${arrive:-0}" -eq $((3 * 2 * iters)) ] &&
+	   [ "${locks:-0}" -gt 0 ] && grep -q '^threads 4, .*lost 0,' "$tmp/summary"; then
+		pass "billiards-traced: checksum, $arrive barrier arrivals for $iters iterations, $locks locks, 0 lost"
+	else
+		fail "billiards-traced" "checksum $got (want $ref), arrivals ${arrive:-none} (want $((6 * iters))), locks ${locks:-none}: $(grep '^threads' "$tmp/summary")"
+	fi
+else
+	echo "SKIP: billiards-traced: not built (needs libsgtrace and scalegraph-dump)"
+fi
 exit $((fails > 0))
