@@ -1,0 +1,383 @@
+/*
+ * cc_main.c — `scalegraph cc [compiler args]`: use it as CC. Each C source on the command line
+ * is instrumented into a private temporary directory (same base name, so default output names
+ * such as foo.o stay the same), starting with `#line 1 "path/foo.c"` so diagnostics, __FILE__
+ * and debug info name the user's file; `-iquote DIR` keeps `#include "x.h"` finding the
+ * source's neighbours. The compiler (SG_CC, default cc) then runs with the user's flags plus
+ * -I<include dir>; links add libsgtrace (shared with an rpath, or --sg-static). Dependency
+ * files written by -MD/-MMD are rewritten to name the user's source. The include and lib dirs
+ * are ../../include and ../../lib from this executable (libexec/scalegraph/), overridable with
+ * SG_INCLUDE_DIR / SG_LIB_DIR. --sg-dry-run prints the commands instead of running them.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cc_int.h"
+
+struct cmd {
+	char **v;
+	size_t n, cap;
+};
+
+static int cmd_push(struct cmd *c, const char *s)
+{
+	if (c->n + 2 > c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 64;
+		char **v = realloc(c->v, cap * sizeof *v);
+		if (!v)
+			return -ENOMEM;
+		c->v = v;
+		c->cap = cap;
+	}
+	char *d = strdup(s);
+	if (!d)
+		return -ENOMEM;
+	c->v[c->n++] = d;
+	c->v[c->n] = NULL;
+	return 0;
+}
+
+static void cmd_free(struct cmd *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->v[i]);
+	free(c->v);
+	memset(c, 0, sizeof *c);
+}
+
+/* SG_CC may hold several words ("ccache gcc"). */
+static int cmd_compiler(struct cmd *c)
+{
+	const char *cc = getenv("SG_CC");
+	if (!cc || !*cc)
+		cc = "cc";
+	char *copy = strdup(cc), *save = NULL;
+	if (!copy)
+		return -ENOMEM;
+	int rc = 0;
+	for (char *w = strtok_r(copy, " \t", &save); w && !rc; w = strtok_r(NULL, " \t", &save))
+		rc = cmd_push(c, w);
+	free(copy);
+	return rc ? rc : c->n ? 0 : -EINVAL;
+}
+
+static void cmd_print(const struct cmd *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		const char *s = c->v[i];
+		int plain = *s != '\0' && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					      "0123456789-_=+./,:@%") == strlen(s);
+		if (plain) {
+			fputs(s, stdout);
+		} else {
+			putchar('\'');
+			for (; *s; s++)
+				if (*s == '\'')
+					fputs("'\\''", stdout);
+				else
+					putchar(*s);
+			putchar('\'');
+		}
+		putchar(i + 1 < c->n ? ' ' : '\n');
+	}
+}
+
+/* Runs the command; returns its exit status (127 when it cannot be started). */
+static int cmd_run(const struct cmd *c)
+{
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "scalegraph cc: error: fork: %s\n", strerror(errno));
+		return 127;
+	}
+	if (pid == 0) {
+		execvp(c->v[0], c->v);
+		fprintf(stderr, "scalegraph cc: error: cannot run %s: %s\n", c->v[0], strerror(errno));
+		_exit(127);
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return 127;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* <dir of this executable>/../../<leaf>, or the environment override. */
+static int tool_dir(const char *env, const char *leaf, char *out, size_t len)
+{
+	const char *e = getenv(env);
+	if (e && *e)
+		return (size_t)snprintf(out, len, "%s", e) < len ? 0 : -ENAMETOOLONG;
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n < 0)
+		return -errno;
+	self[n] = '\0';
+	char *slash = strrchr(self, '/');
+	if (slash)
+		*slash = '\0';
+	char joined[PATH_MAX + 32];
+	snprintf(joined, sizeof joined, "%s/../../%s", self, leaf);
+	if (!realpath(joined, out)) /* keep the unresolved path: the error shows later */
+		return (size_t)snprintf(out, len, "%s", joined) < len ? 0 : -ENAMETOOLONG;
+	return 0;
+}
+
+static int write_file(const char *path, const char *head, const char *text, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return -errno;
+	int ok = fputs(head, f) >= 0 && fwrite(text, 1, len, f) == len;
+	if (fclose(f) != 0 || !ok)
+		return -EIO;
+	return 0;
+}
+
+/* Instruments `src` into tmp/<k>/<basename>. Returns 1 when written (path in `out`), 0 when
+ * nothing needed changing (compile the original), or -errno. */
+static int instrument_one(const char *src, const char *tmp, int k, const struct inst_options *o,
+			  int dry, char *out, size_t out_len)
+{
+	char *text = NULL;
+	size_t len;
+	struct inst_result res = { 0 };
+	int rc = inst_read_file(src, &text, &len);
+	if (rc) {
+		rc = 0; /* let the compiler report the missing file as usual */
+		goto out;
+	}
+	rc = inst_file(text, len, src, o, &res);
+	if (rc)
+		goto out;
+	if (res.len == len && !memcmp(res.text, text, len))
+		goto out;
+	const char *base = strrchr(src, '/');
+	base = base ? base + 1 : src;
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof dir, "%s/%d", tmp, k);
+	if ((size_t)snprintf(out, out_len, "%s/%s", dir, base) >= out_len) {
+		rc = -ENAMETOOLONG;
+		goto out;
+	}
+	if (dry) {
+		printf("# scalegraph instrument %s -> %s (%u functions probed, %u calls, %u regions)\n",
+		       src, out, res.n_probed, res.n_renamed, res.n_regions);
+		rc = 1;
+		goto out;
+	}
+	char head[PATH_MAX + 32], esc[PATH_MAX * 4];
+	if (inst_c_escape(esc, sizeof esc, src, strlen(src)) ||
+	    (size_t)snprintf(head, sizeof head, "#line 1 \"%s\"\n", esc) >= sizeof head) {
+		rc = -ENAMETOOLONG;
+		goto out;
+	}
+	if (mkdir(dir, 0700) && errno != EEXIST) {
+		rc = -errno;
+		goto out;
+	}
+	rc = write_file(out, head, res.text, res.len);
+	if (!rc)
+		rc = 1;
+out:
+	inst_result_free(&res);
+	free(text);
+	return rc;
+}
+
+/* Rewrites a dependency file so it names `orig` instead of `tmp`. */
+static void fix_dep_file(const char *dep, const char *tmp, const char *orig)
+{
+	char *text;
+	size_t len;
+	if (inst_read_file(dep, &text, &len))
+		return;
+	size_t tl = strlen(tmp), ol = strlen(orig);
+	char *out = malloc(len + 1 + (len / (tl ? tl : 1) + 1) * ol);
+	if (!out) {
+		free(text);
+		return;
+	}
+	size_t o = 0;
+	for (size_t i = 0; i < len;) {
+		if (tl && i + tl <= len && !memcmp(text + i, tmp, tl)) {
+			memcpy(out + o, orig, ol);
+			o += ol;
+			i += tl;
+		} else {
+			out[o++] = text[i++];
+		}
+	}
+	write_file(dep, "", out, o);
+	free(out);
+	free(text);
+}
+
+/* The .d file gcc writes for one source under -MD/-MMD. */
+static void dep_path(const struct cc_args *a, const char *src, char *out, size_t len)
+{
+	const char *base;
+	if (a->mf) {
+		snprintf(out, len, "%s", a->mf);
+		return;
+	}
+	if (a->out && a->compile_only) {
+		base = a->out;
+		snprintf(out, len, "%s", base);
+	} else {
+		base = strrchr(src, '/');
+		snprintf(out, len, "%s", base ? base + 1 : src);
+	}
+	char *dot = strrchr(out, '.');
+	char *slash = strrchr(out, '/');
+	if (dot && (!slash || dot > slash))
+		*dot = '\0';
+	strncat(out, ".d", len - strlen(out) - 1);
+}
+
+static void remove_tree(const char *tmp, int n)
+{
+	char p[PATH_MAX];
+	for (int k = 0; k < n; k++) {
+		snprintf(p, sizeof p, "%s/%d", tmp, k);
+		rmdir(p);
+	}
+	rmdir(tmp);
+}
+
+int main(int argc, char **argv)
+{
+	struct cc_args a;
+	struct cmd c = { 0 };
+	struct inst_filter *filter = NULL;
+	char tmp[PATH_MAX] = "", inc[PATH_MAX], lib[PATH_MAX];
+	char **tmp_paths = NULL;
+	int status = 1;
+
+	if (argc >= 2 && (!strcmp(argv[1], "--sg-help") || !strcmp(argv[1], "--help"))) {
+		printf("usage: scalegraph cc [--filter FILE] [--sg-static] [--sg-dry-run]\n"
+		       "                     [--sg-no-functions | --sg-all-functions] COMPILER-ARGS...\n"
+		       "Compiles and links C with scalegraph probes; use as CC. SG_CC picks the\n"
+		       "compiler (default cc); SG_INCLUDE_DIR/SG_LIB_DIR override where sgtrace.h\n"
+		       "and libsgtrace are. See docs/instrumenter.md.\n");
+		return 0;
+	}
+	if (cc_args_parse(argc, argv, &a))
+		return 2;
+	struct inst_options o = { .func_mode = a.func_mode };
+	if (a.filter && inst_filter_load(a.filter, stderr, &filter))
+		goto out;
+	o.filter = filter;
+	if (cmd_compiler(&c))
+		goto oom;
+	if (tool_dir("SG_INCLUDE_DIR", "include", inc, sizeof inc) ||
+	    tool_dir("SG_LIB_DIR", "lib", lib, sizeof lib)) {
+		fprintf(stderr, "scalegraph cc: error: cannot locate the scalegraph install\n");
+		goto out;
+	}
+	tmp_paths = calloc((size_t)a.argc + 1, sizeof *tmp_paths);
+	if (!tmp_paths)
+		goto oom;
+	int n_inst = 0;
+	if (!a.passthrough && a.n_sources) {
+		const char *td = getenv("TMPDIR");
+		snprintf(tmp, sizeof tmp, "%s/sgcc.XXXXXX", td && *td ? td : "/tmp");
+		if (a.dry_run) {
+			snprintf(tmp, sizeof tmp, "%s/sgcc.DRYRUN", td && *td ? td : "/tmp");
+		} else if (!mkdtemp(tmp)) {
+			fprintf(stderr, "scalegraph cc: error: cannot create %s: %s\n", tmp,
+				strerror(errno));
+			goto out;
+		}
+		for (int i = 0; i < a.argc; i++) {
+			if (!a.is_source[i])
+				continue;
+			char path[PATH_MAX];
+			int r = instrument_one(a.argv[i], tmp, i, &o, a.dry_run, path, sizeof path);
+			if (r < 0)
+				fprintf(stderr, "%s: warning: not instrumented (%s); compiled as is\n",
+					a.argv[i], strerror(-r));
+			if (r == 1) {
+				tmp_paths[i] = strdup(path);
+				if (!tmp_paths[i])
+					goto oom;
+				n_inst++;
+			}
+		}
+	}
+	/* the command: compiler, -iquote for moved sources, user args, -I, link flags */
+	if (!a.passthrough)
+		for (int i = 0; i < a.argc; i++) {
+			if (!tmp_paths[i])
+				continue;
+			char d[PATH_MAX];
+			snprintf(d, sizeof d, "%s", a.argv[i]);
+			char *slash = strrchr(d, '/');
+			if (slash)
+				*slash = '\0';
+			if (cmd_push(&c, "-iquote") || cmd_push(&c, slash ? d : "."))
+				goto oom;
+		}
+	for (int i = 0; i < a.argc; i++)
+		if (cmd_push(&c, tmp_paths[i] ? tmp_paths[i] : a.argv[i]))
+			goto oom;
+	if (!a.passthrough) {
+		if (cmd_push(&c, "-I") || cmd_push(&c, inc))
+			goto oom;
+		if (a.links) {
+			char buf[PATH_MAX + 32];
+			if (a.link_static) {
+				snprintf(buf, sizeof buf, "%s/libsgtrace.a", lib);
+				if (cmd_push(&c, buf) || cmd_push(&c, "-lpfm"))
+					goto oom;
+			} else {
+				snprintf(buf, sizeof buf, "-Wl,-rpath,%s", lib);
+				if (cmd_push(&c, "-L") || cmd_push(&c, lib) || cmd_push(&c, buf) ||
+				    cmd_push(&c, "-lsgtrace"))
+					goto oom;
+			}
+			if (cmd_push(&c, "-pthread"))
+				goto oom;
+		}
+	}
+	if (a.dry_run) {
+		cmd_print(&c);
+		status = 0;
+		goto out;
+	}
+	status = cmd_run(&c);
+	if (status == 0 && a.dep_file)
+		for (int i = 0; i < a.argc; i++) {
+			if (!tmp_paths[i])
+				continue;
+			char dep[PATH_MAX];
+			dep_path(&a, a.argv[i], dep, sizeof dep);
+			fix_dep_file(dep, tmp_paths[i], a.argv[i]);
+		}
+	goto out;
+oom:
+	fprintf(stderr, "scalegraph cc: error: out of memory\n");
+	status = 1;
+out:
+	if (tmp_paths) {
+		for (int i = 0; i < a.argc; i++) {
+			if (tmp_paths[i] && !a.dry_run)
+				unlink(tmp_paths[i]);
+			free(tmp_paths[i]);
+		}
+		free(tmp_paths);
+	}
+	if (tmp[0] && !a.dry_run)
+		remove_tree(tmp, a.argc);
+	inst_filter_free(filter);
+	cmd_free(&c);
+	cc_args_free(&a);
+	return status;
+}

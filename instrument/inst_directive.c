@@ -1,0 +1,316 @@
+/*
+ * inst_directive.c — what the scanner does with a preprocessor line: it follows #if/#elif/#else/
+ * #endif so that every token knows its conditional branch (for placing #include <sgtrace.h>
+ * where it is compiled whenever the code that needs it is), skips `#if 0` blocks and, on the
+ * second parse attempt, every #elif/#else branch (unbalanced braces across branches are the
+ * usual reason the first attempt fails); it recognises `#pragma scalegraph region` lines and
+ * finds calls to wrapped pthread functions inside #define bodies.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "inst_int.h"
+
+static const char *const wrapped[] = {
+	"pthread_create", "pthread_join",
+	"pthread_mutex_lock", "pthread_mutex_trylock", "pthread_mutex_unlock",
+	"pthread_barrier_wait",
+	"pthread_spin_lock", "pthread_spin_trylock", "pthread_spin_unlock",
+	"pthread_rwlock_rdlock", "pthread_rwlock_tryrdlock", "pthread_rwlock_wrlock",
+	"pthread_rwlock_trywrlock", "pthread_rwlock_unlock",
+	"pthread_cond_wait", "pthread_cond_timedwait", "pthread_cond_signal",
+	"pthread_cond_broadcast",
+};
+
+int inst_is_wrapped(const char *s, size_t len)
+{
+	if (len < 12 || memcmp(s, "pthread_", 8) != 0)
+		return 0;
+	for (size_t i = 0; i < sizeof wrapped / sizeof wrapped[0]; i++)
+		if (strlen(wrapped[i]) == len && !memcmp(wrapped[i], s, len))
+			return 1;
+	return 0;
+}
+
+/* Skips blanks and comments (no newlines inside a directive except escaped ones). */
+static size_t skip_blank(const char *p, size_t i, size_t n)
+{
+	for (;;) {
+		if (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\f' || p[i] == '\v' ||
+			      p[i] == '\r')) {
+			i++;
+		} else if (i + 1 < n && p[i] == '\\' && p[i + 1] == '\n') {
+			i += 2;
+		} else if (i + 1 < n && p[i] == '/' && p[i + 1] == '*') {
+			const char *e = NULL;
+			for (size_t j = i + 2; j + 1 < n; j++)
+				if (p[j] == '*' && p[j + 1] == '/') {
+					e = p + j + 2;
+					break;
+				}
+			if (!e)
+				return n;
+			i = (size_t)(e - p);
+		} else {
+			return i;
+		}
+	}
+}
+
+/* Reads an identifier at p[i]; returns its length (0 if none). */
+static size_t ident_len(const char *p, size_t i, size_t n)
+{
+	size_t j = i;
+	if (j < n && inst_is_idch((unsigned char)p[j]) && !(p[j] >= '0' && p[j] <= '9'))
+		while (j < n && inst_is_idch((unsigned char)p[j]))
+			j++;
+	return j - i;
+}
+
+static int word_is(const char *p, size_t len, const char *w)
+{
+	return strlen(w) == len && !memcmp(p, w, len);
+}
+
+/* True when the rest p[i..n) is "0" and nothing else (blanks, comments). */
+static int is_zero_cond(const char *p, size_t i, size_t n)
+{
+	i = skip_blank(p, i, n);
+	if (i >= n || p[i] != '0')
+		return 0;
+	i = skip_blank(p, i + 1, n);
+	if (i + 1 < n && p[i] == '/' && p[i + 1] == '/')
+		return 1;
+	return i >= n;
+}
+
+/*
+ * pragma -> '#' 'pragma' 'scalegraph' 'region' ('begin' | 'end') STRING?
+ * Returns PRAGMA_BEGIN/END, PRAGMA_BAD for another `#pragma scalegraph`, 0 for other pragmas.
+ * `name`/`name_len` receive the string literal with its quotes (length 0 when absent).
+ */
+int inst_pragma_parse(const char *p, size_t n, const char **name, size_t *name_len)
+{
+	*name = NULL;
+	*name_len = 0;
+	size_t i = skip_blank(p, 0, n);
+	if (i >= n || p[i] != '#')
+		return 0;
+	i = skip_blank(p, i + 1, n);
+	size_t l = ident_len(p, i, n);
+	if (!word_is(p + i, l, "pragma"))
+		return 0;
+	i = skip_blank(p, i + l, n);
+	l = ident_len(p, i, n);
+	if (!word_is(p + i, l, "scalegraph"))
+		return 0;
+	i = skip_blank(p, i + l, n);
+	l = ident_len(p, i, n);
+	if (!word_is(p + i, l, "region"))
+		return PRAGMA_BAD;
+	i = skip_blank(p, i + l, n);
+	l = ident_len(p, i, n);
+	int sub = word_is(p + i, l, "begin") ? PRAGMA_BEGIN :
+		  word_is(p + i, l, "end") ? PRAGMA_END : 0;
+	if (!sub)
+		return PRAGMA_BAD;
+	i = skip_blank(p, i + l, n);
+	if (i < n && p[i] == '"') {
+		size_t j = i + 1;
+		while (j < n && p[j] != '"' && p[j] != '\n') {
+			if (p[j] == '\\')
+				j++;
+			j++;
+		}
+		if (j >= n || p[j] != '"')
+			return PRAGMA_BAD;
+		*name = p + i;
+		*name_len = j + 1 - i;
+		i = skip_blank(p, j + 1, n);
+	}
+	if (i + 1 < n && p[i] == '/' && p[i + 1] == '/')
+		i = n;
+	return i >= n ? sub : PRAGMA_BAD;
+}
+
+uint32_t inst_cond_new(struct inst_lex *lx, uint32_t dir_off, uint32_t dir_line)
+{
+	if (lx->n_conds == lx->cap_conds) {
+		size_t cap = lx->cap_conds ? lx->cap_conds * 2 : 64;
+		struct inst_cond *v = realloc(lx->conds, cap * sizeof *v);
+		if (!v) {
+			lx->oom = 1;
+			return 0;
+		}
+		lx->conds = v;
+		lx->cap_conds = cap;
+	}
+	if (lx->n_conds == 0) { /* branch 0: the file itself */
+		lx->conds[0] = (struct inst_cond){ 0, 0, 0, 1 };
+		lx->n_conds = 1;
+		return inst_cond_new(lx, dir_off, dir_line);
+	}
+	uint32_t id = (uint32_t)lx->n_conds++;
+	uint32_t parent = lx->n_cstack > 1 ? lx->cstack[lx->n_cstack - 2].branch : 0;
+	lx->conds[id] = (struct inst_cond){ parent, lx->conds[parent].depth + 1, dir_off, dir_line };
+	return id;
+}
+
+static int cstack_push(struct inst_lex *lx)
+{
+	if (lx->n_cstack == lx->cap_cstack) {
+		size_t cap = lx->cap_cstack ? lx->cap_cstack * 2 : 16;
+		void *v = realloc(lx->cstack, cap * sizeof *lx->cstack);
+		if (!v) {
+			lx->oom = 1;
+			return -ENOMEM;
+		}
+		lx->cstack = v;
+		lx->cap_cstack = cap;
+	}
+	lx->n_cstack++;
+	return 0;
+}
+
+/* Starts a new branch of the innermost group (for #if/#elif/#else in live code). */
+static void branch_begin(struct inst_lex *lx)
+{
+	size_t top = lx->n_cstack - 1;
+	uint32_t b = inst_cond_new(lx, lx->cstack[top].dir_off, lx->cstack[top].dir_line);
+	lx->cstack[top].branch = b;
+	lx->cur_cond = b;
+}
+
+/* #define NAME body: records wrapped pthread names called in the body. */
+static void define_sites(struct inst_lex *lx, const char *p, size_t n, uint32_t base)
+{
+	size_t i = 0;
+	int first = 1;
+	while (i < n) {
+		char c = p[i];
+		if (c == '"' || c == '\'') {
+			for (i++; i < n && p[i] != c && p[i] != '\n'; i++)
+				if (p[i] == '\\')
+					i++;
+			i++;
+		} else if (c == '/' && i + 1 < n && (p[i + 1] == '*' || p[i + 1] == '/')) {
+			if (p[i + 1] == '/')
+				return;
+			i = skip_blank(p, i, n);
+		} else if (inst_is_idch((unsigned char)c)) {
+			size_t l = 0;
+			while (i + l < n && inst_is_idch((unsigned char)p[i + l]))
+				l++;
+			int called = skip_blank(p, i + l, n) < n && p[skip_blank(p, i + l, n)] == '(';
+			if (!first && called && inst_is_wrapped(p + i, l) &&
+			    !(i > 0 && p[i - 1] == '#')) {
+				if (lx->n_dsites == lx->cap_dsites) {
+					size_t cap = lx->cap_dsites ? lx->cap_dsites * 2 : 8;
+					void *v = realloc(lx->dsites, cap * sizeof *lx->dsites);
+					if (!v) {
+						lx->oom = 1;
+						return;
+					}
+					lx->dsites = v;
+					lx->cap_dsites = cap;
+				}
+				uint32_t line = lx->dir_line;
+				for (size_t k = 0; k < i; k++)
+					line += p[k] == '\n';
+				lx->dsites[lx->n_dsites++] =
+					(struct inst_site){ base + (uint32_t)i, line, lx->cur_cond };
+			}
+			first = 0;
+			i += l;
+		} else {
+			i++;
+		}
+	}
+}
+
+int inst_directive(struct inst_lex *lx, uint32_t end)
+{
+	const char *p = lx->src + lx->dir_off;
+	size_t n = end - lx->dir_off;
+	size_t i = skip_blank(p, 0, n);
+	if (i < n && p[i] == '#')
+		i = skip_blank(p, i + 1, n);
+	size_t l = ident_len(p, i, n);
+	const char *w = p + i;
+	int skipping = lx->skip_level != 0;
+
+	if (word_is(w, l, "if") || word_is(w, l, "ifdef") || word_is(w, l, "ifndef")) {
+		if (cstack_push(lx))
+			return 0;
+		size_t top = lx->n_cstack - 1;
+		lx->cstack[top].taken = 1;
+		lx->cstack[top].dir_off = lx->dir_off;
+		lx->cstack[top].dir_line = lx->dir_line;
+		lx->cstack[top].branch = lx->cur_cond;
+		if (skipping)
+			return 0;
+		branch_begin(lx);
+		if (word_is(w, l, "if") && is_zero_cond(p, i + l, n)) {
+			lx->cstack[top].taken = 0;
+			lx->skip_level = lx->n_cstack;
+		}
+		return 0;
+	}
+	if (word_is(w, l, "elif") || word_is(w, l, "else")) {
+		if (lx->n_cstack == 0 || (skipping && lx->skip_level < lx->n_cstack))
+			return 0;
+		size_t top = lx->n_cstack - 1;
+		int zero = word_is(w, l, "elif") && is_zero_cond(p, i + l, n);
+		if (skipping) { /* this group's previous branch was skipped */
+			if (lx->cstack[top].taken || zero)
+				return 0;
+			lx->skip_level = 0;
+			lx->cstack[top].taken = 1;
+			branch_begin(lx);
+			return 0;
+		}
+		if (lx->first_branch_only) {
+			lx->skip_level = lx->n_cstack;
+			return 0;
+		}
+		branch_begin(lx);
+		if (zero) {
+			lx->cstack[top].taken = 0;
+			lx->skip_level = lx->n_cstack;
+		}
+		return 0;
+	}
+	if (word_is(w, l, "endif")) {
+		if (lx->n_cstack == 0)
+			return 0;
+		if (lx->skip_level == lx->n_cstack)
+			lx->skip_level = 0;
+		lx->n_cstack--;
+		if (!lx->skip_level)
+			lx->cur_cond = lx->n_cstack ? lx->cstack[lx->n_cstack - 1].branch : 0;
+		return 0;
+	}
+	if (skipping)
+		return 0;
+	if (word_is(w, l, "define")) {
+		define_sites(lx, w + l, n - i - l, lx->dir_off + (uint32_t)(i + l));
+		return 0;
+	}
+	if (word_is(w, l, "pragma")) {
+		const char *name;
+		size_t name_len;
+		return inst_pragma_parse(p, n, &name, &name_len);
+	}
+	return 0;
+}
+
+void inst_lex_free(struct inst_lex *lx)
+{
+	free(lx->conds);
+	free(lx->cstack);
+	free(lx->dsites);
+	lx->conds = NULL;
+	lx->cstack = NULL;
+	lx->dsites = NULL;
+}

@@ -1,0 +1,198 @@
+/*
+ * inst_int.h — private to instrument/: the token record the Flex scanner hands to the Bison
+ * parser, the scanner's per-file state (preprocessor conditionals, region pragmas, #define
+ * sites), and the syntax tree the grammar actions build. The passes (inst_probe.c) read the tree;
+ * the splicer (inst_splice.c) applies their edits at byte offsets.
+ */
+#ifndef INST_INT_H
+#define INST_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "instrument.h"
+
+/* One token as the scanner reports it: byte span in the input, line/column (1-based) and the
+ * preprocessor-conditional branch it sits in (see struct inst_cond). */
+struct inst_tok {
+	uint32_t off;
+	uint32_t len;
+	uint32_t line;
+	uint32_t col;
+	uint32_t cond;
+	int sub;       /* token-specific code: enum inst_kw_sub, enum inst_pragma_sub */
+};
+
+enum inst_kw_sub {
+	KW_STATIC = 1, KW_INLINE, KW_EXTERN, KW_TYPEDEF, /* storage/function specifiers */
+	KW_LOOP,   /* for while do */
+	KW_STMT,   /* if else switch case default return goto break continue */
+	KW_ATTR,   /* __attribute__ __declspec asm typeof _Alignas _Static_assert ... */
+};
+
+enum inst_pragma_sub {
+	PRAGMA_BEGIN = 1,  /* #pragma scalegraph region begin "name" */
+	PRAGMA_END,        /* #pragma scalegraph region end ["name"] */
+	PRAGMA_BAD,        /* #pragma scalegraph ... that does not follow that syntax */
+};
+
+/* A branch of a preprocessor conditional: every #if/#ifdef/#ifndef, #elif and #else opens a new
+ * branch whose parent is the branch the conditional sits in. Branch 0 is the file itself. Code
+ * in branch b is compiled whenever code in branch a is, if a is an ancestor of b (or b itself). */
+struct inst_cond {
+	uint32_t parent;
+	uint32_t depth;
+	uint32_t dir_off;  /* offset of the line start of the directive that opened the branch group */
+	uint32_t dir_line;
+};
+
+/* A wrapped pthread name called inside a #define body, renamed like any call. */
+struct inst_site {
+	uint32_t off;
+	uint32_t line;
+	uint32_t cond;
+};
+
+/* Per-file scanner state (flex "extra" data). */
+struct inst_lex {
+	const char *src;
+	size_t len;
+	uint32_t off;          /* byte offset of the next character */
+	uint32_t line, col;    /* position of the next character */
+	uint32_t tok_off, tok_line, tok_col; /* start of the last token matched */
+	int first_branch_only; /* skip #elif/#else branches (second parse attempt) */
+	/* conditional tracking */
+	struct inst_cond *conds;
+	size_t n_conds, cap_conds;
+	struct { uint32_t branch; int taken; uint32_t dir_off, dir_line; } *cstack;
+	size_t n_cstack, cap_cstack;
+	uint32_t cur_cond;
+	size_t skip_level;     /* 0: not skipping; else skipping while n_cstack >= skip_level */
+	/* directive being scanned */
+	uint32_t dir_off, dir_line, dir_col;
+	uint32_t dir_nl;
+	int in_skip_comment;
+	struct inst_site *dsites;
+	size_t n_dsites, cap_dsites;
+	int oom;
+};
+
+/* Syntax tree. Nodes live in one array and are named by index; -1 is "none". */
+enum inst_node_kind {
+	N_LIST = 1, /* children: first..last via next */
+	N_ID,       /* an identifier */
+	N_KW,       /* a keyword of interest, sub = enum inst_kw_sub */
+	N_ASSIGN,   /* a lone '=' */
+	N_PRAGMA,   /* region pragma, sub = enum inst_pragma_sub; off/end = directive text */
+	N_CALL,     /* ID '(' ... ')': a = the N_PAREN */
+	N_PAREN,    /* '(' inner ')': a = inner list */
+	N_BRACKET,  /* '[' inner ']' */
+	N_BLOCK,    /* '{' stmts head '}': a = list of N_ITEM, b = trailing head list */
+	N_ITEM,     /* head ';' or head block: a = head list, b = block or -1 */
+	N_ERROR,    /* where the parser recovered from a syntax error */
+};
+
+struct inst_node {
+	uint8_t kind;
+	uint8_t sub;
+	uint32_t off, end;  /* byte span [off, end) */
+	uint32_t line, col; /* of off */
+	uint32_t cond;
+	int32_t a, b;
+	int32_t next;       /* sibling in a list */
+	int32_t first, last;/* N_LIST children */
+};
+
+struct inst_error {
+	uint32_t off, line, col;
+	char msg[120];
+};
+
+struct inst_tree {
+	struct inst_node *nodes;
+	size_t n_nodes, cap_nodes;
+	int32_t top;        /* N_LIST of top-level N_ITEM / N_ERROR, or -1 */
+	struct inst_error *errors;
+	size_t n_errors, cap_errors;
+	int aborted;        /* the parser gave up (unbalanced to the end of file) */
+	int oom;
+};
+
+/* Tree builder: one call per grammar action (inst_tree.c). Each returns a node index or -1. */
+int32_t tree_leaf(struct inst_tree *t, enum inst_node_kind kind, const struct inst_tok *tok);
+int32_t tree_append(struct inst_tree *t, int32_t list, int32_t node);
+int32_t tree_call(struct inst_tree *t, const struct inst_tok *id, int32_t paren);
+int32_t tree_group(struct inst_tree *t, enum inst_node_kind kind, const struct inst_tok *open,
+		   int32_t inner, const struct inst_tok *close);
+int32_t tree_block(struct inst_tree *t, const struct inst_tok *open, int32_t stmts, int32_t tail,
+		   const struct inst_tok *close);
+int32_t tree_item(struct inst_tree *t, int32_t head, int32_t block, const struct inst_tok *end);
+void tree_top(struct inst_tree *t, int32_t item);
+void tree_error(struct inst_tree *t, uint32_t off, uint32_t line, uint32_t col, const char *msg);
+void tree_free(struct inst_tree *t);
+
+/* Scanner (inst_lexer.l) and parser (inst_parser.y) glue. inst_parse lexes and parses `lx->src`
+ * into `t`; it returns 0 (errors, if any, are in t->errors) or -ENOMEM. */
+int inst_parse(struct inst_lex *lx, struct inst_tree *t);
+void inst_lex_free(struct inst_lex *lx);
+/* Called by the scanner for each complete directive [lx->dir_off, end): tracks conditionals and
+ * #define sites. Returns the pragma sub-code when it is a scalegraph region pragma, else 0. */
+int inst_directive(struct inst_lex *lx, uint32_t end);
+uint32_t inst_cond_new(struct inst_lex *lx, uint32_t dir_off, uint32_t dir_line);
+/* Parses a `#pragma scalegraph region begin|end ["name"]` line of n bytes: returns
+ * PRAGMA_BEGIN/END/BAD or 0 (not ours); *name gets the string literal with quotes, or NULL. */
+int inst_pragma_parse(const char *p, size_t n, const char **name, size_t *name_len);
+
+/* The names of the pthread functions libsgtrace wraps (sgtrace.h sg_pthread_*). */
+int inst_is_wrapped(const char *s, size_t len);
+/* Non-zero when c may appear in an identifier. */
+static inline int inst_is_idch(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '$';
+}
+
+/* An edit of the output: delete `del` bytes at `off`, insert `text` (`len` bytes). */
+struct inst_edit {
+	uint32_t off;
+	uint32_t del;
+	uint32_t seq;  /* insertion order, to keep edits at one offset stable */
+	char *text;    /* malloc'd */
+	size_t len;
+};
+
+struct inst_edits {
+	struct inst_edit *v;
+	size_t n, cap;
+	int oom;
+};
+
+/* Adds an edit; `text` is copied. Failures set e->oom. */
+void edits_add(struct inst_edits *e, uint32_t off, uint32_t del, const char *text, size_t len);
+/* printf-style edits_add. */
+void edits_addf(struct inst_edits *e, uint32_t off, uint32_t del, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Applies the edits (sorted here) to src; the result is malloc'd into *out. Returns 0 or -ENOMEM. */
+int edits_apply(struct inst_edits *e, const char *src, size_t len, char **out, size_t *out_len);
+void edits_free(struct inst_edits *e);
+/* Drops the edits added after the first n (rolls back one function's edits). */
+void edits_truncate(struct inst_edits *e, size_t n);
+
+
+/* Warning sink shared by the passes. */
+struct inst_diag {
+	FILE *f;
+	const char *file;
+	int quiet;
+	unsigned n;
+};
+void inst_warn(struct inst_diag *d, uint32_t line, uint32_t col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* The probe pass (inst_probe.c): reads the tree and the scanner state, adds edits. */
+int inst_probe(const char *src, size_t len, const struct inst_tree *t, const struct inst_lex *lx,
+	       const struct inst_options *opt, struct inst_diag *d, struct inst_edits *e,
+	       struct inst_result *res);
+
+#endif /* INST_INT_H */

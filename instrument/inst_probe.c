@@ -1,0 +1,625 @@
+/*
+ * inst_probe.c — the pass that picks probe points. It reads the island tree (inst_parser.y) and
+ * decides, top-level item by item: is this a function definition (name, line, K&R form), does
+ * the selection (default rule, --filter, --all-functions, --no-functions) give it entry/exit
+ * probes, which calls to wrapped pthread functions it renames to sg_*, which region pragmas
+ * become sg_region_begin/end calls, and where `#include <sgtrace.h>` must go so that every
+ * rewritten line sees it under every #if combination. It only adds edits; inst_edit.c splices.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "inst_int.h"
+
+#define GUARD_FMT " static struct sg_func_desc sg_fd__ = { \"%.*s\", \"%s\", %u, 0 };" \
+	" struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused))" \
+	" = sg_func_scope_enter(&sg_fd__);"
+
+struct name_ref {
+	uint32_t off, len;
+};
+
+struct probe {
+	const char *src;
+	size_t len;
+	const struct inst_tree *t;
+	const struct inst_lex *lx;
+	const struct inst_options *opt;
+	struct inst_diag *d;
+	struct inst_edits *e;
+	struct inst_result *res;
+	char file_esc[1024];
+	/* thread start routines: third arguments of pthread_create calls */
+	struct name_ref *starts;
+	size_t n_starts, cap_starts;
+	/* conditional branches that already saw an #include <sgtrace.h> */
+	uint32_t *incs;
+	size_t n_incs, cap_incs;
+	/* open regions: string literals with quotes */
+	struct name_ref *regions;
+	size_t n_regions, cap_regions;
+	size_t next_dsite;
+	int oom;
+	/* per item, filled by walk() */
+	int has_loop, has_sync, n_sites;
+	uint32_t *site_conds;
+	size_t n_site_conds, cap_site_conds;
+};
+
+static const struct inst_node *N(const struct probe *p, int32_t i)
+{
+	return &p->t->nodes[i];
+}
+
+static int grow(void **v, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return 0;
+	size_t c = *cap ? *cap * 2 : 16;
+	void *nv = realloc(*v, c * size);
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	*cap = c;
+	return 0;
+}
+
+static void site_add(struct probe *p, uint32_t cond)
+{
+	p->n_sites++;
+	if (grow((void **)&p->site_conds, &p->cap_site_conds, p->n_site_conds, sizeof(uint32_t))) {
+		p->oom = 1;
+		return;
+	}
+	p->site_conds[p->n_site_conds++] = cond;
+}
+
+/* Is branch a an ancestor of (or equal to) branch b? */
+static int cond_dominates(const struct inst_lex *lx, uint32_t a, uint32_t b)
+{
+	if (a == 0 || a == b)
+		return 1;
+	if (!lx->conds)
+		return 0;
+	uint32_t da = lx->conds[a].depth;
+	while (b != 0 && lx->conds[b].depth > da)
+		b = lx->conds[b].parent;
+	return a == b;
+}
+
+/* The identifier an argument ends with (a thread start routine behind casts), if any. */
+static int last_ident(const char *s, uint32_t from, uint32_t to, struct name_ref *out)
+{
+	while (to > from && (s[to - 1] == ' ' || s[to - 1] == '\t' || s[to - 1] == '\n' ||
+			     s[to - 1] == '\r'))
+		to--;
+	uint32_t b = to;
+	while (b > from && inst_is_idch((unsigned char)s[b - 1]))
+		b--;
+	if (b == to || (s[b] >= '0' && s[b] <= '9'))
+		return 0;
+	out->off = b;
+	out->len = to - b;
+	return 1;
+}
+
+/* pthread_create(thread, attr, START, arg): remember START's name. */
+static void note_start_routine(struct probe *p, const struct inst_node *paren)
+{
+	const char *s = p->src;
+	int depth = 0, commas = 0;
+	uint32_t from = 0, to = 0;
+	for (uint32_t i = paren->off + 1; i + 1 < paren->end && !to; i++) {
+		char c = s[i];
+		if (c == '"' || c == '\'') {
+			for (i++; i + 1 < paren->end && s[i] != c; i++)
+				if (s[i] == '\\')
+					i++;
+		} else if (c == '(' || c == '[' || c == '{') {
+			depth++;
+		} else if (c == ')' || c == ']' || c == '}') {
+			depth--;
+		} else if (c == ',' && depth == 0) {
+			if (++commas == 2)
+				from = i + 1;
+			else if (commas == 3)
+				to = i;
+		}
+	}
+	struct name_ref r;
+	if (!from || !to || !last_ident(s, from, to, &r))
+		return;
+	if (grow((void **)&p->starts, &p->cap_starts, p->n_starts, sizeof *p->starts)) {
+		p->oom = 1;
+		return;
+	}
+	p->starts[p->n_starts++] = r;
+}
+
+static int is_name(const struct probe *p, const struct inst_node *n, const char *w)
+{
+	size_t l = strlen(w);
+	return n->end - n->off >= l && !memcmp(p->src + n->off, w, l) &&
+	       (n->end - n->off == l || !inst_is_idch((unsigned char)p->src[n->off + l]));
+}
+
+static uint32_t id_len(const struct probe *p, const struct inst_node *n)
+{
+	uint32_t i = n->off;
+	while (i < p->len && inst_is_idch((unsigned char)p->src[i]))
+		i++;
+	return i - n->off;
+}
+
+/* First pass: collect thread start routines anywhere in the file. */
+static void find_starts(struct probe *p, int32_t i, int depth)
+{
+	for (; i >= 0 && depth < 20000; i = N(p, i)->next) {
+		const struct inst_node *n = N(p, i);
+		switch (n->kind) {
+		case N_CALL:
+			if (is_name(p, n, "pthread_create") && n->a >= 0)
+				note_start_routine(p, N(p, n->a));
+			if (n->a >= 0)
+				find_starts(p, N(p, n->a)->a, depth + 1);
+			break;
+		case N_LIST:
+			find_starts(p, n->first, depth + 1);
+			break;
+		case N_PAREN: case N_BRACKET: case N_ITEM: case N_BLOCK:
+			if (n->a >= 0)
+				find_starts(p, n->a, depth + 1);
+			if (n->b >= 0)
+				find_starts(p, n->b, depth + 1);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+static int is_start_routine(const struct probe *p, uint32_t off, uint32_t len)
+{
+	for (size_t i = 0; i < p->n_starts; i++)
+		if (p->starts[i].len == len && !memcmp(p->src + p->starts[i].off, p->src + off, len))
+			return 1;
+	return 0;
+}
+
+/* A region pragma at a statement position: replace the directive line(s) by the call, keeping
+ * the number of lines. */
+static void region_pragma(struct probe *p, const struct inst_node *n)
+{
+	const char *name;
+	size_t name_len;
+	int sub = inst_pragma_parse(p->src + n->off, n->end - n->off, &name, &name_len);
+	if (sub == PRAGMA_BAD) {
+		inst_warn(p->d, n->line, n->col, "malformed '#pragma scalegraph' (expected "
+			  "'region begin \"name\"' or 'region end [\"name\"]'); left as is");
+		return;
+	}
+	if (sub == PRAGMA_BEGIN && !name) {
+		inst_warn(p->d, n->line, n->col, "'#pragma scalegraph region begin' needs a "
+			  "name in double quotes; left as is");
+		return;
+	}
+	struct name_ref r = { 0, 0 };
+	if (sub == PRAGMA_BEGIN) {
+		if (grow((void **)&p->regions, &p->cap_regions, p->n_regions, sizeof r)) {
+			p->oom = 1;
+			return;
+		}
+		r.off = (uint32_t)(name - p->src);
+		r.len = (uint32_t)name_len;
+		p->regions[p->n_regions++] = r;
+	} else if (name) {
+		r.off = (uint32_t)(name - p->src);
+		r.len = (uint32_t)name_len;
+		size_t k = p->n_regions;
+		while (k > 0 && !(p->regions[k - 1].len == r.len &&
+				  !memcmp(p->src + p->regions[k - 1].off, name, r.len)))
+			k--;
+		if (k == 0)
+			inst_warn(p->d, n->line, n->col, "region end %.*s has no open region begin "
+				  "before it", (int)name_len, name);
+		else
+			p->n_regions = k - 1;
+	} else {
+		if (p->n_regions == 0) {
+			inst_warn(p->d, n->line, n->col, "'#pragma scalegraph region end' with no "
+				  "open region; left as is");
+			return;
+		}
+		r = p->regions[--p->n_regions];
+	}
+	unsigned nl = 0;
+	for (uint32_t i = n->off; i < n->end; i++)
+		nl += p->src[i] == '\n';
+	edits_addf(p->e, n->off, n->end - n->off, "%s(%.*s);%.*s",
+		   sub == PRAGMA_BEGIN ? "sg_region_begin" : "sg_region_end", (int)r.len,
+		   p->src + r.off, (int)nl, "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n");
+	p->res->n_regions++;
+	site_add(p, n->cond);
+}
+
+enum walk_ctx {
+	CTX_EXPR,   /* inside parentheses, brackets, declarations */
+	CTX_STMT,   /* a statement head in a code block: pragmas at its start are statements */
+	CTX_TOP,    /* a top-level declaration head */
+};
+
+static void walk(struct probe *p, int32_t i, enum walk_ctx ctx, int code, int depth);
+
+/* block -> '{' stmt* head '}' */
+static void walk_block(struct probe *p, const struct inst_node *b, int code, int depth)
+{
+	for (int32_t s = b->a >= 0 ? N(p, b->a)->first : -1; s >= 0; s = N(p, s)->next)
+		walk(p, s, code ? CTX_STMT : CTX_EXPR, code, depth + 1);
+	if (b->b >= 0)
+		walk(p, b->b, code ? CTX_STMT : CTX_EXPR, code, depth + 1);
+}
+
+static int head_is_initializer(const struct probe *p, int32_t head)
+{
+	if (head < 0)
+		return 0;
+	for (int32_t i = N(p, head)->first; i >= 0; i = N(p, i)->next) {
+		const struct inst_node *n = N(p, i);
+		if (n->kind == N_ASSIGN)
+			return 1;
+		if (n->kind == N_ID && (is_name(p, n, "struct") || is_name(p, n, "union") ||
+					is_name(p, n, "enum")))
+			return 1;
+	}
+	return 0;
+}
+
+/* Walks a node or a list: renames wrapped calls, converts region pragmas, notes loops. */
+static void walk(struct probe *p, int32_t i, enum walk_ctx ctx, int code, int depth)
+{
+	if (i < 0 || depth > 20000)
+		return;
+	const struct inst_node *n = N(p, i);
+	switch (n->kind) {
+	case N_LIST: {
+		int at_start = 1;
+		for (int32_t c = n->first; c >= 0; c = N(p, c)->next) {
+			const struct inst_node *cn = N(p, c);
+			if (cn->kind == N_PRAGMA) {
+				if (ctx == CTX_STMT && at_start)
+					region_pragma(p, cn);
+				else
+					inst_warn(p->d, cn->line, cn->col, "region pragma is not at "
+						  "a statement position in a function body; left "
+						  "as is");
+				continue;
+			}
+			at_start = 0;
+			if (cn->kind == N_BLOCK && ctx == CTX_EXPR && c == n->first)
+				walk_block(p, cn, code, depth + 1); /* ({ ... }) */
+			else if (cn->kind == N_BLOCK)
+				walk_block(p, cn, 0, depth + 1);   /* (T){ ... } */
+			else
+				walk(p, c, ctx == CTX_TOP ? CTX_TOP : CTX_EXPR, code, depth + 1);
+		}
+		break;
+	}
+	case N_ITEM:
+		walk(p, n->a, ctx, code, depth + 1);
+		if (n->b >= 0)
+			walk_block(p, N(p, n->b), code && !head_is_initializer(p, n->a), depth + 1);
+		break;
+	case N_CALL: {
+		uint32_t l = id_len(p, n);
+		if (ctx != CTX_TOP && inst_is_wrapped(p->src + n->off, l)) {
+			edits_add(p->e, n->off, 0, "sg_", 3);
+			p->has_sync = 1;
+			p->res->n_renamed++;
+			site_add(p, n->cond);
+		}
+		if (n->a >= 0)
+			walk(p, N(p, n->a)->a, ctx == CTX_TOP ? CTX_TOP : CTX_EXPR, code, depth + 1);
+		break;
+	}
+	case N_ID:
+		if (inst_is_wrapped(p->src + n->off, n->end - n->off))
+			inst_warn(p->d, n->line, n->col, "'%.*s' is named but not called here (its "
+				  "address taken?): calls through it are not traced",
+				  (int)(n->end - n->off), p->src + n->off);
+		break;
+	case N_KW:
+		if (n->sub == KW_LOOP)
+			p->has_loop = 1;
+		break;
+	case N_PAREN:
+	case N_BRACKET:
+		walk(p, n->a, ctx == CTX_TOP ? CTX_TOP : CTX_EXPR, code, depth + 1);
+		break;
+	case N_BLOCK:
+		walk_block(p, n, code, depth + 1);
+		break;
+	case N_PRAGMA:
+		inst_warn(p->d, n->line, n->col, "region pragma is not at a statement position "
+			  "in a function body; left as is");
+		break;
+	default:
+		break;
+	}
+}
+
+/* A function definition found in the tree. */
+struct fn {
+	int32_t start;     /* first top-level item of the definition (K&R: its first line) */
+	int32_t name;      /* the N_CALL whose identifier is the function's name */
+	int is_static, is_inline;
+};
+
+/* The declarator name in a head: the first call at top level that has something before it, else
+ * (functions returning function pointers: `int (*f(int))(int)`) the first call inside the
+ * first parenthesis group that has something before it. */
+static int32_t decl_name(const struct probe *p, int32_t head)
+{
+	int32_t before = 0, attr = 0;
+	for (int32_t i = N(p, head)->first; i >= 0; i = N(p, i)->next) {
+		const struct inst_node *n = N(p, i);
+		if (attr && n->kind == N_PAREN) { /* __attribute__((...)), asm("..."), typeof(...) */
+			attr = 0;
+			before++;
+			continue;
+		}
+		attr = n->kind == N_KW && n->sub == KW_ATTR;
+		if (n->kind == N_CALL && before)
+			return i;
+		if (n->kind == N_PAREN && before && n->a >= 0) {
+			for (int32_t c = N(p, n->a)->first; c >= 0; c = N(p, c)->next)
+				if (N(p, c)->kind == N_CALL)
+					return c;
+			return -1;
+		}
+		before++;
+	}
+	return -1;
+}
+
+/* Rejects heads that cannot start a function definition; notes specifiers. */
+static int head_ok(const struct probe *p, int32_t head, struct fn *f)
+{
+	for (int32_t i = N(p, head)->first; i >= 0; i = N(p, i)->next) {
+		const struct inst_node *n = N(p, i);
+		if (n->kind == N_ASSIGN || n->kind == N_PRAGMA || n->kind == N_BLOCK)
+			return 0;
+		if (n->kind == N_KW) {
+			if (n->sub == KW_LOOP || n->sub == KW_STMT || n->sub == KW_TYPEDEF)
+				return 0;
+			f->is_static |= n->sub == KW_STATIC;
+			f->is_inline |= n->sub == KW_INLINE;
+		}
+	}
+	return 1;
+}
+
+/* Is the text of a parenthesis group an identifier list `(a, b, c)` (K&R parameters)? */
+static int ident_list(const struct probe *p, const struct inst_node *paren)
+{
+	for (uint32_t i = paren->off + 1; i + 1 < paren->end; i++) {
+		char c = p->src[i];
+		if (!inst_is_idch((unsigned char)c) && c != ',' && c != ' ' && c != '\t' &&
+		    c != '\n' && c != '\r')
+			return 0;
+	}
+	return 1;
+}
+
+/* Decides whether top-level item `items[k]` (with a block) is a function definition. */
+static int fn_detect(const struct probe *p, int32_t *items, size_t k, struct fn *f)
+{
+	const struct inst_node *it = N(p, items[k]);
+	memset(f, 0, sizeof *f);
+	if (it->a >= 0) {
+		if (!head_ok(p, it->a, f))
+			return 0;
+		f->name = decl_name(p, it->a);
+		f->start = items[k];
+		return f->name >= 0;
+	}
+	/* K&R: `int f(a, b) int a; char *b; {` arrives as items `int f(a,b) int a;`, `char *b;`
+	 * and an item with an empty head and the body. */
+	for (size_t j = k; j-- > 0 && k - j <= 64;) {
+		const struct inst_node *d = N(p, items[j]);
+		if (d->b >= 0 || d->a < 0)
+			return 0;
+		struct fn g;
+		memset(&g, 0, sizeof g);
+		if (!head_ok(p, d->a, &g))
+			return 0;
+		int32_t name = decl_name(p, d->a);
+		if (name >= 0 && N(p, name)->a >= 0 && N(p, name)->next >= 0 &&
+		    ident_list(p, N(p, N(p, name)->a))) {
+			*f = g;
+			f->name = name;
+			f->start = items[j];
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Default rule (docs/instrumenter.md): probe functions that loop, synchronise, are main or
+ * start threads; leave short leaf helpers alone, they would dominate the overhead. */
+static int fn_selected(struct probe *p, const struct fn *f, const struct inst_node *nm,
+		       uint32_t nlen)
+{
+	if (f->is_inline && !f->is_static)
+		return 0; /* C99: an extern inline definition may not hold a static object */
+	int sel;
+	switch (p->opt ? p->opt->func_mode : INST_FUNC_DEFAULT) {
+	case INST_FUNC_NONE:
+		return 0;
+	case INST_FUNC_ALL:
+		sel = 1;
+		break;
+	default:
+		sel = p->has_loop || p->has_sync || (nlen == 4 && !memcmp(p->src + nm->off, "main", 4)) ||
+		      is_start_routine(p, nm->off, nlen);
+		break;
+	}
+	if (p->opt && p->opt->filter)
+		sel = inst_filter_select(p->opt->filter, p->src + nm->off, nlen, p->d->file, sel);
+	return sel;
+}
+
+/* Puts `#include <sgtrace.h>` (and a #line back to the user's file) before item `start` unless
+ * an earlier one covers every site. Returns 0, or -1 when no file-scope place exists. */
+static int place_include(struct probe *p, const struct inst_node *start, uint32_t prev_end)
+{
+	uint32_t off = start->off, line = start->line, c = start->cond;
+	for (;;) {
+		int ok = 1;
+		for (size_t s = 0; s < p->n_site_conds && ok; s++)
+			ok = cond_dominates(p->lx, c, p->site_conds[s]);
+		if (ok || c == 0)
+			break;
+		off = p->lx->conds[c].dir_off; /* before the #if group holding the head */
+		line = p->lx->conds[c].dir_line;
+		c = p->lx->conds[c].parent;
+	}
+	if (off < prev_end)
+		return -1;
+	for (size_t k = 0; k < p->n_incs; k++)
+		if (cond_dominates(p->lx, p->incs[k], c))
+			return 0;
+	if (grow((void **)&p->incs, &p->cap_incs, p->n_incs, sizeof *p->incs)) {
+		p->oom = 1;
+		return 0;
+	}
+	p->incs[p->n_incs++] = c;
+	uint32_t ls = off;
+	while (ls > 0 && (p->src[ls - 1] == ' ' || p->src[ls - 1] == '\t'))
+		ls--;
+	int at_bol = ls == 0 || (p->src[ls - 1] == '\n' && !(ls >= 2 && p->src[ls - 2] == '\\'));
+	if (at_bol)
+		edits_addf(p->e, ls, 0, "#include <sgtrace.h>\n#line %u \"%s\"\n", line, p->file_esc);
+	else
+		edits_addf(p->e, off, 0, "\n#include <sgtrace.h>\n#line %u \"%s\"\n", line,
+			   p->file_esc);
+	return 0;
+}
+
+/* #define bodies before the end of this item that call wrapped functions. */
+static void define_sites_before(struct probe *p, uint32_t end)
+{
+	while (p->next_dsite < p->lx->n_dsites && p->lx->dsites[p->next_dsite].off < end) {
+		const struct inst_site *s = &p->lx->dsites[p->next_dsite++];
+		edits_add(p->e, s->off, 0, "sg_", 3);
+		p->res->n_renamed++;
+		site_add(p, s->cond);
+	}
+}
+
+static int item_has_error(const struct probe *p, const struct inst_node *it)
+{
+	for (size_t k = 0; k < p->t->n_errors; k++)
+		if (p->t->errors[k].off >= it->off && p->t->errors[k].off < it->end)
+			return 1;
+	return 0;
+}
+
+/* One top-level item with a block: function or not, with its sites and include. */
+static void item_block(struct probe *p, int32_t *items, size_t k, uint32_t prev_end)
+{
+	const struct inst_node *it = N(p, items[k]);
+	size_t mark = p->e->n;
+	unsigned renamed = p->res->n_renamed, regions = p->res->n_regions;
+	size_t nregions = p->n_regions;
+	p->has_loop = p->has_sync = 0;
+	p->n_sites = 0;
+	p->n_site_conds = 0;
+	struct fn f;
+	int is_fn = fn_detect(p, items, k, &f);
+	walk(p, it->a, CTX_TOP, 0, 0);
+	walk_block(p, N(p, it->b), is_fn, 0);
+	define_sites_before(p, it->end);
+	const struct inst_node *start = is_fn ? N(p, f.start) : it;
+	int probed = 0;
+	if (is_fn) {
+		p->res->n_functions++;
+		const struct inst_node *nm = N(p, f.name);
+		uint32_t nlen = id_len(p, nm);
+		if (fn_selected(p, &f, nm, nlen)) {
+			const struct inst_node *b = N(p, it->b);
+			edits_addf(p->e, b->off + 1, 0, GUARD_FMT, (int)nlen, p->src + nm->off,
+				   p->file_esc, nm->line);
+			site_add(p, b->cond);
+			p->res->n_probed++;
+			probed = 1;
+		}
+	}
+	if (p->n_sites == 0)
+		return;
+	if (place_include(p, start, prev_end) < 0) {
+		inst_warn(p->d, start->line, start->col, "no file-scope place for #include "
+			  "<sgtrace.h> before this definition (#if inside it); left uninstrumented");
+		edits_truncate(p->e, mark);
+		p->res->n_renamed = renamed;
+		p->res->n_regions = regions;
+		p->n_regions = nregions;
+		p->res->n_probed -= probed;
+	}
+}
+
+int inst_probe(const char *src, size_t len, const struct inst_tree *t, const struct inst_lex *lx,
+	       const struct inst_options *opt, struct inst_diag *d, struct inst_edits *e,
+	       struct inst_result *res)
+{
+	struct probe p = { .src = src, .len = len, .t = t, .lx = lx, .opt = opt, .d = d, .e = e,
+			   .res = res };
+	int32_t *items = NULL;
+	size_t n_items = 0, cap_items = 0;
+	int rc = 0;
+	if (inst_c_escape(p.file_esc, sizeof p.file_esc, d->file, strlen(d->file))) {
+		inst_warn(d, 1, 1, "file name too long for #line; file left uninstrumented");
+		goto out;
+	}
+	for (size_t k = 0; k < t->n_errors; k++)
+		inst_warn(d, t->errors[k].line, t->errors[k].col, "cannot parse this (%s; "
+			  "unbalanced brackets or a macro hiding them?): the code around it is left "
+			  "uninstrumented", t->errors[k].msg);
+	if (t->top < 0)
+		goto out;
+	find_starts(&p, t->nodes[t->top].first, 0);
+	for (int32_t i = t->nodes[t->top].first; i >= 0; i = t->nodes[i].next) {
+		if (grow((void **)&items, &cap_items, n_items, sizeof *items)) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		items[n_items++] = i;
+	}
+	uint32_t prev_end = 0;
+	for (size_t k = 0; k < n_items; k++) {
+		const struct inst_node *it = N(&p, items[k]);
+		if (item_has_error(&p, it)) {
+			prev_end = it->end;
+			continue;
+		}
+		if (it->b >= 0) {
+			item_block(&p, items, k, prev_end);
+		} else {
+			p.n_site_conds = 0;
+			walk(&p, it->a, CTX_TOP, 0, 0);
+		}
+		prev_end = it->end;
+	}
+	for (size_t k = 0; k < p.n_regions; k++)
+		inst_warn(d, 1, 1, "region %.*s is opened but never closed in this file",
+			  (int)p.regions[k].len, src + p.regions[k].off);
+	if (p.oom || e->oom)
+		rc = -ENOMEM;
+out:
+	free(items);
+	free(p.starts);
+	free(p.incs);
+	free(p.regions);
+	free(p.site_conds);
+	return rc;
+}

@@ -1,0 +1,74 @@
+/*
+ * instrument.h — the public interface of the source instrumenter (`scalegraph instrument`,
+ * `scalegraph cc`). It reads one unpreprocessed C file and returns the same text with probes
+ * spliced in at byte offsets: function entry/exit scope guards, pthread calls renamed to their
+ * libsgtrace `sg_` wrappers, `#pragma scalegraph region` lines turned into sg_region_begin/end
+ * calls, and `#include <sgtrace.h>` + `#line` where needed. docs/instrumenter.md has the rules.
+ */
+#ifndef INSTRUMENT_H
+#define INSTRUMENT_H
+
+#include <stdio.h>
+#include <stddef.h>
+
+struct inst_filter;
+
+/* How functions are selected for entry/exit probes. */
+enum inst_func_mode {
+	INST_FUNC_DEFAULT = 0, /* the default rule (docs/instrumenter.md), then --filter rules */
+	INST_FUNC_ALL,         /* every function definition, then --filter rules */
+	INST_FUNC_NONE,        /* no function probes (--no-functions): sync calls and regions only */
+};
+
+struct inst_options {
+	enum inst_func_mode func_mode;
+	const struct inst_filter *filter; /* NULL: none; borrowed, not freed */
+	FILE *diag;                       /* where warnings go (stderr if NULL) */
+	int quiet;                        /* non-zero: no warnings printed (still counted) */
+};
+
+/* The result of instrumenting one file. `text` is malloc'd and owned by the caller
+ * (inst_result_free); when nothing was changed it equals the input byte for byte. */
+struct inst_result {
+	char *text;
+	size_t len;
+	unsigned n_functions;   /* function definitions found */
+	unsigned n_probed;      /* of those, given entry/exit probes */
+	unsigned n_renamed;     /* pthread calls renamed to sg_ wrappers */
+	unsigned n_regions;     /* region pragmas converted */
+	unsigned n_warnings;
+};
+
+/* Instruments `src` (`len` bytes, need not be NUL-terminated) read from `file_name` (used in
+ * warnings, #line directives and the function descriptors, as given). Never fails on bad C:
+ * what cannot be parsed is left as is with a `file:line:col: warning:`. Returns 0, or -ENOMEM /
+ * -EOVERFLOW (input over 2 GiB); on error `res` is left empty. */
+int inst_file(const char *src, size_t len, const char *file_name,
+	      const struct inst_options *opt, struct inst_result *res);
+
+void inst_result_free(struct inst_result *res);
+
+/* Filter files (Score-P syntax, see docs/instrumenter.md). inst_filter_load reads `path`;
+ * inst_filter_parse parses `len` bytes of `text` named `path` in messages. On a syntax error a
+ * `path:line:col: error: ...` message is written to `diag` and -EINVAL returned. The filter is
+ * owned by the caller (inst_filter_free). */
+int inst_filter_load(const char *path, FILE *diag, struct inst_filter **out);
+int inst_filter_parse(const char *text, size_t len, const char *path, FILE *diag,
+		      struct inst_filter **out);
+void inst_filter_free(struct inst_filter *f);
+
+/* Applies the filter to a function `name` defined in file `file_name`, starting from the verdict
+ * `selected` (1 included, 0 excluded) of the default rule. Returns the final verdict. Rules are
+ * applied in order and the last matching rule wins; an excluded file excludes all its functions. */
+int inst_filter_select(const struct inst_filter *f, const char *name, size_t name_len,
+		       const char *file_name, int selected);
+
+/* Reads a whole file into a malloc'd buffer (`*len` bytes, NUL-terminated for convenience).
+ * Returns 0 or -errno. */
+int inst_read_file(const char *path, char **out, size_t *len);
+
+/* Writes `len` bytes of `s` into dst (capacity `cap`, NUL-terminated) as the inside of a C string
+ * literal: quotes, backslashes and control characters escaped. Returns 0 or -ENAMETOOLONG. */
+int inst_c_escape(char *dst, size_t cap, const char *s, size_t len);
+
+#endif /* INSTRUMENT_H */
