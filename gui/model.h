@@ -1,0 +1,171 @@
+/*
+ * model.h — the experiment as xscalegraph's windows need it, with no X header (NEdit's text
+ * buffer is the pattern): methods and their metric points per (N, W), runs with status and
+ * failure reasons, the machine description, the sequential program's profile and patterns, the
+ * t/E/m scalability matrix, and the selection (methods shown, current method, run selected,
+ * sources hidden). Windows register listeners and are told what changed.
+ *
+ * The model is only *filled* from outside: model_csv.c reads the analyzer's CSV output (and the
+ * fixture side tables), and the analyzer adapter will fill it from the store through the same
+ * model_add_* calls. Every figure may be unavailable, with a reason; nothing here turns an
+ * unavailable figure into zero. Times are seconds, shares and rates are fractions in [0, 1].
+ */
+#ifndef GUI_MODEL_H
+#define GUI_MODEL_H
+
+#include <stddef.h>
+
+/* The per-(method, N, W) figures, in the column order of `scalegraph report --csv`. */
+enum model_metric {
+	MODEL_T_PARA, MODEL_T_SEQ, MODEL_E, MODEL_S, MODEL_L,
+	MODEL_IT_EDGE, MODEL_IT_BARRIER, MODEL_IT_LOCK, MODEL_IT_COND, MODEL_IT_SCHED,
+	MODEL_PT_BARRIER, MODEL_PT_LOCK, MODEL_PT_THREAD, MODEL_ML, MODEL_U,
+	MODEL_PARALLELISM,
+	MODEL_N_METRICS
+};
+
+/* The latency sources drawn in the sources window: MODEL_IT_EDGE .. MODEL_U. */
+#define MODEL_FIRST_SOURCE MODEL_IT_EDGE
+#define MODEL_LAST_SOURCE MODEL_U
+
+/* One figure: `why` is NULL when the value is available, else the reason it is not (points to
+ * a string the model owns). */
+struct model_fig {
+	double v;
+	const char *why;
+};
+
+struct model_point {
+	int n;                /* threads */
+	double w;             /* problem size, the method's own unit */
+	int reps;             /* repetitions behind the (median) figures */
+	int oversubscribed;   /* N above the machine's CPU count */
+	struct model_fig fig[MODEL_N_METRICS];
+};
+
+struct model_method {
+	char *name;
+	struct model_point *pts; /* sorted by N, then W */
+	size_t n_pts;
+	int shown;               /* drawn in the curve windows */
+};
+
+enum model_run_status { MODEL_RUN_OK, MODEL_RUN_FAILED, MODEL_RUN_RUNNING, MODEL_RUN_PENDING };
+
+struct model_run {
+	char *method;
+	int n;
+	double w;
+	int rep;
+	char *sizes;  /* "balls=5000 steps=200" */
+	enum model_run_status status;
+	char *reason; /* why it failed, "" otherwise */
+};
+
+struct model_cell {
+	int n, n2;                       /* N < N' */
+	struct model_fig time_bound, e_conserved, memory_bound;
+	int caveat;                      /* time-bound E and E' low and close (paper §6.4) */
+};
+
+struct model_func {
+	char *name;
+	long calls;
+	double incl_s, excl_s;
+};
+
+struct model_pattern {
+	char *method;
+	double w;
+	struct model_fig cpu_util, mem_rate, miss_rate;
+};
+
+struct model_kv {
+	char *key, *value;
+};
+
+/* What changed, passed to listeners. */
+enum model_change {
+	MODEL_CHANGED_DATA = 1,      /* anything loaded or added */
+	MODEL_CHANGED_SHOWN = 2,     /* methods shown, current method */
+	MODEL_CHANGED_RUN = 4,       /* run selected */
+	MODEL_CHANGED_SOURCES = 8,   /* sources hidden/shown */
+};
+
+struct model;
+typedef void (*model_listener_fn)(struct model *m, unsigned what, void *arg);
+
+struct model {
+	char *name;                    /* experiment name, shown in titles */
+	struct model_method *methods;
+	size_t n_methods;
+	struct model_run *runs;
+	size_t n_runs;
+	struct model_cell *cells;
+	size_t n_cells;
+	struct model_func *funcs;      /* sorted by exclusive time, largest first */
+	size_t n_funcs;
+	struct model_pattern *patterns;
+	size_t n_patterns;
+	struct model_kv *machine;
+	size_t n_machine;
+	int n_cpus;                    /* from the machine description, 0 if unknown */
+
+	int cur_method;                /* index into methods, -1 when there are none */
+	int sel_run;                   /* index into runs, -1 for none */
+	unsigned sources_hidden;       /* bit (metric - MODEL_FIRST_SOURCE) set: not drawn */
+
+	struct model_listener *listeners;
+	char **strings;                /* interned reason strings */
+	size_t n_strings;
+};
+
+/* Lifetime. model_init zeroes; model_clear frees everything the model owns (listeners too). */
+void model_init(struct model *m);
+void model_clear(struct model *m);
+
+/* Filling (the adapter's interface). Strings are copied. Each returns 0 or -ENOMEM. */
+int model_set_name(struct model *m, const char *name);
+int model_add_point(struct model *m, const char *method, const struct model_point *p);
+int model_add_run(struct model *m, const struct model_run *r);
+int model_add_cell(struct model *m, const struct model_cell *c);
+int model_add_func(struct model *m, const struct model_func *f);
+int model_add_pattern(struct model *m, const struct model_pattern *p);
+int model_add_machine(struct model *m, const char *key, const char *value);
+/* Returns a model-owned copy of `why` for use in struct model_fig, or NULL on ENOMEM. */
+const char *model_intern(struct model *m, const char *why);
+/* Sorts points and functions, sets defaults (all methods shown, first current), computes the
+ * matrix caveats from the time-bound points, then notifies MODEL_CHANGED_DATA. Call once after
+ * filling. */
+void model_finish(struct model *m);
+
+/* Queries. */
+int model_method_find(const struct model *m, const char *name);  /* index or -1 */
+/* Index of the point with the smallest available T_para (p_x), or -1. */
+int model_method_px(const struct model_method *me);
+/* 1 when every point of the method has the same W (problem-size bound). */
+int model_method_fixed_size(const struct model_method *me);
+/* The point of `method` at N (the first if several W), or NULL. */
+const struct model_point *model_point_at(const struct model *m, const char *method, int n);
+const char *model_metric_name(enum model_metric k);    /* "T_para", "IT_edge", ... */
+const char *model_metric_title(enum model_metric k);   /* "barrier waiting", ... */
+const char *model_run_status_name(enum model_run_status s);
+
+/* Selection; each notifies listeners when something changed. */
+void model_set_shown(struct model *m, int method, int shown);
+void model_set_current(struct model *m, int method);
+void model_select_run(struct model *m, int run);
+void model_set_source_shown(struct model *m, enum model_metric k, int shown);
+int model_source_shown(const struct model *m, enum model_metric k);
+
+/* Listeners (NEdit BufAddModifyCB style): called after every change with the change bits. */
+int model_add_listener(struct model *m, model_listener_fn fn, void *arg);
+void model_remove_listener(struct model *m, model_listener_fn fn, void *arg);
+void model_notify(struct model *m, unsigned what);
+
+/* Loads a fixture or CSV experiment directory: report.csv (required, exact `report --csv`
+ * columns), matrix.csv, runs.csv, profile.csv, patterns.csv, machine.txt, unavailable.csv
+ * (optional). On error returns -errno and writes "file:line:col: error: ..." into err. */
+int model_load_csv_dir(struct model *m, const char *dir, char *err, size_t err_len);
+
+#endif /* GUI_MODEL_H */

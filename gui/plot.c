@@ -1,0 +1,687 @@
+/*
+ * plot.c — text, colours, axis ticks and line charts (plot.h). The line chart is the workhorse of
+ * xscalegraph: time, speedup, efficiency, latency and every latency source vs N are line charts
+ * with markers, a legend beside the plot area, an optional ideal line and a marked point (p_x).
+ */
+#include "plot.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const cairo_user_data_key_t sink_key;
+
+/* Okabe & Ito (2008), reordered so the first colours are the most distinct on white; yellow
+ * last (poor on white). */
+static const double palette[PLOT_N_COLORS][3] = {
+	{ 0.000, 0.447, 0.698 }, /* blue */
+	{ 0.835, 0.369, 0.000 }, /* vermillion */
+	{ 0.000, 0.620, 0.451 }, /* bluish green */
+	{ 0.800, 0.475, 0.655 }, /* reddish purple */
+	{ 0.902, 0.624, 0.000 }, /* orange */
+	{ 0.337, 0.706, 0.914 }, /* sky blue */
+	{ 0.000, 0.000, 0.000 }, /* black */
+	{ 0.941, 0.894, 0.259 }, /* yellow */
+};
+
+void plot_color_rgb(int idx, double rgb[3])
+{
+	int i = ((idx % PLOT_N_COLORS) + PLOT_N_COLORS) % PLOT_N_COLORS, k;
+
+	memcpy(rgb, palette[i], sizeof(palette[i]));
+	if (idx >= PLOT_N_COLORS) /* the tint: halfway to white */
+		for (k = 0; k < 3; k++)
+			rgb[k] = 0.5 + rgb[k] / 2;
+}
+
+void plot_color(cairo_t *cr, int idx)
+{
+	double c[3];
+
+	plot_color_rgb(idx, c);
+	cairo_set_source_rgb(cr, c[0], c[1], c[2]);
+}
+
+void plot_background(cairo_t *cr, struct plot_rect r)
+{
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_rectangle(cr, r.x, r.y, r.w, r.h);
+	cairo_fill(cr);
+}
+
+void plot_text_sink_attach(cairo_t *cr, struct plot_text_sink *sink)
+{
+	cairo_set_user_data(cr, &sink_key, sink, NULL);
+}
+
+void plot_text_sink_free(struct plot_text_sink *sink)
+{
+	free(sink->buf);
+	memset(sink, 0, sizeof(*sink));
+}
+
+static void sink_add(cairo_t *cr, const char *s)
+{
+	struct plot_text_sink *k = cairo_get_user_data(cr, &sink_key);
+	size_t n = strlen(s);
+
+	if (!k)
+		return;
+	if (k->len + n + 2 > k->cap) {
+		size_t cap = k->cap ? k->cap : 1024;
+		char *p;
+		while (cap < k->len + n + 2)
+			cap *= 2;
+		if (!(p = realloc(k->buf, cap)))
+			return; /* the sink is best effort; the drawing itself goes on */
+		k->buf = p;
+		k->cap = cap;
+	}
+	memcpy(k->buf + k->len, s, n);
+	k->len += n;
+	k->buf[k->len++] = '\n';
+	k->buf[k->len] = '\0';
+}
+
+void plot_set_font(cairo_t *cr, enum plot_font f)
+{
+	static const double size[] = { 15, 12.5, 11, 10.5 };
+
+	cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
+			       f == PLOT_FONT_TITLE ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, size[f]);
+}
+
+double plot_text_width(cairo_t *cr, const char *s)
+{
+	cairo_text_extents_t e;
+
+	cairo_text_extents(cr, s, &e);
+	return e.x_advance;
+}
+
+double plot_text(cairo_t *cr, double x, double y, enum plot_align a, const char *s)
+{
+	double w = plot_text_width(cr, s);
+
+	if (a == PLOT_CENTER)
+		x -= w / 2;
+	else if (a == PLOT_RIGHT)
+		x -= w;
+	cairo_move_to(cr, x, y);
+	cairo_show_text(cr, s);
+	sink_add(cr, s);
+	return w;
+}
+
+void plot_text_vertical(cairo_t *cr, double x, double y, const char *s)
+{
+	cairo_save(cr);
+	cairo_translate(cr, x, y);
+	cairo_rotate(cr, -M_PI / 2);
+	plot_text(cr, 0, 0, PLOT_CENTER, s);
+	cairo_restore(cr);
+}
+
+double plot_text_wrapped(cairo_t *cr, double x, double y, double max_w, double line_h,
+			 const char *s)
+{
+	char line[512];
+	const char *p = s;
+
+	while (p && *p) {
+		size_t n = strcspn(p, "\n"), fit = 0, k;
+		/* the longest prefix of this line, ending at a space, that fits max_w */
+		for (k = 1; k <= n && k < sizeof(line); k++) {
+			if (k < n && p[k] != ' ')
+				continue;
+			snprintf(line, sizeof(line), "%.*s", (int)k, p);
+			if (plot_text_width(cr, line) > max_w && fit > 0)
+				break;
+			fit = k;
+		}
+		if (fit == 0)
+			fit = n < sizeof(line) - 1 ? n : sizeof(line) - 1;
+		snprintf(line, sizeof(line), "%.*s", (int)fit, p);
+		plot_text(cr, x, y, PLOT_LEFT, line);
+		y += line_h;
+		p += fit;
+		while (*p == ' ')
+			p++;
+		if (*p == '\n')
+			p++;
+	}
+	return y;
+}
+
+/* --- ticks ---------------------------------------------------------------------------- */
+
+static double nice_step(double range, int want)
+{
+	double raw = range / want, mag = pow(10, floor(log10(raw))), f = raw / mag;
+
+	if (f < 1.5)
+		return mag;
+	if (f < 3)
+		return 2 * mag;
+	if (f < 7)
+		return 5 * mag;
+	return 10 * mag;
+}
+
+void plot_format_seconds(char *buf, size_t len, double s)
+{
+	static const struct { double f; const char *u; } units[] = {
+		{ 1, "s" }, { 1e-3, "ms" }, { 1e-6, "\xc2\xb5s" }, { 1e-9, "ns" },
+	};
+	size_t i;
+	double a = fabs(s);
+
+	for (i = 0; i < 3 && a < units[i].f * 0.9995; i++)
+		;
+	if (s == 0)
+		i = 0;
+	snprintf(buf, len, "%.3g %s", s / units[i].f, units[i].u);
+}
+
+void plot_format_si(char *buf, size_t len, double v)
+{
+	static const char *const suffix[] = { "", "k", "M", "G", "T" };
+	int i = 0;
+
+	while (fabs(v) >= 1000 && i < 4) {
+		v /= 1000;
+		i++;
+	}
+	snprintf(buf, len, "%.3g%s", v, suffix[i]);
+}
+
+/* The display factor of a seconds axis from the largest magnitude shown. */
+static double seconds_factor(double maxabs, const char **unit)
+{
+	if (maxabs >= 1 || maxabs == 0) {
+		*unit = "s";
+		return 1;
+	}
+	if (maxabs >= 1e-3) {
+		*unit = "ms";
+		return 1e3;
+	}
+	if (maxabs >= 1e-6) {
+		*unit = "\xc2\xb5s";
+		return 1e6;
+	}
+	*unit = "ns";
+	return 1e9;
+}
+
+void plot_ticks_make(struct plot_ticks *t, const struct plot_axis *a, double lo, double hi)
+{
+	double step, v, factor = 1;
+	int decimals, i;
+
+	memset(t, 0, sizeof(*t));
+	t->unit = "";
+	if (!isfinite(lo) || !isfinite(hi)) {
+		lo = 0;
+		hi = 1;
+	}
+	if (a->scale != PLOT_LINEAR) {
+		double base = a->scale == PLOT_LOG2 ? 2 : 10;
+		double k0, k1, kstep = 1;
+		if (lo <= 0)
+			lo = hi > 0 ? hi / base : 1;
+		if (hi <= lo)
+			hi = lo * base;
+		k0 = floor(log(lo) / log(base) + 1e-9);
+		k1 = ceil(log(hi) / log(base) - 1e-9);
+		if (k1 <= k0)
+			k1 = k0 + 1;
+		while ((k1 - k0) / kstep + 1 > 12)
+			kstep *= 2;
+		t->lo = pow(base, k0);
+		t->hi = pow(base, k1);
+		for (v = k0; v <= k1 + 1e-9 && t->n < PLOT_MAX_TICKS; v += kstep) {
+			t->v[t->n] = pow(base, v);
+			if (a->unit == PLOT_UNIT_SECONDS)
+				plot_format_seconds(t->text[t->n], sizeof(t->text[0]), t->v[t->n]);
+			else
+				plot_format_si(t->text[t->n], sizeof(t->text[0]), t->v[t->n]);
+			t->n++;
+		}
+		return;
+	}
+	if (a->from_zero) {
+		if (lo > 0)
+			lo = 0;
+		if (hi < 0)
+			hi = 0;
+	}
+	if (hi - lo <= fabs(hi) * 1e-12) {
+		double d = hi != 0 ? fabs(hi) * 0.1 : 1;
+		lo -= d;
+		hi += d;
+		if (a->from_zero && lo < 0 && hi - d >= 0)
+			lo = 0;
+	}
+	step = nice_step(hi - lo, 5);
+	t->lo = floor(lo / step + 1e-9) * step;
+	t->hi = ceil(hi / step - 1e-9) * step;
+	if (a->unit == PLOT_UNIT_SECONDS)
+		factor = seconds_factor(fmax(fabs(t->lo), fabs(t->hi)), &t->unit);
+	else if (a->unit == PLOT_UNIT_PERCENT) {
+		factor = 100;
+		t->unit = "%";
+	}
+	decimals = (int)fmax(0, -floor(log10(step * factor) + 1e-9));
+	for (i = 0, v = t->lo; v <= t->hi + step * 1e-6 && i < PLOT_MAX_TICKS; v += step, i++) {
+		double shown = fabs(v) < step * 1e-6 ? 0 : v;
+		t->v[i] = shown;
+		snprintf(t->text[i], sizeof(t->text[0]), "%.*f", decimals, shown * factor);
+	}
+	t->n = i;
+}
+
+/* --- line chart --------------------------------------------------------------------------- */
+
+void plot_marker(cairo_t *cr, double x, double y, enum plot_marker m, double s)
+{
+	double h = s / 2;
+
+	cairo_new_path(cr);
+	switch (m) {
+	case PLOT_MARK_CIRCLE:
+		cairo_arc(cr, x, y, h, 0, 2 * M_PI);
+		break;
+	case PLOT_MARK_SQUARE:
+		cairo_rectangle(cr, x - h * 0.9, y - h * 0.9, 1.8 * h, 1.8 * h);
+		break;
+	case PLOT_MARK_TRIANGLE:
+		cairo_move_to(cr, x, y - h * 1.15);
+		cairo_line_to(cr, x + h, y + h * 0.75);
+		cairo_line_to(cr, x - h, y + h * 0.75);
+		cairo_close_path(cr);
+		break;
+	case PLOT_MARK_DOWN:
+		cairo_move_to(cr, x, y + h * 1.15);
+		cairo_line_to(cr, x + h, y - h * 0.75);
+		cairo_line_to(cr, x - h, y - h * 0.75);
+		cairo_close_path(cr);
+		break;
+	case PLOT_MARK_DIAMOND:
+		cairo_move_to(cr, x, y - h * 1.2);
+		cairo_line_to(cr, x + h, y);
+		cairo_line_to(cr, x, y + h * 1.2);
+		cairo_line_to(cr, x - h, y);
+		cairo_close_path(cr);
+		break;
+	case PLOT_MARK_CROSS:
+	case PLOT_MARK_PLUS:
+	case PLOT_MARK_STAR:
+		cairo_save(cr);
+		cairo_set_line_width(cr, 2);
+		if (m != PLOT_MARK_PLUS) {
+			cairo_move_to(cr, x - h, y - h);
+			cairo_line_to(cr, x + h, y + h);
+			cairo_move_to(cr, x - h, y + h);
+			cairo_line_to(cr, x + h, y - h);
+		}
+		if (m != PLOT_MARK_CROSS) {
+			cairo_move_to(cr, x - h, y);
+			cairo_line_to(cr, x + h, y);
+			cairo_move_to(cr, x, y - h);
+			cairo_line_to(cr, x, y + h);
+		}
+		cairo_stroke(cr);
+		cairo_restore(cr);
+		return;
+	case PLOT_MARK_NONE:
+		return;
+	}
+	cairo_fill(cr);
+}
+
+/* Maps data to device along one axis. */
+struct plot_map {
+	enum plot_scale scale;
+	double lo, hi, p0, p1;   /* data range -> pixel range */
+};
+
+static double map(const struct plot_map *m, double v)
+{
+	double a, b, c;
+
+	if (m->scale == PLOT_LINEAR) {
+		a = m->lo;
+		b = m->hi;
+		c = v;
+	} else {
+		a = log(m->lo);
+		b = log(m->hi);
+		c = log(v);
+	}
+	return m->p0 + (c - a) / (b - a) * (m->p1 - m->p0);
+}
+
+static int usable(const struct plot_axis *a, double v)
+{
+	return isfinite(v) && (a->scale == PLOT_LINEAR || v > 0);
+}
+
+/* Data range of the visible series (and the ideal line, which must stay in view). */
+static void data_range(const struct plot_chart *c, int ydir, double *lo, double *hi)
+{
+	const struct plot_axis *a = ydir ? &c->y : &c->x;
+	size_t i, k;
+
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (i = 0; i < c->n_series; i++) {
+		const struct plot_series *s = &c->series[i];
+		if (s->hidden)
+			continue;
+		for (k = 0; k < s->n; k++) {
+			double v = ydir ? s->y[k] : s->x[k];
+			if (!usable(&c->x, s->x[k]) || !usable(&c->y, s->y[k]))
+				continue;
+			*lo = fmin(*lo, v);
+			*hi = fmax(*hi, v);
+		}
+	}
+	if (ydir && c->ideal == PLOT_IDEAL_EFFICIENCY)
+		*hi = fmax(*hi, 1.0);
+	if (isfinite(a->min))
+		*lo = a->min;
+	if (isfinite(a->max))
+		*hi = a->max;
+}
+
+/* "time [ms]", "threads N (log2)", "speedup S": the axis title with its unit or scale. */
+static void axis_title(char *buf, size_t len, const struct plot_axis *a, const struct plot_ticks *t)
+{
+	if (t->unit[0])
+		snprintf(buf, len, "%s [%s]", a->label, t->unit);
+	else
+		snprintf(buf, len, "%s%s", a->label,
+			 a->scale == PLOT_LOG2 ? " (log\xe2\x82\x82)" : a->scale == PLOT_LOG10 ? " (log)" : "");
+}
+
+static void draw_axis_x(cairo_t *cr, const struct plot_ticks *t, const struct plot_map *mx,
+			struct plot_rect pa, const struct plot_axis *a)
+{
+	char label[160];
+	int i;
+
+	plot_set_font(cr, PLOT_FONT_TICK);
+	for (i = 0; i < t->n; i++) {
+		double x = map(mx, t->v[i]);
+		cairo_set_source_rgb(cr, 0.9, 0.9, 0.9);
+		cairo_move_to(cr, floor(x) + 0.5, pa.y);
+		cairo_line_to(cr, floor(x) + 0.5, pa.y + pa.h);
+		cairo_stroke(cr);
+		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+		cairo_move_to(cr, floor(x) + 0.5, pa.y + pa.h);
+		cairo_line_to(cr, floor(x) + 0.5, pa.y + pa.h + 5);
+		cairo_stroke(cr);
+		plot_text(cr, x, pa.y + pa.h + 18, PLOT_CENTER, t->text[i]);
+	}
+	plot_set_font(cr, PLOT_FONT_LABEL);
+	axis_title(label, sizeof(label), a, t);
+	plot_text(cr, pa.x + pa.w / 2, pa.y + pa.h + 38, PLOT_CENTER, label);
+}
+
+static double draw_axis_y(cairo_t *cr, const struct plot_ticks *t, const struct plot_map *my,
+			  struct plot_rect pa, const struct plot_axis *a)
+{
+	char label[160];
+	double wmax = 0;
+	int i;
+
+	plot_set_font(cr, PLOT_FONT_TICK);
+	for (i = 0; i < t->n; i++) {
+		double y = map(my, t->v[i]);
+		cairo_set_source_rgb(cr, 0.9, 0.9, 0.9);
+		cairo_move_to(cr, pa.x, floor(y) + 0.5);
+		cairo_line_to(cr, pa.x + pa.w, floor(y) + 0.5);
+		cairo_stroke(cr);
+		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+		cairo_move_to(cr, pa.x - 5, floor(y) + 0.5);
+		cairo_line_to(cr, pa.x, floor(y) + 0.5);
+		cairo_stroke(cr);
+		wmax = fmax(wmax, plot_text(cr, pa.x - 8, y + 4, PLOT_RIGHT, t->text[i]));
+	}
+	plot_set_font(cr, PLOT_FONT_LABEL);
+	axis_title(label, sizeof(label), a, t);
+	plot_text_vertical(cr, pa.x - wmax - 18, pa.y + pa.h / 2, label);
+	return wmax;
+}
+
+/* Width the y tick labels need, measured before layout. */
+static double y_ticks_width(cairo_t *cr, const struct plot_ticks *t)
+{
+	double w = 0;
+	int i;
+
+	plot_set_font(cr, PLOT_FONT_TICK);
+	for (i = 0; i < t->n; i++)
+		w = fmax(w, plot_text_width(cr, t->text[i]));
+	return w;
+}
+
+static double legend_width(cairo_t *cr, const struct plot_chart *c)
+{
+	double w = 0;
+	size_t i;
+	const char *p;
+
+	plot_set_font(cr, PLOT_FONT_LABEL);
+	for (i = 0; i < c->n_series; i++)
+		w = fmax(w, plot_text_width(cr, c->series[i].label));
+	if (c->ideal != PLOT_IDEAL_NONE)
+		w = fmax(w, plot_text_width(cr, "ideal"));
+	plot_set_font(cr, PLOT_FONT_SMALL);
+	for (p = c->note; p && *p;) {
+		char line[256];
+		size_t n = strcspn(p, "\n");
+		snprintf(line, sizeof(line), "%.*s", (int)(n < 255 ? n : 255), p);
+		w = fmax(w, plot_text_width(cr, line) - 36); /* notes may wrap: only widen a little */
+		p += n + (p[n] == '\n');
+	}
+	return w + 44;
+}
+
+static void set_series_style(cairo_t *cr, const struct plot_series *s)
+{
+	static const double dash[] = { 6, 4 };
+
+	plot_color(cr, s->color);
+	cairo_set_line_width(cr, 2);
+	cairo_set_dash(cr, dash, s->dashed ? 2 : 0, 0);
+}
+
+static void draw_legend(cairo_t *cr, const struct plot_chart *c, double x, double y, double max_w)
+{
+	static const double dash[] = { 4, 4 };
+	size_t i;
+
+	for (i = 0; i < c->n_series; i++, y += 20) {
+		const struct plot_series *s = &c->series[i];
+		set_series_style(cr, s);
+		if (s->hidden)
+			cairo_set_source_rgb(cr, 0.75, 0.75, 0.75);
+		cairo_move_to(cr, x, y - 4);
+		cairo_line_to(cr, x + 28, y - 4);
+		cairo_stroke(cr);
+		cairo_set_dash(cr, NULL, 0, 0);
+		plot_marker(cr, x + 14, y - 4, s->marker, 8);
+		plot_set_font(cr, PLOT_FONT_LABEL);
+		cairo_set_source_rgb(cr, s->hidden ? 0.6 : 0.1, s->hidden ? 0.6 : 0.1, s->hidden ? 0.6 : 0.1);
+		plot_text(cr, x + 36, y, PLOT_LEFT, s->label);
+	}
+	if (c->ideal != PLOT_IDEAL_NONE) {
+		cairo_set_source_rgb(cr, 0.45, 0.45, 0.45);
+		cairo_set_line_width(cr, 1.5);
+		cairo_set_dash(cr, dash, 2, 0);
+		cairo_move_to(cr, x, y - 4);
+		cairo_line_to(cr, x + 28, y - 4);
+		cairo_stroke(cr);
+		cairo_set_dash(cr, NULL, 0, 0);
+		plot_set_font(cr, PLOT_FONT_LABEL);
+		plot_text(cr, x + 36, y, PLOT_LEFT, "ideal");
+		y += 20;
+	}
+	y += 8;
+	plot_set_font(cr, PLOT_FONT_SMALL);
+	cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
+	if (c->note)
+		plot_text_wrapped(cr, x, y, max_w, 15, c->note);
+}
+
+static void draw_series(cairo_t *cr, const struct plot_chart *c, const struct plot_map *mx,
+			const struct plot_map *my)
+{
+	size_t i, k;
+
+	for (i = 0; i < c->n_series; i++) {
+		const struct plot_series *s = &c->series[i];
+		int pen = 0;
+		if (s->hidden)
+			continue;
+		set_series_style(cr, s);
+		for (k = 0; k < s->n; k++) {
+			if (!usable(&c->x, s->x[k]) || !usable(&c->y, s->y[k])) {
+				pen = 0; /* unavailable: a gap, never a zero */
+				continue;
+			}
+			if (pen)
+				cairo_line_to(cr, map(mx, s->x[k]), map(my, s->y[k]));
+			else
+				cairo_move_to(cr, map(mx, s->x[k]), map(my, s->y[k]));
+			pen = 1;
+		}
+		cairo_stroke(cr);
+		cairo_set_dash(cr, NULL, 0, 0);
+		for (k = 0; k < s->n; k++)
+			if (usable(&c->x, s->x[k]) && usable(&c->y, s->y[k]))
+				plot_marker(cr, map(mx, s->x[k]), map(my, s->y[k]), s->marker, 8);
+	}
+}
+
+static void draw_ideal(cairo_t *cr, const struct plot_chart *c, const struct plot_map *mx,
+		       const struct plot_map *my, struct plot_rect pa)
+{
+	static const double dash[] = { 4, 4 };
+	double x0 = mx->lo, x1 = mx->hi;
+
+	cairo_save(cr);
+	cairo_rectangle(cr, pa.x, pa.y, pa.w, pa.h);
+	cairo_clip(cr);
+	cairo_set_source_rgb(cr, 0.45, 0.45, 0.45);
+	cairo_set_line_width(cr, 1.5);
+	cairo_set_dash(cr, dash, 2, 0);
+	if (c->ideal == PLOT_IDEAL_EFFICIENCY) {
+		cairo_move_to(cr, pa.x, map(my, 1));
+		cairo_line_to(cr, pa.x + pa.w, map(my, 1));
+	} else {
+		int k, steps = 64;
+		/* y = x is a curve on mixed linear/log axes: sample it */
+		for (k = 0; k <= steps; k++) {
+			double x = c->x.scale == PLOT_LINEAR ? x0 + (x1 - x0) * k / steps
+							     : x0 * pow(x1 / x0, (double)k / steps);
+			if (!usable(&c->y, x))
+				continue;
+			if (k == 0)
+				cairo_move_to(cr, map(mx, x), map(my, x));
+			else
+				cairo_line_to(cr, map(mx, x), map(my, x));
+		}
+	}
+	cairo_stroke(cr);
+	cairo_restore(cr);
+}
+
+static void draw_mark(cairo_t *cr, const struct plot_chart *c, const struct plot_map *mx,
+		      const struct plot_map *my, struct plot_rect pa)
+{
+	static const double dash[] = { 2, 3 };
+	double x, y;
+
+	if (!usable(&c->x, c->mark_x) || !usable(&c->y, c->mark_y))
+		return;
+	x = map(mx, c->mark_x);
+	y = map(my, c->mark_y);
+	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	cairo_set_line_width(cr, 1);
+	cairo_set_dash(cr, dash, 2, 0);
+	cairo_move_to(cr, x, pa.y + pa.h);
+	cairo_line_to(cr, x, y);
+	cairo_stroke(cr);
+	cairo_set_dash(cr, NULL, 0, 0);
+	cairo_set_line_width(cr, 2);
+	cairo_arc(cr, x, y, 8, 0, 2 * M_PI);
+	cairo_stroke(cr);
+	if (c->mark_label) {
+		plot_set_font(cr, PLOT_FONT_SMALL);
+		/* label above the point, kept inside the plot area */
+		double w = plot_text_width(cr, c->mark_label);
+		double lx = fmin(fmax(x - w / 2, pa.x + 2), pa.x + pa.w - w - 2);
+		double ly = y - 14 < pa.y + 12 ? y + 24 : y - 14;
+		plot_text(cr, lx, ly, PLOT_LEFT, c->mark_label);
+	}
+}
+
+int plot_chart_draw(cairo_t *cr, struct plot_rect r, const struct plot_chart *c)
+{
+	struct plot_ticks tx, ty;
+	struct plot_map mx, my;
+	struct plot_rect pa;
+	double lo, hi, lw, yw;
+
+	if (r.w < 40 || r.h < 40)
+		return -EINVAL;
+	cairo_save(cr);
+	cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+	cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+	data_range(c, 0, &lo, &hi);
+	plot_ticks_make(&tx, &c->x, lo, hi);
+	data_range(c, 1, &lo, &hi);
+	plot_ticks_make(&ty, &c->y, lo, hi);
+
+	lw = fmin(legend_width(cr, c), r.w * 0.4);
+	yw = y_ticks_width(cr, &ty);
+	pa.x = r.x + yw + 34;
+	pa.y = r.y + 34;
+	pa.w = r.w - (pa.x - r.x) - lw - 16;
+	pa.h = r.h - 34 - 52;
+	if (pa.w < 20 || pa.h < 20) {
+		cairo_restore(cr);
+		return -EINVAL;
+	}
+	mx = (struct plot_map){ c->x.scale, tx.lo, tx.hi, pa.x, pa.x + pa.w };
+	my = (struct plot_map){ c->y.scale, ty.lo, ty.hi, pa.y + pa.h, pa.y };
+
+	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	plot_set_font(cr, PLOT_FONT_TITLE);
+	plot_text(cr, r.x + r.w / 2, r.y + 20, PLOT_CENTER, c->title);
+
+	cairo_set_line_width(cr, 1);
+	draw_axis_x(cr, &tx, &mx, pa, &c->x);
+	draw_axis_y(cr, &ty, &my, pa, &c->y);
+	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+	cairo_rectangle(cr, floor(pa.x) + 0.5, floor(pa.y) + 0.5, floor(pa.w), floor(pa.h));
+	cairo_stroke(cr);
+
+	if (c->ideal != PLOT_IDEAL_NONE)
+		draw_ideal(cr, c, &mx, &my, pa);
+	cairo_save(cr);
+	cairo_rectangle(cr, pa.x - 6, pa.y - 6, pa.w + 12, pa.h + 12);
+	cairo_clip(cr);
+	draw_series(cr, c, &mx, &my);
+	draw_mark(cr, c, &mx, &my, pa);
+	cairo_restore(cr);
+	draw_legend(cr, c, pa.x + pa.w + 16, pa.y + 12, r.x + r.w - (pa.x + pa.w + 16) - 4);
+	cairo_restore(cr);
+	return 0;
+}

@@ -1,0 +1,221 @@
+/*
+ * plot.h — xscalegraph's drawing code. Everything here draws on a cairo_t and nothing else, so
+ * the same code paints an X window (cairo-xlib), a PNG, an SVG and a PDF (DESIGN.md: one drawing
+ * code; Grace's X-free plotting core is the model). No GUI model, no X: plots take plain arrays.
+ *
+ * Coordinates are cairo user units (pixels on screen and in PNG, points in PDF). Times are in
+ * seconds and shown with an automatic unit (s, ms, µs, ns); fractions are shown as percent. A
+ * NAN value means "unavailable": it is never drawn (a gap in a line, a missing bar, a grey cell),
+ * never as zero. Colours come from the Okabe–Ito palette (colour-blind safe); series also differ
+ * by marker so print in grey stays readable.
+ *
+ * Every string a plot draws is also handed to the text sink attached to the cairo_t, if any:
+ * the SVG writer puts them into <desc>, so tests and screen readers see the labels that cairo
+ * emits as glyph outlines.
+ */
+#ifndef GUI_PLOT_H
+#define GUI_PLOT_H
+
+#include <cairo.h>
+#include <stddef.h>
+
+struct plot_rect {
+	double x, y, w, h;
+};
+
+/* --- text and colours ------------------------------------------------------------------- */
+
+enum plot_align { PLOT_LEFT, PLOT_CENTER, PLOT_RIGHT };
+enum plot_font { PLOT_FONT_TITLE, PLOT_FONT_LABEL, PLOT_FONT_TICK, PLOT_FONT_SMALL };
+
+/* Collects the text drawn while attached (growing buffer, one string per line). */
+struct plot_text_sink {
+	char *buf;
+	size_t len, cap;
+};
+void plot_text_sink_attach(cairo_t *cr, struct plot_text_sink *sink);
+void plot_text_sink_free(struct plot_text_sink *sink);
+
+void plot_set_font(cairo_t *cr, enum plot_font f);
+/* Draws `s` (UTF-8) with its baseline at y, aligned on x; returns its width. */
+double plot_text(cairo_t *cr, double x, double y, enum plot_align a, const char *s);
+double plot_text_width(cairo_t *cr, const char *s);
+/* Draws s left-aligned from (x, y), breaking lines at '\n' and at spaces to stay within max_w;
+ * returns the baseline after the last line. */
+double plot_text_wrapped(cairo_t *cr, double x, double y, double max_w, double line_h,
+			 const char *s);
+/* Same, rotated 90° counter-clockwise, centred on (x, y) (vertical axis titles). */
+void plot_text_vertical(cairo_t *cr, double x, double y, const char *s);
+
+#define PLOT_N_COLORS 8
+/* Palette colour idx; idx >= PLOT_N_COLORS gives the tint (halfway to white) of
+ * idx - PLOT_N_COLORS, for a second shade of the same hue. */
+void plot_color(cairo_t *cr, int idx);
+void plot_color_rgb(int idx, double rgb[3]);
+void plot_background(cairo_t *cr, struct plot_rect r);
+
+/* --- axes ------------------------------------------------------------------------------- */
+
+enum plot_scale { PLOT_LINEAR, PLOT_LOG2, PLOT_LOG10 };
+enum plot_unit { PLOT_UNIT_NONE, PLOT_UNIT_SECONDS, PLOT_UNIT_PERCENT };
+
+struct plot_axis {
+	const char *label;      /* "threads N"; the unit is appended: "time [ms]" */
+	enum plot_scale scale;
+	enum plot_unit unit;
+	double min, max;        /* NAN: from the data */
+	int from_zero;          /* linear: the range includes 0 */
+};
+
+/* Tick positions of an axis range, and their labels. */
+#define PLOT_MAX_TICKS 24
+struct plot_ticks {
+	double lo, hi;                   /* the (extended) range, data units */
+	double v[PLOT_MAX_TICKS];
+	char text[PLOT_MAX_TICKS][24];
+	int n;
+	const char *unit;                /* "ms", "%", "" */
+};
+/* Computes "nice" ticks (1, 2, 5 x 10^k; powers of 2 or 10 on log axes) covering [lo, hi] and
+ * extends the range to the outer ticks on linear axes. Seconds pick s/ms/µs/ns by magnitude. */
+void plot_ticks_make(struct plot_ticks *t, const struct plot_axis *a, double lo, double hi);
+/* "12.5 ms", "340 µs", "1.2 s": a time with its automatic unit, 3 significant digits. */
+void plot_format_seconds(char *buf, size_t len, double s);
+/* "1k", "20M": SI suffixes, for problem sizes. */
+void plot_format_si(char *buf, size_t len, double v);
+
+/* --- line charts ------------------------------------------------------------------------- */
+
+enum plot_marker {
+	PLOT_MARK_CIRCLE, PLOT_MARK_SQUARE, PLOT_MARK_TRIANGLE, PLOT_MARK_DIAMOND,
+	PLOT_MARK_DOWN, PLOT_MARK_CROSS, PLOT_MARK_PLUS, PLOT_MARK_STAR, PLOT_MARK_NONE
+};
+enum plot_ideal { PLOT_IDEAL_NONE, PLOT_IDEAL_SPEEDUP, PLOT_IDEAL_EFFICIENCY };
+
+struct plot_series {
+	const char *label;
+	const double *x, *y;   /* n points; y NAN = unavailable (gap) */
+	size_t n;
+	int color;             /* palette index */
+	enum plot_marker marker;
+	int dashed;
+	int hidden;            /* toggled off: neither drawn nor scaled, legend greyed */
+};
+
+struct plot_chart {
+	const char *title;
+	struct plot_axis x, y;
+	const struct plot_series *series;
+	size_t n_series;
+	double mark_x, mark_y;  /* a marked point (p_x); NAN for none */
+	const char *mark_label;
+	enum plot_ideal ideal;
+	const char *note;       /* extra lines under the legend ('\n' separated) */
+};
+
+void plot_marker(cairo_t *cr, double x, double y, enum plot_marker m, double size);
+/* Draws the chart into r. Returns 0, or -EINVAL for an empty rectangle. */
+int plot_chart_draw(cairo_t *cr, struct plot_rect r, const struct plot_chart *c);
+
+/* --- bars, tables, matrix, timeline (plot_chart.c) ---------------------------------------- */
+
+struct plot_bar {
+	const char *label;
+	double value;           /* NAN: unavailable, listed, no bar */
+	const char *text;       /* printed after the bar, e.g. "95.2 %  3.81 s" */
+};
+struct plot_hbars {
+	const char *title;
+	const char *axis_label;
+	enum plot_unit unit;
+	const struct plot_bar *bars;
+	size_t n;
+	int color;
+};
+int plot_hbars_draw(cairo_t *cr, struct plot_rect r, const struct plot_hbars *b);
+
+/* Stacked columns: n_groups columns, each with n_layers stacked values ([g * n_layers + l],
+ * NAN = unavailable, skipped and named in the note). */
+struct plot_stack {
+	const char *title;
+	const char *x_label, *y_label;
+	enum plot_unit unit;
+	const char *const *group_labels;
+	size_t n_groups;
+	const char *const *layer_labels;
+	const int *layer_colors;
+	size_t n_layers;
+	const double *values;
+};
+int plot_stack_draw(cairo_t *cr, struct plot_rect r, const struct plot_stack *s);
+
+/* A text table (rows of cells), for the browser's export; `status_col` (or -1) tints rows whose
+ * cell there is not "ok". */
+struct plot_table {
+	const char *title;
+	const char *const *headers;
+	size_t n_cols;
+	const char *const *cells;   /* [row * n_cols + col] */
+	size_t n_rows;
+	int status_col;
+};
+/* Draws as many rows as fit; returns the number drawn. */
+size_t plot_table_draw(cairo_t *cr, struct plot_rect r, const struct plot_table *t);
+
+/* The upper-triangular scalability matrix of Scale-Graph Fig. 14: rows N, columns N', each
+ * cell three values (time-bound / E-conserved / memory-bound), each colour-coded. */
+struct plot_mcell {
+	double v[3];            /* NAN: unavailable ("n/a") */
+	int caveat;             /* marks v[0] with '*' (paper §6.4) */
+};
+struct plot_matrix {
+	const char *title;
+	const int *ns;
+	size_t n_ns;
+	const struct plot_mcell *cells; /* [i * n_ns + j], read for i < j */
+	const char *value_names[3];
+	const char *note;
+	int sel_i, sel_j;               /* highlighted cell, -1 for none */
+};
+int plot_matrix_draw(cairo_t *cr, struct plot_rect r, const struct plot_matrix *m);
+/* The cell under (x, y) after drawing into r: returns 1 and sets *i < *j, else 0. */
+int plot_matrix_hit(struct plot_rect r, const struct plot_matrix *m, double x, double y,
+		    int *i, int *j);
+/* The cell background for a scale value (diverging PuOr, 0 orange .. 1 purple). */
+void plot_scale_rgb(double v, double rgb[3]);
+
+/* Thread lanes coloured by state over [t_min, t_max] seconds (the visible window: zoom/pan by
+ * changing it). */
+struct plot_segment {
+	double t0, t1;
+	int state;
+};
+struct plot_lane {
+	const char *label;
+	const struct plot_segment *segs;
+	size_t n;
+};
+struct plot_timeline {
+	const char *title;
+	const struct plot_lane *lanes;
+	size_t n_lanes;
+	const char *const *state_names;
+	const int *state_colors;
+	size_t n_states;
+	double t_min, t_max;
+};
+int plot_timeline_draw(cairo_t *cr, struct plot_rect r, const struct plot_timeline *t);
+
+/* --- files (plot_out.c) ------------------------------------------------------------------ */
+
+enum plot_format { PLOT_PNG, PLOT_SVG, PLOT_PDF };
+typedef int (*plot_draw_fn)(cairo_t *cr, double w, double h, void *arg);
+/* Renders fn at w x h into path. The SVG gets <title>title</title> and a <desc> holding every
+ * string drawn; the PDF gets a fixed creation date so files are reproducible. On error returns
+ * -errno and writes "path: error: ..." into err. */
+int plot_render_file(const char *path, enum plot_format fmt, int w, int h, const char *title,
+		     plot_draw_fn fn, void *arg, char *err, size_t err_len);
+/* PLOT_PNG/SVG/PDF from the file name's extension, or -EINVAL. */
+int plot_format_from_path(const char *path);
+
+#endif /* GUI_PLOT_H */

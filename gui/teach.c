@@ -1,0 +1,172 @@
+/*
+ * teach.c — the teaching model's formulas (teach.h): METRICS.md applied to a program whose
+ * parallel time is known in closed form.
+ */
+#include "teach.h"
+
+#include <errno.h>
+#include <math.h>
+
+void teach_defaults(struct teach_params *p)
+{
+	p->t_serial_s = 0.02;
+	p->t_work_s = 10.0;
+	p->growth = TEACH_LOGN;
+	p->c_s = 0.01;
+	p->beta = 0.5;
+	p->model = TEACH_FIXED;
+	p->e_target = 0.7;
+	p->t_bound_s = 10.0;
+	p->mem_per_thread = 0.25;
+	p->n_max = 64;
+}
+
+/* g(N) of the chosen growth, g(1) = 0. */
+static double growth(const struct teach_params *p, int n)
+{
+	double lg = log2((double)n);
+
+	if (n <= 1)
+		return 0;
+	switch (p->growth) {
+	case TEACH_CONST: return 1;
+	case TEACH_LOGN: return lg;
+	case TEACH_N: return n - 1;
+	case TEACH_NLOGN: return n * lg;
+	}
+	return 0;
+}
+
+double teach_overhead(const struct teach_params *p, double w, int n)
+{
+	return p->c_s * growth(p, n) * (p->beta != 0 ? pow(w, p->beta) : 1);
+}
+
+double teach_t_seq(const struct teach_params *p, double w)
+{
+	return p->t_serial_s + w * p->t_work_s;
+}
+
+double teach_t_para(const struct teach_params *p, double w, int n)
+{
+	return p->t_serial_s + w * p->t_work_s / n + teach_overhead(p, w, n);
+}
+
+double teach_efficiency(const struct teach_params *p, double w, int n)
+{
+	return teach_t_seq(p, w) / (n * teach_t_para(p, w, n));
+}
+
+double teach_speedup(const struct teach_params *p, double w, int n)
+{
+	return teach_t_seq(p, w) / teach_t_para(p, w, n);
+}
+
+double teach_latency(const struct teach_params *p, double w, int n)
+{
+	return teach_t_para(p, w, n) - teach_t_seq(p, w) / n;
+}
+
+/* Smallest W in (0, 1e12] with f(W) >= target for f increasing in W, by bisection on log W
+ * (relative precision 1e-12). Returns 0 or -ERANGE when even W = 1e12 falls short. */
+static int bisect(const struct teach_params *p, int n, int eff, double target, double *w)
+{
+	double lo = 1e-12, hi = 1e12, mid;
+	int k;
+
+#define F(x) (eff ? teach_efficiency(p, (x), n) : teach_t_para(p, (x), n))
+	if (F(hi) < target)
+		return -ERANGE;
+	if (F(lo) >= target)
+		return -ERANGE; /* already there at a vanishing size: no meaningful W */
+	for (k = 0; k < 200 && hi / lo > 1 + 1e-13; k++) {
+		mid = sqrt(lo * hi);
+		if (F(mid) >= target)
+			hi = mid;
+		else
+			lo = mid;
+	}
+#undef F
+	*w = hi;
+	return 0;
+}
+
+int teach_size(const struct teach_params *p, enum teach_model m, int n, double *w)
+{
+	double o = teach_overhead(p, 1, n), e = p->e_target;
+
+	switch (m) {
+	case TEACH_FIXED:
+		*w = 1;
+		return 0;
+	case TEACH_MEMORY:
+		*w = n * p->mem_per_thread;
+		return *w > 0 ? 0 : -ERANGE;
+	case TEACH_TIME:
+		if (p->beta != 0)
+			return bisect(p, n, 0, p->t_bound_s, w);
+		/* t_s + W t_w / N + o = T */
+		*w = (p->t_bound_s - p->t_serial_s - o) * n / p->t_work_s;
+		return *w > 0 && isfinite(*w) ? 0 : -ERANGE;
+	case TEACH_EFF:
+		if (!(e > 0 && e < 1) || n == 1)
+			return -ERANGE;  /* E = 1 at N = 1 whatever W */
+		if (p->beta != 0)
+			return bisect(p, n, 1, e, w);
+		/* (t_s + W t_w) = E N (t_s + W t_w / N + o)  =>  W = (E N (t_s + o) - t_s) / (t_w (1 - E)) */
+		*w = (e * n * (p->t_serial_s + o) - p->t_serial_s) / (p->t_work_s * (1 - e));
+		return *w > 1e-12 && isfinite(*w) ? 0 : -ERANGE;
+	}
+	return -ERANGE;
+}
+
+int teach_scale(const struct teach_params *p, enum teach_model m, int n, int n2, double *v)
+{
+	double w, w2, den;
+
+	if (teach_size(p, m, n, &w) < 0 || teach_size(p, m, n2, &w2) < 0)
+		return -ERANGE;
+	if (m == TEACH_TIME) {
+		den = 1 - teach_efficiency(p, w2, n2);
+		*v = (1 - teach_efficiency(p, w, n)) / den;
+	} else {
+		den = teach_latency(p, w2, n2);
+		*v = teach_latency(p, w, n) / den;
+	}
+	return den > 0 && isfinite(*v) ? 0 : -ERANGE;
+}
+
+int teach_caveat(const struct teach_params *p, int n, int n2)
+{
+	double w, w2, e, e2;
+
+	if (teach_size(p, TEACH_TIME, n, &w) < 0 || teach_size(p, TEACH_TIME, n2, &w2) < 0)
+		return 0;
+	e = teach_efficiency(p, w, n);
+	e2 = teach_efficiency(p, w2, n2);
+	return e < 0.5 && e2 < 0.5 && fabs(e - e2) < 0.1;
+}
+
+size_t teach_ns(const struct teach_params *p, int *ns, size_t max)
+{
+	size_t k = 0;
+	int n;
+
+	for (n = 1; n <= p->n_max && k < max; n *= 2)
+		ns[k++] = n;
+	return k;
+}
+
+const char *teach_growth_name(enum teach_growth g)
+{
+	static const char *const names[] = { "constant", "log N", "N", "N log N" };
+
+	return (unsigned)g < 4 ? names[g] : "?";
+}
+
+const char *teach_model_name(enum teach_model m)
+{
+	static const char *const names[] = { "fixed size", "memory-bound", "time-bound", "E-conserved" };
+
+	return (unsigned)m < 4 ? names[m] : "?";
+}

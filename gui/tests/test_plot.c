@@ -1,0 +1,305 @@
+/*
+ * test_plot.c — headless rendering tests: every xscalegraph window drawn from the fixture to PNG
+ * and SVG (non-blank, expected size, titles and axis labels present in the SVG <desc>), PDF
+ * output reproducible byte for byte, tick and unit formatting, and unavailable figures never
+ * drawn as zero.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../model.h"
+#include "../plot.h"
+#include "../teach.h"
+#include "../view.h"
+
+static char fixture[4096];
+static char outdir[4096];
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)n + 1);
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	if (buf)
+		buf[n] = '\0';
+	fclose(f);
+	if (len)
+		*len = (size_t)n;
+	return buf;
+}
+
+static int load(struct model *m)
+{
+	char err[512];
+	int rc;
+
+	model_init(m);
+	rc = model_load_csv_dir(m, fixture, err, sizeof(err));
+	if (rc < 0)
+		print_error("%s\n", err);
+	return rc;
+}
+
+/* Count of pixels that differ from white, and of distinct colours (sampled). */
+static void png_stats(const char *path, int *w, int *h, long *ink, int *colours)
+{
+	cairo_surface_t *s = cairo_image_surface_create_from_png(path);
+	unsigned seen[64] = { 0 };
+	int x, y, n = 0;
+
+	*ink = 0;
+	assert_int_equal(cairo_surface_status(s), CAIRO_STATUS_SUCCESS);
+	*w = cairo_image_surface_get_width(s);
+	*h = cairo_image_surface_get_height(s);
+	for (y = 0; y < *h; y++) {
+		const uint32_t *row = (const uint32_t *)(cairo_image_surface_get_data(s) +
+							 (size_t)y * (size_t)cairo_image_surface_get_stride(s));
+		for (x = 0; x < *w; x++) {
+			uint32_t p = row[x] & 0xffffff;
+			int k;
+			if (p == 0xffffff)
+				continue;
+			(*ink)++;
+			for (k = 0; k < n && seen[k] != p; k++)
+				;
+			if (k == n && n < 64)
+				seen[n++] = p;
+		}
+	}
+	*colours = n;
+	cairo_surface_destroy(s);
+}
+
+/* Every window to PNG + SVG from the fixture; checks each file. */
+static void test_export_all_views(void **state)
+{
+	/* labels each window must show (title words and axis labels) */
+	static const char *const want[VIEW_COUNT][4] = {
+		[VIEW_BROWSER] = { "Machine", "Scaling methods and their runs", "Runs not ok", "SIGSEGV" },
+		[VIEW_PROFILE] = { "Execution profile", "add_time_to_queue", "share of exclusive time [%]", "95.2 %" },
+		[VIEW_PATTERNS] = { "CPU utilization", "memory access rate", "memory access miss rate", "problem size W (log)" },
+		[VIEW_TIME] = { "Execution time vs N", "threads N (log", "parallel time T_para (log)", "p_x = 32 (fixed)" },
+		[VIEW_LATENCY] = { "Average latency L(W,N) vs N", "threads N (log", "upper bound L at p_x = 32", "e-conserved" },
+		[VIEW_SOURCES] = { "Latency sources vs N", "IT_barrier barrier waiting", "unavailable:", "schedstat not recorded" },
+		[VIEW_PARALLELISM] = { "Parallelism vs problem size", "problem size W (log)", "N = 32", "parallelism [%]" },
+		[VIEW_MATRIX] = { "Scalability matrix", "N' (to)", "0.42", "n/a" },
+		[VIEW_TEACH] = { "Speedup (model)", "Efficiency (model)", "Scalability matrix (model)", "measured: fixed" },
+	};
+	struct model m;
+	struct teach_params tp;
+	struct view_ctx v;
+	char err[512], path[4200];
+	int i, k;
+
+	(void)state;
+	assert_int_equal(load(&m), 0);
+	teach_defaults(&tp);
+	v = (struct view_ctx){ &m, &tp, -1, -1 };
+	if (view_export_all(outdir, &v, 0, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	for (i = 0; i < VIEW_COUNT; i++) {
+		const struct view_desc *d = view_get((enum view_id)i);
+		int w, h, colours;
+		long ink;
+		char *svg;
+
+		snprintf(path, sizeof(path), "%s/%s.png", outdir, d->name);
+		png_stats(path, &w, &h, &ink, &colours);
+		assert_int_equal(w, d->w);
+		assert_int_equal(h, d->h);
+		if (ink < (long)w * h / 100 || colours < 3)
+			fail_msg("%s: looks blank (%ld ink pixels, %d colours)", path, ink, colours);
+		snprintf(path, sizeof(path), "%s/%s.svg", outdir, d->name);
+		svg = slurp(path, NULL);
+		assert_non_null(svg);
+		assert_non_null(strstr(svg, "<title>"));
+		assert_non_null(strstr(svg, "<path"));
+		for (k = 0; k < 4 && want[i][k]; k++)
+			if (!strstr(svg, want[i][k]))
+				fail_msg("%s: label \"%s\" missing from <desc>", path, want[i][k]);
+		free(svg);
+	}
+	model_clear(&m);
+}
+
+static int draw_time(cairo_t *cr, double w, double h, void *arg)
+{
+	return view_draw(VIEW_TIME, cr, w, h, arg);
+}
+
+/* The same PDF twice gives the same bytes (fixed creation date). */
+static void test_pdf_reproducible(void **state)
+{
+	struct model m;
+	struct teach_params tp;
+	struct view_ctx v;
+	char err[512], a[4200], b[4200];
+	size_t la, lb;
+	char *x, *y;
+
+	(void)state;
+	assert_int_equal(load(&m), 0);
+	teach_defaults(&tp);
+	v = (struct view_ctx){ &m, &tp, -1, -1 };
+	snprintf(a, sizeof(a), "%s/a.pdf", outdir);
+	snprintf(b, sizeof(b), "%s/b.pdf", outdir);
+	assert_int_equal(plot_render_file(a, PLOT_PDF, 800, 600, "t", draw_time, &v, err, sizeof(err)), 0);
+	sleep(1);
+	assert_int_equal(plot_render_file(b, PLOT_PDF, 800, 600, "t", draw_time, &v, err, sizeof(err)), 0);
+	x = slurp(a, &la);
+	y = slurp(b, &lb);
+	assert_non_null(x);
+	assert_non_null(y);
+	assert_true(la > 1000);
+	assert_int_equal(la, lb);
+	assert_memory_equal(x, y, la);
+	assert_non_null(memmem(x, la, "20000101000000Z", 15));
+	free(x);
+	free(y);
+	model_clear(&m);
+}
+
+static void test_ticks_and_units(void **state)
+{
+	struct plot_axis a = { "t", PLOT_LINEAR, PLOT_UNIT_SECONDS, NAN, NAN, 1 };
+	struct plot_ticks t;
+	char buf[32];
+
+	(void)state;
+	plot_ticks_make(&t, &a, 0.0013, 0.0087);
+	assert_string_equal(t.unit, "ms");
+	assert_true(t.lo == 0);
+	assert_true(t.hi >= 0.0087);
+	assert_string_equal(t.text[1], "2");      /* 0, 2, 4, 6, 8, 10 ms */
+	plot_ticks_make(&t, &a, 2e-6, 9e-6);
+	assert_string_equal(t.unit, "\xc2\xb5s");
+	a.scale = PLOT_LOG2;
+	a.unit = PLOT_UNIT_NONE;
+	plot_ticks_make(&t, &a, 1, 64);
+	assert_int_equal(t.n, 7);
+	assert_string_equal(t.text[6], "64");
+	a.scale = PLOT_LOG10;
+	plot_ticks_make(&t, &a, 3e3, 2e6);
+	assert_string_equal(t.text[0], "1k");
+	assert_string_equal(t.text[t.n - 1], "10M");
+	a.scale = PLOT_LINEAR;
+	a.unit = PLOT_UNIT_PERCENT;
+	plot_ticks_make(&t, &a, 0.2, 0.93);
+	assert_string_equal(t.unit, "%");
+	assert_string_equal(t.text[t.n - 1], "100");
+	plot_format_seconds(buf, sizeof(buf), 0.0334);
+	assert_string_equal(buf, "33.4 ms");
+	plot_format_seconds(buf, sizeof(buf), 12.5);
+	assert_string_equal(buf, "12.5 s");
+	plot_format_seconds(buf, sizeof(buf), 340e-9);
+	assert_string_equal(buf, "340 ns");
+}
+
+/* A series whose middle point is unavailable draws two pieces, nothing at the gap: the pixel
+ * column where y = 0 would be stays white. */
+static void test_unavailable_is_a_gap(void **state)
+{
+	static const double x[] = { 1, 2, 3 }, y[] = { 5, NAN, 5 };
+	struct plot_series s = { "s", x, y, 3, 0, PLOT_MARK_NONE, 0, 0 };
+	struct plot_chart c;
+	cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 400, 300);
+	cairo_t *cr = cairo_create(surf);
+	struct plot_text_sink sink = { NULL, 0, 0 };
+	int blue = 0, row;
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	c.title = "gap";
+	c.x = (struct plot_axis){ "x", PLOT_LINEAR, PLOT_UNIT_NONE, NAN, NAN, 0 };
+	c.y = (struct plot_axis){ "y", PLOT_LINEAR, PLOT_UNIT_NONE, 0, 10, 0 };
+	c.series = &s;
+	c.n_series = 1;
+	c.mark_x = c.mark_y = NAN;
+	plot_text_sink_attach(cr, &sink);
+	plot_background(cr, (struct plot_rect){ 0, 0, 400, 300 });
+	assert_int_equal(plot_chart_draw(cr, (struct plot_rect){ 0, 0, 400, 300 }, &c), 0);
+	cairo_surface_flush(surf);
+	/* palette colour 0 is (0, 114, 178): count it anywhere near the bottom axis (y = 0) */
+	for (row = 200; row < 250; row++) {
+		const uint32_t *p = (const uint32_t *)(cairo_image_surface_get_data(surf) +
+						       (size_t)row * (size_t)cairo_image_surface_get_stride(surf));
+		int col;
+		for (col = 0; col < 300; col++)
+			blue += (p[col] & 0xffffff) == 0x0072b2;
+	}
+	assert_int_equal(blue, 0);
+	assert_non_null(strstr(sink.buf, "gap\n"));
+	plot_text_sink_free(&sink);
+	cairo_destroy(cr);
+	cairo_surface_destroy(surf);
+}
+
+static void test_timeline_draws(void **state)
+{
+	static const struct plot_segment a[] = { { 0, 0.4, 0 }, { 0.4, 0.5, 1 }, { 0.5, 1.0, 0 } };
+	static const struct plot_segment b[] = { { 0.1, 0.45, 0 }, { 0.45, 0.5, 2 }, { 0.5, 0.9, 0 } };
+	static const struct plot_lane lanes[] = { { "thread 0", a, 3 }, { "thread 1", b, 3 } };
+	static const char *const names[] = { "busy", "barrier wait", "barrier overhead" };
+	struct plot_timeline t = { "timeline", lanes, 2, names, NULL, 3, 0, 1.0 };
+	cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 600, 240);
+	cairo_t *cr = cairo_create(surf);
+	struct plot_text_sink sink = { NULL, 0, 0 };
+
+	(void)state;
+	plot_text_sink_attach(cr, &sink);
+	plot_background(cr, (struct plot_rect){ 0, 0, 600, 240 });
+	assert_int_equal(plot_timeline_draw(cr, (struct plot_rect){ 0, 0, 600, 240 }, &t), 0);
+	assert_non_null(strstr(sink.buf, "thread 1\n"));
+	assert_non_null(strstr(sink.buf, "time [s]\n"));
+	assert_non_null(strstr(sink.buf, "barrier wait\n"));
+	t.t_min = 0.4; /* zoomed in */
+	t.t_max = 0.5;
+	assert_int_equal(plot_timeline_draw(cr, (struct plot_rect){ 0, 0, 600, 240 }, &t), 0);
+	plot_text_sink_free(&sink);
+	cairo_destroy(cr);
+	cairo_surface_destroy(surf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ticks_and_units),
+		cmocka_unit_test(test_unavailable_is_a_gap),
+		cmocka_unit_test(test_timeline_draws),
+		cmocka_unit_test(test_export_all_views),
+		cmocka_unit_test(test_pdf_reproducible),
+	};
+	const char *src = getenv("SG_GUI_FIXTURE");
+	const char *b = getenv("B");
+
+	snprintf(fixture, sizeof(fixture), "%s", src ? src : "gui/tests/fixture");
+	snprintf(outdir, sizeof(outdir), "%s/test-out/gui-plot", b ? b : "build");
+	{
+		char cmd[4300];
+		snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", outdir);
+		if (system(cmd) != 0)
+			return 1;
+	}
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,180 @@
+/*
+ * view.c — the table of xscalegraph's windows (names, titles, sizes, drawings), the series pool
+ * the drawings share, and the export of every window to PNG/SVG/PDF.
+ */
+#include "view.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const struct view_desc views[VIEW_COUNT] = {
+	[VIEW_BROWSER] = { "browser", "Experiment browser", 1, 1000, 760, view_browser_draw },
+	[VIEW_PROFILE] = { "profile", "Execution profile (sequential)", 2, 900, 520, view_profile_draw },
+	[VIEW_PATTERNS] = { "patterns", "Sequential patterns vs problem size", 3, 1000, 720, view_patterns_draw },
+	[VIEW_TIME] = { "time", "Execution time, speedup and efficiency vs N", 4, 1000, 760, view_time_draw },
+	[VIEW_LATENCY] = { "latency", "Average latency L(W,N) vs N", 5, 900, 560, view_latency_draw },
+	[VIEW_SOURCES] = { "sources", "Latency sources vs N", 6, 1100, 620, view_sources_draw },
+	[VIEW_PARALLELISM] = { "parallelism", "Parallelism vs problem size", 7, 900, 560, view_parallelism_draw },
+	[VIEW_MATRIX] = { "matrix", "Scalability matrix (t/E/m)", 8, 1000, 720, view_matrix_draw },
+	[VIEW_TEACH] = { "teach", "Teaching model", 11, 1200, 820, view_teach_draw },
+};
+
+const struct view_desc *view_get(enum view_id id)
+{
+	return (unsigned)id < VIEW_COUNT ? &views[id] : NULL;
+}
+
+const struct view_desc *view_find(const char *name)
+{
+	int i;
+
+	for (i = 0; i < VIEW_COUNT; i++)
+		if (strcmp(views[i].name, name) == 0)
+			return &views[i];
+	return NULL;
+}
+
+int view_draw(enum view_id id, cairo_t *cr, double w, double h, const struct view_ctx *v)
+{
+	int rc;
+
+	if ((unsigned)id >= VIEW_COUNT)
+		return -EINVAL;
+	cairo_save(cr);
+	plot_background(cr, (struct plot_rect){ 0, 0, w, h });
+	rc = views[id].draw(cr, w, h, v);
+	cairo_restore(cr);
+	return rc;
+}
+
+void view_title(char *buf, size_t len, const struct view_ctx *v, const char *what)
+{
+	if (v->m && v->m->name)
+		snprintf(buf, len, "%s \xe2\x80\x94 %s", what, v->m->name);
+	else
+		snprintf(buf, len, "%s", what);
+}
+
+int view_pool_init(struct view_pool *p, size_t max_series, size_t max_points)
+{
+	memset(p, 0, sizeof(*p));
+	p->s = calloc(max_series ? max_series : 1, sizeof(*p->s));
+	p->labels = calloc(max_series ? max_series : 1, sizeof(*p->labels));
+	p->pts = malloc((2 * max_points + 1) * sizeof(double));
+	p->cap_s = max_series;
+	p->cap_pts = 2 * max_points;
+	if (!p->s || !p->labels || !p->pts) {
+		view_pool_free(p);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void view_pool_free(struct view_pool *p)
+{
+	free(p->s);
+	free(p->labels);
+	free(p->pts);
+	memset(p, 0, sizeof(*p));
+}
+
+struct plot_series *view_pool_series(struct view_pool *p, const char *label, size_t n)
+{
+	struct plot_series *s;
+	double *x;
+	size_t k;
+
+	if (p->n_s == p->cap_s || p->used + 2 * n > p->cap_pts)
+		return NULL;
+	s = &p->s[p->n_s];
+	memset(s, 0, sizeof(*s));
+	snprintf(p->labels[p->n_s], sizeof(p->labels[0]), "%s", label);
+	s->label = p->labels[p->n_s];
+	x = p->pts + p->used;
+	for (k = 0; k < 2 * n; k++)
+		x[k] = NAN;
+	s->x = x;
+	s->y = x + n;
+	s->n = n;
+	view_series_style(s, p->n_s);
+	p->used += 2 * n;
+	p->n_s++;
+	return s;
+}
+
+void view_series_style(struct plot_series *s, size_t k)
+{
+	/* seven colours (yellow is poor on white), each paired with its own marker */
+	s->color = (int)(k % 7);
+	s->marker = (enum plot_marker)(k % 8);
+	s->dashed = k >= 7;
+}
+
+/* Largest matrix N list. */
+size_t view_matrix_ns(const struct model *m, int *ns, size_t max)
+{
+	size_t i, k, n = 0;
+	int vals[2];
+
+	for (i = 0; i < m->n_cells; i++) {
+		vals[0] = m->cells[i].n;
+		vals[1] = m->cells[i].n2;
+		for (k = 0; k < 2; k++) {
+			size_t j, pos;
+			for (j = 0; j < n && ns[j] < vals[k]; j++)
+				;
+			if (j < n && ns[j] == vals[k])
+				continue;
+			if (n == max)
+				continue;
+			for (pos = n; pos > j; pos--)
+				ns[pos] = ns[pos - 1];
+			ns[j] = vals[k];
+			n++;
+		}
+	}
+	return n;
+}
+
+struct export_arg {
+	enum view_id id;
+	const struct view_ctx *v;
+};
+
+static int export_draw(cairo_t *cr, double w, double h, void *arg)
+{
+	struct export_arg *a = arg;
+
+	return view_draw(a->id, cr, w, h, a->v);
+}
+
+int view_export_all(const char *dir, const struct view_ctx *v, int pdf, char *err, size_t err_len)
+{
+	static const char *const ext[] = { "png", "svg", "pdf" };
+	char path[4096];
+	int i, f, rc = 0;
+
+	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+		rc = -errno;
+		snprintf(err, err_len, "%s: error: %s", dir, strerror(errno));
+		goto out;
+	}
+	for (i = 0; i < VIEW_COUNT; i++) {
+		struct export_arg a = { (enum view_id)i, v };
+		for (f = PLOT_PNG; f <= (pdf ? PLOT_PDF : PLOT_SVG); f++) {
+			char title[256];
+			snprintf(path, sizeof(path), "%s/%s.%s", dir, views[i].name, ext[f]);
+			view_title(title, sizeof(title), v, views[i].title);
+			rc = plot_render_file(path, (enum plot_format)f, views[i].w, views[i].h, title,
+					      export_draw, &a, err, err_len);
+			if (rc < 0)
+				goto out;
+		}
+	}
+out:
+	return rc;
+}

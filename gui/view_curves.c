@@ -1,0 +1,455 @@
+/*
+ * view_curves.c — the curve windows: execution time/speedup/efficiency vs N (window 4, Fig. 9),
+ * average latency vs N (5, Fig. 10), latency sources vs N (6, Figs. 11 and 13), parallelism vs
+ * problem size (7, Fig. 12) and the sequential patterns vs problem size (3, Figs. 6-8).
+ * Unavailable figures are gaps; a source unavailable at every N is listed with its reason.
+ */
+#include "view.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static size_t total_points(const struct model *m)
+{
+	size_t i, n = m->n_patterns + 1;
+
+	for (i = 0; i < m->n_methods; i++)
+		n += m->methods[i].n_pts;
+	return n;
+}
+
+static double fig_value(const struct model_fig *f)
+{
+	return f->why ? NAN : f->v;
+}
+
+/* One series per shown method: y = metric k at each point, x = N. */
+static int method_series(struct view_pool *p, const struct model *m, enum model_metric k)
+{
+	size_t i, j;
+
+	for (i = 0; i < m->n_methods; i++) {
+		const struct model_method *me = &m->methods[i];
+		struct plot_series *s;
+		if (!me->shown)
+			continue;
+		if (!(s = view_pool_series(p, me->name, me->n_pts)))
+			return -ENOMEM;
+		view_series_style(s, i); /* a method keeps its colour when others are hidden */
+		for (j = 0; j < me->n_pts; j++) {
+			((double *)s->x)[j] = me->pts[j].n;
+			((double *)s->y)[j] = fig_value(&me->pts[j].fig[k]);
+		}
+	}
+	return 0;
+}
+
+/* The method whose p_x is marked: the current one if it is problem-size bound, else the first
+ * shown problem-size-bound method; -1 if none. */
+static int px_method(const struct model *m)
+{
+	size_t i;
+
+	if (m->cur_method >= 0 && m->methods[m->cur_method].shown &&
+	    model_method_fixed_size(&m->methods[m->cur_method]))
+		return m->cur_method;
+	for (i = 0; i < m->n_methods; i++)
+		if (m->methods[i].shown && model_method_fixed_size(&m->methods[i]))
+			return (int)i;
+	return -1;
+}
+
+static struct plot_axis axis_n(void)
+{
+	return (struct plot_axis){ "threads N", PLOT_LOG2, PLOT_UNIT_NONE, NAN, NAN, 0 };
+}
+
+static int chart_or_message(cairo_t *cr, struct plot_rect r, const struct plot_chart *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n_series; i++)
+		if (!c->series[i].hidden)
+			break;
+	if (c->n_series == 0) {
+		cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+		plot_set_font(cr, PLOT_FONT_TITLE);
+		plot_text(cr, r.x + r.w / 2, r.y + 20, PLOT_CENTER, c->title);
+		plot_set_font(cr, PLOT_FONT_LABEL);
+		plot_text(cr, r.x + r.w / 2, r.y + r.h / 2, PLOT_CENTER, "no method shown (View > Methods)");
+		return 0;
+	}
+	return plot_chart_draw(cr, r, c);
+}
+
+int view_time_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
+{
+	const struct model *m = v->m;
+	struct view_pool p;
+	struct plot_chart c;
+	char title[256], mark[96];
+	size_t base;
+	int rc, pm;
+
+	if ((rc = view_pool_init(&p, 3 * m->n_methods + 1, 3 * total_points(m))) < 0)
+		return rc;
+	view_title(title, sizeof(title), v, "Execution time vs N");
+	if ((rc = method_series(&p, m, MODEL_T_PARA)) < 0)
+		goto out;
+	memset(&c, 0, sizeof(c));
+	c.title = title;
+	c.x = axis_n();
+	c.y = (struct plot_axis){ "parallel time T_para", PLOT_LOG10, PLOT_UNIT_SECONDS, NAN, NAN, 0 };
+	c.series = p.s;
+	c.n_series = p.n_s;
+	c.mark_x = c.mark_y = NAN;
+	if ((pm = px_method(m)) >= 0) {
+		int k = model_method_px(&m->methods[pm]);
+		if (k >= 0) {
+			const struct model_point *pt = &m->methods[pm].pts[k];
+			c.mark_x = pt->n;
+			c.mark_y = pt->fig[MODEL_T_PARA].v;
+			snprintf(mark, sizeof(mark), "p_x = %d (%s)", pt->n, m->methods[pm].name);
+			c.mark_label = mark;
+		}
+	}
+	if ((rc = chart_or_message(cr, (struct plot_rect){ 0, 0, w, h * 0.5 }, &c)) < 0)
+		goto out;
+
+	base = p.n_s;
+	if ((rc = method_series(&p, m, MODEL_S)) < 0)
+		goto out;
+	memset(&c, 0, sizeof(c));
+	c.title = "Speedup S = T_seq / T_para";
+	c.x = axis_n();
+	c.y = (struct plot_axis){ "speedup S", PLOT_LOG2, PLOT_UNIT_NONE, NAN, NAN, 0 };
+	c.series = p.s + base;
+	c.n_series = p.n_s - base;
+	c.mark_x = c.mark_y = NAN;
+	c.ideal = PLOT_IDEAL_SPEEDUP;
+	if ((rc = chart_or_message(cr, (struct plot_rect){ 0, h * 0.5, w * 0.5, h * 0.5 }, &c)) < 0)
+		goto out;
+
+	base = p.n_s;
+	if ((rc = method_series(&p, m, MODEL_E)) < 0)
+		goto out;
+	c.title = "Efficiency E = T_seq / (N T_para)";
+	c.y = (struct plot_axis){ "efficiency E", PLOT_LINEAR, PLOT_UNIT_PERCENT, NAN, NAN, 1 };
+	c.series = p.s + base;
+	c.n_series = p.n_s - base;
+	c.ideal = PLOT_IDEAL_EFFICIENCY;
+	rc = chart_or_message(cr, (struct plot_rect){ w * 0.5, h * 0.5, w * 0.5, h * 0.5 }, &c);
+out:
+	view_pool_free(&p);
+	return rc;
+}
+
+int view_latency_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
+{
+	const struct model *m = v->m;
+	struct view_pool p;
+	struct plot_chart c;
+	char title[256], mark[128], lat[32];
+	int rc, pm;
+
+	if ((rc = view_pool_init(&p, m->n_methods + 1, total_points(m))) < 0)
+		return rc;
+	view_title(title, sizeof(title), v, "Average latency L(W,N) vs N");
+	if ((rc = method_series(&p, m, MODEL_L)) < 0)
+		goto out;
+	memset(&c, 0, sizeof(c));
+	c.title = title;
+	c.x = axis_n();
+	c.y = (struct plot_axis){ "L(W,N) = T_para (1 - E)", PLOT_LOG10, PLOT_UNIT_SECONDS, NAN, NAN, 0 };
+	c.series = p.s;
+	c.n_series = p.n_s;
+	c.mark_x = c.mark_y = NAN;
+	c.note = "L = (IT + PT + ML) / N + U / N\nper thread, seconds";
+	if ((pm = px_method(m)) >= 0) {
+		int k = model_method_px(&m->methods[pm]);
+		if (k >= 0 && !m->methods[pm].pts[k].fig[MODEL_L].why) {
+			const struct model_point *pt = &m->methods[pm].pts[k];
+			c.mark_x = pt->n;
+			c.mark_y = pt->fig[MODEL_L].v;
+			plot_format_seconds(lat, sizeof(lat), c.mark_y);
+			snprintf(mark, sizeof(mark), "upper bound L at p_x = %d: %s", pt->n, lat);
+			c.mark_label = mark;
+		}
+	}
+	rc = chart_or_message(cr, (struct plot_rect){ 0, 0, w, h }, &c);
+out:
+	view_pool_free(&p);
+	return rc;
+}
+
+/* Line colour/marker/dash per source, so the same source looks the same in every chart. */
+static void source_style(struct plot_series *s, enum model_metric k)
+{
+	static const struct { int color; enum plot_marker mk; int dashed; } st[] = {
+		/* waiting (IT) in full colours, the matching primitive cost (PT) in the tint of the
+		 * same hue and dashed, so stacked columns stay distinguishable too */
+		[MODEL_IT_EDGE] = { 5, PLOT_MARK_DOWN, 0 },
+		[MODEL_IT_BARRIER] = { 0, PLOT_MARK_CIRCLE, 0 },
+		[MODEL_IT_LOCK] = { 1, PLOT_MARK_SQUARE, 0 },
+		[MODEL_IT_COND] = { 4, PLOT_MARK_TRIANGLE, 0 },
+		[MODEL_IT_SCHED] = { 7, PLOT_MARK_STAR, 0 },
+		[MODEL_PT_BARRIER] = { PLOT_N_COLORS + 0, PLOT_MARK_CIRCLE, 1 },
+		[MODEL_PT_LOCK] = { PLOT_N_COLORS + 1, PLOT_MARK_SQUARE, 1 },
+		[MODEL_PT_THREAD] = { PLOT_N_COLORS + 2, PLOT_MARK_PLUS, 1 },
+		[MODEL_ML] = { 2, PLOT_MARK_DIAMOND, 0 },
+		[MODEL_U] = { 3, PLOT_MARK_CROSS, 1 },
+	};
+
+	s->color = st[k].color;
+	s->marker = st[k].mk;
+	s->dashed = st[k].dashed;
+}
+
+int view_sources_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
+{
+	static const char *const src_label[] = {
+		[MODEL_IT_EDGE] = "idle at the edges", [MODEL_IT_BARRIER] = "barrier waiting",
+		[MODEL_IT_LOCK] = "lock waiting", [MODEL_IT_COND] = "condition waiting",
+		[MODEL_IT_SCHED] = "runnable, not running", [MODEL_PT_BARRIER] = "barrier overhead",
+		[MODEL_PT_LOCK] = "lock overhead", [MODEL_PT_THREAD] = "thread create/join",
+		[MODEL_ML] = "miss stall", [MODEL_U] = "unattributed",
+	};
+	const struct model *m = v->m;
+	const struct model_method *me;
+	struct view_pool p;
+	struct plot_chart c;
+	struct plot_stack st;
+	char title[256], note[1024] = "", zero_note[256] = "", label[96];
+	const char *glabels_p[64], *llabels[MODEL_N_METRICS];
+	char glabels[64][16];
+	double vals[64 * MODEL_N_METRICS];
+	int lcolors[MODEL_N_METRICS];
+	size_t j, ng, nl = 0;
+	int rc, k;
+
+	if (m->cur_method < 0) {
+		plot_set_font(cr, PLOT_FONT_LABEL);
+		plot_text(cr, w / 2, h / 2, PLOT_CENTER, "no data");
+		return 0;
+	}
+	me = &m->methods[m->cur_method];
+	if ((rc = view_pool_init(&p, MODEL_N_METRICS + 1, (MODEL_N_METRICS + 1) * me->n_pts)) < 0)
+		return rc;
+	snprintf(label, sizeof(label), "Latency sources vs N (%s)", me->name);
+	view_title(title, sizeof(title), v, label);
+	for (k = MODEL_FIRST_SOURCE; k <= MODEL_LAST_SOURCE; k++) {
+		struct plot_series *s;
+		size_t avail = 0, zero = 0;
+		for (j = 0; j < me->n_pts; j++) {
+			avail += me->pts[j].fig[k].why == NULL;
+			zero += me->pts[j].fig[k].why == NULL && me->pts[j].fig[k].v == 0;
+		}
+		if (avail > 0 && zero == avail) {
+			/* measured and zero: a log axis cannot show it, so say it */
+			size_t n = strlen(zero_note);
+			snprintf(zero_note + n, sizeof(zero_note) - n, "%s%s", n ? ", " : "zero at every N: ",
+				 model_metric_name(k));
+		}
+		if (avail == 0) {
+			/* listed with its reason, never drawn as zero */
+			size_t n = strlen(note);
+			const char *why = me->n_pts ? me->pts[0].fig[k].why : "no points";
+			snprintf(note + n, sizeof(note) - n, "%s%s (%s):\n  %s\n", n ? "" : "unavailable:\n",
+				 model_metric_name(k), src_label[k], why);
+			continue;
+		}
+		snprintf(label, sizeof(label), "%s %s", model_metric_name(k), src_label[k]);
+		if (!(s = view_pool_series(&p, label, me->n_pts))) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		source_style(s, k);
+		s->hidden = !model_source_shown(m, k);
+		for (j = 0; j < me->n_pts; j++) {
+			((double *)s->x)[j] = me->pts[j].n;
+			((double *)s->y)[j] = fig_value(&me->pts[j].fig[k]) / me->pts[j].n;
+		}
+		llabels[nl] = model_metric_name(k);
+		lcolors[nl] = s->color;
+		for (j = 0; j < me->n_pts && j < 64; j++)
+			vals[j * (MODEL_LAST_SOURCE - MODEL_FIRST_SOURCE + 1) + nl] =
+				s->hidden ? NAN : s->y[j];
+		nl++;
+	}
+	{
+		struct plot_series *s = view_pool_series(&p, "L average", me->n_pts);
+		if (!s) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		s->color = 6;
+		s->marker = PLOT_MARK_NONE;
+		for (j = 0; j < me->n_pts; j++) {
+			((double *)s->x)[j] = me->pts[j].n;
+			((double *)s->y)[j] = fig_value(&me->pts[j].fig[MODEL_L]);
+		}
+	}
+	if (zero_note[0]) {
+		size_t n = strlen(note);
+		snprintf(note + n, sizeof(note) - n, "%s%s", n ? "\n" : "", zero_note);
+	}
+	memset(&c, 0, sizeof(c));
+	c.title = title;
+	c.x = axis_n();
+	c.y = (struct plot_axis){ "per-thread latency (source / N)", PLOT_LOG10, PLOT_UNIT_SECONDS, NAN, NAN, 0 };
+	c.series = p.s;
+	c.n_series = p.n_s;
+	c.mark_x = c.mark_y = NAN;
+	c.note = note;
+	if ((rc = plot_chart_draw(cr, (struct plot_rect){ 0, 0, w * 0.64, h }, &c)) < 0)
+		goto out;
+
+	/* the same sources stacked per N: what each thread's latency is made of */
+	ng = me->n_pts < 64 ? me->n_pts : 64;
+	for (j = 0; j < ng; j++) {
+		snprintf(glabels[j], sizeof(glabels[j]), "%d", me->pts[j].n);
+		glabels_p[j] = glabels[j];
+		/* compact the row stride from the full source count to nl */
+		memmove(&vals[j * nl], &vals[j * (MODEL_LAST_SOURCE - MODEL_FIRST_SOURCE + 1)], nl * sizeof(double));
+	}
+	memset(&st, 0, sizeof(st));
+	st.title = "Composition per thread";
+	st.x_label = "threads N";
+	st.y_label = "latency";
+	st.unit = PLOT_UNIT_SECONDS;
+	st.group_labels = glabels_p;
+	st.n_groups = ng;
+	st.layer_labels = llabels;
+	st.layer_colors = lcolors;
+	st.n_layers = nl;
+	st.values = vals;
+	rc = plot_stack_draw(cr, (struct plot_rect){ w * 0.64, 0, w * 0.36, h }, &st);
+out:
+	view_pool_free(&p);
+	return rc;
+}
+
+int view_parallelism_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
+{
+	const struct model *m = v->m;
+	struct view_pool p;
+	struct plot_chart c;
+	char title[256], label[32];
+	int ns[64];
+	size_t n_ns = 0, i, j, k;
+	int rc;
+
+	/* the distinct N above 1 (parallelism of one thread says nothing) */
+	for (i = 0; i < m->n_methods; i++)
+		for (j = 0; j < m->methods[i].n_pts; j++) {
+			int n = m->methods[i].pts[j].n;
+			for (k = 0; k < n_ns && ns[k] != n; k++)
+				;
+			if (k == n_ns && n > 1 && n_ns < 64)
+				ns[n_ns++] = n;
+		}
+	if ((rc = view_pool_init(&p, n_ns + 1, total_points(m))) < 0)
+		return rc;
+	for (k = 0; k < n_ns; k++) {
+		struct plot_series *s;
+		size_t cnt = 0;
+		for (i = 0; i < m->n_methods; i++)
+			for (j = 0; j < m->methods[i].n_pts; j++)
+				cnt += m->methods[i].pts[j].n == ns[k];
+		snprintf(label, sizeof(label), "N = %d", ns[k]);
+		if (!(s = view_pool_series(&p, label, cnt))) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		cnt = 0;
+		for (i = 0; i < m->n_methods; i++)
+			for (j = 0; j < m->methods[i].n_pts; j++) {
+				const struct model_point *pt = &m->methods[i].pts[j];
+				if (pt->n != ns[k])
+					continue;
+				/* insertion by W so the line runs left to right */
+				size_t pos = cnt;
+				while (pos > 0 && s->x[pos - 1] > pt->w) {
+					((double *)s->x)[pos] = s->x[pos - 1];
+					((double *)s->y)[pos] = s->y[pos - 1];
+					pos--;
+				}
+				((double *)s->x)[pos] = pt->w;
+				((double *)s->y)[pos] = fig_value(&pt->fig[MODEL_PARALLELISM]);
+				cnt++;
+			}
+	}
+	view_title(title, sizeof(title), v, "Parallelism vs problem size");
+	memset(&c, 0, sizeof(c));
+	c.title = title;
+	c.x = (struct plot_axis){ "problem size W", PLOT_LOG10, PLOT_UNIT_NONE, NAN, NAN, 0 };
+	c.y = (struct plot_axis){ "parallelism", PLOT_LINEAR, PLOT_UNIT_PERCENT, NAN, 1.0, 1 };
+	c.series = p.s;
+	c.n_series = p.n_s;
+	c.mark_x = c.mark_y = NAN;
+	c.note = "share of the work done while\ntwo or more threads were busy\n(all methods, by N)";
+	rc = chart_or_message(cr, (struct plot_rect){ 0, 0, w, h }, &c);
+out:
+	view_pool_free(&p);
+	return rc;
+}
+
+int view_patterns_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
+{
+	static const char *const names[3] = { "CPU utilization", "memory access rate", "memory access miss rate" };
+	const struct model *m = v->m;
+	struct view_pool p;
+	struct plot_chart c;
+	char title[256];
+	size_t i, j, q;
+	int rc = 0, f;
+
+	if ((rc = view_pool_init(&p, 3 * m->n_methods + 1, 3 * total_points(m))) < 0)
+		return rc;
+	for (f = 0; f < 3; f++) {
+		size_t base = p.n_s;
+		for (i = 0; i < m->n_methods; i++) {
+			struct plot_series *s;
+			size_t cnt = 0;
+			if (!m->methods[i].shown)
+				continue;
+			for (q = 0; q < m->n_patterns; q++)
+				cnt += strcmp(m->patterns[q].method, m->methods[i].name) == 0;
+			if (!(s = view_pool_series(&p, m->methods[i].name, cnt))) {
+				rc = -ENOMEM;
+				goto out;
+			}
+			view_series_style(s, i);
+			for (q = 0, j = 0; q < m->n_patterns; q++) {
+				const struct model_pattern *pt = &m->patterns[q];
+				const struct model_fig *fg = f == 0 ? &pt->cpu_util : f == 1 ? &pt->mem_rate : &pt->miss_rate;
+				if (strcmp(pt->method, m->methods[i].name) != 0)
+					continue;
+				((double *)s->x)[j] = pt->w;
+				((double *)s->y)[j++] = fig_value(fg);
+			}
+		}
+		if (f == 0)
+			view_title(title, sizeof(title), v, names[0]);
+		memset(&c, 0, sizeof(c));
+		c.title = f == 0 ? title : names[f];
+		c.x = (struct plot_axis){ "problem size W", PLOT_LOG10, PLOT_UNIT_NONE, NAN, NAN, 0 };
+		c.y = (struct plot_axis){ names[f], PLOT_LINEAR, PLOT_UNIT_PERCENT, NAN, NAN, 0 };
+		c.series = p.s + base;
+		c.n_series = p.n_s - base;
+		c.mark_x = c.mark_y = NAN;
+		rc = chart_or_message(cr, (struct plot_rect){ f == 2 ? w * 0.5 : 0, f == 0 ? 0 : h * 0.5,
+							      f == 0 ? w : w * 0.5, h * 0.5 }, &c);
+		if (rc < 0)
+			goto out;
+	}
+	if (m->n_patterns == 0) {
+		plot_set_font(cr, PLOT_FONT_LABEL);
+		plot_text(cr, w / 2, h - 12, PLOT_CENTER, "no sequential patterns in this experiment");
+	}
+out:
+	view_pool_free(&p);
+	return rc;
+}
