@@ -1,0 +1,77 @@
+/*
+ * crashee.c — a traced program for the crash tests (test_crash.c). Usage:
+ *   crashee MODE N        MODE: ok | segv | term | abort | kill
+ * Thread 0 and a worker (thread 1) each lock and unlock their own mutex N times (3N lock
+ * events each); then thread 0 exits normally (ok), dereferences NULL (segv), raises SIGTERM
+ * (term), calls abort() (abort), or (kill) flushes its buffer, prints "ready", records N more
+ * lock/unlock pairs that stay in its buffer, and waits to be killed with SIGKILL.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sgtrace.h"
+
+static pthread_barrier_t done, never;
+static long n_pairs;
+static int exit_normally;
+
+static void lock_pairs(pthread_mutex_t *m, long n)
+{
+	for (long i = 0; i < n; i++) {
+		sg_pthread_mutex_lock(m);
+		sg_pthread_mutex_unlock(m);
+	}
+}
+
+static void *worker(void *arg)
+{
+	static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+	lock_pairs(&m, n_pairs);
+	pthread_barrier_wait(&done);
+	if (!exit_normally)
+		pthread_barrier_wait(&never);   /* blocks until the process dies */
+	return arg;
+}
+
+int main(int argc, char **argv)
+{
+	static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+	if (argc != 3) {
+		fprintf(stderr, "usage: crashee ok|segv|term|abort|kill N\n");
+		return 2;
+	}
+	const char *mode = argv[1];
+	n_pairs = atol(argv[2]);
+	exit_normally = !strcmp(mode, "ok");
+	pthread_barrier_init(&done, NULL, 2);
+	pthread_barrier_init(&never, NULL, 2);
+	pthread_t th;
+	sg_pthread_create(&th, NULL, worker, NULL);
+	lock_pairs(&m, n_pairs);
+	pthread_barrier_wait(&done);
+	if (exit_normally) {
+		sg_pthread_join(th, NULL);
+		return 0;
+	}
+	if (!strcmp(mode, "segv")) {
+		volatile int *volatile bad = NULL;
+		*bad = 1;
+	}
+	if (!strcmp(mode, "term"))
+		raise(SIGTERM);
+	if (!strcmp(mode, "abort"))
+		abort();
+	if (!strcmp(mode, "kill")) {
+		sg_trace_flush();
+		printf("ready\n");
+		fflush(stdout);
+		lock_pairs(&m, n_pairs);
+		for (;;)
+			pause();
+	}
+	fprintf(stderr, "crashee: unknown mode '%s'\n", mode);
+	return 2;
+}

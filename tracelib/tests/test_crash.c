@@ -1,0 +1,228 @@
+/*
+ * test_crash.c — traces of programs that die: the crashee helper (crashee.c) killed with
+ * SIGKILL reads back up to its last flushed chunk; one that segfaults, is terminated or aborts
+ * flushes every event recorded before the signal, in every thread, and still dies of that
+ * signal; a flipped byte in a recorded chunk is reported by chunk and the rest is read.
+ */
+#include <fcntl.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "sgtrace_read.h"
+#include "tutil.h"
+
+#define N_PAIRS 20000   /* 60,000 lock events per thread: several 64K-byte chunks */
+
+struct fixture {
+	char dir[PATH_MAX - 64];
+	char trace[PATH_MAX];
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof *f);
+	tu_tmpdir(f->dir, sizeof f->dir, "crash");
+	snprintf(f->trace, sizeof f->trace, "%s/trace", f->dir);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	tu_rm_rf(f->dir);
+	free(f);
+	return 0;
+}
+
+/* Starts crashee MODE with its stdout on a pipe; returns its pid. */
+static pid_t spawn(struct fixture *f, const char *mode, int *out_fd)
+{
+	char prog[PATH_MAX], n[32];
+	tu_helper_path(prog, sizeof prog, "crashee");
+	snprintf(n, sizeof n, "%d", N_PAIRS);
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		dup2(p[1], 1);
+		close(p[0]);
+		setenv("SG_TRACE_DIR", f->trace, 1);
+		setenv("SG_TRACE_BUFFER", "64K", 1);
+		execl(prog, prog, mode, n, (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	*out_fd = p[0];
+	return pid;
+}
+
+static int run_to_death(struct fixture *f, const char *mode)
+{
+	int fd, status;
+	pid_t pid = spawn(f, mode, &fd);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	close(fd);
+	return status;
+}
+
+static size_t lock_events(struct sgr_trace *t, size_t pos)
+{
+	struct sgr_event *e;
+	size_t n = tu_events(t, pos, 1, &e);
+	size_t c = tu_count(e, n, SG_EV_LOCK_REQUEST) + tu_count(e, n, SG_EV_LOCK_ACQUIRED) +
+		   tu_count(e, n, SG_EV_LOCK_RELEASE);
+	free(e);
+	return c;
+}
+
+static struct sgr_trace *open_ok(const char *dir)
+{
+	struct sgr_trace *t = NULL;
+	char err[512];
+	if (sgr_open(dir, 0, &t, err, sizeof err) < 0)
+		fail_msg("sgr_open: %s", err);
+	return t;
+}
+
+/* Every lock event of both threads is in the trace, and both streams have trailers. */
+static void check_fully_flushed(struct fixture *f, int status, int sig)
+{
+	assert_true(WIFSIGNALED(status));
+	assert_int_equal(WTERMSIG(status), sig);
+	struct sgr_trace *t = open_ok(f->trace);
+	assert_int_equal(sgr_n_threads(t), 2);
+	for (size_t pos = 0; pos < 2; pos++) {
+		assert_int_equal(lock_events(t, pos), 3 * N_PAIRS);
+		assert_true(sgr_thread(t, pos)->complete);
+		assert_true(sgr_thread(t, pos)->n_chunks > 1);
+	}
+	assert_int_equal(sgr_verify(t), 0);
+	assert_int_equal(sgr_n_problems(t), 0);
+	sgr_close(t);
+}
+
+static void test_segfault_flushes_everything(void **state)
+{
+	struct fixture *f = *state;
+	check_fully_flushed(f, run_to_death(f, "segv"), SIGSEGV);
+}
+
+static void test_sigterm_flushes_everything(void **state)
+{
+	struct fixture *f = *state;
+	check_fully_flushed(f, run_to_death(f, "term"), SIGTERM);
+}
+
+static void test_abort_flushes_everything(void **state)
+{
+	struct fixture *f = *state;
+	check_fully_flushed(f, run_to_death(f, "abort"), SIGABRT);
+}
+
+static void test_sigkill_reads_to_last_flushed_chunk(void **state)
+{
+	struct fixture *f = *state;
+	int fd, status;
+	pid_t pid = spawn(f, "kill", &fd);
+	char buf[16] = "";
+	FILE *in = fdopen(fd, "r");
+	assert_non_null(fgets(buf, sizeof buf, in));
+	assert_string_equal(buf, "ready\n");
+	/* Thread 0 flushed everything it recorded before "ready", then recorded N_PAIRS more
+	 * pairs that sit in its buffer; the worker's last events are in its buffer too. */
+	kill(pid, SIGKILL);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	fclose(in);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	struct sgr_trace *t = open_ok(f->trace);
+	assert_int_equal(sgr_n_threads(t), 2);
+	const struct sgr_thread *t0 = sgr_thread(t, 0);
+	assert_false(t0->complete);
+	size_t n0 = lock_events(t, 0);
+	/* Up to its last flushed chunk: at least what was flushed before "ready" (the second
+	 * batch may have filled more whole chunks before the kill). */
+	assert_true(n0 >= 3 * N_PAIRS);
+	assert_true(n0 <= 6 * N_PAIRS);
+	size_t n1 = lock_events(t, 1);
+	assert_true(n1 < 3 * N_PAIRS);   /* the worker's tail was never flushed */
+	assert_int_equal(sgr_verify(t), 0);
+	assert_false(sgr_thread(t, 1)->complete);
+	int saw_no_trailer = 0;
+	for (size_t i = 0; i < sgr_n_problems(t); i++)
+		saw_no_trailer += strstr(sgr_problem(t, i), "no trailer") != NULL;
+	assert_int_equal(saw_no_trailer, 2);
+	/* The definition of each mutex made it, before any of its events was flushed. */
+	assert_true(sgr_n_objects(t) >= 2);
+	sgr_close(t);
+}
+
+static void test_flipped_byte_in_recorded_trace(void **state)
+{
+	struct fixture *f = *state;
+	int status = run_to_death(f, "ok");
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	struct sgr_trace *t = open_ok(f->trace);
+	assert_true(sgr_thread(t, 0)->n_chunks >= 3);
+	uint64_t total = sgr_thread(t, 0)->n_recs;
+	sgr_close(t);
+	/* Flip a byte in the middle of chunk 1 of thread 0: find chunk 1 by its header. */
+	char path[PATH_MAX + 32];
+	snprintf(path, sizeof path, "%s/thread.0.sgs", f->trace);
+	int fd = open(path, O_RDWR);
+	assert_true(fd >= 0);
+	struct { uint32_t magic, thread; uint64_t seq; uint32_t n_recs; } h0;
+	assert_int_equal(pread(fd, &h0, sizeof h0, 64), (ssize_t)sizeof h0);
+	off_t chunk1 = 64 + 64 + (off_t)h0.n_recs * 16;
+	uint32_t n1;
+	assert_int_equal(pread(fd, &n1, 4, chunk1 + 16), 4);
+	unsigned char b;
+	off_t victim = chunk1 + 64 + (off_t)n1 * 8;
+	assert_int_equal(pread(fd, &b, 1, victim), 1);
+	b ^= 0x80;
+	assert_int_equal(pwrite(fd, &b, 1, victim), 1);
+	close(fd);
+	t = open_ok(f->trace);
+	struct sgr_cursor c;
+	struct sgr_span sp;
+	uint64_t n = 0;
+	sgr_cursor_init(&c, t, 0);
+	while (sgr_cursor_next(&c, &sp)) {
+		assert_int_not_equal(sp.seq, 1);
+		n += sp.n;
+	}
+	assert_int_equal(n + n1, total);
+	assert_int_equal(sgr_thread(t, 0)->n_damaged, 1);
+	int found = 0;
+	for (size_t i = 0; i < sgr_n_problems(t); i++)
+		found += !strcmp(sgr_problem(t, i), "thread.0.sgs: chunk 1: bad checksum");
+	assert_int_equal(found, 1);
+	assert_int_equal(lock_events(t, 1), 3 * N_PAIRS);
+	sgr_close(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_segfault_flushes_everything, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sigterm_flushes_everything, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_abort_flushes_everything, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sigkill_reads_to_last_flushed_chunk, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_flipped_byte_in_recorded_trace, setup,
+						teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

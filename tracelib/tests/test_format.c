@@ -1,0 +1,153 @@
+/*
+ * test_format.c — the encoding layer shared by writer and reader (sgf.c): the XXH64 checksum
+ * (reference value, every flipped byte detected), chunk headers, trailers, file headers and
+ * definition records (sealed, checked, damage and truncation detected), kind names.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "sgf_int.h"
+
+static void test_hash_reference(void **state)
+{
+	(void)state;
+	/* XXH64("", 0) from the reference implementation. */
+	assert_true(sgf_hash("", 0) == UINT64_C(0xEF46DB3751D8E999));
+	/* Deterministic and length-sensitive. */
+	uint64_t w[8] = { 0 };
+	assert_true(sgf_hash(w, 64) == sgf_hash(w, 64));
+	assert_true(sgf_hash(w, 64) != sgf_hash(w, 56));
+}
+
+static void test_hash_detects_every_flipped_byte(void **state)
+{
+	(void)state;
+	unsigned char buf[1024];
+	for (size_t i = 0; i < sizeof buf; i++)
+		buf[i] = (unsigned char)(i * 131 + 7);
+	uint64_t h = sgf_hash(buf, sizeof buf);
+	for (size_t i = 0; i < sizeof buf; i++) {
+		for (int bit = 0; bit < 8; bit++) {
+			buf[i] ^= (unsigned char)(1u << bit);
+			assert_true(sgf_hash(buf, sizeof buf) != h);
+			buf[i] ^= (unsigned char)(1u << bit);
+		}
+	}
+	/* Every value of one byte, at a few places (lanes 0..3 and the tail). */
+	size_t places[] = { 0, 9, 18, 27, 1000, 1023 };
+	for (size_t k = 0; k < sizeof places / sizeof places[0]; k++) {
+		unsigned char orig = buf[places[k]];
+		for (int v = 0; v < 256; v++) {
+			if (v == orig)
+				continue;
+			buf[places[k]] = (unsigned char)v;
+			assert_true(sgf_hash(buf, sizeof buf) != h);
+		}
+		buf[places[k]] = orig;
+	}
+}
+
+static void test_chunk_seal_and_check(void **state)
+{
+	(void)state;
+	struct sg_event_rec recs[3] = {
+		{ sg_rec_w0(10, SG_EV_LOCK_REQUEST), sg_rec_w1(1, SG_LOCK_MUTEX) },
+		{ sg_rec_w0(20, SG_EV_LOCK_ACQUIRED), sg_rec_w1(1, SG_LOCK_MUTEX) },
+		{ sg_rec_w0(30, SG_EV_LOCK_RELEASE), sg_rec_w1(1, SG_LOCK_MUTEX) },
+	};
+	struct sgf_chunk_header h = { .thread = 2, .seq = 5, .n_recs = 3, .pair_ticks = 30,
+				      .pair_ns = 1030 };
+	sgf_chunk_seal(&h, recs);
+	assert_int_equal(h.magic, SGF_CHUNK_MAGIC);
+	assert_int_equal(sgf_chunk_header_check(&h), 0);
+	assert_int_equal(sgf_chunk_payload_check(&h, recs), 0);
+	recs[1].w1 ^= UINT64_C(1) << 40;
+	assert_int_equal(sgf_chunk_payload_check(&h, recs), -EINVAL);
+	recs[1].w1 ^= UINT64_C(1) << 40;
+	h.seq = 6;
+	assert_int_equal(sgf_chunk_header_check(&h), -EINVAL);
+	assert_int_equal(sg_rec_kind(&recs[2]), SG_EV_LOCK_RELEASE);
+	assert_int_equal(sg_rec_ticks(&recs[2]), 30);
+	assert_int_equal(sg_rec_id(&recs[2]), 1);
+	assert_int_equal(sg_rec_aux(&recs[2]), SG_LOCK_MUTEX);
+}
+
+static void test_trailer_and_file_header(void **state)
+{
+	(void)state;
+	struct sgf_trailer t = { .thread = 1, .n_chunks = 2, .n_recs = 9, .lost = 3 };
+	sgf_trailer_seal(&t);
+	assert_int_equal(sgf_trailer_check(&t), 0);
+	t.lost = 4;
+	assert_int_equal(sgf_trailer_check(&t), -EINVAL);
+
+	struct sgf_file_header h;
+	const char *why = NULL;
+	sgf_file_header_make(&h, SGF_MAGIC_STREAM, SGF_CLOCK_TSC, 77, 0, 3, 1000, 2000);
+	assert_int_equal(sgf_file_header_check(&h, SGF_MAGIC_STREAM, &why), 0);
+	assert_int_equal(sgf_file_header_check(&h, SGF_MAGIC_DEFS, &why), -EINVAL);
+	assert_string_equal(why, "not a scalegraph trace file (bad magic)");
+	h.pid = 78;
+	assert_int_equal(sgf_file_header_check(&h, SGF_MAGIC_STREAM, &why), -EINVAL);
+	assert_string_equal(why, "file header: bad checksum");
+}
+
+static void test_def_encode_check(void **state)
+{
+	(void)state;
+	unsigned char buf[256];
+	uint32_t f[2] = { 7, 42 };
+	const char *s[2] = { "solve", "prog.c" };
+	long n = sgf_def_encode(buf, sizeof buf, SGF_DEF_FUNCTION, f, sizeof f, s, 2);
+	assert_int_equal(n, (long)sgf_def_size(8 + 6 + 7));
+	assert_int_equal(n % 8, 0);
+	assert_int_equal(sgf_def_check(buf, (size_t)n), 0);
+	assert_int_equal(sgf_def_check(buf, (size_t)n - 1), -ENODATA);
+	assert_int_equal(sgf_def_check(buf, 10), -ENODATA);
+	struct sgf_def_header h;
+	memcpy(&h, buf, sizeof h);
+	assert_int_equal(h.type, SGF_DEF_FUNCTION);
+	assert_int_equal(h.len, 21);
+	assert_string_equal((char *)buf + 16 + 8, "solve");
+	assert_string_equal((char *)buf + 16 + 8 + 6, "prog.c");
+	for (long i = 0; i < n; i++) {
+		if (i >= 8 && i < 16)
+			continue;   /* the hash itself: any change there is a mismatch too */
+		buf[i] ^= 0x20;
+		int rc = sgf_def_check(buf, (size_t)n);
+		assert_true(rc == -EINVAL || rc == -ENODATA);
+		buf[i] ^= 0x20;
+	}
+	assert_int_equal(sgf_def_encode(buf, 20, SGF_DEF_FUNCTION, f, sizeof f, s, 2), -ENOSPC);
+}
+
+static void test_kind_names(void **state)
+{
+	(void)state;
+	assert_string_equal(sg_ev_kind_name(SG_EV_BARRIER_ARRIVE), "barrier_arrive");
+	assert_string_equal(sg_ev_kind_name(SG_EV_VALUE), "value");
+	assert_string_equal(sg_ev_kind_name((enum sg_ev_kind)200), "?");
+	for (int k = 0; k < SG_EV_KIND_COUNT; k++)
+		assert_string_not_equal(sg_ev_kind_name((enum sg_ev_kind)k), "?");
+	assert_string_equal(sg_obj_kind_name(SG_OBJ_SPIN), "spinlock");
+	assert_string_equal(sg_obj_kind_name((enum sg_obj_kind)99), "?");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hash_reference),
+		cmocka_unit_test(test_hash_detects_every_flipped_byte),
+		cmocka_unit_test(test_chunk_seal_and_check),
+		cmocka_unit_test(test_trailer_and_file_header),
+		cmocka_unit_test(test_def_encode_check),
+		cmocka_unit_test(test_kind_names),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,37 @@
+/*
+ * tutil.h — helpers shared by the tracelib tests: temporary directories, re-running a test
+ * program with SG_TRACE_DIR set (libsgtrace reads its environment before main), and reading
+ * the decoded events of one thread of a trace.
+ */
+#ifndef TUTIL_H
+#define TUTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sgtrace_read.h"
+
+/* Creates a fresh directory /tmp/sgtest.<tag>.XXXXXX (or under $TMPDIR) into out. */
+void tu_tmpdir(char *out, size_t len, const char *tag);
+
+/* Removes a directory tree (like rm -rf). */
+void tu_rm_rf(const char *path);
+
+/* When SG_TRACE_DIR is not set, sets it to a fresh temporary trace directory and re-executes
+ * the program, so that libsgtrace's constructor sees it. Returns in the re-executed program. */
+void tu_reexec_traced(int argc, char **argv, const char *tag);
+
+/* Path of a helper program built beside the running test (e.g. "crashee"). */
+void tu_helper_path(char *out, size_t len, const char *name);
+
+/* The events of thread position `pos`, decoded; *out is malloc'ed (caller frees). Counter
+ * samples from the counter code (non-user counters) are left out when `user_only`. */
+size_t tu_events(struct sgr_trace *t, size_t pos, int user_only, struct sgr_event **out);
+
+/* Position of the thread whose first region_begin names `region`, or -1. */
+long tu_thread_with_region(struct sgr_trace *t, const char *region);
+
+/* Number of events of kind k in evs[0..n). */
+size_t tu_count(const struct sgr_event *evs, size_t n, enum sg_ev_kind k);
+
+#endif /* TUTIL_H */
