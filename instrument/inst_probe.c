@@ -234,9 +234,12 @@ static void region_pragma(struct probe *p, const struct inst_node *n)
 		r = p->regions[--p->n_regions];
 	}
 	unsigned nl = 0;
+	uint32_t at = n->off; /* keep the indentation before '#' */
+	while (at < n->end && (p->src[at] == ' ' || p->src[at] == '\t'))
+		at++;
 	for (uint32_t i = n->off; i < n->end; i++)
 		nl += p->src[i] == '\n';
-	edits_addf(p->e, n->off, n->end - n->off, "%s(%.*s);%.*s",
+	edits_addf(p->e, at, n->end - at, "%s(%.*s);%.*s",
 		   sub == PRAGMA_BEGIN ? "sg_region_begin" : "sg_region_end", (int)r.len,
 		   p->src + r.off, (int)nl, "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n");
 	p->res->n_regions++;
@@ -526,7 +529,7 @@ static int item_has_error(const struct probe *p, const struct inst_node *it)
 }
 
 /* One top-level item with a block: function or not, with its sites and include. */
-static void item_block(struct probe *p, int32_t *items, size_t k, uint32_t prev_end)
+static void item_block(struct probe *p, int32_t *items, size_t k)
 {
 	const struct inst_node *it = N(p, items[k]);
 	size_t mark = p->e->n;
@@ -557,6 +560,10 @@ static void item_block(struct probe *p, int32_t *items, size_t k, uint32_t prev_
 	}
 	if (p->n_sites == 0)
 		return;
+	size_t j = k;
+	while (j > 0 && items[j] != (is_fn ? f.start : items[k]))
+		j--;
+	uint32_t prev_end = j > 0 ? N(p, items[j - 1])->end : 0;
 	if (place_include(p, start, prev_end) < 0) {
 		inst_warn(p->d, start->line, start->col, "no file-scope place for #include "
 			  "<sgtrace.h> before this definition (#if inside it); left uninstrumented");
@@ -595,20 +602,16 @@ int inst_probe(const char *src, size_t len, const struct inst_tree *t, const str
 		}
 		items[n_items++] = i;
 	}
-	uint32_t prev_end = 0;
 	for (size_t k = 0; k < n_items; k++) {
 		const struct inst_node *it = N(&p, items[k]);
-		if (item_has_error(&p, it)) {
-			prev_end = it->end;
+		if (item_has_error(&p, it))
 			continue;
-		}
 		if (it->b >= 0) {
-			item_block(&p, items, k, prev_end);
+			item_block(&p, items, k);
 		} else {
 			p.n_site_conds = 0;
 			walk(&p, it->a, CTX_TOP, 0, 0);
 		}
-		prev_end = it->end;
 	}
 	for (size_t k = 0; k < p.n_regions; k++)
 		inst_warn(d, 1, 1, "region %.*s is opened but never closed in this file",
