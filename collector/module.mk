@@ -23,9 +23,9 @@ $(LIBEXEC)/scalegraph-calibrate: $(OBJ)/collector/calibrate_main.o $(COLL_CALIB_
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ -lpfm -pthread -lm
 
-$(LIBEXEC)/scalegraph-run: $(COLL_RUN_OBJS) $(LIBDIR)/libsgstore.a
+$(LIBEXEC)/scalegraph-run: $(COLL_RUN_OBJS) $(LIBDIR)/libsgstore.a $(LIBDIR)/libsgtread.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $(COLL_RUN_OBJS) $(LIBDIR)/libsgstore.a $(COLL_TRACE_LIBS) \
+	$(CC) $(ALL_CFLAGS) -o $@ $(COLL_RUN_OBJS) $(LIBDIR)/libsgstore.a $(LIBDIR)/libsgtread.a \
 		-lsqlite3 -lpfm -pthread -lm
 
 # Test helpers and tests.
@@ -50,7 +50,9 @@ $(addprefix $(COLL_TEST_BIN)/,$(COLL_CMOCKA)):
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ -lcmocka -lsqlite3 -lm
 
-# The scripts need the programs and helpers built.
+# The scripts need the programs and helpers built (the dispatcher, the billiards examples and
+# scalegraph dump come from cli/, examples/ and tracelib/).
 collector/tests/test-run.sh collector/tests/test-calibrate.sh collector/tests/test-counters.sh \
 collector/tests/test-billiards.sh: $(LIBEXEC)/scalegraph-run $(LIBEXEC)/scalegraph-calibrate \
-	$(COLL_TEST_BIN)/synth
+	$(COLL_TEST_BIN)/synth $(BIN)/scalegraph $(BIN)/billiards $(BIN)/billiards-seq \
+	$(BIN)/billiards-traced $(LIBEXEC)/scalegraph-dump

@@ -139,9 +139,13 @@ enum search_state search_next(struct search *sr, double *s_next, int *best, char
 			snprintf(why, why_len, "target unreachable within the size limits (s in %.4g..%.4g); "
 				 "closest %s = %.4g at s = %.4g", sr->s_min, sr->s_max, what,
 				 sr->probe[b].y, sr->probe[b].s);
-		else
+		else if (lo >= 0 && hi >= 0)
 			snprintf(why, why_len, "sizes cannot be resolved finer between the bracketing runs; "
 				 "closest %s = %.4g at s = %.4g", what, sr->probe[b].y, sr->probe[b].s);
+		else
+			snprintf(why, why_len, "the next size was already tried: %s responds too little to "
+				 "the size; closest %s = %.4g at s = %.4g", what, what, sr->probe[b].y,
+				 sr->probe[b].s);
 		return SEARCH_GAVE_UP;
 	}
 	*s_next = s;

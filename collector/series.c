@@ -151,13 +151,24 @@ static int run_one(struct series *se, const char *kind, int n, const struct size
 	if (rc < 0)
 		return rc;
 	if (se->dry_run) {
-		char cmd[1024];
-		join_argv(argv, cmd, sizeof cmd);
-		fprintf(se->out, "%-4s N=%-3d rep %d  %s%s\n", seq ? "seq" : "par", n, rep + 1, cmd,
-			n > se->n_cpus ? "  [oversubscribed]" : "");
+		char cmd[1024], key[400];
 		memset(out, 0, sizeof *out);
 		snprintf(out->status, sizeof out->status, "dry-run");
 		out->t_para_s = NAN;
+		snprintf(key, sizeof key, "%s %d %s %d", kind, n, pt->text, rep);
+		for (int i = 0; i < se->n_listed; i++)
+			if (!strcmp(se->listed[i], key))
+				return 0;
+		char **l = realloc(se->listed, (size_t)(se->n_listed + 1) * sizeof *l);
+		if (!l || !(l[se->n_listed] = strdup(key))) {
+			se->listed = l ? l : se->listed;
+			return -ENOMEM;
+		}
+		se->listed = l;
+		se->n_listed++;
+		join_argv(argv, cmd, sizeof cmd);
+		fprintf(se->out, "%-4s N=%-3d rep %d  %s%s\n", seq ? "seq" : "par", n, rep + 1, cmd,
+			n > se->n_cpus ? "  [oversubscribed]" : "");
 		return 0;
 	}
 	rc = store_run_find(se->st, kind, n, pt->text, rep, out);
@@ -203,15 +214,19 @@ static int run_one(struct series *se, const char *kind, int n, const struct size
 	snprintf(out->status, sizeof out->status, "%s",
 		 res.timed_out ? "timeout" : res.reason[0] ? "failed" : "ok");
 	out->t_para_s = NAN;
+	struct tmeasure tm;
+	snprintf(trace_dir, sizeof trace_dir, "%s/trace", dir);
+	tmeasure_run(trace_dir, res.wall_s, &tm);
 	if (!res.reason[0]) {
-		snprintf(trace_dir, sizeof trace_dir, "%s/trace", dir);
-		tmeasure_para(trace_dir, res.wall_s, &out->t_para_s, out->t_para_source,
-			      sizeof out->t_para_source);
+		out->t_para_s = tm.t_para_s;
+		snprintf(out->t_para_source, sizeof out->t_para_source, "%s", tm.source);
 	}
 	const char *names[SPEC_MAX_PARAMS];
 	for (int i = 0; i < se->spec->n_params; i++)
 		names[i] = se->spec->param[i].name;
-	rc = store_run_finish(se->st, out, se->spec->n_params, names, pt->sizes, 0, NULL);
+	rc = store_run_finish(se->st, out, se->spec->n_params, names, pt->sizes, tm.n_counters,
+			      tm.counter);
+	tmeasure_free(&tm);
 	if (rc < 0)
 		return rc;
 	se->runs_made++;
@@ -226,17 +241,55 @@ static int run_one(struct series *se, const char *kind, int n, const struct size
 	return 0;
 }
 
+/* Mean times of the successful runs of one size. */
+struct tmean {
+	double t;          /* mean T_para (or T_seq) */
+	double wall;       /* mean wall time */
+	char source[16];   /* the runs' T_para source, "mixed" when they differ, "" when none ok */
+	int ok;
+};
+
+static void tmean_add(struct tmean *m, const struct store_run *r)
+{
+	m->t += r->t_para_s;
+	m->wall += r->t_wall_s;
+	if (!m->ok)
+		snprintf(m->source, sizeof m->source, "%s", r->t_para_source);
+	else if (strcmp(m->source, r->t_para_source))
+		snprintf(m->source, sizeof m->source, "mixed");
+	m->ok++;
+}
+
+static void tmean_end(struct tmean *m)
+{
+	if (m->ok) {
+		m->t /= m->ok;
+		m->wall /= m->ok;
+	} else {
+		m->t = m->wall = NAN;
+	}
+}
+
+/* E = T_seq / (N T_para), from times measured the same way: when the program marks a region
+ * but the sequential program does not (or the reverse), both wall times are used instead. */
+static double efficiency(const struct tmean *seq, const struct tmean *par, int n, int *by_wall)
+{
+	*by_wall = strcmp(seq->source, par->source) != 0;
+	if (!seq->ok || !par->ok)
+		return NAN;
+	return *by_wall ? seq->wall / (n * par->wall) : seq->t / (n * par->t);
+}
+
 static int run_ok(const struct store_run *r)
 {
 	return !strcmp(r->status, "ok") && !isnan(r->t_para_s);
 }
 
-/* Mean T_para over repetitions [rep0, repeat) plus the run `first` when given. */
+/* T_para over repetitions [rep0, repeat) of the program at the sizes of `pt`. */
 static int mean_runs(struct series *se, const char *kind, int n, const struct size_point *pt,
-		     int rep0, struct point_runs *pr, const char *role, double *mean)
+		     int rep0, struct point_runs *pr, const char *role, struct tmean *m)
 {
-	double sum = 0;
-	int ok = 0;
+	memset(m, 0, sizeof *m);
 	for (int rep = rep0; rep < se->spec->repeat; rep++) {
 		struct store_run r;
 		int rc = run_one(se, kind, n, pt, rep, &r);
@@ -244,23 +297,20 @@ static int mean_runs(struct series *se, const char *kind, int n, const struct si
 			return rc;
 		if (!se->dry_run)
 			add_run(pr, r.id, role);
-		if (run_ok(&r)) {
-			sum += r.t_para_s;
-			ok++;
-		}
+		if (run_ok(&r))
+			tmean_add(m, &r);
 	}
-	*mean = ok ? sum / ok : NAN;
+	tmean_end(m);
 	return 0;
 }
 
 /* T_seq at the sizes of `pt`: the sequential program, else the program at N = 1. */
 static int t_seq(struct series *se, const struct size_point *pt, int reps, struct point_runs *pr,
-		 double *t, char *source, size_t source_len)
+		 struct tmean *m, char *source, size_t source_len)
 {
 	int have_seq = se->spec->sequential.argc > 0;
 	snprintf(source, source_len, "%s", have_seq ? "sequential" : "n1");
-	double sum = 0;
-	int ok = 0;
+	memset(m, 0, sizeof *m);
 	for (int rep = 0; rep < reps; rep++) {
 		struct store_run r;
 		int rc = run_one(se, have_seq ? "seq" : "par", 1, pt, rep, &r);
@@ -268,12 +318,10 @@ static int t_seq(struct series *se, const struct size_point *pt, int reps, struc
 			return rc;
 		if (!se->dry_run)
 			add_run(pr, r.id, "seq");
-		if (run_ok(&r)) {
-			sum += r.t_para_s;
-			ok++;
-		}
+		if (run_ok(&r))
+			tmean_add(m, &r);
 	}
-	*t = ok ? sum / ok : NAN;
+	tmean_end(m);
 	return 0;
 }
 
@@ -292,10 +340,23 @@ static void point_print(struct series *se, const struct store_point *p)
 	fflush(se->out);
 }
 
-static int point_store(struct series *se, struct store_point *p, const struct point_runs *pr)
+/* Fills the point's times and E from the means, then prints and records it. */
+static int point_store(struct series *se, struct store_point *p, const struct point_runs *pr,
+		       const struct tmean *par, const struct tmean *seq)
 {
-	p->efficiency = (!isnan(p->t_seq_s) && !isnan(p->t_para_s) && p->t_para_s > 0)
-				? p->t_seq_s / (p->n_threads * p->t_para_s) : NAN;
+	int by_wall = 0;
+	if (par && seq) {
+		p->t_para_s = par->t;
+		p->t_seq_s = seq->t;
+		p->efficiency = efficiency(seq, par, p->n_threads, &by_wall);
+		if (!par->ok)
+			snprintf(p->note + strlen(p->note), sizeof p->note - strlen(p->note),
+				 "%sno successful run of the program at this size", p->note[0] ? "; " : "");
+		if (by_wall && par->ok && seq->ok)
+			snprintf(p->note + strlen(p->note), sizeof p->note - strlen(p->note),
+				 "%sE from wall times (T_para by %s, T_seq by %s)", p->note[0] ? "; " : "",
+				 par->source, seq->source);
+	}
 	p->oversubscribed = p->n_threads > se->n_cpus;
 	if (se->dry_run)
 		return 0;
@@ -327,12 +388,12 @@ static int fixed_point(struct series *se, const char *model, int method, int n,
 	point_init(&p, model, se->spec->method[method].name, n, pt, target);
 	if (note)
 		snprintf(p.note, sizeof p.note, "%s", note);
-	int rc = mean_runs(se, "par", n, pt, 0, &pr, "rep", &p.t_para_s);
+	struct tmean par, seq;
+	int rc = mean_runs(se, "par", n, pt, 0, &pr, "rep", &par);
 	if (rc == 0)
-		rc = t_seq(se, pt, se->spec->repeat, &pr, &p.t_seq_s, p.t_seq_source,
-			   sizeof p.t_seq_source);
+		rc = t_seq(se, pt, se->spec->repeat, &pr, &seq, p.t_seq_source, sizeof p.t_seq_source);
 	if (rc == 0)
-		rc = point_store(se, &p, &pr);
+		rc = point_store(se, &p, &pr, &par, &seq);
 	return rc;
 }
 
@@ -427,11 +488,11 @@ static int search_point(struct series *se, const struct spec_model *m, int n)
 		p.converged = 0;
 		snprintf(p.note, sizeof p.note, "method '%s' does not change the work W; nothing to "
 			 "search", sp->method[method].name);
-		return point_store(se, &p, &pr);
+		return point_store(se, &p, &pr, NULL, NULL);
 	}
 	search_init(&sr, e_mode ? SEARCH_EFFICIENCY : SEARCH_TIME, m->target, 0.02, n * 1e-4,
 		    n * 1e4, b, 6);
-	double s = n, y_seq[SEARCH_MAX_PROBES], y_par[SEARCH_MAX_PROBES];
+	double s = n;
 	struct same_ctx sctx = { se, method };
 	for (;;) {
 		struct store_run r;
@@ -450,13 +511,16 @@ static int search_point(struct series *se, const struct spec_model *m, int n)
 		double tp = run_ok(&r) ? r.t_para_s : NAN, ts = NAN, y = tp;
 		if (e_mode && !isnan(tp)) {
 			char src[16];
-			rc = t_seq(se, &pt, 1, &pr, &ts, src, sizeof src);
+			struct tmean seq, par = { 0 };
+			int by_wall;
+			rc = t_seq(se, &pt, 1, &pr, &seq, src, sizeof src);
 			if (rc < 0)
 				return rc;
-			y = ts / (n * tp);
+			tmean_add(&par, &r);
+			tmean_end(&par);
+			ts = seq.t;
+			y = efficiency(&seq, &par, n, &by_wall);
 		}
-		y_par[sr.n] = tp;
-		y_seq[sr.n] = ts;
 		search_add(&sr, s, y);
 		/* keep the next runs well inside the timeout: T grows about as s^b */
 		double t_big = fmax(isnan(tp) ? 0 : tp, isnan(ts) ? 0 : ts);
@@ -469,8 +533,6 @@ static int search_point(struct series *se, const struct spec_model *m, int n)
 		if (state != SEARCH_CONTINUE)
 			break;
 	}
-	(void)y_par;
-	(void)y_seq;
 	if (best < 0) {
 		rc = point_at(se, method, n, &pt, err, sizeof err);
 		if (rc < 0)
@@ -479,7 +541,7 @@ static int search_point(struct series *se, const struct spec_model *m, int n)
 		p.converged = 0;
 		p.search_runs = sr.n;
 		snprintf(p.note, sizeof p.note, "%s", why);
-		return point_store(se, &p, &pr);
+		return point_store(se, &p, &pr, NULL, NULL);
 	}
 	rc = point_at(se, method, sr.probe[best].s, &pt, err, sizeof err);
 	if (rc < 0)
@@ -490,20 +552,20 @@ static int search_point(struct series *se, const struct spec_model *m, int n)
 	snprintf(p.note, sizeof p.note, "%s", why);
 	/* the probe is repetition 1 of the chosen size; make the others */
 	struct point_runs reps = { 0 };
-	rc = mean_runs(se, "par", n, &pt, 0, &reps, "rep", &p.t_para_s);
+	struct tmean par, seq;
+	rc = mean_runs(se, "par", n, &pt, 0, &reps, "rep", &par);
 	if (rc == 0)
-		rc = t_seq(se, &pt, sp->repeat, &reps, &p.t_seq_s, p.t_seq_source,
-			   sizeof p.t_seq_source);
+		rc = t_seq(se, &pt, sp->repeat, &reps, &seq, p.t_seq_source, sizeof p.t_seq_source);
 	if (rc < 0)
 		return rc;
 	for (int i = 0; i < reps.n; i++)
 		add_run(&pr, reps.id[i], reps.role[i]);
-	return point_store(se, &p, &pr);
+	return point_store(se, &p, &pr, &par, &seq);
 fail_expr:
 	point_init(&p, spec_model_name(m->kind), sp->method[method].name, n, &pt, m->target);
 	p.converged = 0;
 	snprintf(p.note, sizeof p.note, "%s", err);
-	return point_store(se, &p, &pr);
+	return point_store(se, &p, &pr, NULL, NULL);
 }
 
 int series_estimate(const struct series *se)
@@ -537,7 +599,7 @@ int series_run(struct series *se, char *err, size_t err_len)
 		for (int k = 0; k < sp->n_threads; k++) {
 			struct size_point pt;
 			struct point_runs pr = { 0 };
-			double t;
+			struct tmean t;
 			char src[16];
 			rc = point_at(se, m, sp->threads[k], &pt, err, err_len);
 			if (rc < 0)
@@ -575,7 +637,7 @@ int series_run(struct series *se, char *err, size_t err_len)
 						   md->target);
 					p.converged = 0;
 					snprintf(p.note, sizeof p.note, "%s", why);
-					rc = point_store(se, &p, &none);
+					rc = point_store(se, &p, &none, NULL, NULL);
 				} else if (rc == 0) {
 					rc = fixed_point(se, "memory-bound", md->method, n, &pt, md->target,
 							 NULL);
@@ -591,6 +653,11 @@ int series_run(struct series *se, char *err, size_t err_len)
 	}
 out:
 	progress_finish(&se->progress);
+	for (int i = 0; i < se->n_listed; i++)
+		free(se->listed[i]);
+	free(se->listed);
+	se->listed = NULL;
+	se->n_listed = 0;
 	if (rc == -EINTR && !se->dry_run)
 		drop_stale(se);
 	if (rc == -EINTR || rc == -EINVAL || rc == -ENAMETOOLONG)

@@ -28,6 +28,8 @@ struct series {
 	FILE *out;                 /* progress and summary */
 	struct progress progress;
 	int runs_made, runs_reused, runs_failed;
+	int n_listed;              /* dry run: identities listed so far (each listed once) */
+	char **listed;
 };
 
 /* Resolves the programs (runner_find_program). Returns 0 or -ENOENT with a message in err. */

@@ -1,16 +1,29 @@
 /*
- * tmeasure.h — T_para of a finished run: the measured region when the program marks one, else
- * the span of its traced threads, else the wall time the runner measured. Private to collector/.
+ * tmeasure.h — what a finished run's trace says: T_para (the measured region when the program
+ * marks one, else the span of its traced threads, else the wall time the runner measured) and
+ * each thread's final counter values, with the unavailable counters and their reasons.
+ * Private to collector/.
  */
 #ifndef TMEASURE_H
 #define TMEASURE_H
 
 #include <stddef.h>
 
-/* Fills *t_para_s and `source` ("region", "threads" or "wall") from the trace directory
- * `trace_dir` (which may not exist) and the run's wall time. Always succeeds: the wall time is
- * the last resort. */
-void tmeasure_para(const char *trace_dir, double wall_s, double *t_para_s, char *source,
-		   size_t source_len);
+#include "store.h"
+
+struct tmeasure {
+	double t_para_s;
+	char source[16];            /* "region", "threads" or "wall" */
+	char region[64];            /* the region used, "" otherwise */
+	int n_counters;
+	struct store_counter *counter;   /* owned: names point into `strings` */
+	char *strings;
+};
+
+/* Reads the trace in `trace_dir` (which may not exist: then the wall time counts). The region
+ * used is the one named "measured" if the program defines it, else the first one it defines.
+ * Always fills *m; free with tmeasure_free. */
+void tmeasure_run(const char *trace_dir, double wall_s, struct tmeasure *m);
+void tmeasure_free(struct tmeasure *m);
 
 #endif /* TMEASURE_H */

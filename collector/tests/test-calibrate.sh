@@ -1,0 +1,62 @@
+#!/bin/bash
+# test-calibrate.sh — `scalegraph calibrate` for real: runs under 5 s, every figure is present
+# and plausible, counters that cannot open say why (here: no hardware PMU), software counters
+# open, and the per-user cache is used, keyed by machine, and refreshed by --force.
+set -u
+B=${B:-build}
+SG="$B/bin/scalegraph"
+T=$(mktemp -d /tmp/sg-test-calib.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+export XDG_CACHE_HOME="$T/cache"
+pass() { echo "PASS: $1"; }
+fail() { echo "FAIL: $1: $2"; }
+check() { local n=$1 why=$2; shift 2; if "$@"; then pass "$n"; else fail "$n" "$why"; fi; }
+num() { sed -n "s/^  \"$1\": \([0-9.e+-]*\),*$/\1/p" "$T/m.json"; }
+
+start=$(date +%s.%N)
+"$SG" calibrate --json --force >"$T/m.json" 2>"$T/err"
+rc=$?
+secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
+check calibrate_runs "exit $rc: $(cat "$T/err")" test $rc -eq 0
+check calibrate_under_5s "took $secs s" awk -v s="$secs" 'BEGIN { exit !(s < 5) }'
+check json_cached "no cache file" cmp -s "$T/m.json" "$T/cache/scalegraph/machine.json"
+n=$(num n_cpus)
+check n_cpus "n_cpus=$n, nproc=$(nproc)" test "$n" = "$(nproc)"
+miss=$(num miss_latency_ns)
+check miss_latency_plausible "miss latency $miss ns" awk -v m="$miss" 'BEGIN { exit !(m > 20 && m < 2000) }'
+for k in rdtsc_ns clock_gettime_ns mutex_lock_unlock_ns; do
+	v=$(num $k)
+	check "${k}_plausible" "$k=$v" awk -v m="$v" 'BEGIN { exit !(m > 0.1 && m < 10000) }'
+done
+if grep -q '"invariant_tsc": true' "$T/m.json"; then
+	hz=$(num tsc_hz)
+	check tsc_rate_plausible "tsc_hz=$hz" awk -v h="$hz" 'BEGIN { exit !(h > 5e8 && h < 1e10) }'
+else
+	echo "SKIP: tsc_rate_plausible: no invariant TSC"
+fi
+check barrier_by_threads "$(grep barrier "$T/m.json")" \
+	grep -Eq '"barrier_round_ns": \{"1": [0-9.]+, "2": [0-9.]+, "4": [0-9.]+\}' "$T/m.json"
+check software_counter_opens "$(grep task-clock "$T/m.json")" \
+	grep -q '{"name": "task-clock", "kind": "software", "available": true, "reason": null}' "$T/m.json"
+if [ -e /sys/bus/event_source/devices/cpu ] || [ -e /sys/bus/event_source/devices/cpu_core ]; then
+	echo "SKIP: no_pmu_reason: this machine has a PMU"
+else
+	check no_pmu_reason "$(grep '"cycles"' "$T/m.json")" grep -q \
+		'{"name": "cycles", "kind": "hardware", "available": false, "reason": "no hardware PMU (ENOENT)"}' \
+		"$T/m.json"
+fi
+# cached: same answer, no measuring
+start=$(date +%s.%N)
+"$SG" calibrate --json >"$T/m2.json"
+secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
+check cache_reused "took $secs s, differs: $(diff "$T/m.json" "$T/m2.json" | head -3)" \
+	sh -c "cmp -s '$T/m.json' '$T/m2.json' && awk -v s=$secs 'BEGIN { exit !(s < 0.3) }'"
+# another machine's cache (other key) is not used
+sed -i 's/"key": "/"key": "another machine /' "$T/cache/scalegraph/machine.json"
+"$SG" calibrate --json >"$T/m3.json"
+check cache_keyed_by_machine "key: $(grep '"key"' "$T/m3.json")" \
+	sh -c "! grep -q 'another machine' '$T/m3.json'"
+"$SG" calibrate >"$T/table" 2>&1
+check table_output "$(head -3 "$T/table")" grep -q '^memory miss latency  *[0-9.]* ns' "$T/table"
+"$SG" calibrate --bogus >/dev/null 2>"$T/err"
+check bad_argument "$(cat "$T/err")" grep -q "unknown argument '--bogus'" "$T/err"

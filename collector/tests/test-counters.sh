@@ -1,0 +1,66 @@
+#!/bin/bash
+# test-counters.sh — the counter code for real, inside libsgtrace (billiards-traced links it):
+# on a machine without a PMU the hardware events are defined "unavailable" with the kernel's
+# reason and reported once on stderr, never recorded as zero; software events and the
+# scheduler run-delay are sampled; a bad SG_EVENTS turns counters off with a located message.
+set -u
+B=${B:-build}
+PROG="$B/bin/billiards-traced"
+DUMP="$B/libexec/scalegraph/scalegraph-dump"
+T=$(mktemp -d /tmp/sg-test-counters.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+pass() { echo "PASS: $1"; }
+fail() { echo "FAIL: $1: $2"; }
+check() { local n=$1 why=$2; shift 2; if "$@"; then pass "$n"; else fail "$n" "$why"; fi; }
+if [ ! -x "$PROG" ] || [ ! -x "$DUMP" ]; then
+	echo "SKIP: counters_in_libsgtrace: $PROG or $DUMP not built"
+	exit 0
+fi
+# Does this machine have a hardware PMU? The kernel registers its "cpu" event source if so.
+has_pmu=0
+for d in /sys/bus/event_source/devices/cpu /sys/bus/event_source/devices/cpu_core \
+	 /sys/bus/event_source/devices/armv8_pmuv3_0; do
+	[ -e "$d" ] && has_pmu=1
+done
+
+SG_TRACE_DIR="$T/tr" "$PROG" --balls 300 --steps 10 --threads 2 >"$T/out" 2>"$T/err"
+rc=$?
+check traced_program_runs "exit $rc: $(cat "$T/err")" test $rc -eq 0
+"$DUMP" "$T/tr" >"$T/dump" 2>&1
+if [ $has_pmu -eq 0 ]; then
+	n=$(grep -c '^sgtrace: counters unavailable: cycles: no hardware PMU (ENOENT); ' "$T/err")
+	check unavailable_reported_once "stderr: $(cat "$T/err")" test "$n" -eq 1
+	check unavailable_defined_with_reason "dump: $(grep '^counter' "$T/dump")" \
+		grep -q '^counter [0-9]*: cycles \[events\] unavailable: no hardware PMU (ENOENT)' "$T/dump"
+	n=$(grep -c ' counter cycles=' "$T/dump")
+	check unavailable_never_zero "$n cycles samples recorded" test "$n" -eq 0
+else
+	echo "SKIP: unavailable_reported_once: this machine has a PMU"
+	n=$(grep -c ' counter cycles=' "$T/dump")
+	check hardware_counters_sampled "$n cycles samples" test "$n" -ge 3
+fi
+# every thread gets begin and end samples of the software events
+threads=$(grep -c ' thread_begin ' "$T/dump")
+n=$(grep -c ' counter task-clock=' "$T/dump")
+check software_counters_sampled "$n task-clock samples for $threads threads" test "$n" -ge $((2 * threads))
+last=$(grep ' counter task-clock=' "$T/dump" | tail -1 | sed 's/.*task-clock=\([0-9]*\).*/\1/')
+check task_clock_counts "last task-clock $last ns" test "$last" -gt 0
+if [ -r /proc/self/schedstat ] || [ -r "/proc/$$/task/$$/schedstat" ]; then
+	n=$(grep -c ' counter sched-run-delay=' "$T/dump")
+	check schedstat_run_delay_sampled "$n samples" test "$n" -ge "$threads"
+else
+	echo "SKIP: schedstat_run_delay_sampled: no schedstat in this kernel"
+fi
+
+SG_EVENTS='task-clock,,cycles' SG_TRACE_DIR="$T/tr2" "$PROG" --balls 300 --steps 10 --threads 2 \
+	>"$T/out2" 2>"$T/err2"
+rc=$?
+check bad_sg_events_located "rc $rc stderr: $(cat "$T/err2")" test $rc -eq 0 -a \
+	"$(cat "$T/err2")" = "sgtrace: SG_EVENTS:12: empty event name; counters are off"
+SG_EVENTS='task-clock,page-faults' SG_TRACE_DIR="$T/tr3" "$PROG" --balls 300 --steps 10 \
+	--threads 2 >"$T/out3" 2>"$T/err3"
+check chosen_events_only "stderr: $(cat "$T/err3")" test ! -s "$T/err3"
+"$DUMP" "$T/tr3" >"$T/dump3" 2>&1
+n=$(grep -c ' counter context-switches=' "$T/dump3")
+check chosen_events_recorded "$n context-switch samples" test "$n" -eq 0 -a \
+	"$(grep -c ' counter page-faults=' "$T/dump3")" -gt 0

@@ -163,7 +163,7 @@ static const struct { const char *text, *msg; } invalid[] = {
 	  "t.sgx:2:17: error: unknown placeholder '{n}' (N or a parameter)" },
 	{ "threads 1\nprogram ./p --n {N\n", "t.sgx:2:17: error: unterminated '{' in command" },
 	{ "threads 1\n\tprogram ./p\x01\n", "t.sgx:2:13: error: control character 0x01" },
-	{ "work x*\n", "t.sgx:1:8: error: expected a number, a name or '(' at the end of the expression" },
+	{ "param x 3\nwork x*\n", "t.sgx:2:8: error: expected a number, a name or '(' at the end of the expression" },
 };
 
 static void invalid_specs(void **state)
