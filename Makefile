@@ -13,8 +13,11 @@ BENCHES  :=
 HEADERS  :=
 CLEAN    :=
 
+# Each stage's module.mk first (in pipeline order), then any further <stage>/*.mk fragments
+# (e.g. bench/tracelib.mk, analyzer/export.mk) so that parts written separately own their rules.
 MODULES := cli tracelib examples instrument collector analyzer gui bench
 include $(wildcard $(addsuffix /module.mk,$(MODULES)))
+include $(filter-out %/module.mk,$(wildcard $(addsuffix /*.mk,$(MODULES))))
 
 # Compile rule shared by all modules: src/x/y.c -> build/obj/x/y.o
 $(OBJ)/%.o: %.c
