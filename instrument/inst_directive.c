@@ -310,7 +310,9 @@ void inst_lex_free(struct inst_lex *lx)
 	free(lx->conds);
 	free(lx->cstack);
 	free(lx->dsites);
+	free(lx->brk);
 	lx->conds = NULL;
 	lx->cstack = NULL;
 	lx->dsites = NULL;
+	lx->brk = NULL;
 }

@@ -54,6 +54,12 @@ struct inst_site {
 	uint32_t cond;
 };
 
+/* An open bracket: its character and where it is. */
+struct inst_brk {
+	char c;
+	uint32_t off, line, col;
+};
+
 /* Per-file scanner state (flex "extra" data). */
 struct inst_lex {
 	const char *src;
@@ -75,6 +81,12 @@ struct inst_lex {
 	int in_skip_comment;
 	struct inst_site *dsites;
 	size_t n_dsites, cap_dsites;
+	/* open brackets, for saying which one a syntax error left unclosed */
+	struct inst_brk *brk;
+	size_t n_brk, cap_brk;
+	struct inst_brk unclosed; /* the opener a mismatched closer at unclosed_at left open */
+	uint32_t unclosed_at;     /* offset of that closer + 1; 0: none */
+	int at_eof;
 	int oom;
 };
 

@@ -114,12 +114,29 @@ stmt
 %%
 
 #include <errno.h>
+#include <string.h>
 #include "inst_lexer.h"
 
+/* Bison's message, plus which bracket was left open when that explains it: a closer of the
+ * wrong kind, or the end of the file. Stack exhaustion means brackets nested deeper than
+ * YYMAXDEPTH allows (the file is then left as it is, like any other syntax error). */
 static void inst_yyerror(INST_YYLTYPE *loc, void *scanner, struct inst_tree *t, const char *msg)
 {
 	const struct inst_lex *lx = inst_yyget_extra(scanner);
+	const struct inst_brk *b = NULL;
+	char buf[120];
 	(void)loc;
+	if (!strcmp(msg, "memory exhausted"))
+		msg = "brackets nested too deeply";
+	if (lx->unclosed_at == lx->tok_off + 1)
+		b = &lx->unclosed;
+	else if (lx->at_eof && lx->n_brk)
+		b = &lx->brk[lx->n_brk - 1];
+	if (b) {
+		snprintf(buf, sizeof buf, "%s; the '%c' at %u:%u is not closed", msg, b->c,
+			 b->line, b->col);
+		msg = buf;
+	}
 	tree_error(t, lx->tok_off, lx->tok_line, lx->tok_col, msg);
 }
 
@@ -134,10 +151,10 @@ int inst_parse(struct inst_lex *lx, struct inst_tree *t)
 		rc = -ENOMEM;
 		goto out;
 	}
-	int prc = inst_yyparse(scanner, t);
-	if (prc == 2)
-		rc = -ENOMEM;
-	else if (prc == 1)
+	/* 1: a syntax error it could not recover from; 2: the parser stack is full (nesting
+	 * deeper than YYMAXDEPTH, reported by inst_yyerror). Real allocation failures are caught
+	 * by the oom flags below. */
+	if (inst_yyparse(scanner, t) != 0)
 		t->aborted = 1;
 	inst_yy_delete_buffer(buf, scanner);
 out:

@@ -46,20 +46,19 @@ $(B)/tests/instrument/test-inst-unit: $(OBJ)/instrument/tests/test_inst_unit.o $
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ -lcmocka
 
-# libFuzzer harness (clang): `make fuzz` runs it for FUZZ_SECONDS (default 120) on a corpus
-# seeded with the golden cases; `make check` runs it for 30 s (instrument/tests/test-fuzz.sh).
+# libFuzzer harness (clang): `make fuzz` runs it for FUZZ_SECONDS (default 600) on a corpus kept
+# in $(B)/fuzz/corpus, seeded with the golden cases; `make check` runs it for 30 s on a fresh one
+# (instrument/tests/test-fuzz.sh does both, then compiles the corpus inputs that are valid C).
 INST_FUZZ := $(B)/fuzz/fuzz-instrument
-FUZZ_SECONDS ?= 120
+FUZZ_SECONDS ?= 600
 $(INST_FUZZ): instrument/tests/fuzz_instrument.c $(INST_SRCS) $(INST_GEN)/inst_parser.c \
-              $(INST_GEN)/inst_lexer.c $(INST_GEN)/inst_parser.h $(INST_GEN)/inst_lexer.h
+              $(INST_GEN)/inst_lexer.c $(INST_GEN)/inst_parser.h $(INST_GEN)/inst_lexer.h \
+              instrument/inst_int.h instrument/instrument.h
 	@mkdir -p $(@D)
-	clang -g -O1 -fsanitize=fuzzer,address,undefined $(CSTD) -I$(INST_GEN) -Iinstrument \
-	  -o $@ instrument/tests/fuzz_instrument.c $(INST_SRCS) $(INST_GEN)/inst_parser.c \
-	  $(INST_GEN)/inst_lexer.c
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(CSTD) \
+	  -I$(INST_GEN) -Iinstrument -o $@ instrument/tests/fuzz_instrument.c $(INST_SRCS) \
+	  $(INST_GEN)/inst_parser.c $(INST_GEN)/inst_lexer.c
 instrument/tests/test-fuzz.sh: $(INST_FUZZ)
 
-fuzz: $(INST_FUZZ)
-	@mkdir -p $(B)/fuzz/corpus
-	cp instrument/tests/cases/*.c $(B)/fuzz/corpus/
-	$(INST_FUZZ) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
-	  -artifact_prefix=$(B)/fuzz/ $(B)/fuzz/corpus
+fuzz: $(INST_FUZZ) $(LIBEXEC)/scalegraph-instrument
+	@B=$(B) instrument/tests/test-fuzz.sh $(FUZZ_SECONDS) $(B)/fuzz/corpus

@@ -1,0 +1,208 @@
+/*
+ * test_inst_unit.c — cmocka unit tests of the instrumenter's parts through its public API and
+ * private helpers: filter files (syntax, errors with file:line:col, last-match-wins), region
+ * pragma parsing, edit splicing, the selection rules, and inputs that must never crash or
+ * change (empty, NUL bytes, unbalanced brackets, deep nesting, huge identifiers).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "inst_int.h"
+
+/* Instruments `src` with `mode`, quietly; returns the malloc'd output. */
+static char *run(const char *src, enum inst_func_mode mode, const struct inst_filter *f,
+		 struct inst_result *res)
+{
+	struct inst_options o = { .func_mode = mode, .filter = f, .quiet = 1 };
+	assert_int_equal(inst_file(src, strlen(src), "t.c", &o, res), 0);
+	return res->text;
+}
+
+static void test_filter_syntax(void **state)
+{
+	(void)state;
+	const char *txt = "# comment\nSCOREP_REGION_NAMES_BEGIN\n EXCLUDE *\n INCLUDE solve_* main\n"
+			  " EXCLUDE solve_b\nSCOREP_REGION_NAMES_END\nFILE_NAMES_BEGIN\n"
+			  " EXCLUDE *gen*.c\nFILE_NAMES_END\n";
+	struct inst_filter *f = NULL;
+	assert_int_equal(inst_filter_parse(txt, strlen(txt), "f.filt", stderr, &f), 0);
+	assert_int_equal(inst_filter_select(f, "solve_a", 7, "x.c", 0), 1);
+	assert_int_equal(inst_filter_select(f, "solve_b", 7, "x.c", 1), 0);
+	assert_int_equal(inst_filter_select(f, "helper", 6, "x.c", 1), 0);
+	assert_int_equal(inst_filter_select(f, "main", 4, "x.c", 0), 1);
+	assert_int_equal(inst_filter_select(f, "main", 4, "src/gen_parser.c", 1), 0);
+	inst_filter_free(f);
+}
+
+static void test_filter_errors(void **state)
+{
+	(void)state;
+	char buf[256] = "";
+	FILE *mem = fmemopen(buf, sizeof buf, "w");
+	struct inst_filter *f = NULL;
+	const char *bad = "REGION_NAMES_BEGIN\n  foo\nREGION_NAMES_END\n";
+	assert_int_equal(inst_filter_parse(bad, strlen(bad), "x.filt", mem, &f), -EINVAL);
+	fclose(mem);
+	assert_non_null(strstr(buf, "x.filt:2:3: error: expected INCLUDE or EXCLUDE"));
+	assert_null(f);
+	const char *open = "REGION_NAMES_BEGIN\n INCLUDE a\n";
+	mem = fmemopen(buf, sizeof buf, "w");
+	assert_int_equal(inst_filter_parse(open, strlen(open), "y.filt", mem, &f), -EINVAL);
+	fclose(mem);
+	assert_non_null(strstr(buf, "y.filt:1:1: error: block is never closed"));
+}
+
+static void test_pragma_parse(void **state)
+{
+	(void)state;
+	const char *name;
+	size_t n;
+	const char *p1 = "  #  pragma scalegraph region begin \"solve\" // c";
+	assert_int_equal(inst_pragma_parse(p1, strlen(p1), &name, &n), PRAGMA_BEGIN);
+	assert_int_equal(n, 7);
+	assert_memory_equal(name, "\"solve\"", 7);
+	const char *p2 = "#pragma scalegraph region end";
+	assert_int_equal(inst_pragma_parse(p2, strlen(p2), &name, &n), PRAGMA_END);
+	assert_null(name);
+	const char *p3 = "#pragma scalegraph regoin begin \"x\"";
+	assert_int_equal(inst_pragma_parse(p3, strlen(p3), &name, &n), PRAGMA_BAD);
+	const char *p4 = "#pragma omp parallel";
+	assert_int_equal(inst_pragma_parse(p4, strlen(p4), &name, &n), 0);
+}
+
+static void test_edits(void **state)
+{
+	(void)state;
+	struct inst_edits e = { 0 };
+	const char *src = "abcdef";
+	edits_add(&e, 3, 0, "X", 1);
+	edits_add(&e, 0, 1, "Z", 1);
+	edits_add(&e, 3, 1, "Y", 1); /* same offset: kept in insertion order */
+	edits_addf(&e, 6, 0, "<%d>", 7);
+	char *out;
+	size_t len;
+	assert_int_equal(edits_apply(&e, src, 6, &out, &len), 0);
+	assert_string_equal(out, "ZbcXYef<7>");
+	assert_int_equal(len, 10);
+	free(out);
+	edits_free(&e);
+}
+
+static void test_selection(void **state)
+{
+	(void)state;
+	const char *src = "static int leaf(int x) { return x; }\n"
+			  "int loop(int n) { while (n) n--; return n; }\n";
+	struct inst_result r;
+	char *out = run(src, INST_FUNC_DEFAULT, NULL, &r);
+	assert_int_equal(r.n_functions, 2);
+	assert_int_equal(r.n_probed, 1);
+	assert_non_null(strstr(out, "{ \"loop\", \"t.c\", 2, 0 }"));
+	assert_null(strstr(out, "\"leaf\""));
+	assert_non_null(strstr(out, "#include <sgtrace.h>\n#line 2 \"t.c\"\nint loop"));
+	inst_result_free(&r);
+	out = run(src, INST_FUNC_ALL, NULL, &r);
+	assert_int_equal(r.n_probed, 2);
+	assert_non_null(strstr(out, "#include <sgtrace.h>\n#line 1 \"t.c\"\nstatic int leaf"));
+	inst_result_free(&r);
+	out = run(src, INST_FUNC_NONE, NULL, &r);
+	assert_string_equal(out, src);
+	inst_result_free(&r);
+}
+
+static void test_include_once_per_branch(void **state)
+{
+	(void)state;
+	const char *src = "#ifdef A\nint f(void) { for (;;) return 1; }\n#endif\n"
+			  "int g(void) { for (;;) return 2; }\nint h(void) { for (;;) return 3; }\n";
+	struct inst_result r;
+	char *out = run(src, INST_FUNC_DEFAULT, NULL, &r);
+	assert_int_equal(r.n_probed, 3);
+	/* one include inside #ifdef A for f, one outside for g (A may be off), none for h */
+	const char *first = strstr(out, "#include <sgtrace.h>");
+	assert_non_null(first);
+	const char *second = strstr(first + 1, "#include <sgtrace.h>");
+	assert_non_null(second);
+	assert_null(strstr(second + 1, "#include <sgtrace.h>"));
+	assert_true(strstr(out, "#endif") < second);
+	inst_result_free(&r);
+}
+
+static void test_never_crash(void **state)
+{
+	(void)state;
+	static const char *inputs[] = {
+		"", "{", "}", ")", "((((", "int f( {", "int f(void) { return (1; }",
+		"#if 0\n", "#endif\n#else\n", "\"unterminated", "'", "/* open comment",
+		"#pragma scalegraph region end\n", "int f(void) {\n#pragma scalegraph region end\n}",
+		"int main(void) { pthread_create(, , , ); pthread_create(); }",
+		"a b c d e f g h\\\n", "<%%>", "<::>",
+	};
+	for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+		struct inst_result r;
+		struct inst_options o = { .quiet = 1, .func_mode = INST_FUNC_ALL };
+		assert_int_equal(inst_file(inputs[i], strlen(inputs[i]), "x.c", &o, &r), 0);
+		assert_non_null(r.text);
+		inst_result_free(&r);
+	}
+	/* NUL bytes and deep nesting */
+	char nul[] = "int f(void) { return 0; }\0\0int g(void) { for(;;) return 1; }";
+	struct inst_result r;
+	struct inst_options o = { .quiet = 1 };
+	assert_int_equal(inst_file(nul, sizeof nul - 1, "x.c", &o, &r), 0);
+	inst_result_free(&r);
+	size_t n = 200000;
+	char *deep = malloc(n * 2 + 64);
+	assert_non_null(deep);
+	strcpy(deep, "int f(void) { return ");
+	size_t k = strlen(deep);
+	memset(deep + k, '(', n);
+	memset(deep + k + n, ')', n);
+	strcpy(deep + k + 2 * n, "; }");
+	assert_int_equal(inst_file(deep, strlen(deep), "x.c", &o, &r), 0);
+	assert_int_equal(r.len, strlen(deep)); /* too deep to parse: left as is */
+	assert_memory_equal(r.text, deep, r.len);
+	inst_result_free(&r);
+	free(deep);
+}
+
+static void test_unparsable_warns(void **state)
+{
+	(void)state;
+	const char *src = "int f(void)\n{\n\treturn (1;\n}\n";
+	char buf[512] = "";
+	FILE *mem = fmemopen(buf, sizeof buf, "w");
+	struct inst_options o = { .diag = mem, .func_mode = INST_FUNC_ALL };
+	struct inst_result r;
+	assert_int_equal(inst_file(src, strlen(src), "u.c", &o, &r), 0);
+	fclose(mem);
+	assert_int_equal(r.n_probed, 0);
+	assert_string_equal(r.text, src);
+	/* bison stops at the '}' (a ';' may sit inside parentheses: `for (;;)`); the message names
+	 * the bracket the user left open */
+	assert_non_null(strstr(buf, "u.c:4:1: warning: cannot parse this (syntax error, "
+			       "unexpected '}'; the '(' at 3:9 is not closed"));
+	inst_result_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_filter_syntax),
+		cmocka_unit_test(test_filter_errors),
+		cmocka_unit_test(test_pragma_parse),
+		cmocka_unit_test(test_edits),
+		cmocka_unit_test(test_selection),
+		cmocka_unit_test(test_include_once_per_branch),
+		cmocka_unit_test(test_never_crash),
+		cmocka_unit_test(test_unparsable_warns),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
