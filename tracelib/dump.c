@@ -5,6 +5,7 @@
  * damaged chunks, streams cut short) and the problems the reader found. The `otf2-print` of
  * scalegraph traces, for people and tests.
  */
+#include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,15 +15,18 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: scalegraph dump [--summary] [--no-verify] TRACE-DIR\n\n"
+	fprintf(f, "usage: scalegraph dump [--summary] [--no-verify] [--strict] TRACE-DIR\n\n"
 		   "Prints every event of a trace, one per line in time order:\n"
 		   "  t_ns thread event object-or-name\n"
 		   "(t_ns: ns since the trace's epoch), then a summary: threads, events per kind,\n"
 		   "lost events, damaged chunks. Damage is reported as FILE: chunk K: reason, and\n"
-		   "everything readable is still printed.\n\n"
+		   "everything readable is still printed. A forked child's trace is a directory\n"
+		   "fork.<pid>/ inside the trace, listed in the summary; dump it on its own.\n\n"
 		   "  --summary    print only the summary\n"
-		   "  --no-verify  skip payload checksums\n\n"
-		   "exit status: 0 read, 1 the trace cannot be opened, 2 usage error\n");
+		   "  --no-verify  skip payload checksums\n"
+		   "  --strict     exit with status 3 when the reader found any problem\n\n"
+		   "exit status: 0 read, 1 the trace cannot be opened, 2 usage error,\n"
+		   "3 read with problems (only with --strict)\n");
 }
 
 static const char *lock_mode_name(uint32_t aux)
@@ -229,9 +233,25 @@ static void print_summary(struct sgr_trace *t, const uint64_t *per_kind, const c
 		printf("  %s/%s\n", dir, sgr_problem(t, i));
 }
 
+/* Lists the traces of forked children (fork.<pid>/ directories), which are read separately. */
+static void print_forks(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		unsigned pid;
+		char rest;
+		if (sscanf(e->d_name, "fork.%u%c", &pid, &rest) == 1)
+			printf("forked child: %s/%s (pid %u)\n", dir, e->d_name, pid);
+	}
+	closedir(d);
+}
+
 int main(int argc, char **argv)
 {
-	int summary_only = 0;
+	int summary_only = 0, strict = 0;
 	unsigned flags = 0;
 	const char *dir = NULL;
 	for (int i = 1; i < argc; i++) {
@@ -240,6 +260,8 @@ int main(int argc, char **argv)
 			return 0;
 		} else if (!strcmp(argv[i], "--summary")) {
 			summary_only = 1;
+		} else if (!strcmp(argv[i], "--strict")) {
+			strict = 1;
 		} else if (!strcmp(argv[i], "--no-verify")) {
 			flags |= SGR_NO_VERIFY;
 		} else if (argv[i][0] == '-' || dir) {
@@ -268,6 +290,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < np; i++)
 		fprintf(stderr, "%s/%s\n", dir, sgr_problem(t, i));
 	print_summary(t, per_kind, dir);
+	print_forks(dir);
 	sgr_close(t);
-	return 0;
+	return strict && np ? 3 : 0;
 }

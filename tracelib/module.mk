@@ -8,7 +8,7 @@
 # extra link flags they need go in $(SGTRACE_COUNTER_LIBS).
 CFLAGS_tracelib := -fPIC -fvisibility=hidden
 
-SGF_OBJS := $(OBJ)/tracelib/sgf.o $(OBJ)/tracelib/sgt_io.o
+SGF_OBJS := $(OBJ)/tracelib/sgf.o $(OBJ)/tracelib/sgf_names.o $(OBJ)/tracelib/sgt_io.o
 SGT_CORE_OBJS := $(addprefix $(OBJ)/tracelib/,sgt_env.o sgt_clock.o sgt_registry.o \
 	sgt_thread.o sgt_core.o sgt_wrap.o sgt_probe.o) $(SGF_OBJS)
 SGT_COUNTER_OBJS = $(patsubst %.c,$(OBJ)/sgtc/%.o,$(or $(SGTRACE_COUNTER_SRCS),tracelib/counters_none.c))
@@ -24,8 +24,16 @@ $(OBJ)/sgtc/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(CFLAGS_tracelib) -c $< -o $@
 
+# libsgtrace.a holds one object: every recorder object linked together (-r), with each hidden
+# symbol made local, so that a program linked statically sees only the sg_* names, exactly as
+# with libsgtrace.so (tracelib/tests/test-visibility.sh checks both).
+OBJCOPY ?= objcopy
 .SECONDEXPANSION:
-$(LIBDIR)/libsgtrace.a: $$(SGT_OBJS)
+$(OBJ)/tracelib/libsgtrace-all.o: $$(SGT_OBJS)
+	$(CC) -nostdlib -r -o $@ $^
+	$(OBJCOPY) --localize-hidden $@
+
+$(LIBDIR)/libsgtrace.a: $(OBJ)/tracelib/libsgtrace-all.o
 	@mkdir -p $(@D)
 	rm -f $@
 	$(AR) rcs $@ $^
@@ -52,8 +60,10 @@ TESTS += $(addprefix $(SGT_TESTDIR)/,$(SGT_CMOCKA_TESTS)) \
 SGT_TEST_HELPERS := $(SGT_TESTDIR)/crashee $(SGT_TESTDIR)/mktrace
 TESTS_DEPS_tracelib := $(SGT_TEST_HELPERS) $(LIBEXEC)/scalegraph-dump $(LIBDIR)/libsgtrace.so
 
-# Programs that record link the static libsgtrace; tools link only libsgtread.
-SGT_TEST_RECORDS := test_wrappers test_fork test_stress test_env crashee
+# Programs that record link the static libsgtrace; tools link only libsgtread. test_env calls
+# the (hidden) environment parser, so it links that object itself.
+SGT_TEST_RECORDS := test_wrappers test_fork test_stress crashee
+$(SGT_TESTDIR)/test_env: $(OBJ)/tracelib/sgt_env.o
 $(addprefix $(SGT_TESTDIR)/,$(SGT_CMOCKA_TESTS) crashee mktrace): $(SGT_TESTDIR)/%: \
 		$(OBJ)/tracelib/tests/%.o $(OBJ)/tracelib/tests/tutil.o $(LIBDIR)/libsgtread.a \
 		$(LIBDIR)/libsgtrace.a

@@ -217,6 +217,14 @@ int sgr_defs_read(struct sgr_trace *t, char *err, size_t errlen)
 		why = strerror(-rc);
 		goto out;
 	}
+	struct stat st;
+	if (stat(t->dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		/* Name the directory itself, not the file inside it. */
+		rc = stat(t->dir, &st) < 0 ? -errno : -ENOTDIR;
+		if (err)
+			snprintf(err, errlen, "%s: %s", t->dir, strerror(-rc));
+		return rc;
+	}
 	rc = slurp(path, &p, &size);
 	if (rc < 0) {
 		why = rc == -ENOENT ? "no definitions file: not a trace directory" : strerror(-rc);

@@ -49,6 +49,19 @@ void tu_reexec_traced(int argc, char **argv, const char *tag)
 	abort();
 }
 
+void tu_reexec_cleanup(const char *tag)
+{
+	char parent[PATH_MAX], mark[64];
+	const char *dir = getenv("SG_TRACE_DIR");
+	snprintf(parent, sizeof parent, "%s", dir ? dir : "");
+	snprintf(mark, sizeof mark, "sgtest.%s.", tag);
+	char *slash = strrchr(parent, '/');
+	if (slash && strstr(parent, mark)) {
+		*slash = '\0';
+		tu_rm_rf(parent);
+	}
+}
+
 void tu_helper_path(char *out, size_t len, const char *name)
 {
 	char self[PATH_MAX];

@@ -21,6 +21,10 @@ void tu_rm_rf(const char *path);
  * the program, so that libsgtrace's constructor sees it. Returns in the re-executed program. */
 void tu_reexec_traced(int argc, char **argv, const char *tag);
 
+/* In a program started by tu_reexec_traced(.., tag): removes the temporary directory that holds
+ * its trace (call at the end of main; the trace stays when SG_TRACE_DIR was set by hand). */
+void tu_reexec_cleanup(const char *tag);
+
 /* Path of a helper program built beside the running test (e.g. "crashee"). */
 void tu_helper_path(char *out, size_t len, const char *name);
 
