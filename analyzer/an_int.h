@@ -1,0 +1,159 @@
+/*
+ * an_int.h — the analyzer's private state, shared by its files:
+ *   an_source.c   the one adapter to the trace reader (definitions, counters, opening)
+ *   an_scan.c     the single pass over one thread's raw records (all in clock ticks)
+ *   an_join.c     cross-thread joins: barrier episodes, lock holds vs waits, parallelism
+ *   an_run.c      orchestration, the figures of METRICS.md, accessors
+ *   an_timeline.c the per-thread state timeline for the GUI
+ *   an_exp.c      experiment stores: points, repetitions, metrics written back
+ *   an_matrix.c   curves, p_x, the scalability matrix
+ * Everything inside a pass works in ticks (uint64); ns appear only when figures are made.
+ */
+#ifndef AN_INT_H
+#define AN_INT_H
+
+#include <stdint.h>
+
+#include "analyzer.h"
+#include "sgtrace_read.h"
+
+/* Growable array helper: ensures room for one more element. 0 or -ENOMEM. */
+int an_grow(void *pp, size_t *cap, size_t n, size_t elem);
+
+/* A blocked or primitive interval of one thread (a non-busy piece of its timeline). */
+enum an_ivl_type { IV_BARRIER, IV_LOCK, IV_LOCK_FAIL, IV_COND, IV_THREAD };
+struct an_ivl {
+	uint64_t a, b;             /* ticks: start, end */
+	uint32_t obj;              /* barrier/lock/cond id */
+	uint32_t aux;              /* barrier episode; lock mode */
+	uint32_t type;             /* enum an_ivl_type */
+	uint32_t pad;
+	uint64_t part;             /* after the joins, BARRIER and LOCK: ticks of [a, b] that were
+				      waiting (the rest is primitive time); see an_join.c */
+};
+
+/* A lock hold [q, x] of one thread. */
+struct an_hold {
+	uint64_t q, x;
+	uint32_t obj, mode;
+	uint32_t thread;           /* position */
+};
+
+/* Running totals of one counter in one thread, inside the clip. */
+struct an_ctr {
+	int64_t first, last;
+	uint64_t n;
+};
+
+struct an_frame {
+	uint32_t func;
+	uint64_t enter;
+	uint64_t child;            /* ticks spent in callees */
+};
+
+struct an_fstat {
+	uint64_t calls;
+	uint64_t incl, excl;       /* ticks */
+	uint32_t active;           /* frames of this function on the stack (recursion) */
+};
+
+/* Everything one pass over one thread yields. */
+struct an_tscan {
+	uint64_t first, last;      /* ticks of the first/last event inside the clip */
+	uint64_t lo, hi;           /* the clip used */
+	uint64_t n_events;
+	int seen;                  /* an event inside the clip */
+	uint64_t n_create;
+	uint64_t t_barrier, t_lock, t_lock_fail, t_cond, t_thread, t_join;   /* ticks */
+	struct an_ivl *iv;         /* non-busy intervals, in time order */
+	size_t n_iv, cap_iv;
+	struct an_hold *holds;
+	size_t n_holds, cap_holds;
+	struct an_ctr *ctr;        /* indexed by counter id */
+	size_t n_ctr;
+	struct an_fstat *fs;       /* indexed by function id */
+	size_t n_fs;
+	struct an_frame *stack;
+	size_t depth, cap_stack;
+	uint64_t n_releases;
+	uint64_t unmatched;        /* events that did not pair (exit without enter, ...) */
+	/* regions met: id, first begin, last end */
+	struct an_reg { uint32_t id; uint64_t begin, end; int has_begin, has_end; } *reg;
+	size_t n_reg, cap_reg;
+};
+
+/* Per-object join results. */
+struct an_lockstat {
+	struct an_lock pub;
+	uint64_t wait, ovh, hold, max_wait;   /* ticks */
+};
+struct an_barstat {
+	struct an_barrier pub;
+	uint64_t wait, ovh, skew;
+};
+
+struct an_run {
+	char *dir;
+	struct sgr_trace *tr;
+	const struct sgr_info *info;
+	struct an_run_opts opts;
+	size_t n_threads;
+	struct an_tscan *ts;       /* per thread position */
+	struct an_thread *th;
+	uint64_t t0, t1;           /* ticks */
+	int have_region;
+	char region_name[128];
+	uint64_t n_events;
+	struct an_func *funcs;
+	size_t n_funcs;
+	struct an_lockstat *locks;
+	size_t n_locks;
+	struct an_barstat *bars;
+	size_t n_bars;
+	uint64_t par_busy, par_multi;   /* ticks: busy total, busy while >= 2 busy */
+	int n_proc;
+	struct an_fig fig[AN_N_METRICS];
+	char **problems;
+	size_t n_problems, cap_problems;
+	char **notes;
+	size_t n_notes, cap_notes;
+	char **strs;               /* strings owned by the run (reasons) */
+	size_t n_strs, cap_strs;
+	struct an_tl { struct an_interval *iv; size_t n; int built; } *tl;
+	/* counter-derived raw sums over the processors (NAN when unavailable) */
+	double task_clock_ns, cycles, stall_cycles, misses, refs;
+	const char *why_stall, *why_misses, *why_refs, *why_task;
+};
+
+/* an_run.c */
+void an_run_problem_add(struct an_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void an_run_note_add(struct an_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A string owned by the run (printf format); "" on ENOMEM. */
+const char *an_run_str(struct an_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int64_t an_ticks_ns(const struct an_run *r, uint64_t ticks);   /* a duration */
+int64_t an_time_ns(const struct an_run *r, uint64_t ticks);    /* a time since the epoch */
+
+/* an_source.c */
+int an_source_open(struct an_run *r, char *err, size_t errlen);
+void an_source_problems(struct an_run *r);
+const char *an_source_obj_kind(const struct an_run *r, uint32_t id);
+const char *an_source_region_name(const struct an_run *r, uint32_t id);
+void an_source_funcs(struct an_run *r);
+void an_source_counters(struct an_run *r);
+
+/* an_scan.c */
+int an_scan_thread(struct an_run *r, size_t pos, uint64_t lo, uint64_t hi);
+void an_scan_free(struct an_tscan *s);
+
+/* an_join.c */
+int an_join_barriers(struct an_run *r);
+int an_join_locks(struct an_run *r);
+int an_join_parallelism(struct an_run *r);
+
+/* an_metric.c */
+struct an_fig an_fig_val(double v);
+struct an_fig an_fig_na(const char *why);
+/* Median (mean of the middle two for an even count), min and max of n available values. */
+void an_stats(const double *v, size_t n, double *med, double *min, double *max);
+
+#endif /* AN_INT_H */

@@ -1,0 +1,451 @@
+/*
+ * an_join.c — the cross-thread joins of a run, done on small per-object tables after the
+ * per-thread passes:
+ *   barriers     episode k of barrier b is every thread's k-th wait on b; its last arrival A
+ *                splits each thread's [arrive, leave] into waiting (arrive..A, IT_barrier) and
+ *                primitive time (A..leave, PT_barrier);
+ *   locks        the holds [acquired, released] of every thread are merged per lock in time
+ *                order; the part of a wait [request, acquired] covered by other threads' holds
+ *                is IT_lock, the rest is the acquire part of PT_lock (a read request is only
+ *                blocked by write holds);
+ *   parallelism  a merge of the processors' busy/non-busy boundaries: busy time, and busy time
+ *                while two or more processors were busy.
+ * All in ticks. Results go into the interval's `part` (for the timeline) and per-thread and
+ * per-object totals.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "an_int.h"
+
+struct episode {
+	uint64_t first, last;
+	uint32_t count;
+};
+
+struct bar_tab {
+	struct episode *ep;
+	size_t n_ep, cap;
+	int used;
+};
+
+static int bar_tab_get(struct bar_tab **tabs, size_t *n, uint32_t obj, struct bar_tab **out)
+{
+	if (obj >= *n) {
+		size_t nn = *n ? *n : 16;
+		while (nn <= obj)
+			nn *= 2;
+		struct bar_tab *t = realloc(*tabs, nn * sizeof *t);
+		if (!t)
+			return -ENOMEM;
+		memset(t + *n, 0, (nn - *n) * sizeof *t);
+		*tabs = t;
+		*n = nn;
+	}
+	*out = &(*tabs)[obj];
+	return 0;
+}
+
+int an_join_barriers(struct an_run *r)
+{
+	struct bar_tab *tabs = NULL;
+	size_t n_tabs = 0;
+	int rc = 0;
+	/* 1: first and last arrival of every episode */
+	for (size_t i = 0; i < r->n_threads; i++) {
+		struct an_tscan *s = &r->ts[i];
+		for (size_t k = 0; k < s->n_iv; k++) {
+			struct an_ivl *v = &s->iv[k];
+			struct bar_tab *b;
+			if (v->type != IV_BARRIER || v->obj == SG_NO_ID)
+				continue;
+			if ((rc = bar_tab_get(&tabs, &n_tabs, v->obj, &b)) < 0)
+				goto out;
+			if (v->aux >= b->n_ep) {
+				size_t nn = (size_t)v->aux + 1;
+				if ((rc = an_grow(&b->ep, &b->cap, nn - 1, sizeof *b->ep)) < 0)
+					goto out;
+				memset(b->ep + b->n_ep, 0, (nn - b->n_ep) * sizeof *b->ep);
+				b->n_ep = nn;
+			}
+			struct episode *e = &b->ep[v->aux];
+			if (e->count++ == 0 || v->a < e->first)
+				e->first = v->a;
+			if (v->a > e->last)
+				e->last = v->a;
+			b->used = 1;
+		}
+	}
+	/* 2: split every wait at its episode's last arrival */
+	free(r->bars);
+	r->bars = NULL;
+	r->n_bars = 0;
+	size_t n_used = 0;
+	for (size_t o = 0; o < n_tabs; o++)
+		n_used += tabs[o].used;
+	r->bars = calloc(n_used ? n_used : 1, sizeof *r->bars);
+	if (!r->bars) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	size_t *slot = calloc(n_tabs ? n_tabs : 1, sizeof *slot);
+	if (!slot) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t o = 0; o < n_tabs; o++) {
+		if (!tabs[o].used)
+			continue;
+		slot[o] = r->n_bars;
+		struct an_barstat *bs = &r->bars[r->n_bars++];
+		bs->pub.id = (uint32_t)o;
+		for (size_t k = 0; k < tabs[o].n_ep; k++) {
+			struct episode *e = &tabs[o].ep[k];
+			if (!e->count)
+				continue;
+			bs->pub.episodes++;
+			if (e->last - e->first > bs->skew || bs->pub.episodes == 1) {
+				if (e->last - e->first >= bs->skew) {
+					bs->skew = e->last - e->first;
+					bs->pub.worst_episode = (uint32_t)k;
+				}
+			}
+		}
+	}
+	for (size_t i = 0; i < r->n_threads; i++) {
+		struct an_tscan *s = &r->ts[i];
+		uint64_t wait = 0, ovh = 0;
+		for (size_t k = 0; k < s->n_iv; k++) {
+			struct an_ivl *v = &s->iv[k];
+			if (v->type != IV_BARRIER || v->obj == SG_NO_ID)
+				continue;
+			uint64_t A = tabs[v->obj].ep[v->aux].last;
+			uint64_t end = A < v->b ? A : v->b;
+			v->part = end > v->a ? end - v->a : 0;
+			wait += v->part;
+			ovh += (v->b - v->a) - v->part;
+			struct an_barstat *bs = &r->bars[slot[v->obj]];
+			bs->wait += v->part;
+			bs->ovh += (v->b - v->a) - v->part;
+		}
+		r->th[i].barrier_wait_ns = an_ticks_ns(r, wait);
+		r->th[i].barrier_ovh_ns = an_ticks_ns(r, ovh);
+	}
+	for (size_t b = 0; b < r->n_bars; b++) {
+		struct an_barstat *bs = &r->bars[b];
+		bs->pub.wait_ns = an_ticks_ns(r, bs->wait);
+		bs->pub.ovh_ns = an_ticks_ns(r, bs->ovh);
+		bs->pub.worst_skew_ns = an_ticks_ns(r, bs->skew);
+	}
+	free(slot);
+out:
+	for (size_t o = 0; o < n_tabs; o++)
+		free(tabs[o].ep);
+	free(tabs);
+	return rc;
+}
+
+/* ---- locks ---- */
+
+static int hold_cmp(const void *a, const void *b)
+{
+	const struct an_hold *x = a, *y = b;
+	if (x->obj != y->obj)
+		return x->obj < y->obj ? -1 : 1;
+	return x->q < y->q ? -1 : x->q > y->q;
+}
+
+/* Merges the per-thread runs (each sorted by q) inside one object's bucket. */
+static void merge_runs(struct an_hold *h, struct an_hold *tmp, const size_t *bounds, size_t n_runs)
+{
+	size_t n = bounds[n_runs];
+	if (n_runs <= 1)
+		return;
+	if (n_runs > 16 || n < 64) {
+		qsort(h, n, sizeof *h, hold_cmp);
+		return;
+	}
+	size_t mid = n_runs / 2;
+	merge_runs(h, tmp, bounds, mid);
+	size_t nb[17];
+	for (size_t k = mid; k <= n_runs; k++)
+		nb[k - mid] = bounds[k] - bounds[mid];
+	merge_runs(h + bounds[mid], tmp, nb, n_runs - mid);
+	size_t i = 0, j = bounds[mid], o = 0;
+	while (i < bounds[mid] && j < n)
+		tmp[o++] = h[j].q < h[i].q ? h[j++] : h[i++];
+	while (i < bounds[mid])
+		tmp[o++] = h[i++];
+	while (j < n)
+		tmp[o++] = h[j++];
+	memcpy(h, tmp, n * sizeof *h);
+}
+
+static int lock_cmp(const void *a, const void *b)
+{
+	const struct an_lockstat *x = a, *y = b;
+	if (x->wait != y->wait)
+		return x->wait < y->wait ? 1 : -1;
+	if (x->pub.acquires != y->pub.acquires)
+		return x->pub.acquires < y->pub.acquires ? 1 : -1;
+	return x->pub.id < y->pub.id ? -1 : x->pub.id > y->pub.id;
+}
+
+struct lock_tab {
+	size_t start, n;           /* bucket in the merged hold array */
+	uint64_t max_dur;          /* longest hold: how far back a covering hold can start */
+	int used;
+	size_t slot;
+};
+
+int an_join_locks(struct an_run *r)
+{
+	int rc = -ENOMEM;
+	size_t n_obj = 0, total = 0;
+	struct lock_tab *tab = NULL;
+	struct an_hold *h = NULL, *tmp = NULL;
+	size_t *cursor = NULL, *fill = NULL;
+	/* size the object table by the largest id met */
+	for (size_t i = 0; i < r->n_threads; i++) {
+		struct an_tscan *s = &r->ts[i];
+		for (size_t k = 0; k < s->n_holds; k++)
+			if (s->holds[k].obj != SG_NO_ID && s->holds[k].obj + 1 > n_obj)
+				n_obj = s->holds[k].obj + 1;
+		for (size_t k = 0; k < s->n_iv; k++)
+			if ((s->iv[k].type == IV_LOCK || s->iv[k].type == IV_LOCK_FAIL) &&
+			    s->iv[k].obj != SG_NO_ID && s->iv[k].obj + 1 > n_obj)
+				n_obj = s->iv[k].obj + 1;
+		total += s->n_holds;
+	}
+	tab = calloc(n_obj + 1, sizeof *tab);
+	h = malloc((total + 1) * sizeof *h);
+	tmp = malloc((total + 1) * sizeof *tmp);
+	fill = calloc(n_obj + 1, sizeof *fill);
+	if (!tab || !h || !tmp || !fill)
+		goto out;
+	/* bucket the holds by object, thread after thread (each thread's run is sorted) */
+	for (size_t i = 0; i < r->n_threads; i++) {
+		struct an_tscan *s = &r->ts[i];
+		for (size_t k = 0; k < s->n_holds; k++)
+			if (s->holds[k].obj != SG_NO_ID)
+				tab[s->holds[k].obj].n++;
+	}
+	for (size_t o = 0, at = 0; o < n_obj; o++) {
+		tab[o].start = at;
+		at += tab[o].n;
+	}
+	size_t bounds_cap = r->n_threads + 1;
+	size_t *bounds = malloc(bounds_cap * sizeof *bounds * (n_obj + 1));
+	if (!bounds)
+		goto out;
+	for (size_t i = 0; i < r->n_threads; i++) {
+		struct an_tscan *s = &r->ts[i];
+		for (size_t o = 0; o < n_obj; o++)
+			bounds[o * bounds_cap + i] = fill[o];
+		for (size_t k = 0; k < s->n_holds; k++) {
+			struct an_hold *x = &s->holds[k];
+			if (x->obj == SG_NO_ID)
+				continue;
+			struct lock_tab *t = &tab[x->obj];
+			h[t->start + fill[x->obj]++] = *x;
+			if (x->x - x->q > t->max_dur)
+				t->max_dur = x->x - x->q;
+			t->used = 1;
+		}
+	}
+	for (size_t o = 0; o < n_obj; o++) {
+		bounds[o * bounds_cap + r->n_threads] = fill[o];
+		if (tab[o].n > 1)
+			merge_runs(h + tab[o].start, tmp, &bounds[o * bounds_cap], r->n_threads);
+	}
+	free(bounds);
+
+	/* per-object stats */
+	cursor = calloc((n_obj + 1) * r->n_threads, sizeof *cursor);
+	if (!cursor)
+		goto out;
+	size_t n_used = 0;
+	for (size_t i = 0; i < r->n_threads; i++) {
+		struct an_tscan *s = &r->ts[i];
+		for (size_t k = 0; k < s->n_iv; k++)
+			if ((s->iv[k].type == IV_LOCK || s->iv[k].type == IV_LOCK_FAIL) &&
+			    s->iv[k].obj != SG_NO_ID)
+				tab[s->iv[k].obj].used = 1;
+	}
+	for (size_t o = 0; o < n_obj; o++)
+		if (tab[o].used)
+			tab[o].slot = n_used++;
+	free(r->locks);
+	r->locks = calloc(n_used ? n_used : 1, sizeof *r->locks);
+	if (!r->locks)
+		goto out;
+	r->n_locks = n_used;
+	for (size_t o = 0; o < n_obj; o++) {
+		if (!tab[o].used)
+			continue;
+		struct an_lockstat *ls = &r->locks[tab[o].slot];
+		ls->pub.id = (uint32_t)o;
+		ls->pub.kind = an_source_obj_kind(r, (uint32_t)o);
+		for (size_t k = 0; k < tab[o].n; k++)
+			ls->hold += h[tab[o].start + k].x - h[tab[o].start + k].q;
+	}
+
+	/* waits: the part covered by other threads' holds */
+	for (size_t i = 0; i < r->n_threads; i++) {
+		struct an_tscan *s = &r->ts[i];
+		uint64_t wait = 0, ovh = 0;
+		for (size_t k = 0; k < s->n_iv; k++) {
+			struct an_ivl *v = &s->iv[k];
+			if ((v->type != IV_LOCK && v->type != IV_LOCK_FAIL) || v->obj == SG_NO_ID)
+				continue;
+			struct an_lockstat *ls = &r->locks[tab[v->obj].slot];
+			uint64_t dur = v->b - v->a;
+			if (v->type == IV_LOCK_FAIL) {
+				ls->pub.failed_trylocks++;
+				ls->ovh += dur;
+				ovh += dur;
+				continue;
+			}
+			struct lock_tab *t = &tab[v->obj];
+			size_t *c = &cursor[v->obj * r->n_threads + i];
+			const struct an_hold *hb = h + t->start;
+			uint64_t from = v->a > t->max_dur ? v->a - t->max_dur : 0;
+			while (*c < t->n && hb[*c].q < from)
+				(*c)++;
+			uint64_t covered = 0, upto = v->a;
+			for (size_t j = *c; j < t->n && hb[j].q < v->b; j++) {
+				const struct an_hold *x = &hb[j];
+				if (x->thread == i || x->x <= upto)
+					continue;
+				if (v->aux == SG_LOCK_RWLOCK_READ && x->mode == SG_LOCK_RWLOCK_READ)
+					continue;
+				uint64_t a0 = x->q > upto ? x->q : upto;
+				uint64_t b0 = x->x < v->b ? x->x : v->b;
+				if (b0 > a0) {
+					covered += b0 - a0;
+					upto = b0;
+				}
+			}
+			v->part = covered;
+			wait += covered;
+			ovh += dur - covered;
+			ls->pub.acquires++;
+			ls->pub.contended += covered > 0;
+			ls->wait += covered;
+			ls->ovh += dur - covered;
+			if (dur > ls->max_wait)
+				ls->max_wait = dur;
+		}
+		r->th[i].lock_wait_ns = an_ticks_ns(r, wait);
+		r->th[i].lock_ovh_ns = an_ticks_ns(r, ovh);
+	}
+	for (size_t l = 0; l < r->n_locks; l++) {
+		struct an_lockstat *ls = &r->locks[l];
+		ls->pub.wait_ns = an_ticks_ns(r, ls->wait);
+		ls->pub.ovh_ns = an_ticks_ns(r, ls->ovh);
+		ls->pub.hold_ns = an_ticks_ns(r, ls->hold);
+		ls->pub.max_wait_ns = an_ticks_ns(r, ls->max_wait);
+	}
+	qsort(r->locks, r->n_locks, sizeof *r->locks, lock_cmp);
+	rc = 0;
+out:
+	free(tab);
+	free(h);
+	free(tmp);
+	free(cursor);
+	free(fill);
+	return rc;
+}
+
+/* ---- parallelism ---- */
+
+struct pcur {
+	const struct an_tscan *s;
+	size_t k;          /* next interval */
+	int phase;         /* 0: start s_i pending; 1: inside intervals; 2: end pending; 3: done */
+	int at_b;          /* next boundary is the end (b) of interval k */
+	uint64_t lo, hi;   /* s_i, e_i */
+};
+
+/* The next boundary of a processor: time and +1 (busy starts) / -1 (busy ends). */
+static int pcur_peek(const struct pcur *c, uint64_t *t, int *d)
+{
+	switch (c->phase) {
+	case 0: *t = c->lo; *d = 1; return 1;
+	case 1:
+		if (c->k < c->s->n_iv) {
+			const struct an_ivl *v = &c->s->iv[c->k];
+			if (c->at_b) {
+				*t = v->b < c->lo ? c->lo : v->b > c->hi ? c->hi : v->b;
+				*d = 1;
+			} else {
+				*t = v->a < c->lo ? c->lo : v->a > c->hi ? c->hi : v->a;
+				*d = -1;
+			}
+			return 1;
+		}
+		*t = c->hi; *d = -1; return 1;
+	default: return 0;
+	}
+}
+
+static void pcur_pop(struct pcur *c)
+{
+	if (c->phase == 0) {
+		c->phase = 1;
+		return;
+	}
+	if (c->k < c->s->n_iv) {
+		if (c->at_b) {
+			c->at_b = 0;
+			c->k++;
+		} else {
+			c->at_b = 1;
+		}
+		return;
+	}
+	c->phase = 3;
+}
+
+int an_join_parallelism(struct an_run *r)
+{
+	struct pcur *c = calloc(r->n_threads + 1, sizeof *c);
+	if (!c)
+		return -ENOMEM;
+	size_t n = 0;
+	for (size_t i = 0; i < r->n_threads; i++) {
+		if (!r->th[i].processor || !r->ts[i].seen)
+			continue;
+		c[n] = (struct pcur){ &r->ts[i], 0, 0, 0, r->ts[i].first, r->ts[i].last };
+		n++;
+	}
+	uint64_t busy = 0, multi = 0, tp = 0;
+	long cnt = 0;
+	for (;;) {
+		size_t best = n;
+		uint64_t bt = UINT64_MAX;
+		int bd = 0;
+		for (size_t k = 0; k < n; k++) {
+			uint64_t t;
+			int d;
+			if (pcur_peek(&c[k], &t, &d) && (t < bt || (t == bt && d < bd))) {
+				best = k, bt = t, bd = d;
+			}
+		}
+		if (best == n)
+			break;
+		if (cnt > 0 && bt > tp) {
+			busy += (uint64_t)cnt * (bt - tp);
+			if (cnt >= 2)
+				multi += (uint64_t)cnt * (bt - tp);
+		}
+		tp = bt;
+		cnt += bd;
+		pcur_pop(&c[best]);
+	}
+	free(c);
+	r->par_busy = busy;
+	r->par_multi = multi;
+	return 0;
+}

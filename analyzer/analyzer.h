@@ -1,0 +1,265 @@
+/*
+ * analyzer.h — the metric engine of scalegraph (library libsganalyze.a, prefix an_). It reads
+ * traces through the reader library and experiment stores through store.h, and computes the
+ * figures of /work/shared/METRICS.md (docs/analyzer.md says how each one is measured):
+ *
+ *   per run        T_para, T_i, E, S, the IT / PT / ML split, L, U, the checks of (3) and (10),
+ *                  parallelism, function profile, lock and barrier tables, a state timeline;
+ *   per experiment points (model, method, N) with repetition median/min/max, curves vs N, p_x,
+ *                  parallelism vs problem size, sequential patterns, the t/E/m matrix.
+ *
+ * The CLI (`scalegraph report`, `scalegraph export`) and the GUI share it; nothing here includes
+ * an X header or prints (report writers take a FILE *). Every figure is a struct an_fig: a value
+ * or "unavailable" with the reason, never a silent zero. Times are seconds in figures and
+ * nanoseconds (int64, since the trace's epoch) in tables and timelines. Functions return 0 or a
+ * negative errno; error text goes to a caller buffer.
+ */
+#ifndef ANALYZER_H
+#define ANALYZER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* A figure: `value` is meaningful iff `unavailable` is NULL; else it says why (owned by the run
+ * or experiment the figure came from). */
+struct an_fig {
+	double value;
+	const char *unavailable;
+};
+
+/* The per-run figures, in the order of the CSV columns where they appear there. */
+enum an_metric {
+	AN_T_PARA,       /* s: t1 - t0 (measured region, else the threads' span) */
+	AN_T_SEQ,        /* s: the sequential time used for E (sequential program or N=1) */
+	AN_E,            /* efficiency T_seq / (N T_para) */
+	AN_S,            /* speedup T_seq / T_para */
+	AN_L,            /* s: (ML + IT + PT) / N, ML left out (and said so) when unavailable */
+	AN_IT_EDGE,      /* s: N T_para - sum T_i (6) */
+	AN_IT_BARRIER,   /* s: arrival to last arrival, summed over episodes and threads */
+	AN_IT_LOCK,      /* s: waiting while another thread holds the lock */
+	AN_IT_COND,      /* s: blocked in condition waits */
+	AN_IT_SCHED,     /* s: runnable but not running (schedstat run delay) */
+	AN_PT_BARRIER,   /* s: last arrival to each thread's leave */
+	AN_PT_LOCK,      /* s: acquire time not explained by contention, plus release */
+	AN_PT_THREAD,    /* s: create and join time of the processor threads */
+	AN_ML,           /* s: ML(N) - ML(1) */
+	AN_U,            /* s: N T_para - T_seq - (IT + PT + ML) */
+	AN_PARALLELISM,  /* average parallelism: busy time / T_para */
+	AN_OVERSUB,      /* 1 when N exceeds the CPUs, else 0 */
+	AN_N,            /* number of processor threads N */
+	AN_IT,           /* s: sum of the IT parts (IT_sched excluded: it overlaps the others) */
+	AN_PT,           /* s: sum of the PT parts */
+	AN_ML_RAW,       /* s: memory stall time of this run, ML(N) of (7) */
+	AN_PAR_SHARE,    /* share of the busy time spent while >= 2 threads were busy */
+	AN_L_E,          /* s: T_para (1 - E), the latency implied by E (10) */
+	AN_CHECK3,       /* relative deviation of (3): (T_para - T_seq/N - L) / T_para */
+	AN_CHECK10,      /* relative deviation of (10): (T_para (1 - E) - L) / (T_para (1 - E)) */
+	AN_CPU_UTIL,     /* task-clock / (N T_para) */
+	AN_MEM_RATE,     /* memory access (stall) time / (N T_para) */
+	AN_MISS_RATE,    /* cache misses / cache references */
+	AN_N_METRICS
+};
+
+/* Short name ("IT_barrier") and unit ("s", "" for ratios) of a metric. */
+const char *an_metric_name(enum an_metric m);
+const char *an_metric_unit(enum an_metric m);
+/* The metric called `name`, or -1. */
+int an_metric_find(const char *name);
+
+/* ---- One run ------------------------------------------------------------------------------ */
+
+struct an_run;
+
+/* What the trace alone cannot tell; every field optional (zero/NULL = unknown). */
+struct an_run_opts {
+	double t_seq_s;            /* T_seq; <= 0: unknown (E, S, U, checks unavailable) */
+	const char *t_seq_source;  /* "sequential" or "n1" */
+	const struct an_run *seq;  /* analyzed sequential run at the same size: gives ML(1) */
+	int n_threads;             /* expected N (a mismatch with the trace is reported) */
+	int n_cpus;                /* CPUs of the machine that ran it; 0: this machine's */
+	double miss_ns;            /* calibrated miss latency (ML from misses when no stall counter) */
+	double unlock_ns;          /* calibrated release cost (the release part of PT_lock) */
+	const char *region;        /* name of the measured region; NULL: the first one begun */
+	double t_para_ref_s;       /* the runner's own T_para (check of (10)); <= 0: unknown */
+	unsigned flags;            /* AN_VERIFY_* */
+};
+#define AN_NO_VERIFY 1u            /* skip payload checksums (headers are always checked) */
+
+/* Opens and analyzes the trace directory `dir` in one pass per thread. On success *out owns the
+ * result (free with an_run_free). A damaged or cut-short trace still gives partial results;
+ * its problems are listed by an_run_problem. Fails (-errno, message in err) only when nothing
+ * can be read: no such directory, no definitions, no thread with events. */
+int an_run_open(const char *dir, const struct an_run_opts *opts, struct an_run **out, char *err,
+		size_t errlen);
+void an_run_free(struct an_run *r);
+/* Recomputes the figures that depend on opts (T_seq, ML(1), CPUs...) without re-reading. */
+void an_run_set_opts(struct an_run *r, const struct an_run_opts *opts);
+
+const char *an_run_dir(const struct an_run *r);
+struct an_fig an_run_fig(const struct an_run *r, enum an_metric m);
+uint64_t an_run_n_events(const struct an_run *r);
+/* Problems met while reading or analyzing, "FILE: chunk K: reason" or a sentence. */
+size_t an_run_n_problems(const struct an_run *r);
+const char *an_run_problem(const struct an_run *r, size_t i);
+/* Notes on how figures were obtained ("T_para from region \"simulate\"", "PT_lock: release
+ * part estimated ..."), for reports. */
+size_t an_run_n_notes(const struct an_run *r);
+const char *an_run_note(const struct an_run *r, size_t i);
+/* The measured interval [t0, t1] in ns since the trace's epoch. */
+void an_run_span(const struct an_run *r, int64_t *t0_ns, int64_t *t1_ns);
+
+struct an_thread {
+	uint32_t index;            /* thread index in the trace */
+	int processor;             /* counts among the N (0: a master that only creates/joins) */
+	int64_t s_ns, e_ns;        /* first and last event inside [t0, t1]; T_i = e - s */
+	int64_t t_ns;              /* T_i */
+	int64_t busy_ns;           /* T_i minus every wait and primitive below */
+	int64_t barrier_wait_ns, barrier_ovh_ns, lock_wait_ns, lock_ovh_ns, cond_ns, thread_ns;
+	int64_t sched_ns;          /* run delay, -1 unknown */
+	uint64_t n_events;
+};
+size_t an_run_n_threads(const struct an_run *r);
+const struct an_thread *an_run_thread(const struct an_run *r, size_t i);
+
+struct an_func {
+	uint32_t id;
+	const char *name, *file;   /* "?" when undefined */
+	int line;
+	uint64_t calls;
+	int64_t incl_ns, excl_ns;  /* over all threads; inclusive counts the outermost frame of a
+				      recursion only */
+	double incl_pct, excl_pct; /* of the summed thread time of the profiled threads */
+};
+/* Function profile, sorted by exclusive time, largest first. */
+size_t an_run_n_funcs(const struct an_run *r);
+const struct an_func *an_run_func(const struct an_run *r, size_t i);
+
+struct an_lock {
+	uint32_t id;
+	const char *kind;          /* "mutex", "rwlock", "spin", "?" */
+	uint64_t acquires, contended, failed_trylocks;
+	int64_t wait_ns;           /* IT_lock part: waiting while another thread held it */
+	int64_t ovh_ns;            /* acquire part of PT_lock */
+	int64_t hold_ns, max_wait_ns;
+};
+/* Locks, most contended first (by wait_ns). */
+size_t an_run_n_locks(const struct an_run *r);
+const struct an_lock *an_run_lock(const struct an_run *r, size_t i);
+
+struct an_barrier {
+	uint32_t id;
+	uint64_t episodes;
+	int64_t wait_ns, ovh_ns;   /* IT_barrier and PT_barrier parts */
+	int64_t worst_skew_ns;     /* largest last-minus-first arrival of an episode */
+	uint32_t worst_episode;
+};
+size_t an_run_n_barriers(const struct an_run *r);
+const struct an_barrier *an_run_barrier(const struct an_run *r, size_t i);
+
+/* ---- Timeline of a run (for the GUI's thread view) ---------------------------------------- */
+
+enum an_state {
+	AN_ST_BUSY, AN_ST_BARRIER_WAIT, AN_ST_BARRIER_OVH, AN_ST_LOCK_WAIT, AN_ST_LOCK_OVH,
+	AN_ST_COND_WAIT, AN_ST_THREAD, AN_ST_IDLE, AN_N_STATES
+};
+const char *an_state_name(enum an_state s);
+
+struct an_interval {
+	int64_t t0_ns, t1_ns;
+	enum an_state state;       /* for a merged interval (see below): its longest state */
+	uint32_t obj;              /* barrier or lock id, else UINT32_MAX */
+	uint32_t merged;           /* number of intervals folded into this one (1: exact) */
+};
+
+/* Calls cb for every interval of thread `i` (position, as an_run_thread) overlapping
+ * [from_ns, to_ns], in time order, from thread start idle to thread end idle inside [t0, t1].
+ * Runs of intervals shorter than min_ns are folded into one (zoomed-out views: pass the width
+ * of a pixel). The timeline is built on first use (one more pass over that thread). Returns 0,
+ * the first non-zero value of cb, or -errno. */
+int an_run_timeline(struct an_run *r, size_t i, int64_t from_ns, int64_t to_ns, int64_t min_ns,
+		    int (*cb)(const struct an_interval *iv, void *ud), void *ud);
+
+/* ---- Experiments -------------------------------------------------------------------------- */
+
+struct an_exp;
+
+/* One (model, method, N) point of the experiment, with its repetitions analyzed. */
+struct an_point {
+	int64_t id;
+	const char *model;         /* "method", "time-bound", "e-conserved", "memory-bound" */
+	const char *method;
+	int n_threads;
+	const char *sizes;         /* "balls=5000 steps=100" */
+	double work, scale, target;
+	double t_para_s, t_seq_s, efficiency;   /* the runner's figures (NAN unknown) */
+	const char *t_seq_source;
+	int oversubscribed;
+	const char *note;
+	int n_reps;                /* analyzed repetitions */
+	const int64_t *rep_ids;    /* their run ids */
+	int64_t seq_id;            /* the sequential run analyzed for patterns and ML(1), 0: none */
+	struct an_fig med[AN_N_METRICS], min[AN_N_METRICS], max[AN_N_METRICS];
+};
+
+#define AN_EXP_NO_STORE_WRITE 1u   /* do not fill the store's metrics table */
+
+/* Opens the experiment directory `dir`, analyzes every finished run's trace and fills the
+ * store's metrics (unless flags has AN_EXP_NO_STORE_WRITE or the store is read-only). Runs
+ * without a readable trace give "unavailable" figures and a problem line. */
+int an_exp_open(const char *dir, unsigned flags, struct an_exp **out, char *err, size_t errlen);
+void an_exp_free(struct an_exp *e);
+
+const char *an_exp_dir(const struct an_exp *e);
+size_t an_exp_n_points(const struct an_exp *e);
+const struct an_point *an_exp_point(const struct an_exp *e, size_t i);
+/* The point of (model, method, N), or NULL. */
+const struct an_point *an_exp_point_find(const struct an_exp *e, const char *model,
+					 const char *method, int n);
+size_t an_exp_n_problems(const struct an_exp *e);
+const char *an_exp_problem(const struct an_exp *e, size_t i);
+/* The analyzed run with this id (repetition or sequential run), or NULL. */
+struct an_run *an_exp_run(const struct an_exp *e, int64_t run_id);
+int an_exp_n_cpus(const struct an_exp *e);
+
+/* Methods in spec order (model "method"). */
+size_t an_exp_n_methods(const struct an_exp *e);
+const char *an_exp_method(const struct an_exp *e, size_t i);
+
+/* A curve vs N of one figure (repetition median) for (model, method): up to max points in N
+ * order; returns the number written. */
+size_t an_exp_curve(const struct an_exp *e, const char *model, const char *method,
+		    enum an_metric m, int *n_out, struct an_fig *y_out, size_t max);
+
+/* p_x of a method: the N with the smallest T_para, and L there. -ENOENT without points. */
+int an_exp_px(const struct an_exp *e, const char *method, int *px, struct an_fig *t_para,
+	      struct an_fig *latency);
+
+/* The scalability matrix: distinct N of the model points in increasing order. */
+size_t an_exp_matrix_n(const struct an_exp *e, int *n_out, size_t max);
+
+enum an_model { AN_TIME_BOUND, AN_E_CONSERVED, AN_MEMORY_BOUND, AN_N_MODELS };
+const char *an_model_name(enum an_model m);
+
+struct an_cell {
+	int n, n2;                          /* N < N' */
+	struct an_fig scale[AN_N_MODELS];   /* L(W,N) / L(W',N') per model */
+	struct an_fig isospeed;             /* time-bound case 2 (13): E / E' */
+	int64_t point[AN_N_MODELS], point2[AN_N_MODELS];  /* the two points, 0 when missing */
+	int caveat;                         /* time-bound: E and E' both low and close */
+};
+/* Fills the cell (N, N2); values unavailable with the reason ("no e-conserved runs at N=8"). */
+int an_exp_matrix_cell(const struct an_exp *e, int n, int n2, struct an_cell *cell);
+
+/* ---- Reports (analyzer/report*.c) ---------------------------------------------------------- */
+
+#define AN_REPORT_MATRIX_ONLY 1u
+/* Terminal tables, CSV and JSON (docs/report-json.md) of an experiment or of one run. */
+int an_report_exp_text(FILE *f, const struct an_exp *e, unsigned flags);
+int an_report_exp_csv(FILE *f, const struct an_exp *e, unsigned flags);
+int an_report_exp_json(FILE *f, const struct an_exp *e, unsigned flags);
+int an_report_run_text(FILE *f, const struct an_run *r);
+int an_report_run_csv(FILE *f, const struct an_run *r);
+int an_report_run_json(FILE *f, const struct an_run *r);
+
+#endif /* ANALYZER_H */

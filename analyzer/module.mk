@@ -1,0 +1,26 @@
+# analyzer/: libsganalyze.a (the metric engine, header analyzer/analyzer.h, no X), and
+# `scalegraph report`. Sources are listed explicitly: analyzer/export*.c and analyzer/export.mk
+# belong to the exporters and are built by their own fragment.
+CFLAGS_analyzer := -Ianalyzer -Icollector
+
+AN_LIB_SRCS := an_metric.c an_run.c an_scan.c an_join.c an_source.c an_timeline.c
+AN_LIB_OBJS := $(addprefix $(OBJ)/analyzer/,$(AN_LIB_SRCS:.c=.o))
+AN_LDLIBS := $(LIBDIR)/libsganalyze.a $(LIBDIR)/libsgstore.a $(LIBDIR)/libsgtread.a \
+	-lsqlite3 -lm $(LDLIBS_THREAD)
+
+LIBS += $(LIBDIR)/libsganalyze.a
+$(LIBDIR)/libsganalyze.a: $(AN_LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+# Tests: cmocka programs on synthetic traces written with sgtrace_write.h.
+AN_TESTDIR := $(B)/tests/analyzer
+AN_CMOCKA := test_an_run
+TESTS += $(addprefix $(AN_TESTDIR)/,$(AN_CMOCKA))
+
+$(addprefix $(AN_TESTDIR)/,$(AN_CMOCKA)): $(AN_TESTDIR)/%: $(OBJ)/analyzer/tests/%.o \
+		$(OBJ)/analyzer/tests/an_synth.o $(LIBDIR)/libsganalyze.a $(LIBDIR)/libsgstore.a \
+		$(LIBDIR)/libsgtread.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $(filter %.o,$^) $(AN_LDLIBS) -lcmocka
