@@ -1,0 +1,19 @@
+# analyzer/export.mk: `scalegraph export --otf2 | --chrome` (included by the top Makefile after
+# every module.mk). The exporters need only the trace reader libsgtread.a and libotf2.
+EXPORT_OTF2_LIBS := $(shell pkg-config --libs otf2 2>/dev/null || echo -lotf2)
+EXPORT_LIB_OBJS := $(addprefix $(OBJ)/analyzer/,export_walk.o export_map.o export_locate.o \
+	export_chrome.o export_otf2.o)
+EXPORT_LIB := $(OBJ)/analyzer/libsgexport.a
+# What a program using export.h links after its objects.
+EXPORT_LINK := $(EXPORT_LIB) $(LIBDIR)/libsgtread.a $(EXPORT_OTF2_LIBS)
+
+PROGRAMS += $(LIBEXEC)/scalegraph-export
+
+$(EXPORT_LIB): $(EXPORT_LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(LIBEXEC)/scalegraph-export: $(OBJ)/analyzer/export_main.o $(EXPORT_LIB) $(LIBDIR)/libsgtread.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(EXPORT_LINK)

@@ -1,0 +1,67 @@
+/*
+ * export_int.h — what the two exporters share: the event walk (threads merged in time order,
+ * begin/end pairs checked so that every format receives properly nested slices) and a small
+ * integer hash map for id lookups on the per-event path.
+ */
+#ifndef EXPORT_INT_H
+#define EXPORT_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "export.h"
+
+/*
+ * The walk. Events of all threads come in time order (ties: lower thread position first); a
+ * thread's timestamps never go back (a stray earlier one is raised to the previous one).
+ * Events that open a slice (FUNC_ENTER, REGION_BEGIN, BARRIER_ARRIVE, LOCK_REQUEST,
+ * COND_WAIT_BEGIN, CREATE_BEGIN, JOIN_BEGIN) go to begin(); their ends (FUNC_EXIT, REGION_END,
+ * BARRIER_LEAVE, LOCK_ACQUIRED or LOCK_FAILED, COND_WAIT_END, CREATE_END, JOIN_END) go to end()
+ * with the slice they close. An end that matches an outer slice first closes the inner ones
+ * (repaired = 1, at the end's time); an end that matches nothing is dropped, except
+ * LOCK_ACQUIRED, which is then a point (the re-acquisition after a condition wait). THREAD_END
+ * and the end of a stream close what is still open. Everything else goes to point().
+ * A callback returning non-zero stops the walk with that value.
+ */
+struct export_slice {
+	enum sg_ev_kind begin;      /* the kind that opened it */
+	uint32_t id, aux;           /* of the opening event */
+	int64_t t_ns;               /* when it opened */
+};
+
+struct export_ops {
+	int (*begin)(void *ctx, size_t pos, const struct sgr_event *ev);
+	/* ev: the closing event; for a repaired slice a made-up one with the slice's id, kind
+	 * FUNC_EXIT, REGION_END, BARRIER_LEAVE, LOCK_FAILED, COND_WAIT_END, CREATE_END (id
+	 * SG_NO_ID) or JOIN_END (id SG_NO_ID) and aux SG_NO_ID. */
+	int (*end)(void *ctx, size_t pos, const struct export_slice *s, const struct sgr_event *ev,
+		   int repaired);
+	int (*point)(void *ctx, size_t pos, const struct sgr_event *ev);
+};
+
+/* Walks every readable event of t (st is cleared first and filled). Returns 0, -ENOMEM, or
+ * what a callback returned. */
+int export_walk(struct sgr_trace *t, const struct export_ops *ops, void *ctx,
+		struct export_stats *st);
+
+/* Open-addressing map from 64-bit keys (never UINT64_MAX) to 32-bit values. Zero-initialise. */
+struct export_map {
+	uint64_t *keys;
+	uint32_t *vals;
+	size_t cap, n;
+};
+
+/* The value of key, or NULL when absent. The pointer is valid until the next insertion. */
+uint32_t *export_map_find(const struct export_map *m, uint64_t key);
+/* The value of key, inserted as `init` when absent (*created set to 1 then, else 0); NULL when
+ * out of memory. The pointer is valid until the next insertion. */
+uint32_t *export_map_slot(struct export_map *m, uint64_t key, uint32_t init, int *created);
+void export_map_free(struct export_map *m);
+
+/* Keys of the per-kind id spaces of a trace. */
+static inline uint64_t export_key(unsigned space, uint32_t id)
+{
+	return ((uint64_t)space << 32) | id;
+}
+
+#endif /* EXPORT_INT_H */
