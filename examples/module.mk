@@ -25,22 +25,25 @@ $(EX_PROGRAMS):
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS_THREAD) -lm
 
-# billiards-traced: billiards with its pthread calls recorded by libsgtrace (what `make run`
-# shows). Built by hand-renaming through ex_sgwrap.h (the instrumenter's renaming, without
-# function probes) into $(OBJ)/examples-traced/, until `scalegraph cc` builds it.
+# billiards-traced: billiards built by `scalegraph cc` from the unmodified sources, as a user
+# would (CC="scalegraph cc"): the default filter's function probes, the pthread calls renamed to
+# libsgtrace's wrappers, SG_REGION_* markers on. What `make run` and the collector tests run.
+# Linked with --sg-static so it carries libsgtrace (and needs no rpath into $(B)).
 EX_TRACED_SRCS := examples/billiards/billiards_par.c examples/billiards/bil_sim.c \
                   examples/billiards/bil_queue.c examples/billiards/bil_cli.c \
                   examples/common/ex_cli.c examples/common/ex_threads.c
 EX_TRACED_OBJS := $(patsubst examples/%.c,$(OBJ)/examples-traced/%.o,$(EX_TRACED_SRCS))
+EX_SGCC := $(LIBEXEC)/scalegraph-cc
 PROGRAMS += $(BIN)/billiards-traced
 
-$(OBJ)/examples-traced/%.o: examples/%.c examples/common/ex_sgwrap.h $(INCDIR)/sgtrace.h
+$(OBJ)/examples-traced/%.o: examples/%.c $(EX_SGCC) $(INCDIR)/sgtrace.h
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(CFLAGS_examples) -include examples/common/ex_sgwrap.h -c $< -o $@
+	SG_CC="$(CC)" $(EX_SGCC) $(ALL_CFLAGS) $(CFLAGS_examples) -c $< -o $@
 
-$(BIN)/billiards-traced: $(EX_TRACED_OBJS) $(LIBDIR)/libsgtrace.a
+$(BIN)/billiards-traced: $(EX_TRACED_OBJS) $(EX_SGCC) $(LIBDIR)/libsgtrace.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(SGTRACE_COUNTER_LIBS) $(LDLIBS_THREAD) -lm
+	SG_CC="$(CC)" $(EX_SGCC) --sg-static $(ALL_CFLAGS) -o $@ $(EX_TRACED_OBJS) \
+	  $(LDLIBS_THREAD) -lm
 
 # Unit tests of the billiards core (cmocka).
 TESTS += $(B)/tests/examples/test_bil_sim

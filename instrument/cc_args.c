@@ -89,6 +89,11 @@ int cc_args_parse(int argc, char **argv, struct cc_args *a)
 			if (!strcmp(s, "-MD") || !strcmp(s, "-MMD"))
 				dep_gen = 1;
 			queries += is_query(s);
+			if (!strncmp(s, "-D", 2) || !strncmp(s, "-U", 2)) {
+				const char *m = s[2] ? s + 2 : (i + 1 < argc ? argv[i + 1] : "");
+				a->user_sg_trace |= !strncmp(m, "SG_TRACE", 8) &&
+						    (m[8] == '\0' || m[8] == '=');
+			}
 			if (!strncmp(s, "-x", 2)) {
 				const char *l = s[2] ? s + 2 : (i + 1 < argc ? argv[i + 1] : "");
 				lang = !strcmp(l, "none") ? 0 : !strcmp(l, "c") ? 1 : 2;

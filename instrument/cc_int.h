@@ -21,6 +21,7 @@ struct cc_args {
 	const char *mf;       /* -MF argument, or NULL */
 	const char *out;      /* -o argument, or NULL */
 	int compile_only;     /* -c */
+	int user_sg_trace;    /* the user defines or undefines SG_TRACE (-DSG_TRACE..., -USG_TRACE) */
 	/* our own options */
 	const char *filter;   /* --filter FILE / --sg-filter FILE */
 	int dry_run;          /* --sg-dry-run */

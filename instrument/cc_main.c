@@ -4,7 +4,8 @@
  * such as foo.o stay the same), starting with `#line 1 "path/foo.c"` so diagnostics, __FILE__
  * and debug info name the user's file; `-iquote DIR` keeps `#include "x.h"` finding the
  * source's neighbours. The compiler (SG_CC, default cc) then runs with the user's flags plus
- * -I<include dir>; links add libsgtrace (shared with an rpath, or --sg-static). Dependency
+ * -I<include dir> and -DSG_TRACE (so sgtrace.h's hand markers are on, unless the user defines or
+ * undefines SG_TRACE); links add libsgtrace (shared with an rpath, or --sg-static). Dependency
  * files written by -MD/-MMD are rewritten to name the user's source. The include and lib dirs
  * are ../../include and ../../lib from this executable (libexec/scalegraph/), overridable with
  * SG_INCLUDE_DIR / SG_LIB_DIR. --sg-dry-run prints the commands instead of running them.
@@ -330,6 +331,9 @@ int main(int argc, char **argv)
 			goto oom;
 	if (!a.passthrough) {
 		if (cmd_push(&c, "-I") || cmd_push(&c, inc))
+			goto oom;
+		/* hand-written SG_REGION_BEGIN/END and SG_COUNTER_ADD markers are on in traced builds */
+		if (a.n_sources && !a.user_sg_trace && cmd_push(&c, "-DSG_TRACE"))
 			goto oom;
 		if (a.links) {
 			char buf[PATH_MAX + 32];

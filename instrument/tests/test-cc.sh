@@ -8,6 +8,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 B=${B:-build}
 SGCC=$PWD/$B/libexec/scalegraph/scalegraph-cc
+B_ABS=$PWD/$B
 [ -x "$SGCC" ] || { echo "FAIL: cc: $SGCC not built"; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -135,6 +136,39 @@ if [ $have_lib -eq 1 ]; then
 	fi
 	if command -v clang >/dev/null && SG_CC=clang "$SGCC" --sg-dry-run -c src/prog.c | grep -q '^clang '; then
 		SG_CC=clang "$SGCC" -c src/prog.c -o pc.o 2>cc.err && ok "SG_CC=clang compiles" || ko "SG_CC" "$(head -2 cc.err)"
+		if SG_CC=clang "$SGCC" -Wall -Werror src/prog.c -o progc 2>cc.err &&
+		   [ "$(SG_TRACE_DIR=trc ./progc)" = "6 42" ] && nm progc | grep -q sg_pthread_mutex_lock; then
+			ok "SG_CC=clang builds and links a traced program that runs"
+		else
+			ko "SG_CC=clang link" "$(head -2 cc.err)"
+		fi
+		SG_CC=clang "$SGCC" -Werror=implicit-function-declaration -c src/bad.c -o badc.o 2>badc.err
+		if grep -q '^src/bad.c:9:[0-9]*: error:' badc.err && ! grep -q sgcc badc.err; then
+			ok "clang errors name src/bad.c:9 too"
+		else
+			ko "clang errors" "$(head -2 badc.err)"
+		fi
+	fi
+	# hand markers of sgtrace.h are on in traced builds (-DSG_TRACE), unless the user decides
+	cat >src/marked.c <<'M'
+#include "sgtrace.h"
+int main(void)
+{
+	SG_REGION_BEGIN("hand");
+	SG_REGION_END("hand");
+	return 0;
+}
+M
+	if "$SGCC" src/marked.c -o marked 2>cc.err && SG_TRACE_DIR=trm ./marked &&
+	   "$B_ABS/bin/scalegraph" dump trm 2>/dev/null | grep -q 'region_begin.*hand'; then
+		ok "SG_REGION_BEGIN markers record regions in a scalegraph cc build"
+	else
+		ko "hand markers" "$(head -2 cc.err)"
+	fi
+	if "$SGCC" --sg-dry-run -USG_TRACE -c src/marked.c | tail -1 | grep -q -- '-DSG_TRACE'; then
+		ko "-USG_TRACE" "scalegraph cc still adds -DSG_TRACE"
+	else
+		ok "-USG_TRACE from the user turns the hand markers off"
 	fi
 	# as CC in a Makefile
 	printf 'prog3: prog.o\n\t$(CC) -o $@ prog.o\nprog.o: src/prog.c\n\t$(CC) -c -o $@ src/prog.c\n' >Makefile

@@ -14,6 +14,20 @@ trap 'rm -rf "$work"' EXIT
 have_lib=0
 [ -f "$B/lib/libsgtrace.so" ] && have_lib=1
 
+# decls OBJ: "tag name line" of every function, variable, parameter and label the debug info
+# declares (not sg_ probe names): the #line directives must keep all of the user's lines.
+decls() {
+	readelf --debug-dump=info "$1" 2>/dev/null | awk '
+		/^ *<[0-9]+><[0-9a-f]+>: Abbrev/ { if (tag != "" && name != "" && line != "" && !decl) print tag, name, line
+			tag = ""; name = ""; line = ""; decl = 0
+			if ($0 ~ /DW_TAG_(subprogram|variable|formal_parameter|label)\)/) { tag = $NF } }
+		/DW_AT_name/ { name = $NF }
+		/DW_AT_decl_line/ { line = $NF }
+		/DW_AT_declaration/ { decl = 1 }
+		END { if (tag != "" && name != "" && line != "" && !decl) print tag, name, line }' |
+		grep -v ' sg_' | sort -u
+}
+
 for src in "$CASES"/*.c; do
 	case $src in *.expected.c) continue ;; esac
 	name=$(basename "$src" .c)
@@ -48,6 +62,19 @@ for src in "$CASES"/*.c; do
 			echo "PASS: $name: expected output compiles with $cc -Wall -Werror"
 		else
 			echo "FAIL: $name: expected output does not compile with $cc: $(head -5 "$work/cc.err")"
+			continue
+		fi
+		[ $cc = gcc ] || continue
+		# shellcheck disable=SC2086
+		$cc -g $flags -I"$CASES" -c "$src" -o "$work/$name.in.o" 2>/dev/null &&
+		$cc -g $flags -I"$CASES" -Itracelib -c "$exp" -o "$work/$name.o" 2>/dev/null
+		decls "$work/$name.in.o" >"$work/$name.in.decls"
+		decls "$work/$name.o" >"$work/$name.out.decls"
+		missing=$(comm -23 "$work/$name.in.decls" "$work/$name.out.decls" | head -3 | tr '\n' ';')
+		if [ -n "$missing" ]; then
+			echo "FAIL: $name: debug info lines moved (#line): input has $missing not found in the output"
+		else
+			echo "PASS: $name: debug info keeps all $(wc -l <"$work/$name.in.decls") declaration lines (#line)"
 		fi
 	done
 	grep -q '^int main' "$src" || continue
