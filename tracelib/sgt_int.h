@@ -30,6 +30,10 @@
 #include "sgt_export.h"
 #include "sgtrace.h"
 
+/* Everything declared below is internal: hidden, so that the library reaches it directly
+ * rather than through the GOT. */
+#pragma GCC visibility push(hidden)
+
 #define SGT_LIKELY(x) __builtin_expect(!!(x), 1)
 #define SGT_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
@@ -129,23 +133,42 @@ static inline struct sgt_thread *sgt_me(void)
 	return t;
 }
 
-/* Records one event on the calling thread `t` (from sgt_me). */
-static inline void sgt_rec_t(struct sgt_thread *t, enum sg_ev_kind kind, uint32_t id,
-			     uint32_t aux)
+/* Stores one event at r, the calling thread's next free record. */
+static inline void sgt_rec_store(struct sgt_thread *t, struct sg_event_rec *r,
+				 enum sg_ev_kind kind, uint32_t id, uint32_t aux)
 {
-	if (SGT_UNLIKELY(t->pos == t->end) && !(t = sgt_slow(1)))
-		return;
-	struct sg_event_rec *r = t->pos;
 	r->w0 = sg_rec_w0(sgt_ticks(), kind);
 	r->w1 = sg_rec_w1(id, aux);
 	__atomic_store_n(&t->pos, r + 1, __ATOMIC_RELEASE);
 }
 
+/* Records one event when the fast path cannot: no state yet, a full buffer, a forked child's
+ * first event. Out of line and cold, so that the fast path below needs no stack frame. */
+void sgt_rec_slow(enum sg_ev_kind kind, uint32_t id, uint32_t aux)
+	__attribute__((cold, noinline));
+
+/* Records one event on the calling thread `t` (from sgt_me). A forked child's state has
+ * pos == end, so its first event takes the slow path too. */
+static inline void sgt_rec_t(struct sgt_thread *t, enum sg_ev_kind kind, uint32_t id,
+			     uint32_t aux)
+{
+	struct sg_event_rec *r = t->pos;
+	if (SGT_UNLIKELY(r == t->end)) {
+		sgt_rec_slow(kind, id, aux);
+		return;
+	}
+	sgt_rec_store(t, r, kind, id, aux);
+}
+
+/* Records one event on the calling thread: a TLS load, a compare, rdtsc and three stores. */
 static inline void sgt_rec(enum sg_ev_kind kind, uint32_t id, uint32_t aux)
 {
-	struct sgt_thread *t = sgt_me();
-	if (t)
-		sgt_rec_t(t, kind, id, aux);
+	struct sgt_thread *t = sgt_self;
+	if (SGT_UNLIKELY(!t)) {
+		sgt_rec_slow(kind, id, aux);
+		return;
+	}
+	sgt_rec_t(t, kind, id, aux);
 }
 
 /* Records SG_EV_COUNTER + SG_EV_VALUE in one chunk. */
@@ -215,5 +238,7 @@ uint32_t sgt_registry_join_take(pthread_t th);
 void sgt_registry_atfork_prepare(void);
 void sgt_registry_atfork_parent(void);
 void sgt_registry_atfork_child(void);
+
+#pragma GCC visibility pop
 
 #endif /* SGT_INT_H */

@@ -300,6 +300,13 @@ struct sgt_thread *sgt_slow(unsigned need)
 	return t;
 }
 
+void sgt_rec_slow(enum sg_ev_kind kind, uint32_t id, uint32_t aux)
+{
+	struct sgt_thread *t = sgt_slow(1);
+	if (t)
+		sgt_rec_store(t, t->pos, kind, id, aux);
+}
+
 void sgt_rec_value(struct sgt_thread *t, uint32_t counter, int64_t value)
 {
 	if (SGT_UNLIKELY(t->end - t->pos < 2) && !(t = sgt_slow(2)))

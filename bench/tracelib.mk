@@ -1,0 +1,11 @@
+# bench/tracelib.mk — libsgtrace's recording cost (bench/tracelib_record.c), run through
+# bench/tracelib-record.sh, which gives it a temporary trace directory.
+BENCH_TRACELIB := $(B)/bench/tracelib_record
+BENCHES += bench/tracelib-record.sh
+
+bench/tracelib-record.sh: $(BENCH_TRACELIB)
+
+# Linked like an instrumented program: the static libsgtrace and its counter libraries.
+$(BENCH_TRACELIB): $(OBJ)/bench/tracelib_record.o $(LIBDIR)/libsgtrace.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(SGTRACE_COUNTER_LIBS) $(LDLIBS_THREAD)

@@ -1,0 +1,221 @@
+/*
+ * tracelib_record.c — what recording one event costs in libsgtrace, measured side by side in
+ * one run: the raw cost of one rdtsc (the floor of a timestamped event), a function probe pair
+ * (sg_func_enter + sg_func_exit: two events, the instrumenter's most frequent probe) with
+ * tracing enabled in 1 and 2 threads, a mutex lock/unlock through the wrappers (three events)
+ * against the bare pthread calls, and the same probes with SG_TRACE=0 (the program re-executes
+ * itself with it, since libsgtrace reads its environment before main).
+ *
+ * Each figure is the best of REPS repetitions of a loop, in ns per event, printed as
+ *   name: value unit (target ...)
+ * "enabled" runs with the default 1M buffers, so writing full buffers to the trace files is
+ * part of its cost, as in a real run; "enabled_no_flush" re-runs with a buffer that holds a
+ * whole pass (flushed between passes, untimed): the cost of recording alone.
+ * Usage: tracelib_record [--events N]    (default 4,000,000 events per repetition and thread)
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define read_tsc() __rdtsc()
+#else
+#define read_tsc() ((uint64_t)clock())   /* no TSC: the figure is then that of clock() */
+#endif
+
+#include "sgtrace.h"
+
+#define REPS 5
+
+static long n_events = 4000000;
+static struct sg_func_desc fd_bench = { "bench_fn", "tracelib_record.c", 1, 0 };
+
+static double now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* A loop body measured per event; returns ns per event of one pass. */
+typedef double (*loop_fn)(void);
+
+static double loop_rdtsc(void)
+{
+	uint64_t sink = 0;
+	double t0 = now_ns();
+	for (long i = 0; i < n_events; i++)
+		sink += read_tsc();
+	double t1 = now_ns();
+	__asm__ volatile("" : : "r"(sink));
+	return (t1 - t0) / (double)n_events;
+}
+
+static double loop_probe(void)
+{
+	double t0 = now_ns();
+	for (long i = 0; i < n_events / 2; i++) {
+		sg_func_enter(&fd_bench);
+		sg_func_exit(&fd_bench);
+	}
+	return (now_ns() - t0) / (double)(n_events / 2 * 2);
+}
+
+static pthread_mutex_t mutexes[2] = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER };
+static __thread pthread_mutex_t *my_mutex;
+
+static double loop_mutex_raw(void)
+{
+	long n = n_events / 3;
+	double t0 = now_ns();
+	for (long i = 0; i < n; i++) {
+		pthread_mutex_lock(my_mutex);
+		pthread_mutex_unlock(my_mutex);
+	}
+	return (now_ns() - t0) / (double)(n * 3);
+}
+
+static double loop_mutex_wrapped(void)
+{
+	long n = n_events / 3;
+	double t0 = now_ns();
+	for (long i = 0; i < n; i++) {
+		sg_pthread_mutex_lock(my_mutex);
+		sg_pthread_mutex_unlock(my_mutex);
+	}
+	return (now_ns() - t0) / (double)(n * 3);
+}
+
+struct job {
+	loop_fn fn;
+	int which;
+	pthread_barrier_t *start;
+	double best;
+};
+
+/* Best of REPS passes; threads meet at a barrier before each pass so they overlap. */
+static void *job_run(void *p)
+{
+	struct job *j = p;
+	my_mutex = &mutexes[j->which];
+	j->best = 1e30;
+	for (int r = 0; r < REPS; r++) {
+		sg_trace_flush();   /* untimed: every pass starts with an empty buffer */
+		if (j->start)
+			pthread_barrier_wait(j->start);
+		double ns = j->fn();
+		if (ns < j->best)
+			j->best = ns;
+	}
+	return NULL;
+}
+
+/* ns per event of fn in n_threads threads (the slower thread's best). Threads are created with
+ * plain pthread_create: they get their trace state at their first event, as any thread does. */
+static double measure(loop_fn fn, int n_threads)
+{
+	struct job jobs[2];
+	pthread_t th[2];
+	pthread_barrier_t start;
+	pthread_barrier_init(&start, NULL, (unsigned)n_threads);
+	for (int i = 0; i < n_threads; i++) {
+		jobs[i] = (struct job){ fn, i, n_threads > 1 ? &start : NULL, 0 };
+		if (pthread_create(&th[i], NULL, job_run, &jobs[i])) {
+			perror("pthread_create");
+			exit(1);
+		}
+	}
+	double worst = 0;
+	for (int i = 0; i < n_threads; i++) {
+		pthread_join(th[i], NULL);
+		if (jobs[i].best > worst)
+			worst = jobs[i].best;
+	}
+	pthread_barrier_destroy(&start);
+	return worst;
+}
+
+/* The figures of one configuration, named with `suffix`. */
+static void run_mode(const char *suffix, const char *target)
+{
+	double p1 = measure(loop_probe, 1), p2 = measure(loop_probe, 2);
+	double raw = measure(loop_mutex_raw, 1), wrapped = measure(loop_mutex_wrapped, 1);
+	printf("event_%s_1thread: %.2f ns/event (target %s)\n", suffix, p1, target);
+	printf("event_%s_2threads: %.2f ns/event (target %s; per thread, both at once)\n", suffix,
+	       p2, target);
+	printf("mutex_wrapper_%s_overhead: %.2f ns/event (target %s; %.2f wrapped vs %.2f bare "
+	       "per third of a lock/unlock pair)\n", suffix, wrapped - raw, target, wrapped, raw);
+}
+
+/* Runs this program again with one more environment variable, on the same stdout. */
+static int spawn_with(char **argv, const char *name, const char *value)
+{
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		setenv(name, value, 1);
+		setenv("SG_BENCH_CHILD", "1", 1);
+		execv("/proc/self/exe", argv);
+		perror("execv");
+		_exit(127);
+	}
+	int status;
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+		return -1;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--events") && i + 1 < argc) {
+			n_events = atol(argv[++i]);
+		} else if (!strcmp(argv[i], "--help")) {
+			printf("usage: tracelib_record [--events N]\n");
+			return 0;
+		} else {
+			fprintf(stderr, "tracelib_record: error: unexpected argument '%s'\n", argv[i]);
+			return 2;
+		}
+	}
+	if (n_events < 6 || n_events > 100000000) {
+		fprintf(stderr, "tracelib_record: error: --events must be 6..100000000\n");
+		return 2;
+	}
+	const char *trace = getenv("SG_TRACE");
+	if (getenv("SG_BENCH_CHILD")) {
+		if (trace && !strcmp(trace, "0")) {
+			run_mode("disabled", "<= 1 ns");
+		} else if (!sg_trace_dir()) {
+			fprintf(stderr, "tracelib_record: error: tracing is off\n");
+			return 1;
+		} else {
+			run_mode("enabled_no_flush", "<= 12 ns; no file writes");
+		}
+		return 0;
+	}
+	if (!sg_trace_dir()) {
+		fprintf(stderr, "tracelib_record: error: tracing is off (SG_TRACE_DIR unwritable?)\n");
+		return 1;
+	}
+	printf("rdtsc: %.2f ns (raw cost of one timestamp read, same run)\n",
+	       measure(loop_rdtsc, 1));
+	printf("rdtsc_2threads: %.2f ns (per thread, both at once: the floor of the 2-thread "
+	       "figures on this machine)\n", measure(loop_rdtsc, 2));
+	run_mode("enabled", "<= 12 ns; 1M buffers, flushes to the trace file included");
+	/* A buffer that holds a whole pass: the recording alone, without writing files. */
+	char big[32];
+	snprintf(big, sizeof big, "%ldM", (n_events * 16 >> 20) + 2);
+	if (spawn_with(argv, "SG_TRACE_BUFFER", big) < 0 || spawn_with(argv, "SG_TRACE", "0") < 0) {
+		fprintf(stderr, "tracelib_record: error: a child run failed\n");
+		return 1;
+	}
+	return 0;
+}
