@@ -17,3 +17,21 @@ $(EXPORT_LIB): $(EXPORT_LIB_OBJS)
 $(LIBEXEC)/scalegraph-export: $(OBJ)/analyzer/export_main.o $(EXPORT_LIB) $(LIBDIR)/libsgtread.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(EXPORT_LINK)
+# Tests: a cmocka program (walk, map, locate on synthetic traces) and a script that checks the
+# files with otf2-print and python3's json module against `scalegraph dump --summary`.
+EXPORT_TESTDIR := $(B)/tests/export
+TESTS += $(EXPORT_TESTDIR)/test_export analyzer/tests/test-export.sh
+
+$(EXPORT_TESTDIR)/test_export: $(OBJ)/analyzer/tests/test_export.o $(EXPORT_LIB) \
+		$(LIBDIR)/libsgtread.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(EXPORT_LINK) -lcmocka
+
+$(EXPORT_TESTDIR)/test_export_mktrace: $(OBJ)/analyzer/tests/test_export_mktrace.o \
+		$(LIBDIR)/libsgtread.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $^
+
+analyzer/tests/test-export.sh: $(LIBEXEC)/scalegraph-export analyzer/tests/test_export_check.py $(LIBEXEC)/scalegraph-dump \
+	$(EXPORT_TESTDIR)/test_export_mktrace $(BIN)/scalegraph $(BIN)/billiards-traced
+$(EXPORT_TESTDIR)/test_export: | $(EXPORT_TESTDIR)/test_export_mktrace
