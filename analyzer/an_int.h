@@ -12,6 +12,7 @@
 #ifndef AN_INT_H
 #define AN_INT_H
 
+#include <stdarg.h>
 #include <stdint.h>
 
 #include "analyzer.h"
@@ -149,6 +150,47 @@ void an_scan_free(struct an_tscan *s);
 int an_join_barriers(struct an_run *r);
 int an_join_locks(struct an_run *r);
 int an_join_parallelism(struct an_run *r);
+
+/* an_exp.c: one point with the strings its public view points to */
+struct an_pt {
+	struct an_point pub;
+	char model[16], method[32], sizes[256], t_seq_source[16], note[256];
+	int64_t *reps;
+	int64_t n1_id;             /* an N=1 parallel run at the same sizes (profile, ML(1)), 0 */
+};
+
+struct an_exp_run {
+	int64_t id;
+	struct an_run *run;        /* NULL when its trace could not be read */
+};
+
+struct an_exp {
+	char *dir;
+	struct an_pt *pts;
+	size_t n_pts, cap_pts;
+	struct an_exp_run *runs;
+	size_t n_runs, cap_runs;
+	char **methods;
+	size_t n_methods;
+	char **problems;
+	size_t n_problems, cap_problems;
+	char **strs;
+	size_t n_strs, cap_strs;
+	int n_cpus;
+	double miss_ns, unlock_ns;
+	char mem_along[32];        /* the parameter the memory-bound model scales */
+};
+
+void an_exp_problem_add(struct an_exp *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+const char *an_exp_str(struct an_exp *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Lists of owned strings (an_run.c): appends a printf-formatted string. */
+void an_strlist_add(char ***v, size_t *n, size_t *cap, const char *fmt, va_list ap);
+
+/* an_matrix.c: metrics of points and cells written to the store */
+struct store;
+int an_matrix_store(const struct an_exp *e, struct store *st);
 
 /* an_metric.c */
 struct an_fig an_fig_val(double v);

@@ -21,17 +21,10 @@
 
 /* ---- owned strings ---- */
 
-static char *vfmt(const char *fmt, va_list ap)
+void an_strlist_add(char ***v, size_t *n, size_t *cap, const char *fmt, va_list ap)
 {
 	char *s = NULL;
 	if (vasprintf(&s, fmt, ap) < 0)
-		return NULL;
-	return s;
-}
-
-static void list_add(char ***v, size_t *n, size_t *cap, char *s)
-{
-	if (!s)
 		return;
 	if (an_grow(v, cap, *n, sizeof **v) < 0) {
 		free(s);
@@ -44,7 +37,7 @@ void an_run_problem_add(struct an_run *r, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	list_add(&r->problems, &r->n_problems, &r->cap_problems, vfmt(fmt, ap));
+	an_strlist_add(&r->problems, &r->n_problems, &r->cap_problems, fmt, ap);
 	va_end(ap);
 }
 
@@ -52,7 +45,7 @@ void an_run_note_add(struct an_run *r, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	list_add(&r->notes, &r->n_notes, &r->cap_notes, vfmt(fmt, ap));
+	an_strlist_add(&r->notes, &r->n_notes, &r->cap_notes, fmt, ap);
 	va_end(ap);
 }
 
@@ -60,11 +53,10 @@ const char *an_run_str(struct an_run *r, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *s = vfmt(fmt, ap);
-	va_end(ap);
 	size_t before = r->n_strs;
-	list_add(&r->strs, &r->n_strs, &r->cap_strs, s);
-	return r->n_strs > before ? s : "";
+	an_strlist_add(&r->strs, &r->n_strs, &r->cap_strs, fmt, ap);
+	va_end(ap);
+	return r->n_strs > before ? r->strs[before] : "";
 }
 
 int64_t an_ticks_ns(const struct an_run *r, uint64_t ticks)

@@ -3,7 +3,8 @@
 # belong to the exporters and are built by their own fragment.
 CFLAGS_analyzer := -Ianalyzer -Icollector
 
-AN_LIB_SRCS := an_metric.c an_run.c an_scan.c an_join.c an_source.c an_timeline.c
+AN_LIB_SRCS := an_metric.c an_run.c an_scan.c an_join.c an_source.c an_timeline.c an_exp.c \
+	an_matrix.c an_report_text.c an_report_data.c
 AN_LIB_OBJS := $(addprefix $(OBJ)/analyzer/,$(AN_LIB_SRCS:.c=.o))
 AN_LDLIBS := $(LIBDIR)/libsganalyze.a $(LIBDIR)/libsgstore.a $(LIBDIR)/libsgtread.a \
 	-lsqlite3 -lm $(LDLIBS_THREAD)
@@ -13,6 +14,12 @@ $(LIBDIR)/libsganalyze.a: $(AN_LIB_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@
 	$(AR) rcs $@ $^
+
+PROGRAMS += $(LIBEXEC)/scalegraph-report
+$(LIBEXEC)/scalegraph-report: $(OBJ)/analyzer/report_main.o $(LIBDIR)/libsganalyze.a \
+		$(LIBDIR)/libsgstore.a $(LIBDIR)/libsgtread.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $(filter %.o,$^) $(AN_LDLIBS)
 
 # Tests: cmocka programs on synthetic traces written with sgtrace_write.h.
 AN_TESTDIR := $(B)/tests/analyzer

@@ -1,0 +1,432 @@
+/*
+ * an_exp.c — an experiment store (collector/store.h, docs/store-schema.md) seen by the analyzer:
+ * the machine description (CPUs, calibrated miss latency and lock cost), the points of every
+ * (model, method, N) with their repetitions, each repetition's trace analyzed once (runs are
+ * shared between points), the repetition statistics (median, min, max of every figure), and the
+ * metrics written back into the store's metrics table so that the GUI only queries.
+ *
+ * T_seq of a point is the runner's (the sequential program's time, or the N=1 run's: named in
+ * t_seq_source). ML(1) comes from the trace of the point's sequential run, else from the N=1
+ * parallel run at the same sizes.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "an_int.h"
+#include "store.h"
+
+void an_exp_problem_add(struct an_exp *e, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	an_strlist_add(&e->problems, &e->n_problems, &e->cap_problems, fmt, ap);
+	va_end(ap);
+}
+
+const char *an_exp_str(struct an_exp *e, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	size_t before = e->n_strs;
+	an_strlist_add(&e->strs, &e->n_strs, &e->cap_strs, fmt, ap);
+	va_end(ap);
+	return e->n_strs > before ? e->strs[before] : "";
+}
+
+static void copy_col(char *dst, size_t len, sqlite3_stmt *s, int col)
+{
+	const unsigned char *t = sqlite3_column_text(s, col);
+	snprintf(dst, len, "%s", t ? (const char *)t : "");
+}
+
+static double col_num(sqlite3_stmt *s, int col)
+{
+	return sqlite3_column_type(s, col) == SQLITE_NULL ? NAN : sqlite3_column_double(s, col);
+}
+
+/* A number after "key": in calibrate's JSON, or NAN. */
+static double json_num(const char *json, const char *key)
+{
+	char pat[64];
+	snprintf(pat, sizeof pat, "\"%s\":", key);
+	const char *p = json ? strstr(json, pat) : NULL;
+	return p ? strtod(p + strlen(pat), NULL) : NAN;
+}
+
+static int read_machine(struct an_exp *e, sqlite3 *db)
+{
+	sqlite3_stmt *s = NULL;
+	e->n_cpus = 0;
+	e->miss_ns = e->unlock_ns = 0;
+	if (sqlite3_prepare_v2(db, "SELECT n_cpus, json FROM machine", -1, &s, NULL) != SQLITE_OK)
+		return -EIO;
+	if (sqlite3_step(s) == SQLITE_ROW) {
+		e->n_cpus = sqlite3_column_int(s, 0);
+		const char *json = (const char *)sqlite3_column_text(s, 1);
+		double miss = json_num(json, "miss_latency_ns");
+		double lk = json_num(json, "mutex_lock_unlock_ns");
+		e->miss_ns = isnan(miss) ? 0 : miss;
+		/* a lock+unlock pair: half of it is the release estimate (docs/analyzer.md) */
+		e->unlock_ns = isnan(lk) ? 0 : lk / 2;
+	} else {
+		an_exp_problem_add(e, "%s: no machine description (scalegraph calibrate): CPU count "
+				   "from this machine, no miss latency", e->dir);
+	}
+	sqlite3_finalize(s);
+	sqlite3_stmt *m = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT along FROM models WHERE kind = 'memory-bound'", -1, &m,
+			       NULL) == SQLITE_OK && sqlite3_step(m) == SQLITE_ROW)
+		copy_col(e->mem_along, sizeof e->mem_along, m, 0);
+	sqlite3_finalize(m);
+	return 0;
+}
+
+static int read_methods(struct an_exp *e, sqlite3 *db)
+{
+	sqlite3_stmt *s = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT name FROM methods ORDER BY position", -1, &s, NULL) !=
+	    SQLITE_OK)
+		return -EIO;
+	size_t cap = 0;
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		if (an_grow(&e->methods, &cap, e->n_methods, sizeof *e->methods) < 0)
+			break;
+		e->methods[e->n_methods] = strdup((const char *)sqlite3_column_text(s, 0));
+		if (e->methods[e->n_methods])
+			e->n_methods++;
+	}
+	sqlite3_finalize(s);
+	return 0;
+}
+
+static int read_points(struct an_exp *e, sqlite3 *db)
+{
+	sqlite3_stmt *s = NULL, *q = NULL, *n1 = NULL;
+	int rc = -EIO;
+	if (sqlite3_prepare_v2(db, "SELECT id, model, method, n_threads, scale, sizes, work, "
+			       "target, t_para_s, t_seq_s, t_seq_source, efficiency, "
+			       "oversubscribed, note FROM points ORDER BY "
+			       "CASE model WHEN 'method' THEN 0 ELSE 1 END, model, method, n_threads",
+			       -1, &s, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "SELECT pr.run_id, pr.role FROM point_runs pr JOIN runs r ON "
+			       "r.id = pr.run_id WHERE pr.point_id = ? AND r.status = 'ok' AND "
+			       "pr.role IN ('rep', 'seq') ORDER BY pr.role, r.rep", -1, &q,
+			       NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "SELECT id FROM runs WHERE kind = 'par' AND n_threads = 1 AND "
+			       "sizes = ? AND status = 'ok' ORDER BY rep LIMIT 1", -1, &n1,
+			       NULL) != SQLITE_OK)
+		goto out;
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		if (an_grow(&e->pts, &e->cap_pts, e->n_pts, sizeof *e->pts) < 0) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		struct an_pt *p = &e->pts[e->n_pts++];
+		memset(p, 0, sizeof *p);
+		struct an_point *o = &p->pub;
+		o->id = sqlite3_column_int64(s, 0);
+		copy_col(p->model, sizeof p->model, s, 1);
+		copy_col(p->method, sizeof p->method, s, 2);
+		o->n_threads = sqlite3_column_int(s, 3);
+		o->scale = col_num(s, 4);
+		copy_col(p->sizes, sizeof p->sizes, s, 5);
+		o->work = col_num(s, 6);
+		o->target = col_num(s, 7);
+		o->t_para_s = col_num(s, 8);
+		o->t_seq_s = col_num(s, 9);
+		copy_col(p->t_seq_source, sizeof p->t_seq_source, s, 10);
+		o->efficiency = col_num(s, 11);
+		o->oversubscribed = sqlite3_column_int(s, 12);
+		copy_col(p->note, sizeof p->note, s, 13);
+		sqlite3_reset(q);
+		sqlite3_bind_int64(q, 1, o->id);
+		size_t cap = 0, n = 0;
+		while (sqlite3_step(q) == SQLITE_ROW) {
+			int64_t id = sqlite3_column_int64(q, 0);
+			const char *role = (const char *)sqlite3_column_text(q, 1);
+			if (role && strcmp(role, "seq") == 0) {
+				if (!o->seq_id)
+					o->seq_id = id;
+				continue;
+			}
+			if (an_grow(&p->reps, &cap, n, sizeof *p->reps) < 0) {
+				rc = -ENOMEM;
+				goto out;
+			}
+			p->reps[n++] = id;
+		}
+		o->n_reps = (int)n;
+		sqlite3_reset(n1);
+		sqlite3_bind_text(n1, 1, p->sizes, -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(n1) == SQLITE_ROW)
+			p->n1_id = sqlite3_column_int64(n1, 0);
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(s);
+	sqlite3_finalize(q);
+	sqlite3_finalize(n1);
+	return rc;
+}
+
+/* The analyzed run `id`, analyzing it on first use with the options of point p. */
+static struct an_run *exp_run_get(struct an_exp *e, int64_t id, const struct an_pt *p,
+				  const struct an_run *seq)
+{
+	for (size_t i = 0; i < e->n_runs; i++)
+		if (e->runs[i].id == id)
+			return e->runs[i].run;
+	if (an_grow(&e->runs, &e->cap_runs, e->n_runs, sizeof *e->runs) < 0)
+		return NULL;
+	struct an_exp_run *x = &e->runs[e->n_runs++];
+	x->id = id;
+	x->run = NULL;
+	char dir[4096], err[1024] = "";
+	snprintf(dir, sizeof dir, "%s/runs/%lld/trace", e->dir, (long long)id);
+	struct an_run_opts o = {
+		.n_cpus = e->n_cpus, .miss_ns = e->miss_ns, .unlock_ns = e->unlock_ns,
+	};
+	if (p) {
+		o.t_seq_s = isnan(p->pub.t_seq_s) ? 0 : p->pub.t_seq_s;
+		o.t_seq_source = p->t_seq_source;
+		o.n_threads = p->pub.n_threads;
+		o.seq = seq;
+		o.t_para_ref_s = isnan(p->pub.t_para_s) ? 0 : p->pub.t_para_s;
+	}
+	if (an_run_open(dir, &o, &x->run, err, sizeof err) < 0) {
+		an_exp_problem_add(e, "run %lld: %s", (long long)id, err);
+		return NULL;
+	}
+	for (size_t i = 0; i < an_run_n_problems(x->run); i++)
+		an_exp_problem_add(e, "run %lld: %s", (long long)id, an_run_problem(x->run, i));
+	return x->run;
+}
+
+/* Median, min and max over the point's analyzed repetitions; figures unavailable in every
+ * repetition keep the first reason. */
+static void point_stats(struct an_exp *e, struct an_pt *p)
+{
+	struct an_point *o = &p->pub;
+	struct an_run *rs[64];
+	int n = 0, linked = o->n_reps;
+	const struct an_run *seq = NULL;
+	if (o->seq_id) {
+		for (size_t i = 0; i < e->n_runs; i++)
+			if (e->runs[i].id == o->seq_id)
+				seq = e->runs[i].run;
+	}
+	/* a sequential program usually has no trace: ML(1) from the N=1 run at this size */
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s/runs/%lld/trace", e->dir, (long long)o->seq_id);
+	if (o->seq_id && !seq && access(dir, F_OK) == 0)
+		seq = exp_run_get(e, o->seq_id, NULL, NULL);
+	if (!seq && p->n1_id && o->n_threads > 1)
+		seq = exp_run_get(e, p->n1_id, NULL, NULL);
+	for (int k = 0; k < o->n_reps && n < 64; k++) {
+		struct an_run *r = exp_run_get(e, p->reps[k], p, seq);
+		if (r) {
+			an_run_set_opts(r, &(struct an_run_opts){
+				.t_seq_s = isnan(o->t_seq_s) ? 0 : o->t_seq_s,
+				.t_seq_source = p->t_seq_source, .n_threads = o->n_threads,
+				.n_cpus = e->n_cpus, .miss_ns = e->miss_ns,
+				.unlock_ns = e->unlock_ns, .seq = seq,
+				.t_para_ref_s = isnan(o->t_para_s) ? 0 : o->t_para_s });
+			rs[n++] = r;
+		}
+	}
+	o->n_reps = n;
+	for (int m = 0; m < AN_N_METRICS; m++) {
+		double v[64];
+		int k = 0;
+		const char *why = n ? NULL : an_exp_str(e, "no repetition with a readable trace "
+						       "(%d run(s) linked)", linked);
+		for (int i = 0; i < n; i++) {
+			struct an_fig f = an_run_fig(rs[i], (enum an_metric)m);
+			if (f.unavailable) {
+				if (!why)
+					why = f.unavailable;
+			} else {
+				v[k++] = f.value;
+			}
+		}
+		if (!k) {
+			o->med[m] = o->min[m] = o->max[m] = an_fig_na(why);
+			continue;
+		}
+		double md, mn, mx;
+		an_stats(v, (size_t)k, &md, &mn, &mx);
+		o->med[m] = an_fig_val(md);
+		o->min[m] = an_fig_val(mn);
+		o->max[m] = an_fig_val(mx);
+	}
+	if (!n && !isnan(o->t_para_s)) {
+		/* no trace: the runner's own figures, so curves and the matrix still have a value */
+		o->med[AN_T_PARA] = o->min[AN_T_PARA] = o->max[AN_T_PARA] = an_fig_val(o->t_para_s);
+		if (!isnan(o->efficiency)) {
+			o->med[AN_E] = o->min[AN_E] = o->max[AN_E] = an_fig_val(o->efficiency);
+			o->med[AN_L_E] = o->min[AN_L_E] = o->max[AN_L_E] =
+				an_fig_val(o->t_para_s * (1 - o->efficiency));
+		}
+	}
+	o->med[AN_OVERSUB] = an_fig_val(o->oversubscribed ||
+					(e->n_cpus > 0 && o->n_threads > e->n_cpus));
+}
+
+static void store_run_metrics(struct an_exp *e, struct store *st)
+{
+	for (size_t i = 0; i < e->n_runs; i++) {
+		const struct an_run *r = e->runs[i].run;
+		if (!r)
+			continue;
+		for (int m = 0; m < AN_N_METRICS; m++) {
+			struct an_fig f = an_run_fig(r, (enum an_metric)m);
+			store_metric_put(st, e->runs[i].id, 0, 0, an_metric_name((enum an_metric)m),
+					 f.value, an_metric_unit((enum an_metric)m), f.unavailable);
+		}
+	}
+}
+
+static int fill_store(struct an_exp *e, struct store *st)
+{
+	int rc = store_begin(st);
+	if (rc < 0)
+		return rc;
+	if (sqlite3_exec(store_db(st), "DELETE FROM metrics", NULL, NULL, NULL) != SQLITE_OK) {
+		store_rollback(st);
+		return -EIO;
+	}
+	store_run_metrics(e, st);
+	for (size_t i = 0; i < e->n_pts; i++) {
+		const struct an_point *o = &e->pts[i].pub;
+		for (int m = 0; m < AN_N_METRICS; m++)
+			store_metric_put(st, 0, o->id, 0, an_metric_name((enum an_metric)m),
+					 o->med[m].value, an_metric_unit((enum an_metric)m),
+					 o->med[m].unavailable);
+	}
+	if ((rc = an_matrix_store(e, st)) < 0) {
+		store_rollback(st);
+		return rc;
+	}
+	return store_commit(st);
+}
+
+int an_exp_open(const char *dir, unsigned flags, struct an_exp **out, char *err, size_t errlen)
+{
+	char dummy[8];
+	if (!err || !errlen)
+		err = dummy, errlen = sizeof dummy;
+	struct store *st = NULL;
+	struct an_exp *e = calloc(1, sizeof *e);
+	int rc = -ENOMEM;
+	if (!e || !(e->dir = strdup(dir))) {
+		snprintf(err, errlen, "%s: out of memory", dir);
+		goto out;
+	}
+	int writable = !(flags & AN_EXP_NO_STORE_WRITE);
+	rc = store_open(dir, writable ? STORE_UPDATE : STORE_READ, &st);
+	if (rc < 0 && writable) {
+		writable = 0;
+		rc = store_open(dir, STORE_READ, &st);
+	}
+	if (rc < 0) {
+		snprintf(err, errlen, "%s: %s", dir, rc == -ENOENT ? "no experiment store here "
+			 "(experiment.db missing)" : strerror(-rc));
+		goto out;
+	}
+	sqlite3 *db = store_db(st);
+	if ((rc = read_machine(e, db)) < 0 || (rc = read_methods(e, db)) < 0 ||
+	    (rc = read_points(e, db)) < 0) {
+		snprintf(err, errlen, "%s/experiment.db: %s", dir, store_errmsg(st));
+		goto out;
+	}
+	if (!e->n_pts)
+		an_exp_problem_add(e, "%s: the experiment has no points yet (scalegraph run)", dir);
+	for (size_t i = 0; i < e->n_pts; i++)
+		point_stats(e, &e->pts[i]);
+	for (size_t i = 0; i < e->n_pts; i++) {
+		struct an_pt *p = &e->pts[i];
+		p->pub.model = p->model;
+		p->pub.method = p->method;
+		p->pub.sizes = p->sizes;
+		p->pub.t_seq_source = p->t_seq_source;
+		p->pub.note = p->note;
+		p->pub.rep_ids = p->reps;
+	}
+	if (writable && (rc = fill_store(e, st)) < 0)
+		an_exp_problem_add(e, "%s/experiment.db: metrics not written: %s", dir,
+				   rc == -EIO ? store_errmsg(st) : strerror(-rc));
+	*out = e;
+	e = NULL;
+	rc = 0;
+out:
+	if (st)
+		store_close(st);
+	an_exp_free(e);
+	return rc;
+}
+
+void an_exp_free(struct an_exp *e)
+{
+	if (!e)
+		return;
+	for (size_t i = 0; i < e->n_pts; i++)
+		free(e->pts[i].reps);
+	for (size_t i = 0; i < e->n_runs; i++)
+		an_run_free(e->runs[i].run);
+	for (size_t i = 0; i < e->n_methods; i++)
+		free(e->methods[i]);
+	for (size_t i = 0; i < e->n_problems; i++)
+		free(e->problems[i]);
+	for (size_t i = 0; i < e->n_strs; i++)
+		free(e->strs[i]);
+	free(e->pts);
+	free(e->runs);
+	free(e->methods);
+	free(e->problems);
+	free(e->strs);
+	free(e->dir);
+	free(e);
+}
+
+const char *an_exp_dir(const struct an_exp *e) { return e->dir; }
+size_t an_exp_n_points(const struct an_exp *e) { return e->n_pts; }
+const struct an_point *an_exp_point(const struct an_exp *e, size_t i)
+{
+	return i < e->n_pts ? &e->pts[i].pub : NULL;
+}
+size_t an_exp_n_problems(const struct an_exp *e) { return e->n_problems; }
+const char *an_exp_problem(const struct an_exp *e, size_t i)
+{
+	return i < e->n_problems ? e->problems[i] : NULL;
+}
+int an_exp_n_cpus(const struct an_exp *e) { return e->n_cpus; }
+size_t an_exp_n_methods(const struct an_exp *e) { return e->n_methods; }
+const char *an_exp_method(const struct an_exp *e, size_t i)
+{
+	return i < e->n_methods ? e->methods[i] : NULL;
+}
+
+struct an_run *an_exp_run(const struct an_exp *e, int64_t run_id)
+{
+	for (size_t i = 0; i < e->n_runs; i++)
+		if (e->runs[i].id == run_id)
+			return e->runs[i].run;
+	return NULL;
+}
+
+const struct an_point *an_exp_point_find(const struct an_exp *e, const char *model,
+					 const char *method, int n)
+{
+	for (size_t i = 0; i < e->n_pts; i++) {
+		const struct an_point *o = &e->pts[i].pub;
+		if (o->n_threads == n && strcmp(o->model, model) == 0 &&
+		    (!method || strcmp(o->method, method) == 0))
+			return o;
+	}
+	return NULL;
+}

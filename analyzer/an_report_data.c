@@ -1,0 +1,318 @@
+/*
+ * an_report_data.c — the machine-readable reports: `--csv` (one row per (method, N, W), the
+ * columns of issue 5 in order, times in seconds, unavailable values empty), `--matrix --csv`
+ * (N,N2,time_bound,e_conserved,memory_bound) and `--json` (docs/report-json.md). The GUI reads
+ * the CSV; its header lines are part of the contract and must not change.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "an_int.h"
+
+static const enum an_metric csv_cols[] = {
+	AN_T_PARA, AN_T_SEQ, AN_E, AN_S, AN_L, AN_IT_EDGE, AN_IT_BARRIER, AN_IT_LOCK, AN_IT_COND,
+	AN_IT_SCHED, AN_PT_BARRIER, AN_PT_LOCK, AN_PT_THREAD, AN_ML, AN_U, AN_PARALLELISM,
+};
+#define N_CSV_COLS (sizeof csv_cols / sizeof csv_cols[0])
+
+static const char csv_header[] =
+	"method,N,W,reps,T_para,T_seq,E,S,L,IT_edge,IT_barrier,IT_lock,IT_cond,IT_sched,"
+	"PT_barrier,PT_lock,PT_thread,ML,U,parallelism,oversubscribed\n";
+
+static void csv_fig(FILE *f, struct an_fig x)
+{
+	if (!x.unavailable && isfinite(x.value))
+		fprintf(f, ",%.9g", x.value);
+	else
+		fputs(",", f);
+}
+
+/* A CSV field: quoted when it holds a comma or a quote. */
+static void csv_str(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void csv_matrix(FILE *f, const struct an_exp *e)
+{
+	int ns[256];
+	size_t k = an_exp_matrix_n(e, ns, 256);
+	fputs("N,N2,time_bound,e_conserved,memory_bound\n", f);
+	for (size_t i = 0; i < k; i++)
+		for (size_t j = i + 1; j < k; j++) {
+			struct an_cell c;
+			if (an_exp_matrix_cell(e, ns[i], ns[j], &c) < 0)
+				continue;
+			fprintf(f, "%d,%d", c.n, c.n2);
+			for (int m = 0; m < AN_N_MODELS; m++)
+				csv_fig(f, c.scale[m]);
+			fputc('\n', f);
+		}
+}
+
+int an_report_exp_csv(FILE *f, const struct an_exp *e, unsigned flags)
+{
+	if (flags & AN_REPORT_MATRIX_ONLY) {
+		csv_matrix(f, e);
+		return ferror(f) ? -EIO : 0;
+	}
+	fputs(csv_header, f);
+	for (size_t i = 0; i < an_exp_n_points(e); i++) {
+		const struct an_point *o = an_exp_point(e, i);
+		csv_str(f, strcmp(o->model, "method") == 0 ? o->method : o->model);
+		fprintf(f, ",%d,%.9g,%d", o->n_threads, o->work, o->n_reps);
+		for (size_t c = 0; c < N_CSV_COLS; c++)
+			csv_fig(f, o->med[csv_cols[c]]);
+		fprintf(f, ",%d\n", o->med[AN_OVERSUB].value > 0);
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+int an_report_run_csv(FILE *f, const struct an_run *r)
+{
+	fputs(csv_header, f);
+	fputs("run", f);
+	fprintf(f, ",%.0f,,1", an_run_fig(r, AN_N).value);
+	for (size_t c = 0; c < N_CSV_COLS; c++)
+		csv_fig(f, an_run_fig(r, csv_cols[c]));
+	fprintf(f, ",%d\n", an_run_fig(r, AN_OVERSUB).value > 0);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- JSON ---- */
+
+static void js_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+static void js_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.9g", v);
+	else
+		fputs("null", f);
+}
+
+/* {"value": x} or {"value": null, "unavailable": "why"} */
+static void js_fig(FILE *f, struct an_fig x)
+{
+	fputs("{\"value\": ", f);
+	js_num(f, x.unavailable ? NAN : x.value);
+	if (x.unavailable) {
+		fputs(", \"unavailable\": ", f);
+		js_str(f, x.unavailable);
+	}
+	fputc('}', f);
+}
+
+static void js_strs(FILE *f, size_t n, const char *(*get)(const void *, size_t), const void *o)
+{
+	fputc('[', f);
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? ", " : "", f);
+		js_str(f, get(o, i));
+	}
+	fputc(']', f);
+}
+
+static const char *run_problem(const void *o, size_t i) { return an_run_problem(o, i); }
+static const char *run_note(const void *o, size_t i) { return an_run_note(o, i); }
+static const char *exp_problem(const void *o, size_t i) { return an_exp_problem(o, i); }
+
+static void js_run_body(FILE *f, const struct an_run *r)
+{
+	int64_t t0, t1;
+	an_run_span(r, &t0, &t1);
+	fputs("{\"kind\": \"run\", \"dir\": ", f);
+	js_str(f, an_run_dir(r));
+	fprintf(f, ", \"events\": %llu, \"t0_ns\": %lld, \"t1_ns\": %lld,\n \"figures\": {",
+		(unsigned long long)an_run_n_events(r), (long long)t0, (long long)t1);
+	for (int m = 0; m < AN_N_METRICS; m++) {
+		fprintf(f, "%s\n  \"%s\": ", m ? "," : "", an_metric_name((enum an_metric)m));
+		js_fig(f, an_run_fig(r, (enum an_metric)m));
+	}
+	fputs("},\n \"threads\": [", f);
+	for (size_t i = 0; i < an_run_n_threads(r); i++) {
+		const struct an_thread *t = an_run_thread(r, i);
+		fprintf(f, "%s\n  {\"index\": %u, \"processor\": %s, \"s_ns\": %lld, \"e_ns\": %lld, "
+			"\"T_i_ns\": %lld, \"busy_ns\": %lld, \"barrier_wait_ns\": %lld, "
+			"\"barrier_ovh_ns\": %lld, \"lock_wait_ns\": %lld, \"lock_ovh_ns\": %lld, "
+			"\"cond_ns\": %lld, \"thread_ns\": %lld, \"sched_ns\": ", i ? "," : "",
+			t->index, t->processor ? "true" : "false", (long long)t->s_ns,
+			(long long)t->e_ns, (long long)t->t_ns, (long long)t->busy_ns,
+			(long long)t->barrier_wait_ns, (long long)t->barrier_ovh_ns,
+			(long long)t->lock_wait_ns, (long long)t->lock_ovh_ns, (long long)t->cond_ns,
+			(long long)t->thread_ns);
+		if (t->sched_ns >= 0)
+			fprintf(f, "%lld", (long long)t->sched_ns);
+		else
+			fputs("null", f);
+		fprintf(f, ", \"events\": %llu}", (unsigned long long)t->n_events);
+	}
+	fputs("],\n \"functions\": [", f);
+	for (size_t i = 0; i < an_run_n_funcs(r); i++) {
+		const struct an_func *x = an_run_func(r, i);
+		fprintf(f, "%s\n  {\"id\": %u, \"name\": ", i ? "," : "", x->id);
+		js_str(f, x->name);
+		fputs(", \"file\": ", f);
+		js_str(f, x->file);
+		fprintf(f, ", \"line\": %d, \"calls\": %llu, \"incl_ns\": %lld, \"excl_ns\": %lld, "
+			"\"incl_pct\": %.4f, \"excl_pct\": %.4f}", x->line,
+			(unsigned long long)x->calls, (long long)x->incl_ns, (long long)x->excl_ns,
+			x->incl_pct, x->excl_pct);
+	}
+	fputs("],\n \"locks\": [", f);
+	for (size_t i = 0; i < an_run_n_locks(r); i++) {
+		const struct an_lock *l = an_run_lock(r, i);
+		fprintf(f, "%s\n  {\"id\": %u, \"kind\": \"%s\", \"acquires\": %llu, "
+			"\"contended\": %llu, \"failed_trylocks\": %llu, \"wait_ns\": %lld, "
+			"\"ovh_ns\": %lld, \"hold_ns\": %lld, \"max_wait_ns\": %lld}", i ? "," : "",
+			l->id, l->kind, (unsigned long long)l->acquires,
+			(unsigned long long)l->contended, (unsigned long long)l->failed_trylocks,
+			(long long)l->wait_ns, (long long)l->ovh_ns, (long long)l->hold_ns,
+			(long long)l->max_wait_ns);
+	}
+	fputs("],\n \"barriers\": [", f);
+	for (size_t i = 0; i < an_run_n_barriers(r); i++) {
+		const struct an_barrier *b = an_run_barrier(r, i);
+		fprintf(f, "%s\n  {\"id\": %u, \"episodes\": %llu, \"wait_ns\": %lld, "
+			"\"ovh_ns\": %lld, \"worst_skew_ns\": %lld, \"worst_episode\": %u}",
+			i ? "," : "", b->id, (unsigned long long)b->episodes, (long long)b->wait_ns,
+			(long long)b->ovh_ns, (long long)b->worst_skew_ns, b->worst_episode);
+	}
+	fputs("],\n \"notes\": ", f);
+	js_strs(f, an_run_n_notes(r), run_note, r);
+	fputs(",\n \"problems\": ", f);
+	js_strs(f, an_run_n_problems(r), run_problem, r);
+	fputs("}", f);
+}
+
+int an_report_run_json(FILE *f, const struct an_run *r)
+{
+	js_run_body(f, r);
+	fputc('\n', f);
+	return ferror(f) ? -EIO : 0;
+}
+
+static void js_point(FILE *f, const struct an_point *o)
+{
+	fprintf(f, "  {\"id\": %lld, \"model\": ", (long long)o->id);
+	js_str(f, o->model);
+	fputs(", \"method\": ", f);
+	js_str(f, o->method);
+	fprintf(f, ", \"N\": %d, \"sizes\": ", o->n_threads);
+	js_str(f, o->sizes);
+	fputs(", \"W\": ", f);
+	js_num(f, o->work);
+	fputs(", \"scale\": ", f);
+	js_num(f, o->scale);
+	fputs(", \"target\": ", f);
+	js_num(f, o->target);
+	fputs(", \"t_seq_source\": ", f);
+	js_str(f, o->t_seq_source);
+	fprintf(f, ", \"oversubscribed\": %s, \"note\": ",
+		o->med[AN_OVERSUB].value > 0 ? "true" : "false");
+	js_str(f, o->note);
+	fprintf(f, ", \"seq_run\": %lld, \"reps\": [", (long long)o->seq_id);
+	for (int k = 0; k < o->n_reps; k++)
+		fprintf(f, "%s%lld", k ? ", " : "", (long long)o->rep_ids[k]);
+	fputs("],\n   \"figures\": {", f);
+	for (int m = 0; m < AN_N_METRICS; m++) {
+		fprintf(f, "%s\n    \"%s\": ", m ? "," : "", an_metric_name((enum an_metric)m));
+		if (o->med[m].unavailable) {
+			js_fig(f, o->med[m]);
+			continue;
+		}
+		fputs("{\"median\": ", f);
+		js_num(f, o->med[m].value);
+		fputs(", \"min\": ", f);
+		js_num(f, o->min[m].unavailable ? NAN : o->min[m].value);
+		fputs(", \"max\": ", f);
+		js_num(f, o->max[m].unavailable ? NAN : o->max[m].value);
+		fprintf(f, ", \"unit\": \"%s\"}", an_metric_unit((enum an_metric)m));
+	}
+	fputs("}}", f);
+}
+
+int an_report_exp_json(FILE *f, const struct an_exp *e, unsigned flags)
+{
+	fputs("{\"kind\": \"experiment\", \"dir\": ", f);
+	js_str(f, an_exp_dir(e));
+	fprintf(f, ", \"n_cpus\": %d,\n \"methods\": [", an_exp_n_cpus(e));
+	for (size_t i = 0; i < an_exp_n_methods(e); i++) {
+		fputs(i ? ", " : "", f);
+		js_str(f, an_exp_method(e, i));
+	}
+	fputs("],\n \"points\": [", f);
+	for (size_t i = 0; i < an_exp_n_points(e); i++) {
+		fputs(i ? ",\n" : "\n", f);
+		js_point(f, an_exp_point(e, i));
+	}
+	fputs("],\n \"p_x\": [", f);
+	int first = 1;
+	for (size_t i = 0; i < an_exp_n_methods(e); i++) {
+		int px;
+		struct an_fig tp, lat;
+		if (an_exp_px(e, an_exp_method(e, i), &px, &tp, &lat) < 0)
+			continue;
+		fputs(first ? "\n  {\"method\": " : ",\n  {\"method\": ", f);
+		first = 0;
+		js_str(f, an_exp_method(e, i));
+		fprintf(f, ", \"p_x\": %d, \"T_para\": ", px);
+		js_fig(f, tp);
+		fputs(", \"L\": ", f);
+		js_fig(f, lat);
+		fputc('}', f);
+	}
+	int ns[256];
+	size_t k = an_exp_matrix_n(e, ns, 256);
+	fputs("],\n \"matrix\": {\"N\": [", f);
+	for (size_t i = 0; i < k; i++)
+		fprintf(f, "%s%d", i ? ", " : "", ns[i]);
+	fputs("], \"cells\": [", f);
+	first = 1;
+	for (size_t i = 0; i < k; i++)
+		for (size_t j = i + 1; j < k; j++) {
+			struct an_cell c;
+			if (an_exp_matrix_cell(e, ns[i], ns[j], &c) < 0)
+				continue;
+			fprintf(f, "%s\n  {\"N\": %d, \"N2\": %d", first ? "" : ",", c.n, c.n2);
+			first = 0;
+			for (int m = 0; m < AN_N_MODELS; m++) {
+				fprintf(f, ", \"%s\": ", an_model_name((enum an_model)m));
+				js_fig(f, c.scale[m]);
+				fprintf(f, ", \"%s_points\": [%lld, %lld]",
+					an_model_name((enum an_model)m), (long long)c.point[m],
+					(long long)c.point2[m]);
+			}
+			fputs(", \"isospeed\": ", f);
+			js_fig(f, c.isospeed);
+			fprintf(f, ", \"caveat\": %s}", c.caveat ? "true" : "false");
+		}
+	fputs("]},\n \"problems\": ", f);
+	js_strs(f, an_exp_n_problems(e), exp_problem, e);
+	fputs("}\n", f);
+	return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,245 @@
+/*
+ * an_report_text.c — the terminal report: aligned tables with units for a run (figures, threads,
+ * function profile, locks, barriers) and for an experiment (points, p_x, sequential patterns,
+ * the scalability matrix laid out like the paper's Fig. 14), and one line per unavailable source
+ * saying why. Times print in seconds with 6 significant digits.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "an_int.h"
+
+#define MAX_ROWS 20   /* functions and locks listed per run */
+
+static void fig_cell(FILE *f, int w, struct an_fig x)
+{
+	if (x.unavailable || !isfinite(x.value))
+		fprintf(f, " %*s", w, "-");
+	else
+		fprintf(f, " %*.6g", w, x.value);
+}
+
+/* One line per metric unavailable, with the first reason met (figs: n rows of AN_N_METRICS). */
+static void unavailable_lines(FILE *f, const struct an_fig *const *figs, size_t n)
+{
+	int head = 0;
+	for (int m = 0; m < AN_N_METRICS; m++) {
+		const char *why = NULL;
+		for (size_t i = 0; i < n && !why; i++)
+			why = figs[i][m].unavailable;
+		if (!why)
+			continue;
+		if (!head++)
+			fputs("\nUnavailable:\n", f);
+		fprintf(f, "  %-18s %s\n", an_metric_name((enum an_metric)m), why);
+	}
+}
+
+static const enum an_metric run_rows[] = {
+	AN_N, AN_T_PARA, AN_T_SEQ, AN_E, AN_S, AN_L, AN_IT_EDGE, AN_IT_BARRIER, AN_IT_LOCK,
+	AN_IT_COND, AN_IT_SCHED, AN_PT_BARRIER, AN_PT_LOCK, AN_PT_THREAD, AN_ML, AN_ML_RAW, AN_U,
+	AN_L_E, AN_CHECK3, AN_CHECK10, AN_PARALLELISM, AN_PAR_SHARE, AN_CPU_UTIL, AN_MEM_RATE,
+	AN_MISS_RATE, AN_OVERSUB,
+};
+
+int an_report_run_text(FILE *f, const struct an_run *r)
+{
+	int64_t t0, t1;
+	an_run_span(r, &t0, &t1);
+	fprintf(f, "Run %s: %llu events, measured interval %lld..%lld ns\n", an_run_dir(r),
+		(unsigned long long)an_run_n_events(r), (long long)t0, (long long)t1);
+	for (size_t i = 0; i < an_run_n_notes(r); i++)
+		fprintf(f, "  note: %s\n", an_run_note(r, i));
+	fputs("\nFigure               value          unit\n", f);
+	for (size_t k = 0; k < sizeof run_rows / sizeof run_rows[0]; k++) {
+		struct an_fig x = an_run_fig(r, run_rows[k]);
+		fprintf(f, "%-18s", an_metric_name(run_rows[k]));
+		fig_cell(f, 14, x);
+		fprintf(f, "  %s\n", x.unavailable ? "unavailable" : an_metric_unit(run_rows[k]));
+	}
+	fputs("\nThread  proc        T_i[s]       busy[s]   bar.wait[s]    bar.ovh[s]  lock.wait[s]"
+	      "   lock.ovh[s]       cond[s]  create/join[s]\n", f);
+	for (size_t i = 0; i < an_run_n_threads(r); i++) {
+		const struct an_thread *t = an_run_thread(r, i);
+		fprintf(f, "%6u  %4s %13.6g %13.6g %13.6g %13.6g %13.6g %13.6g %13.6g %15.6g\n",
+			t->index, t->processor ? "yes" : "no", t->t_ns * 1e-9, t->busy_ns * 1e-9,
+			t->barrier_wait_ns * 1e-9, t->barrier_ovh_ns * 1e-9, t->lock_wait_ns * 1e-9,
+			t->lock_ovh_ns * 1e-9, t->cond_ns * 1e-9, t->thread_ns * 1e-9);
+	}
+	if (an_run_n_funcs(r)) {
+		fputs("\nFunction                          calls     incl[s]     excl[s]  excl[%]\n",
+		      f);
+		for (size_t i = 0; i < an_run_n_funcs(r) && i < MAX_ROWS; i++) {
+			const struct an_func *x = an_run_func(r, i);
+			fprintf(f, "%-28.28s %10llu %11.6g %11.6g %8.2f\n", x->name,
+				(unsigned long long)x->calls, x->incl_ns * 1e-9, x->excl_ns * 1e-9,
+				x->excl_pct);
+		}
+	}
+	if (an_run_n_locks(r)) {
+		fputs("\nLock (most contended)  kind     acquires contended    wait[s]     ovh[s]"
+		      "    hold[s] max.wait[s]\n", f);
+		for (size_t i = 0; i < an_run_n_locks(r) && i < MAX_ROWS; i++) {
+			const struct an_lock *l = an_run_lock(r, i);
+			fprintf(f, "%21u  %-7s %9llu %9llu %10.4g %10.4g %10.4g %10.4g\n", l->id,
+				l->kind, (unsigned long long)l->acquires,
+				(unsigned long long)l->contended, l->wait_ns * 1e-9, l->ovh_ns * 1e-9,
+				l->hold_ns * 1e-9, l->max_wait_ns * 1e-9);
+		}
+	}
+	if (an_run_n_barriers(r)) {
+		fputs("\nBarrier  episodes    wait[s]     ovh[s]  worst skew[s] (episode)\n", f);
+		for (size_t i = 0; i < an_run_n_barriers(r); i++) {
+			const struct an_barrier *b = an_run_barrier(r, i);
+			fprintf(f, "%7u %9llu %10.4g %10.4g %14.4g (%u)\n", b->id,
+				(unsigned long long)b->episodes, b->wait_ns * 1e-9, b->ovh_ns * 1e-9,
+				b->worst_skew_ns * 1e-9, b->worst_episode);
+		}
+	}
+	const struct an_fig *figs[AN_N_METRICS];
+	struct an_fig row[AN_N_METRICS];
+	for (int m = 0; m < AN_N_METRICS; m++)
+		row[m] = an_run_fig(r, (enum an_metric)m);
+	figs[0] = row;
+	unavailable_lines(f, figs, 1);
+	for (size_t i = 0; i < an_run_n_problems(r); i++)
+		fprintf(f, "%sproblem: %s\n", i ? "" : "\n", an_run_problem(r, i));
+	return ferror(f) ? -EIO : 0;
+}
+
+static const enum an_metric exp_cols[] = {
+	AN_T_PARA, AN_T_SEQ, AN_E, AN_S, AN_L, AN_IT_EDGE, AN_IT_BARRIER, AN_IT_LOCK, AN_IT_COND,
+	AN_IT_SCHED, AN_PT_BARRIER, AN_PT_LOCK, AN_PT_THREAD, AN_ML, AN_U, AN_PARALLELISM,
+	AN_PAR_SHARE,
+};
+#define N_EXP_COLS (sizeof exp_cols / sizeof exp_cols[0])
+
+static void matrix_text(FILE *f, const struct an_exp *e)
+{
+	int ns[64];
+	size_t k = an_exp_matrix_n(e, ns, 64);
+	fputs("\nScalability matrix scale(N, N') = L(W,N) / L(W',N'), each cell "
+	      "time-bound / E-conserved / memory-bound\n", f);
+	if (k < 2) {
+		fputs("  (needs model points at two thread counts or more: none yet)\n", f);
+		return;
+	}
+	fprintf(f, "%6s", "N\\N'");
+	for (size_t j = 1; j < k; j++)
+		fprintf(f, " %20d", ns[j]);
+	fputc('\n', f);
+	int caveats = 0;
+	for (size_t i = 0; i + 1 < k; i++) {
+		fprintf(f, "%6d", ns[i]);
+		for (size_t j = 1; j < k; j++) {
+			struct an_cell c;
+			if (j <= i || an_exp_matrix_cell(e, ns[i], ns[j], &c) < 0) {
+				fprintf(f, " %20s", "");
+				continue;
+			}
+			char cell[64], part[3][16];
+			for (int m = 0; m < AN_N_MODELS; m++) {
+				if (c.scale[m].unavailable)
+					snprintf(part[m], sizeof part[m], "-");
+				else
+					snprintf(part[m], sizeof part[m], "%.2f", c.scale[m].value);
+			}
+			snprintf(cell, sizeof cell, "%s%s/%s/%s", c.caveat ? "*" : "", part[0],
+				 part[1], part[2]);
+			caveats += c.caveat;
+			fprintf(f, " %20s", cell);
+		}
+		fputc('\n', f);
+	}
+	if (caveats)
+		fprintf(f, "  * time-bound: E and E' are both below 0.5 and within 0.1 of each "
+			"other; (12) and (13) then overestimate scalability (the paper's caveat)\n");
+	/* why cells are empty, once per reason */
+	const char *said[16];
+	size_t n_said = 0;
+	for (size_t i = 0; i < k; i++)
+		for (size_t j = i + 1; j < k; j++) {
+			struct an_cell c;
+			if (an_exp_matrix_cell(e, ns[i], ns[j], &c) < 0)
+				continue;
+			for (int m = 0; m < AN_N_MODELS; m++) {
+				const char *why = c.scale[m].unavailable;
+				size_t s = 0;
+				while (why && s < n_said && strcmp(said[s], why) != 0)
+					s++;
+				if (!why || s < n_said || n_said == 16)
+					continue;
+				said[n_said++] = why;
+				fprintf(f, "  - %s: %s\n", an_model_name((enum an_model)m), why);
+			}
+		}
+	if (e->mem_along[0])
+		fprintf(f, "  memory-bound scales \"%s\" only: a parameter that does not change "
+			"memory (e.g. steps) cannot be scaled by it\n", e->mem_along);
+}
+
+int an_report_exp_text(FILE *f, const struct an_exp *e, unsigned flags)
+{
+	fprintf(f, "Experiment %s: %zu point(s), %d CPU(s)\n", an_exp_dir(e), an_exp_n_points(e),
+		an_exp_n_cpus(e));
+	if (!(flags & AN_REPORT_MATRIX_ONLY)) {
+		fprintf(f, "\nPoints (median of repetitions; times in s)\n%-12s %-10s %4s %10s %4s",
+			"model", "method", "N", "W", "reps");
+		for (size_t c = 0; c < N_EXP_COLS; c++)
+			fprintf(f, " %11s", an_metric_name(exp_cols[c]));
+		fputs("  oversub\n", f);
+		for (size_t i = 0; i < an_exp_n_points(e); i++) {
+			const struct an_point *o = an_exp_point(e, i);
+			fprintf(f, "%-12s %-10s %4d %10.4g %4d", o->model, o->method, o->n_threads,
+				o->work, o->n_reps);
+			for (size_t c = 0; c < N_EXP_COLS; c++)
+				fig_cell(f, 11, o->med[exp_cols[c]]);
+			fprintf(f, "  %s\n", o->med[AN_OVERSUB].value > 0 ? "yes" : "no");
+		}
+		fputs("\np_x (fixed size, the N of the smallest T_para) and the latency there\n", f);
+		for (size_t i = 0; i < an_exp_n_methods(e); i++) {
+			int px;
+			struct an_fig tp, lat;
+			if (an_exp_px(e, an_exp_method(e, i), &px, &tp, &lat) < 0) {
+				fprintf(f, "  %-10s no runs\n", an_exp_method(e, i));
+				continue;
+			}
+			fprintf(f, "  %-10s p_x = %d   T_para = %.6g s   L = ", an_exp_method(e, i),
+				px, tp.value);
+			if (lat.unavailable)
+				fprintf(f, "unavailable (%s)\n", lat.unavailable);
+			else
+				fprintf(f, "%.6g s\n", lat.value);
+		}
+		fputs("\nSequential patterns vs W (profile of the N=1 run at that size)\n", f);
+		for (size_t i = 0; i < an_exp_n_points(e); i++) {
+			const struct an_point *o = an_exp_point(e, i);
+			if (strcmp(o->model, "method") != 0 || o->n_threads != 1 || !o->n_reps)
+				continue;
+			struct an_run *r = an_exp_run(e, o->rep_ids[0]);
+			const struct an_func *top = r ? an_run_func(r, 0) : NULL;
+			fprintf(f, "  %-10s W=%-10.4g cpu util", o->method, o->work);
+			fig_cell(f, 8, o->med[AN_CPU_UTIL]);
+			fputs("  mem rate", f);
+			fig_cell(f, 8, o->med[AN_MEM_RATE]);
+			fputs("  miss rate", f);
+			fig_cell(f, 8, o->med[AN_MISS_RATE]);
+			if (top)
+				fprintf(f, "  top: %s %.1f%%", top->name, top->excl_pct);
+			fputc('\n', f);
+		}
+	}
+	matrix_text(f, e);
+	if (!(flags & AN_REPORT_MATRIX_ONLY)) {
+		const struct an_fig *figs[1024];
+		size_t n = 0;
+		for (size_t i = 0; i < an_exp_n_points(e) && n < 1024; i++)
+			figs[n++] = an_exp_point(e, i)->med;
+		unavailable_lines(f, figs, n);
+	}
+	for (size_t i = 0; i < an_exp_n_problems(e); i++)
+		fprintf(f, "%sproblem: %s\n", i ? "" : "\n", an_exp_problem(e, i));
+	return ferror(f) ? -EIO : 0;
+}

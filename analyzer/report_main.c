@@ -1,0 +1,132 @@
+/*
+ * report_main.c — `scalegraph report`: the analyzer's reports on an experiment store, a single
+ * run directory (runs/<id>/, its trace in trace/) or a bare trace directory. On an experiment it
+ * also fills the store's metrics table (unless --no-store-write), so the GUI only queries.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyzer.h"
+
+static void usage(FILE *f)
+{
+	fputs("usage: scalegraph report [--csv | --json] [--matrix] [options] PATH\n"
+	      "  PATH            an experiment directory (experiment.db), a run directory\n"
+	      "                  (runs/<id>/) or a trace directory (defs.sgd)\n"
+	      "  --csv           one row per (method, N, W); with --matrix the matrix cells\n"
+	      "  --json          everything, schema in docs/report-json.md\n"
+	      "  --matrix        only the scalability matrix\n"
+	      "  --no-store-write  do not fill the store's metrics table\n"
+	      "  --t-seq S       run or trace: the sequential time in seconds (gives E, S, U)\n"
+	      "  --region NAME   run or trace: the measured region (default: the first one)\n"
+	      "  --threads N     run or trace: the number of threads the run was given\n"
+	      "  --no-verify     do not check event checksums\n", f);
+}
+
+static int is_file(const char *dir, const char *name)
+{
+	char p[4096];
+	snprintf(p, sizeof p, "%s/%s", dir, name);
+	return access(p, F_OK) == 0;
+}
+
+static double num_arg(const char *opt, const char *s, double min)
+{
+	char *end;
+	double v = s ? strtod(s, &end) : 0;
+	if (!s || *end || v < min) {
+		fprintf(stderr, "scalegraph report: error: %s needs a number >= %g, got \"%s\"\n",
+			opt, min, s ? s : "");
+		exit(2);
+	}
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	int csv = 0, json = 0, matrix = 0;
+	unsigned eflags = 0;
+	struct an_run_opts o = { 0 };
+	const char *path = NULL;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "--csv")) {
+			csv = 1;
+		} else if (!strcmp(a, "--json")) {
+			json = 1;
+		} else if (!strcmp(a, "--matrix")) {
+			matrix = 1;
+		} else if (!strcmp(a, "--no-store-write")) {
+			eflags |= AN_EXP_NO_STORE_WRITE;
+		} else if (!strcmp(a, "--no-verify")) {
+			o.flags |= AN_NO_VERIFY;
+		} else if (!strcmp(a, "--t-seq")) {
+			o.t_seq_s = num_arg(a, argv[++i < argc ? i : argc - 1], 0);
+			o.t_seq_source = "given";
+		} else if (!strcmp(a, "--threads")) {
+			o.n_threads = (int)num_arg(a, argv[++i < argc ? i : argc - 1], 1);
+		} else if (!strcmp(a, "--region") && i + 1 < argc) {
+			o.region = argv[++i];
+		} else if (a[0] == '-' || path) {
+			fprintf(stderr, "scalegraph report: error: unexpected argument \"%s\"\n", a);
+			usage(stderr);
+			return 2;
+		} else {
+			path = a;
+		}
+	}
+	if (!path || (csv && json)) {
+		usage(stderr);
+		return 2;
+	}
+	char err[2048] = "", tdir[4096];
+	int rc;
+	if (is_file(path, "experiment.db")) {
+		struct an_exp *e;
+		if ((rc = an_exp_open(path, eflags, &e, err, sizeof err)) < 0) {
+			fprintf(stderr, "scalegraph report: error: %s\n", err);
+			return 1;
+		}
+		unsigned rf = matrix ? AN_REPORT_MATRIX_ONLY : 0;
+		rc = json ? an_report_exp_json(stdout, e, rf) : csv ? an_report_exp_csv(stdout, e, rf)
+								    : an_report_exp_text(stdout, e, rf);
+		if (csv || json)
+			for (size_t i = 0; i < an_exp_n_problems(e); i++)
+				fprintf(stderr, "scalegraph report: warning: %s\n",
+					an_exp_problem(e, i));
+		an_exp_free(e);
+	} else {
+		snprintf(tdir, sizeof tdir, "%s/trace", path);
+		const char *dir = !is_file(path, "defs.sgd") && is_file(tdir, "defs.sgd") ? tdir
+											     : path;
+		if (matrix) {
+			fprintf(stderr, "scalegraph report: error: %s: --matrix needs an experiment "
+				"(a single run has per-run figures only)\n", path);
+			return 1;
+		}
+		struct an_run *r;
+		if ((rc = an_run_open(dir, &o, &r, err, sizeof err)) < 0) {
+			fprintf(stderr, "scalegraph report: error: %s\n", err);
+			return 1;
+		}
+		rc = json ? an_report_run_json(stdout, r) : csv ? an_report_run_csv(stdout, r)
+								: an_report_run_text(stdout, r);
+		if (csv || json)
+			for (size_t i = 0; i < an_run_n_problems(r); i++)
+				fprintf(stderr, "scalegraph report: warning: %s\n",
+					an_run_problem(r, i));
+		an_run_free(r);
+	}
+	if (rc < 0 || fflush(stdout) != 0) {
+		fprintf(stderr, "scalegraph report: error: writing the report: %s\n",
+			strerror(rc < 0 ? -rc : errno));
+		return 1;
+	}
+	return 0;
+}
