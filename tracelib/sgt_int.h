@@ -133,13 +133,29 @@ static inline struct sgt_thread *sgt_me(void)
 	return t;
 }
 
-/* Stores one event at r, the calling thread's next free record. */
+/* Stores one event at r, the calling thread's next free record, timestamped now. */
+static inline void sgt_rec_put(struct sgt_thread *t, struct sg_event_rec *r, uint64_t ticks,
+			       enum sg_ev_kind kind, uint32_t id, uint32_t aux)
+{
+	r->w0 = sg_rec_w0(ticks, kind);
+	r->w1 = sg_rec_w1(id, aux);
+	__atomic_store_n(&t->pos, r + 1, __ATOMIC_RELEASE);
+}
+
+/* sgt_rec_put with the clock_gettime fallback clock, out of line. */
+void sgt_rec_put_ns(struct sgt_thread *t, struct sg_event_rec *r, enum sg_ev_kind kind,
+		    uint32_t id, uint32_t aux) __attribute__((cold, noinline));
+
 static inline void sgt_rec_store(struct sgt_thread *t, struct sg_event_rec *r,
 				 enum sg_ev_kind kind, uint32_t id, uint32_t aux)
 {
-	r->w0 = sg_rec_w0(sgt_ticks(), kind);
-	r->w1 = sg_rec_w1(id, aux);
-	__atomic_store_n(&t->pos, r + 1, __ATOMIC_RELEASE);
+#if SGT_HAVE_TSC
+	if (SGT_LIKELY(sgt_g.clock == SGF_CLOCK_TSC)) {
+		sgt_rec_put(t, r, (__rdtsc() - sgt_g.epoch_tsc) & SG_TICKS_MAX, kind, id, aux);
+		return;
+	}
+#endif
+	sgt_rec_put_ns(t, r, kind, id, aux);
 }
 
 /* Records one event when the fast path cannot: no state yet, a full buffer, a forked child's

@@ -7,19 +7,31 @@
 #include "sg_counters_int.h"
 #include "sgt_int.h"
 
+/* A function's first event: registers it, then records. Cold, so that the probes below need
+ * no stack frame. */
+static __attribute__((cold, noinline)) void func_rec_first(struct sg_func_desc *fd,
+							   enum sg_ev_kind kind)
+{
+	sgt_rec(kind, sgt_registry_function(fd), 0);
+}
+
 SG_EXPORT void sg_func_enter_rec(struct sg_func_desc *fd)
 {
 	uint32_t id = fd->id;
-	if (SGT_UNLIKELY(id == 0))
-		id = sgt_registry_function(fd);
+	if (SGT_UNLIKELY(id == 0)) {
+		func_rec_first(fd, SG_EV_FUNC_ENTER);
+		return;
+	}
 	sgt_rec(SG_EV_FUNC_ENTER, id, 0);
 }
 
 SG_EXPORT void sg_func_exit_rec(struct sg_func_desc *fd)
 {
 	uint32_t id = fd->id;
-	if (SGT_UNLIKELY(id == 0))
-		id = sgt_registry_function(fd);
+	if (SGT_UNLIKELY(id == 0)) {
+		func_rec_first(fd, SG_EV_FUNC_EXIT);
+		return;
+	}
 	sgt_rec(SG_EV_FUNC_EXIT, id, 0);
 }
 

@@ -300,6 +300,12 @@ struct sgt_thread *sgt_slow(unsigned need)
 	return t;
 }
 
+void sgt_rec_put_ns(struct sgt_thread *t, struct sg_event_rec *r, enum sg_ev_kind kind,
+		    uint32_t id, uint32_t aux)
+{
+	sgt_rec_put(t, r, sgt_ticks(), kind, id, aux);
+}
+
 void sgt_rec_slow(enum sg_ev_kind kind, uint32_t id, uint32_t aux)
 {
 	struct sgt_thread *t = sgt_slow(1);
