@@ -9,8 +9,8 @@
  * ThreadWait on one PTHREAD communicator (sequence count = the created thread's index).
  * Counters are OTF2 metrics, one metric class each. docs/export.md has the full table.
  *
- * Events are written as the walk delivers them; OTF2 flushes its per-location chunks to disk
- * as they fill. Definitions are collected during the walk (only what is used) and written at
+ * Events are written as the walk delivers them; OTF2 flushes a location's buffer to disk
+ * whenever its few chunks are full (memory callbacks below). Definitions are collected during the walk (only what is used) and written at
  * the end, when the clock properties and event counts are known.
  */
 #include <errno.h>
@@ -355,6 +355,54 @@ static OTF2_FlushType pre_flush(void *data, OTF2_FileType type, OTF2_LocationRef
 	return OTF2_FLUSH;
 }
 
+/*
+ * OTF2 keeps a location's events in memory until its pool (128 MiB per writer by default) is
+ * full. To stream, chunks of event buffers come from here, at most EVT_CHUNKS per location:
+ * when they are used up, allocation fails and OTF2 flushes the buffer (pre_flush) and frees
+ * them (free_all) before asking again.
+ */
+#define EVT_CHUNK_BYTES (1024 * 1024)
+#define EVT_CHUNKS 4
+
+struct chunk_list {
+	size_t n;
+	void *chunk[];
+};
+
+static void *chunk_alloc(void *data, OTF2_FileType type, OTF2_LocationRef loc, void **per_buffer,
+			 uint64_t size)
+{
+	struct chunk_list *l = *per_buffer;
+	size_t max = type == OTF2_FILETYPE_EVENTS ? EVT_CHUNKS : 4096;
+	if (!l) {
+		l = calloc(1, sizeof *l + max * sizeof l->chunk[0]);
+		if (!l)
+			return NULL;
+		*per_buffer = l;
+	}
+	if (l->n == max)
+		return NULL;
+	void *c = malloc(size);
+	if (c)
+		l->chunk[l->n++] = c;
+	return c;
+}
+
+static void chunk_free_all(void *data, OTF2_FileType type, OTF2_LocationRef loc,
+			   void **per_buffer, bool final)
+{
+	struct chunk_list *l = *per_buffer;
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->n; i++)
+		free(l->chunk[i]);
+	l->n = 0;
+	if (final) {
+		free(l);
+		*per_buffer = NULL;
+	}
+}
+
 /* Empty local definition files, one per location, as readers expect. */
 static int write_local_defs(struct otf2 *o)
 {
@@ -542,6 +590,7 @@ static int open_archive(struct otf2 *o, const char *out_dir, const char *source,
 			size_t errlen)
 {
 	static const OTF2_FlushCallbacks flush = { pre_flush, NULL };
+	static const OTF2_MemoryCallbacks memory = { chunk_alloc, chunk_free_all };
 	char path[4096], desc[4200];
 	struct stat sb;
 	if (mkdir(out_dir, 0777) < 0 && errno != EEXIST) {
@@ -553,7 +602,7 @@ static int open_archive(struct otf2 *o, const char *out_dir, const char *source,
 		snprintf(err, errlen, "%s: exists (remove it or choose another directory)", path);
 		return -EEXIST;
 	}
-	o->ar = OTF2_Archive_Open(out_dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024,
+	o->ar = OTF2_Archive_Open(out_dir, "traces", OTF2_FILEMODE_WRITE, EVT_CHUNK_BYTES,
 				  4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
 	if (!o->ar) {
 		snprintf(err, errlen, "%s: cannot create the OTF2 archive", out_dir);
@@ -561,6 +610,9 @@ static int open_archive(struct otf2 *o, const char *out_dir, const char *source,
 	}
 	snprintf(desc, sizeof desc, "scalegraph trace of %s", source);
 	int rc = check(o, OTF2_Archive_SetFlushCallbacks(o->ar, &flush, NULL), "SetFlushCallbacks");
+	if (!rc)
+		rc = check(o, OTF2_Archive_SetMemoryCallbacks(o->ar, &memory, NULL),
+			   "SetMemoryCallbacks");
 	if (!rc)
 		rc = check(o, OTF2_Archive_SetSerialCollectiveCallbacks(o->ar), "SetCollectives");
 	if (!rc)
