@@ -30,7 +30,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: scalegraph run SPEC [options]\n"
 		"       scalegraph run [SPEC] [options] -- COMMAND [ARGS...]\n\n"
-		"Runs a scaling series (docs/experiment-spec.md) into an experiment store\n"
+		"Runs a scaling series (docs/spec-format.md) into an experiment store\n"
 		"(docs/store-schema.md). Running it again resumes: finished runs are kept.\n\n"
 		"  -o, --output DIR    experiment directory (default: SPEC name without .sgx + .exp,\n"
 		"                      or scalegraph.exp)\n"

@@ -119,6 +119,19 @@ enum search_state search_next(struct search *sr, double *s_next, int *best, char
 		double slope = 0;
 		if (c >= 0 && fabs(log(sr->probe[c].s) - ub) > 1e-9)
 			slope = (gap(sr, sr->probe[c].y) - gb) / (log(sr->probe[c].s) - ub);
+		/* Two probes at least a full step (x8) apart that differ by no more than the
+		 * tolerance, while the target lies beyond the next full step: what moves y is
+		 * noise, not the size (a slow but real response moves more over such a span). */
+		double dg = c >= 0 ? fabs(gap(sr, sr->probe[c].y) - gb) : 0;
+		double span = c >= 0 ? fabs(log(sr->probe[c].s) - ub) : 0;
+		double noise = sr->kind == SEARCH_TIME ? log1p(sr->tol) : sr->tol;
+		if (c >= 0 && slope > 1e-3 && dg <= noise && span >= log(8) - 1e-9 &&
+		    fabs(gb / slope) > log(8)) {
+			snprintf(why, why_len, "%s responds too little to the size along this path (%.4g at "
+				 "s = %.4g, %.4g at s = %.4g): target unreachable at this N", what,
+				 sr->probe[b].y, sr->probe[b].s, sr->probe[c].y, sr->probe[c].s);
+			return SEARCH_GAVE_UP;
+		}
 		if (c >= 0 && slope <= 1e-3) {
 			snprintf(why, why_len, "%s does not move toward %.4g along this path (%.4g at s = "
 				 "%.4g, %.4g at s = %.4g): target unreachable at this N", what, sr->target,
@@ -143,9 +156,9 @@ enum search_state search_next(struct search *sr, double *s_next, int *best, char
 			snprintf(why, why_len, "sizes cannot be resolved finer between the bracketing runs; "
 				 "closest %s = %.4g at s = %.4g", what, sr->probe[b].y, sr->probe[b].s);
 		else
-			snprintf(why, why_len, "the next size was already tried: %s responds too little to "
-				 "the size; closest %s = %.4g at s = %.4g", what, what, sr->probe[b].y,
-				 sr->probe[b].s);
+			snprintf(why, why_len, "%s responds too little to the size (the next size was "
+				 "already tried): target unreachable at this N; closest %s = %.4g at s = %.4g",
+				 what, what, sr->probe[b].y, sr->probe[b].s);
 		return SEARCH_GAVE_UP;
 	}
 	*s_next = s;

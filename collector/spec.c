@@ -1,5 +1,5 @@
 /*
- * spec.c — parser of experiment specs (the format is documented in docs/experiment-spec.md).
+ * spec.c — parser of experiment specs (the format is documented in docs/spec-format.md).
  * Line oriented: each line is a keyword and its words; `#` at the start of a word begins a
  * comment. Every error names file:line:col. The spec keeps expressions as text; spec_sizes()
  * evaluates them for a method at a given N or scale.

@@ -1,5 +1,5 @@
 /*
- * spec.h — experiment specs (docs/experiment-spec.md): parsing the text format, overriding it
+ * spec.h — experiment specs (docs/spec-format.md): parsing the text format, overriding it
  * with command-line flags, and turning a method and a scale into parameter sizes, a problem size
  * W and a command line. Private to collector/.
  */

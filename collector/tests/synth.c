@@ -1,9 +1,10 @@
 /*
  * synth.c — a synthetic "parallel program" for the collector's tests: its run time is a known
- * function of its size and thread count, T = base + per * size / N seconds (sleeping, so it
- * costs no CPU and is exact to a millisecond), which makes the sizes the searches must find
- * computable by hand. It can also crash, hang or fail on request.
- *   synth --size S --threads N [--base SEC] [--per SEC] [--crash-at N] [--hang-at N] [--exit K]
+ * function of its size and thread count, T = base + per * size / N + ovh * (N - 1) seconds
+ * (sleeping, so it costs no CPU and is exact to a millisecond), which makes the sizes the
+ * searches must find computable by hand. It can also crash, hang or fail on request.
+ *   synth --size S --threads N [--base SEC] [--per SEC] [--ovh SEC] [--crash-at N] [--hang-at N]
+ *         [--exit K]
  */
 #include <signal.h>
 #include <stdio.h>
@@ -13,7 +14,7 @@
 
 int main(int argc, char **argv)
 {
-	double size = 1, base = 0.05, per = 0.001;
+	double size = 1, base = 0.05, per = 0.001, ovh = 0;
 	int n = 1, crash_at = 0, hang_at = 0, code = 0;
 	for (int i = 1; i + 1 < argc; i += 2) {
 		const char *k = argv[i], *v = argv[i + 1];
@@ -25,6 +26,8 @@ int main(int argc, char **argv)
 			base = atof(v);
 		else if (!strcmp(k, "--per"))
 			per = atof(v);
+		else if (!strcmp(k, "--ovh"))
+			ovh = atof(v);
 		else if (!strcmp(k, "--crash-at"))
 			crash_at = atoi(v);
 		else if (!strcmp(k, "--hang-at"))
@@ -42,7 +45,7 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	if (crash_at && n == crash_at)
 		raise(SIGSEGV);
-	double t = base + per * size / n;
+	double t = base + per * size / n + ovh * (n - 1);
 	if (hang_at && n == hang_at)
 		t = 1e6;
 	struct timespec ts = { (time_t)t, (long)((t - (double)(time_t)t) * 1e9) };

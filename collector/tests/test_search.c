@@ -88,6 +88,71 @@ static void unreachable_is_reported(void **state)
 	assert_true(sr.n <= 3);
 }
 
+/* A deterministic +-amp wobble, the scatter of real run times. */
+static double wobble(double s, double amp)
+{
+	double x = sin(s * 12.9898) * 43758.5453;
+	return amp * (2 * (x - floor(x)) - 1);
+}
+
+static void flat_noisy_efficiency_is_unreachable(void **state)
+{
+	(void)state;
+	/* N = 1 measured: E = 1 +- 0.02 whatever the size (T_seq and T_1 both scatter) */
+	struct search sr;
+	int best;
+	char why[256];
+	double s = 1;
+	search_init(&sr, SEARCH_EFFICIENCY, 0.8, 0.02, 1e-4, 1e4, 1.0, 6);
+	enum search_state st;
+	do {
+		search_add(&sr, s, 1 + wobble(s, 0.02));
+		st = search_next(&sr, &s, &best, why, sizeof why, NULL, NULL);
+	} while (st == SEARCH_CONTINUE);
+	assert_int_equal(st, SEARCH_GAVE_UP);
+	assert_non_null(strstr(why, "target unreachable at this N"));
+	assert_true(sr.n <= 3);
+}
+
+static void efficiency_falling_with_size_is_unreachable(void **state)
+{
+	(void)state;
+	/* a barrier-bound program: E falls as the size grows (billiards here) */
+	struct search sr;
+	int best;
+	char why[256];
+	double s = 2;
+	search_init(&sr, SEARCH_EFFICIENCY, 0.5, 0.02, 2e-4, 2e4, 1.0, 6);
+	enum search_state st;
+	do {
+		search_add(&sr, s, 0.4 / (1 + s));
+		st = search_next(&sr, &s, &best, why, sizeof why, NULL, NULL);
+	} while (st == SEARCH_CONTINUE);
+	assert_int_equal(st, SEARCH_GAVE_UP);
+	assert_non_null(strstr(why, "target unreachable at this N"));
+	assert_true(sr.n <= 3);
+}
+
+static void noisy_time_bound_converges(void **state)
+{
+	(void)state;
+	/* T = 0.01 + 0.05 s / N, +-1 % scatter: bound 0.3 s within 2 % in <= 6 probes */
+	for (int n = 1; n <= 4; n *= 2) {
+		struct search sr;
+		int best;
+		char why[256];
+		double s = n;
+		search_init(&sr, SEARCH_TIME, 0.3, 0.02, n * 1e-4, n * 1e4, 1.0, 6);
+		enum search_state st;
+		do {
+			search_add(&sr, s, (0.01 + 0.05 * s / n) * (1 + wobble(s, 0.01)));
+			st = search_next(&sr, &s, &best, why, sizeof why, NULL, NULL);
+		} while (st == SEARCH_CONTINUE);
+		assert_int_equal(st, SEARCH_CONVERGED);
+		assert_true(sr.n <= 6);
+	}
+}
+
 static void size_limit_is_reported(void **state)
 {
 	(void)state;
@@ -134,6 +199,9 @@ int main(void)
 		cmocka_unit_test(time_bound_converges_within_six),
 		cmocka_unit_test(e_conserved_converges),
 		cmocka_unit_test(unreachable_is_reported),
+		cmocka_unit_test(flat_noisy_efficiency_is_unreachable),
+		cmocka_unit_test(efficiency_falling_with_size_is_unreachable),
+		cmocka_unit_test(noisy_time_bound_converges),
 		cmocka_unit_test(size_limit_is_reported),
 		cmocka_unit_test(gives_up_after_max_probes),
 		cmocka_unit_test(failed_runs_give_up_clearly),
