@@ -23,7 +23,7 @@ $(LIBEXEC)/scalegraph-report: $(OBJ)/analyzer/report_main.o $(LIBDIR)/libsganaly
 
 # Tests: cmocka programs on synthetic traces written with sgtrace_write.h.
 AN_TESTDIR := $(B)/tests/analyzer
-AN_CMOCKA := test_an_run
+AN_CMOCKA := test_an_run test_an_exp
 TESTS += $(addprefix $(AN_TESTDIR)/,$(AN_CMOCKA))
 
 $(addprefix $(AN_TESTDIR)/,$(AN_CMOCKA)): $(AN_TESTDIR)/%: $(OBJ)/analyzer/tests/%.o \
@@ -31,3 +31,9 @@ $(addprefix $(AN_TESTDIR)/,$(AN_CMOCKA)): $(AN_TESTDIR)/%: $(OBJ)/analyzer/tests
 		$(LIBDIR)/libsgtread.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $(filter %.o,$^) $(AN_LDLIBS) -lcmocka
+
+# The script needs the runner, the dispatcher and the traced billiards (collector/, cli/,
+# examples/).
+TESTS += analyzer/tests/test-report.sh
+analyzer/tests/test-report.sh: $(LIBEXEC)/scalegraph-report $(LIBEXEC)/scalegraph-run \
+	$(BIN)/scalegraph $(BIN)/billiards-traced $(BIN)/billiards-seq

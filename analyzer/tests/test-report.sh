@@ -1,0 +1,116 @@
+#!/bin/bash
+# test-report.sh — `scalegraph report` end to end on a real experiment: a small billiards series
+# recorded with libsgtrace by `scalegraph run`, then the text report, --csv, --matrix --csv and
+# --json (validated with python3), the identities (3) and (10) within 1 % on every point, U
+# reported, the store's metrics table filled, a single run directory, a bare trace, a damaged
+# trace and a missing path.
+set -u
+B=${B:-build}
+SG="$B/bin/scalegraph"
+REPORT="$B/libexec/scalegraph/scalegraph-report"
+T=$(mktemp -d /tmp/sg-test-report.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+export XDG_CACHE_HOME="$T/cache"
+pass() { echo "PASS: $1"; }
+fail() { echo "FAIL: $1: $2"; }
+check() { local n=$1 why=$2; shift 2; if "$@"; then pass "$n"; else fail "$n" "$why"; fi; }
+
+if [ ! -x "$REPORT" ] || [ ! -x "$B/bin/billiards-traced" ] || [ ! -x "$B/bin/billiards-seq" ] ||
+   [ ! -x "$B/libexec/scalegraph/scalegraph-run" ]; then
+	echo "SKIP: report_on_billiards: scalegraph run, report or the billiards programs are not built"
+	exit 0
+fi
+cat > "$T/t.sgx" <<'EOF'
+program     billiards-traced --balls {balls} --steps {steps} --threads {N}
+sequential  billiards-seq --balls {balls} --steps {steps}
+threads     1 2
+repeat      2
+timeout     20s
+param balls 300  bytes 960
+param steps 30
+method fixed      balls=300 steps=30
+method balls      balls=300*N
+memory-bound      288000 per-thread along balls
+e-conserved       0.5 along balls
+time-bound        0.02s along balls
+EOF
+"$SG" run "$T/t.sgx" -o "$T/exp" > "$T/run.out" 2>&1
+rc=$?
+check series_runs "exit $rc: $(tail -3 "$T/run.out")" test $rc -eq 0
+
+"$REPORT" "$T/exp" > "$T/text" 2> "$T/text.err"
+rc=$?
+check text_report "exit $rc: $(head -3 "$T/text.err")" test $rc -eq 0
+check text_has_matrix "no matrix" grep -q "^Scalability matrix" "$T/text"
+check text_has_px "no p_x" grep -q "p_x = " "$T/text"
+# ML: available with a hardware PMU, else one line saying why (never a silent zero)
+if grep -q "^  ML  " "$T/text"; then
+	check ml_unavailable_says_why "$(grep '^  ML ' "$T/text")" \
+		grep -Eq "^  ML +[A-Za-z_].*: .+" "$T/text"
+else
+	check ml_reported "ML neither available nor explained" \
+		bash -c "grep -q '^method' '$T/text'"
+fi
+
+"$REPORT" --csv "$T/exp" > "$T/csv" 2>/dev/null
+head -1 "$T/csv" > "$T/csv.head"
+check csv_header "$(head -1 "$T/csv")" test "$(head -1 "$T/csv")" = \
+	"method,N,W,reps,T_para,T_seq,E,S,L,IT_edge,IT_barrier,IT_lock,IT_cond,IT_sched,PT_barrier,PT_lock,PT_thread,ML,U,parallelism,oversubscribed"
+rows=$(($(wc -l < "$T/csv") - 1))
+pts=$(sqlite3 "$T/exp/experiment.db" "select count(*) from points")
+check csv_row_per_point "$rows rows, $pts points" test "$rows" -eq "$pts"
+check csv_u_reported "U column empty" \
+	bash -c "awk -F, 'NR > 1 && \$19 == \"\" { bad = 1 } END { exit bad }' '$T/csv'"
+"$REPORT" --matrix --csv "$T/exp" > "$T/mcsv" 2>/dev/null
+check matrix_csv_header "$(head -1 "$T/mcsv")" test "$(head -1 "$T/mcsv")" = \
+	"N,N2,time_bound,e_conserved,memory_bound"
+check matrix_csv_cell "$(cat "$T/mcsv")" grep -Eq '^1,2,' "$T/mcsv"
+
+"$REPORT" --json "$T/exp" > "$T/json" 2>/dev/null
+check json_valid "python3 -m json.tool rejects it" python3 -m json.tool "$T/json" /dev/null
+out=$(python3 - "$T/json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+bad = []
+for p in d["points"]:
+    f = p["figures"]
+    for c in ("check3", "check10"):
+        v = f[c].get("median")
+        if v is None or abs(v) > 0.01:
+            bad.append("%s %s N=%d %s=%s" % (p["model"], p["method"], p["N"], c, v))
+    if f["U"].get("median") is None:
+        bad.append("%s N=%d: U missing" % (p["method"], p["N"]))
+print("; ".join(bad) if bad else "ok")
+EOF
+)
+check identities_3_and_10_within_1pct "$out" test "$out" = ok
+n=$(sqlite3 "$T/exp/experiment.db" "select count(*) from metrics where name = 'T_para' and run_id > 0")
+check store_metrics_filled "$n run rows" test "${n:-0}" -gt 0
+n=$(sqlite3 "$T/exp/experiment.db" "select count(*) from metrics where name like 'scale_%'")
+check store_matrix_filled "$n cells" test "${n:-0}" -gt 0
+
+# a single run directory and the bare trace inside it
+run=$(sqlite3 "$T/exp/experiment.db" "select id from runs where kind = 'par' and n_threads = 2 limit 1")
+"$REPORT" "$T/exp/runs/$run" > "$T/run.txt" 2>&1
+check run_dir_report "$(head -3 "$T/run.txt")" grep -q "^T_para " "$T/run.txt"
+"$REPORT" --json --t-seq 0.001 "$T/exp/runs/$run/trace" > "$T/run.json" 2>/dev/null
+check bare_trace_json "invalid JSON" python3 -m json.tool "$T/run.json" /dev/null
+check run_threads_listed "no thread table" grep -q '"barrier_wait_ns"' "$T/run.json"
+
+# damage: a stream cut in the middle of a chunk reads back up to its last whole chunk
+cp -r "$T/exp/runs/$run/trace" "$T/cut"
+f=$(ls "$T/cut"/thread.1.sgs)
+truncate -s $(( $(stat -c %s "$f") / 2 + 5 )) "$f"
+"$REPORT" "$T/cut" > "$T/cut.txt" 2>&1
+rc=$?
+check truncated_trace_partial "exit $rc: $(tail -2 "$T/cut.txt")" \
+	bash -c "test $rc -eq 0 && grep -q '^problem: .*thread.1.sgs' '$T/cut.txt'"
+: > "$T/cut/defs.sgd"
+"$REPORT" "$T/cut" > "$T/cut2.txt" 2>&1
+rc=$?
+check broken_defs_message "exit $rc: $(cat "$T/cut2.txt")" \
+	bash -c "test $rc -eq 1 && grep -q 'error: .*defs.sgd' '$T/cut2.txt'"
+"$REPORT" "$T/nothing-here" > "$T/none.txt" 2>&1
+rc=$?
+check missing_path_message "exit $rc: $(cat "$T/none.txt")" \
+	bash -c "test $rc -eq 1 && grep -q 'nothing-here' '$T/none.txt'"

@@ -1,0 +1,221 @@
+/*
+ * test_an_exp.c — the experiment level on a small store built through store.h, with synthetic
+ * traces in runs/<id>/trace: repetition medians, the t/E/m matrix with hand-computed cells and
+ * the paper's caveat, p_x, the metrics written back into the store, the CSV columns, and a run
+ * whose trace is missing (a problem line, the runner's figures kept).
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "an_int.h"
+#include "an_synth.h"
+#include "store.h"
+
+/* A finished parallel run of n threads, each spanning [0, t_ns]; its trace unless no_trace. */
+static int64_t add_run(struct store *st, const char *dir, int n, const char *sizes, int rep,
+		       uint64_t t_ns, int no_trace)
+{
+	struct store_run r;
+	memset(&r, 0, sizeof r);
+	snprintf(r.kind, sizeof r.kind, "par");
+	r.n_threads = n;
+	snprintf(r.sizes, sizeof r.sizes, "%s", sizes);
+	r.rep = rep;
+	assert_int_equal(store_run_begin(st, &r), 0);
+	snprintf(r.status, sizeof r.status, "ok");
+	r.t_para_s = (double)t_ns * 1e-9;
+	snprintf(r.t_para_source, sizeof r.t_para_source, "threads");
+	assert_int_equal(store_run_finish(st, &r, 0, NULL, NULL, 0, NULL), 0);
+	if (!no_trace) {
+		char tdir[512];
+		snprintf(tdir, sizeof tdir, "%s/runs/%lld/trace", dir, (long long)r.id);
+		struct sgw_trace *w;
+		assert_int_equal(sgw_create(tdir, NULL, &w), 0);
+		for (uint32_t i = 0; i < (uint32_t)n; i++) {
+			struct syn_ev ev[] = { { 0, SG_EV_THREAD_BEGIN, i, SG_NO_ID, },
+					       { t_ns, SG_EV_THREAD_END, i, 0 },
+					       { 0, SG_EV_NONE, 0, 0 } };
+			assert_int_equal(syn_thread(w, i, ev), 0);
+		}
+		assert_int_equal(sgw_close(w, 0), 0);
+	}
+	return r.id;
+}
+
+static void add_point(struct store *st, const char *model, const char *method, int n,
+		      double work, double t_seq_ns, int n_runs, const int64_t *ids, double t_para_ns)
+{
+	struct store_point p;
+	memset(&p, 0, sizeof p);
+	snprintf(p.model, sizeof p.model, "%s", model);
+	snprintf(p.method, sizeof p.method, "%s", method);
+	p.n_threads = n;
+	p.scale = n;
+	p.work = work;
+	p.target = NAN;
+	p.t_para_s = t_para_ns * 1e-9;
+	p.t_seq_s = t_seq_ns * 1e-9;
+	snprintf(p.t_seq_source, sizeof p.t_seq_source, "sequential");
+	p.efficiency = t_seq_ns / (n * t_para_ns);
+	p.converged = 1;
+	p.oversubscribed = n > 2;
+	const char *roles[8] = { "rep", "rep", "rep", "rep", "rep", "rep", "rep", "rep" };
+	assert_int_equal(store_point_put(st, &p, n_runs, ids, roles), 0);
+}
+
+static const char *build_store(void)
+{
+	const char *dir = syn_tmpdir();
+	struct store *st;
+	assert_int_equal(store_open(dir, STORE_WRITE, &st), 0);
+	assert_int_equal(store_machine_set(st, "test cpu", 2, "test", 1e9,
+		"{\"n_cpus\": 2, \"miss_latency_ns\": 100.0, \"mutex_lock_unlock_ns\": 10.0}"), 0);
+	assert_int_equal(store_method_add(st, "fixed", "w=1", 0), 0);
+	/* method fixed: N=1 T=1000; N=2 three repetitions 1000, 3000, 2000 (median 2000) */
+	int64_t id[3];
+	id[0] = add_run(st, dir, 1, "w=1", 0, 1000, 0);
+	add_point(st, "method", "fixed", 1, 100, 800, 1, id, 1000);
+	id[0] = add_run(st, dir, 2, "w=1", 0, 1000, 0);
+	id[1] = add_run(st, dir, 2, "w=1", 1, 3000, 0);
+	id[2] = add_run(st, dir, 2, "w=1", 2, 2000, 0);
+	add_point(st, "method", "fixed", 2, 100, 800, 3, id, 2000);
+	/* time-bound: E = 0.8, 0.6, 0.3, 0.25 at N = 1, 2, 4, 8 (T_para 1000 each) */
+	static const int tn[] = { 1, 2, 4, 8 };
+	static const double te[] = { 0.8, 0.6, 0.3, 0.25 };
+	for (int k = 0; k < 4; k++) {
+		char sz[32];
+		snprintf(sz, sizeof sz, "w=t%d", tn[k]);
+		id[0] = add_run(st, dir, tn[k], sz, 0, 1000, 0);
+		add_point(st, "time-bound", "fixed", tn[k], 100, te[k] * tn[k] * 1000, 1, id, 1000);
+	}
+	/* e-conserved: E = 0.5 with T_para 1000 at N=1 and 2000 at N=2: L = 500 and 1000 */
+	id[0] = add_run(st, dir, 1, "w=e1", 0, 1000, 0);
+	add_point(st, "e-conserved", "fixed", 1, 100, 500, 1, id, 1000);
+	id[0] = add_run(st, dir, 2, "w=e2", 0, 2000, 0);
+	add_point(st, "e-conserved", "fixed", 2, 200, 2000, 1, id, 2000);
+	/* e-conserved at N=4: its run's trace is missing */
+	id[0] = add_run(st, dir, 4, "w=e4", 0, 4000, 1);
+	add_point(st, "e-conserved", "fixed", 4, 400, 8000, 1, id, 4000);
+	store_close(st);
+	return dir;
+}
+
+static void assert_near(double v, double want)
+{
+	if (fabs(v - want) > 1e-9 * (fabs(want) > 1 ? fabs(want) : 1))
+		fail_msg("%.12g, expected %.12g", v, want);
+}
+
+static void test_experiment(void **state)
+{
+	const char *dir = build_store();
+	struct an_exp *e;
+	char err[512] = "";
+	if (an_exp_open(dir, 0, &e, err, sizeof err) < 0)
+		fail_msg("an_exp_open: %s", err);
+	/* repetitions: median, min, max of T_para */
+	const struct an_point *p = an_exp_point_find(e, "method", "fixed", 2);
+	assert_non_null(p);
+	assert_int_equal(p->n_reps, 3);
+	assert_near(p->med[AN_T_PARA].value, 2000e-9);
+	assert_near(p->min[AN_T_PARA].value, 1000e-9);
+	assert_near(p->max[AN_T_PARA].value, 3000e-9);
+	/* E of the repetitions: 800 / (2 * T): 0.4, 0.1333, 0.2 -> median 0.2 */
+	assert_near(p->med[AN_E].value, 0.2);
+	/* p_x of "fixed": N=1 (T_para 1000 < 2000) */
+	int px;
+	struct an_fig tp, lat;
+	assert_int_equal(an_exp_px(e, "fixed", &px, &tp, &lat), 0);
+	assert_int_equal(px, 1);
+	assert_near(lat.value, 1000e-9 * (1 - 0.8));
+	/* the matrix */
+	int ns[8];
+	assert_int_equal(an_exp_matrix_n(e, ns, 8), 4);
+	assert_int_equal(ns[3], 8);
+	struct an_cell c;
+	assert_int_equal(an_exp_matrix_cell(e, 1, 2, &c), 0);
+	assert_near(c.scale[AN_TIME_BOUND].value, (1 - 0.8) / (1 - 0.6));
+	assert_near(c.isospeed.value, 0.8 / 0.6);
+	assert_near(c.scale[AN_E_CONSERVED].value, 500.0 / 1000.0);
+	assert_non_null(c.scale[AN_MEMORY_BOUND].unavailable);
+	assert_string_equal(c.scale[AN_MEMORY_BOUND].unavailable, "no memory-bound runs");
+	assert_int_equal(c.caveat, 0);
+	assert_int_equal(an_exp_matrix_cell(e, 4, 8, &c), 0);
+	assert_near(c.scale[AN_TIME_BOUND].value, 0.7 / 0.75);
+	assert_int_equal(c.caveat, 1);
+	assert_string_equal(c.scale[AN_E_CONSERVED].unavailable, "no e-conserved point at N=8");
+	/* the missing trace: a problem line, the runner's T_para and E kept */
+	assert_int_equal(an_exp_matrix_cell(e, 2, 4, &c), 0);
+	assert_near(c.scale[AN_E_CONSERVED].value, 1000.0 / (4000 * (1 - 0.5)));
+	int saw = 0;
+	for (size_t i = 0; i < an_exp_n_problems(e); i++)
+		saw |= strstr(an_exp_problem(e, i), "runs/") != NULL;
+	assert_true(saw);
+	/* oversubscribed: N=4 on 2 CPUs */
+	assert_int_equal(an_exp_point_find(e, "time-bound", NULL, 4)->med[AN_OVERSUB].value, 1);
+	/* the CSV: header and a row */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_int_equal(an_report_exp_csv(f, e, 0), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "method,N,W,reps,T_para,T_seq,E,S,L,IT_edge,IT_barrier,"
+				    "IT_lock,IT_cond,IT_sched,PT_barrier,PT_lock,PT_thread,ML,U,"
+				    "parallelism,oversubscribed\n"));
+	assert_non_null(strstr(buf, "\nfixed,2,100,3,2e-06,8e-07,0.2,"));
+	assert_non_null(strstr(buf, "\ntime-bound,4,100,1,"));
+	free(buf);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(an_report_exp_csv(f, e, AN_REPORT_MATRIX_ONLY), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "N,N2,time_bound,e_conserved,memory_bound\n1,2,0.5,0.5,\n"));
+	free(buf);
+	an_exp_free(e);
+
+	/* the metrics the analyzer wrote into the store */
+	struct store *st;
+	assert_int_equal(store_open(dir, STORE_READ, &st), 0);
+	sqlite3_stmt *s;
+	assert_int_equal(sqlite3_prepare_v2(store_db(st), "SELECT value FROM metrics WHERE name = "
+		"'scale_time_bound' AND point_id = (SELECT id FROM points WHERE model = "
+		"'time-bound' AND n_threads = 1) AND point2_id = (SELECT id FROM points WHERE "
+		"model = 'time-bound' AND n_threads = 2)", -1, &s, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	assert_near(sqlite3_column_double(s, 0), 0.5);
+	sqlite3_finalize(s);
+	assert_int_equal(sqlite3_prepare_v2(store_db(st), "SELECT COUNT(*) FROM metrics WHERE "
+		"name = 'ML' AND run_id > 0 AND value IS NULL AND unavailable IS NOT NULL", -1, &s,
+		NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	assert_true(sqlite3_column_int(s, 0) > 0);
+	sqlite3_finalize(s);
+	store_close(st);
+	syn_rmtree(dir);
+}
+
+static void test_missing_store(void **state)
+{
+	struct an_exp *e = NULL;
+	char err[512] = "";
+	const char *dir = syn_tmpdir();
+	assert_true(an_exp_open(dir, 0, &e, err, sizeof err) < 0);
+	assert_non_null(strstr(err, dir));
+	syn_rmtree(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_experiment),
+		cmocka_unit_test(test_missing_store),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
