@@ -111,6 +111,17 @@ static int def_decode(struct sgr_trace *t, struct defs_cap *cap, const struct sg
 			unavailable ? strdup(s[2]) : NULL };
 		return 0;
 	}
+	case SGF_DEF_LOST: {
+		if (len != 16)
+			return -EINVAL;
+		memcpy(u, pl, 8);
+		memcpy(q, pl + 8, 8);
+		struct sgr_stream *st = sgr_stream_get(t, u[0], 1);
+		if (!st)
+			return -ENOMEM;
+		st->th.lost += q[0];
+		return 0;
+	}
 	case SGF_DEF_COUNTERS_OFF:
 		if (take_strings((const char *)pl, len, s, 1) < 0)
 			return -EINVAL;

@@ -65,7 +65,7 @@ static int stream_walk(struct sgr_trace *t, struct sgr_stream *s)
 		const struct sgf_trailer *tr = (const void *)(s->map + off);
 		if (sgf_trailer_check(tr) == 0) {
 			s->th.complete = 1;
-			s->th.lost = tr->lost;
+			s->th.lost += tr->lost;
 			sgr_pair_add(t, tr->pair_ticks, tr->pair_ns);
 			if (tr->n_chunks != next_seq)
 				sgr_problem_add(t, "%s: trailer counts %llu chunks, stream has %llu",

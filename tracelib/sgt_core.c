@@ -160,9 +160,11 @@ __attribute__((destructor)) static void sgt_fini(void)
 	if (me && sg_trace_active)
 		sgt_thread_finish(me);
 	sg_trace_active = 0;
-	for (struct sgt_thread *t = sgt_thread_list(); t; t = t->next)
+	for (struct sgt_thread *t = sgt_thread_list(); t; t = t->next) {
 		if (t != me)
 			sgt_thread_finish_foreign(t, 1);
+		sgt_thread_lost_report(t);   /* events dropped after a stream ended */
+	}
 	sgt_registry_clock_pair();
 	sgt_registry_close();
 	configured = 0;

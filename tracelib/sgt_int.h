@@ -112,6 +112,7 @@ struct sgt_thread {
 	int fork_reset;            /* forked child: restart as thread 0 of the child's trace */
 	int in_lib;                /* recursion guard around registry calls */
 	uint64_t seq, n_written, lost;
+	uint64_t lost_written;     /* part of `lost` already in the trailer or a LOST definition */
 	pid_t tid;
 	struct sgt_map objs;       /* sync objects: (address, kind) -> id, episodes */
 	struct sgt_map names;      /* regions and user counters: name pointer -> id */
@@ -201,6 +202,8 @@ void sgt_thread_flush(struct sgt_thread *t);
  * has recorded so far and the trailer. `wait`: spin for its io lock (exit) or give up after a
  * bounded try (signal handler). Async-signal-safe. */
 void sgt_thread_finish_foreign(struct sgt_thread *t, int wait);
+/* Writes what t lost beyond lost_written as a LOST definition. Async-signal-safe. */
+void sgt_thread_lost_report(struct sgt_thread *t);
 /* The list of all thread states of this process (only grows). */
 struct sgt_thread *sgt_thread_list(void);
 void sgt_thread_list_add(struct sgt_thread *t);
@@ -247,6 +250,9 @@ uint32_t sgt_registry_counter(const char *name, const char *unit, enum sg_counte
 			      const char *unavailable, const char **stored);
 int sgt_registry_thread(uint32_t index, uint32_t parent, pid_t tid);
 int sgt_registry_clock_pair(void);
+/* Appends a LOST definition (thread `index` lost `n` more events): one write() to the
+ * append-only definitions file, no lock, so async-signal-safe. 0 or -errno. */
+int sgt_registry_lost(uint32_t index, uint64_t n);
 void sgt_registry_counters_off(const char *reason);
 /* Join table: pthread_t -> thread index. */
 void sgt_registry_join_put(pthread_t th, uint32_t index);

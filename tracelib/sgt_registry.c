@@ -320,6 +320,17 @@ int sgt_registry_clock_pair(void)
 	return rc;
 }
 
+int sgt_registry_lost(uint32_t index, uint64_t n)
+{
+	uint64_t f[2] = { index, n };   /* u32 index, u32 0, u64 n (little-endian) */
+	unsigned char buf[sizeof(struct sgf_def_header) + sizeof f];
+	long len = sgf_def_encode(buf, sizeof buf, SGF_DEF_LOST, f, sizeof f, NULL, 0);
+	int fd = __atomic_load_n(&defs_fd, __ATOMIC_ACQUIRE);
+	if (len < 0)
+		return (int)len;
+	return fd >= 0 ? sgt_write_all(fd, buf, (size_t)len) : -EBADF;
+}
+
 void sgt_registry_join_put(pthread_t th, uint32_t index)
 {
 	pthread_mutex_lock(&join_lock);

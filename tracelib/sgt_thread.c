@@ -21,7 +21,6 @@ __thread int sgt_thread_done __attribute__((tls_model("initial-exec")));
 
 static struct sgt_thread *thread_list;
 static pthread_key_t thread_key;
-static uint64_t lost_unattributed;   /* events of threads that could not get a state */
 
 struct sgt_thread *sgt_thread_list(void)
 {
@@ -93,11 +92,20 @@ static void trailer_write(struct sgt_thread *t)
 		};
 		sgt_clock_pair(&tr.pair_ticks, &tr.pair_ns);
 		sgf_trailer_seal(&tr);
-		sgt_write_all(t->fd, &tr, sizeof tr);
+		if (sgt_write_all(t->fd, &tr, sizeof tr) == 0)
+			t->lost_written = t->lost;
 		close(t->fd);
 		t->fd = -1;
 	}
 	t->finished = 1;
+	sgt_thread_lost_report(t);
+}
+
+void sgt_thread_lost_report(struct sgt_thread *t)
+{
+	uint64_t lost = t->lost;
+	if (lost > t->lost_written && sgt_registry_lost(t->index, lost - t->lost_written) == 0)
+		t->lost_written = lost;
 }
 
 void sgt_thread_flush(struct sgt_thread *t)
@@ -196,7 +204,7 @@ static int thread_begin(struct sgt_thread *t, uint32_t index, uint32_t parent)
 	t->index = index == SG_NO_ID ? sgt_registry_next_index() : index;
 	t->parent = parent;
 	t->tid = (pid_t)syscall(SYS_gettid);
-	t->seq = t->n_written = t->lost = 0;
+	t->seq = t->n_written = t->lost = t->lost_written = 0;
 	t->finished = 0;
 	int rc = stream_open(t);
 	if (rc < 0)
@@ -242,7 +250,6 @@ fail:
 	}
 	sgt_self = NULL;
 	sgt_thread_done = 1;
-	__atomic_add_fetch(&lost_unattributed, 1, __ATOMIC_RELAXED);
 	return NULL;
 }
 

@@ -119,7 +119,7 @@ const char *sg_obj_kind_name(enum sg_obj_kind kind);
 #define SGF_CHUNK_MAGIC      UINT32_C(0x4b434753)   /* "SGCK" */
 #define SGF_TRAILER_MAGIC    UINT32_C(0x444e4547)   /* "GEND" */
 #define SGF_VERSION_MAJOR    1
-#define SGF_VERSION_MINOR    0
+#define SGF_VERSION_MINOR    1
 
 enum sgf_clock {
 	SGF_CLOCK_TSC = 1,   /* ticks are TSC cycles since the epoch; convert with clock pairs */
@@ -188,6 +188,10 @@ enum sgf_def_type {
 	SGF_DEF_COUNTER = 6,      /* u32 id, u16 origin, u16 flags (1: unavailable), name NUL,
 				     unit NUL, reason NUL (empty unless unavailable) */
 	SGF_DEF_COUNTERS_OFF = 7, /* reason NUL: no counter could be set up in this process */
+	SGF_DEF_LOST = 8,         /* u32 thread index, u32 0, u64 events lost (format 1.1): written
+				     when a stream could not carry its trailer's count (the disk
+				     was full) or lost events after its trailer; a reader adds it
+				     to the trailer's count */
 };
 
 #define SGF_COUNTER_UNAVAILABLE 1u

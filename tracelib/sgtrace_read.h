@@ -76,7 +76,7 @@ struct sgr_thread {
 	int complete;              /* the stream ends with a valid trailer */
 	uint64_t n_chunks;         /* whole chunks with a valid header */
 	uint64_t n_recs;           /* records in those chunks (before payload checks) */
-	uint64_t lost;             /* lost-event count from the trailer (0 without one) */
+	uint64_t lost;             /* events lost: the trailer's count plus SGF_DEF_LOST records */
 	uint64_t n_damaged;        /* chunks found damaged (grows as payloads are checked) */
 };
 

@@ -1,10 +1,12 @@
 /*
  * crashee.c — a traced program for the crash tests (test_crash.c). Usage:
- *   crashee MODE N        MODE: ok | segv | term | abort | kill
+ *   crashee MODE N        MODE: ok | segv | bus | term | int | abort | kill
  * Thread 0 and a worker (thread 1) each lock and unlock their own mutex N times (3N lock
- * events each); then thread 0 exits normally (ok), dereferences NULL (segv), raises SIGTERM
- * (term), calls abort() (abort), or (kill) flushes its buffer, prints "ready", records N more
- * lock/unlock pairs that stay in its buffer, and waits to be killed with SIGKILL.
+ * events each); then thread 0 exits normally (ok), dereferences NULL (segv), raises SIGBUS (bus),
+ * SIGTERM (term) or SIGINT (int), calls abort() (abort), or (kill) flushes its buffer, prints
+ * "ready", records N more lock/unlock pairs that stay in its buffer, and waits to be killed
+ * with SIGKILL. A program that survives its signal (it was ignored when the program started)
+ * prints "survived", lets the worker finish and exits with status 0.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -40,7 +42,7 @@ int main(int argc, char **argv)
 {
 	static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 	if (argc != 3) {
-		fprintf(stderr, "usage: crashee ok|segv|term|abort|kill N\n");
+		fprintf(stderr, "usage: crashee ok|segv|bus|term|int|abort|kill N\n");
 		return 2;
 	}
 	const char *mode = argv[1];
@@ -60,8 +62,12 @@ int main(int argc, char **argv)
 		volatile int *volatile bad = NULL;
 		*bad = 1;
 	}
+	if (!strcmp(mode, "bus"))
+		raise(SIGBUS);
 	if (!strcmp(mode, "term"))
 		raise(SIGTERM);
+	if (!strcmp(mode, "int"))
+		raise(SIGINT);
 	if (!strcmp(mode, "abort"))
 		abort();
 	if (!strcmp(mode, "kill")) {
@@ -72,6 +78,13 @@ int main(int argc, char **argv)
 		for (;;)
 			pause();
 	}
-	fprintf(stderr, "crashee: unknown mode '%s'\n", mode);
-	return 2;
+	if (strcmp(mode, "segv") && strcmp(mode, "bus") && strcmp(mode, "term") &&
+	    strcmp(mode, "int") && strcmp(mode, "abort")) {
+		fprintf(stderr, "crashee: unknown mode '%s'\n", mode);
+		return 2;
+	}
+	printf("survived\n");
+	pthread_barrier_wait(&never);   /* releases the worker */
+	sg_pthread_join(th, NULL);
+	return 0;
 }

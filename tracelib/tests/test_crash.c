@@ -1,8 +1,10 @@
 /*
  * test_crash.c — traces of programs that die: the crashee helper (crashee.c) killed with
- * SIGKILL reads back up to its last flushed chunk; one that segfaults, is terminated or aborts
- * flushes every event recorded before the signal, in every thread, and still dies of that
- * signal; a flipped byte in a recorded chunk is reported by chunk and the rest is read.
+ * SIGKILL reads back up to its last flushed chunk; one that dies of SIGSEGV, SIGBUS, SIGABRT,
+ * SIGTERM or SIGINT flushes every event recorded before the signal, in every thread, and still
+ * dies of that signal; one that started with the signal ignored keeps ignoring it; a flipped
+ * byte in a recorded chunk is reported by chunk and the rest is read; a stream that cannot be
+ * written counts what it lost.
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -14,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -46,8 +49,11 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* Starts crashee MODE with its stdout on a pipe; returns its pid. */
-static pid_t spawn(struct fixture *f, const char *mode, int *out_fd)
+/* Starts crashee MODE with its stdout on a pipe; returns its pid. fsize_limit, when not 0, is
+ * the largest file the child may write (RLIMIT_FSIZE, with SIGXFSZ ignored: a full disk);
+ * ignore_sig, when not 0, is a signal the child starts with ignored. */
+static pid_t spawn_ex(struct fixture *f, const char *mode, int *out_fd, long fsize_limit,
+		      int ignore_sig)
 {
 	char prog[PATH_MAX], n[32];
 	tu_helper_path(prog, sizeof prog, "crashee");
@@ -61,12 +67,24 @@ static pid_t spawn(struct fixture *f, const char *mode, int *out_fd)
 		close(p[0]);
 		setenv("SG_TRACE_DIR", f->trace, 1);
 		setenv("SG_TRACE_BUFFER", "64K", 1);
+		if (ignore_sig)
+			signal(ignore_sig, SIG_IGN);
+		if (fsize_limit) {
+			struct rlimit rl = { (rlim_t)fsize_limit, (rlim_t)fsize_limit };
+			signal(SIGXFSZ, SIG_IGN);
+			setrlimit(RLIMIT_FSIZE, &rl);
+		}
 		execl(prog, prog, mode, n, (char *)NULL);
 		_exit(127);
 	}
 	close(p[1]);
 	*out_fd = p[0];
 	return pid;
+}
+
+static pid_t spawn(struct fixture *f, const char *mode, int *out_fd)
+{
+	return spawn_ex(f, mode, out_fd, 0, 0);
 }
 
 static int run_to_death(struct fixture *f, const char *mode)
@@ -124,6 +142,41 @@ static void test_sigterm_flushes_everything(void **state)
 {
 	struct fixture *f = *state;
 	check_fully_flushed(f, run_to_death(f, "term"), SIGTERM);
+}
+
+static void test_sigbus_flushes_everything(void **state)
+{
+	struct fixture *f = *state;
+	check_fully_flushed(f, run_to_death(f, "bus"), SIGBUS);
+}
+
+static void test_sigint_flushes_everything(void **state)
+{
+	struct fixture *f = *state;
+	check_fully_flushed(f, run_to_death(f, "int"), SIGINT);
+}
+
+/* The original disposition stays: a program started with SIGINT ignored survives its SIGINT,
+ * and its trace is an ordinary complete one. */
+static void test_ignored_signal_stays_ignored(void **state)
+{
+	struct fixture *f = *state;
+	int fd, status;
+	pid_t pid = spawn_ex(f, "int", &fd, 0, SIGINT);
+	char buf[32] = "";
+	FILE *in = fdopen(fd, "r");
+	assert_non_null(fgets(buf, sizeof buf, in));
+	fclose(in);
+	assert_string_equal(buf, "survived\n");
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	struct sgr_trace *t = open_ok(f->trace);
+	for (size_t pos = 0; pos < 2; pos++) {
+		assert_int_equal(lock_events(t, pos), 3 * N_PAIRS);
+		assert_true(sgr_thread(t, pos)->complete);
+	}
+	assert_int_equal(sgr_n_problems(t), 0);
+	sgr_close(t);
 }
 
 static void test_abort_flushes_everything(void **state)
@@ -213,16 +266,55 @@ static void test_flipped_byte_in_recorded_trace(void **state)
 	sgr_close(t);
 }
 
+/* A stream that cannot be written (here: the file size limit, as with a full disk) stops, the
+ * program runs on unharmed, and every event that did not reach the file is counted: per
+ * thread, readable records + lost == the records of the same run written in full. */
+static void test_lost_events_are_counted(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t full[2];
+	int status = run_to_death(f, "ok");
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	struct sgr_trace *t = open_ok(f->trace);
+	assert_int_equal(sgr_n_threads(t), 2);
+	for (size_t pos = 0; pos < 2; pos++) {
+		assert_int_equal(sgr_thread(t, pos)->lost, 0);
+		full[pos] = sgr_thread(t, pos)->n_recs;
+	}
+	sgr_close(t);
+	tu_rm_rf(f->trace);
+
+	int fd;
+	pid_t pid = spawn_ex(f, "ok", &fd, 256 << 10, 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	close(fd);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	t = open_ok(f->trace);
+	assert_int_equal(sgr_n_threads(t), 2);
+	for (size_t pos = 0; pos < 2; pos++) {
+		const struct sgr_thread *th = sgr_thread(t, pos);
+		assert_true(th->lost > 0);
+		assert_false(th->complete);
+		assert_int_equal(th->n_recs + th->lost, full[pos]);
+	}
+	assert_int_equal(sgr_verify(t), 0);
+	sgr_close(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_segfault_flushes_everything, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sigterm_flushes_everything, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_abort_flushes_everything, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sigbus_flushes_everything, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sigint_flushes_everything, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ignored_signal_stays_ignored, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sigkill_reads_to_last_flushed_chunk, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_flipped_byte_in_recorded_trace, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_lost_events_are_counted, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
