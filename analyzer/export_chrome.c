@@ -309,6 +309,21 @@ static int on_end(void *ctx, size_t pos, const struct export_slice *s, const str
 	return c->err ? -EIO : 0;
 }
 
+/* The instants that name a sync object: lock acquired/release, cond signal/broadcast. */
+static void put_instant_object(struct chrome *c, const struct sgr_event *ev)
+{
+	const char *what;
+	switch (ev->kind) {
+	case SG_EV_LOCK_ACQUIRED: what = ",\"cat\":\"lock\",\"name\":\"lock acquired\""; break;
+	case SG_EV_LOCK_RELEASE: what = ",\"cat\":\"lock\",\"name\":\"lock release\""; break;
+	case SG_EV_COND_SIGNAL: what = ",\"cat\":\"cond\",\"name\":\"cond signal\""; break;
+	default: what = ",\"cat\":\"cond\",\"name\":\"cond broadcast\""; break;
+	}
+	put(c, what, strlen(what));
+	put_object_arg(c, ev);
+	PUT(c, "}}");
+}
+
 static int on_point(void *ctx, size_t pos, const struct sgr_event *ev)
 {
 	struct chrome *c = ctx;
@@ -338,62 +353,49 @@ static int on_point(void *ctx, size_t pos, const struct sgr_event *ev)
 	case SG_EV_THREAD_END:
 		PUT(c, ",\"cat\":\"thread\",\"name\":\"thread end\"}");
 		break;
-	case SG_EV_LOCK_ACQUIRED:
-		PUT(c, ",\"cat\":\"lock\",\"name\":\"lock acquired\"");
-		put_object_arg(c, ev);
-		PUT(c, "}}");
-		break;
-	case SG_EV_LOCK_RELEASE:
-		PUT(c, ",\"cat\":\"lock\",\"name\":\"lock release\"");
-		put_object_arg(c, ev);
-		PUT(c, "}}");
-		break;
-	case SG_EV_COND_SIGNAL:
-		PUT(c, ",\"cat\":\"cond\",\"name\":\"cond signal\"");
-		put_object_arg(c, ev);
-		PUT(c, "}}");
-		break;
-	default: /* SG_EV_COND_BROADCAST */
-		PUT(c, ",\"cat\":\"cond\",\"name\":\"cond broadcast\"");
-		put_object_arg(c, ev);
-		PUT(c, "}}");
+	default:
+		put_instant_object(c, ev);
 		break;
 	}
 	return c->err ? -EIO : 0;
+}
+
+/* {"ph":"M","pid":P,"tid":T,"name":"NAME","args":{  — a metadata event up to its args. */
+static void meta_head(struct chrome *c, uint32_t tid, const char *name)
+{
+	if (!c->first)
+		PUT(c, ",\n");
+	c->first = 0;
+	PUT(c, "{\"ph\":\"M\",\"pid\":");
+	put_u64(c, c->pid);
+	PUT(c, ",\"tid\":");
+	put_u64(c, tid);
+	PUT(c, ",\"name\":\"");
+	put(c, name, strlen(name));
+	PUT(c, "\",\"args\":{");
 }
 
 /* Process and thread names (metadata events, "ph":"M"). */
 static void put_metadata(struct chrome *c)
 {
 	char text[128];
-	PUT(c, "{\"ph\":\"M\",\"pid\":");
-	put_u64(c, c->pid);
-	PUT(c, ",\"tid\":0,\"name\":\"process_name\",\"args\":{\"name\":");
+	meta_head(c, 0, "process_name");
 	snprintf(text, sizeof text, "scalegraph trace of pid %" PRIu32, c->pid);
+	PUT(c, "\"name\":");
 	put_json(c, text);
 	PUT(c, "}}");
 	for (size_t i = 0; i < sgr_n_threads(c->t); i++) {
 		const struct sgr_thread *th = sgr_thread(c->t, i);
-		if (th->os_tid)
-			snprintf(text, sizeof text, "thread %" PRIu32 " (tid %" PRId32 ")", th->index,
-				 th->os_tid);
-		else
-			snprintf(text, sizeof text, "thread %" PRIu32, th->index);
-		PUT(c, ",\n{\"ph\":\"M\",\"pid\":");
-		put_u64(c, c->pid);
-		PUT(c, ",\"tid\":");
-		put_u64(c, th->index);
-		PUT(c, ",\"name\":\"thread_name\",\"args\":{\"name\":");
+		export_thread_name(th, text, sizeof text);
+		meta_head(c, th->index, "thread_name");
+		PUT(c, "\"name\":");
 		put_json(c, text);
-		PUT(c, "}},\n{\"ph\":\"M\",\"pid\":");
-		put_u64(c, c->pid);
-		PUT(c, ",\"tid\":");
-		put_u64(c, th->index);
-		PUT(c, ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":");
+		PUT(c, "}}");
+		meta_head(c, th->index, "thread_sort_index");
+		PUT(c, "\"sort_index\":");
 		put_u64(c, th->index);
 		PUT(c, "}}");
 	}
-	c->first = 0;
 }
 
 /* "otherData": where the trace came from, what was unreadable or unavailable. */

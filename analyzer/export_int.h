@@ -44,6 +44,10 @@ struct export_ops {
 int export_walk(struct sgr_trace *t, const struct export_ops *ops, void *ctx,
 		struct export_stats *st);
 
+/* "thread 3 (tid 4711)", or "thread 3" when the OS thread id is unknown: how both formats
+ * name a thread. */
+void export_thread_name(const struct sgr_thread *th, char *out, size_t len);
+
 /* Open-addressing map from 64-bit keys (never UINT64_MAX) to 32-bit values. Zero-initialise. */
 struct export_map {
 	uint64_t *keys;

@@ -443,12 +443,7 @@ static int make_strings(struct otf2 *o, struct late_strings *ls)
 	ls->ep = str(o, "episode");
 	ls->ep_d = str(o, "this thread's n-th wait at this barrier, 1..");
 	for (size_t i = 0; i < o->n_loc; i++) {
-		const struct sgr_thread *th = sgr_thread(o->t, i);
-		if (th->os_tid)
-			snprintf(text, sizeof text, "thread %" PRIu32 " (tid %" PRId32 ")",
-				 th->index, th->os_tid);
-		else
-			snprintf(text, sizeof text, "thread %" PRIu32, th->index);
+		export_thread_name(sgr_thread(o->t, i), text, sizeof text);
 		ls->loc_name[i] = str(o, text);
 	}
 	for (size_t i = 0; i < o->n_metric; i++) {

@@ -6,6 +6,8 @@
  * left open by the program must not produce an unbalanced file.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -225,4 +227,12 @@ out:
 	free(w.h);
 	free(w.heap);
 	return rc;
+}
+
+void export_thread_name(const struct sgr_thread *th, char *out, size_t len)
+{
+	if (th->os_tid)
+		snprintf(out, len, "thread %" PRIu32 " (tid %" PRId32 ")", th->index, th->os_tid);
+	else
+		snprintf(out, len, "thread %" PRIu32, th->index);
 }

@@ -132,29 +132,26 @@ if [ $have_otf2_print = 1 ]; then
 fi
 
 # --- nothing readable, missing run, run without a trace, usage ---
+# expect_exit NAME RC PATTERN ARGS...: `scalegraph export ARGS` exits RC, stderr has PATTERN.
+expect_exit() {
+	local name=$1 want=$2 pattern=$3 rc
+	shift 3
+	"$SG" export "$@" 2>"$tmp/err.txt"
+	rc=$?
+	if [ $rc -eq "$want" ] && grep -q "$pattern" "$tmp/err.txt"; then
+		pass "$name"
+	else
+		fail "$name" "exit $rc: $(cat "$tmp/err.txt")"
+	fi
+}
 "$MK" "$tmp/empty" empty 2>/dev/null
-"$SG" export --chrome "$tmp/empty" "$tmp/empty.json" 2>"$tmp/err.txt"
-rc=$?
-if [ $rc -eq 1 ] && grep -q "no readable event" "$tmp/err.txt"; then
-	pass "empty trace: exit 1, says nothing is readable"
-else
-	fail "empty trace" "exit $rc: $(cat "$tmp/err.txt")"
-fi
-"$SG" export --otf2 "$tmp/no-such-run" "$tmp/x" 2>"$tmp/err.txt"
-rc=$?
-if [ $rc -eq 2 ] && grep -q "no-such-run: No such file or directory" "$tmp/err.txt"; then
-	pass "missing run: exit 2, clear message"
-else
-	fail "missing run" "exit $rc: $(cat "$tmp/err.txt")"
-fi
+expect_exit "empty trace: exit 1, says nothing is readable" 1 "no readable event" \
+	--chrome "$tmp/empty" "$tmp/empty.json"
+expect_exit "missing run: exit 2, clear message" 2 "no-such-run: No such file or directory" \
+	--otf2 "$tmp/no-such-run" "$tmp/x"
 mkdir -p "$tmp/untraced"
-"$SG" export --chrome "$tmp/untraced" "$tmp/x.json" 2>"$tmp/err.txt"
-rc=$?
-if [ $rc -eq 2 ] && grep -q "no trace here" "$tmp/err.txt"; then
-	pass "run without a trace: exit 2, clear message"
-else
-	fail "run without a trace" "exit $rc: $(cat "$tmp/err.txt")"
-fi
+expect_exit "run without a trace: exit 2, clear message" 2 "no trace here" \
+	--chrome "$tmp/untraced" "$tmp/x.json"
 if "$SG" export --help | grep -q -- "--otf2 RUN DIR" &&
    ! "$SG" export "$tmp/run" 2>/dev/null && ! "$SG" export --chrome --otf2 a b 2>/dev/null; then
 	pass "usage: --help, missing format, two formats"
