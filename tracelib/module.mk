@@ -55,7 +55,7 @@ $(LIBEXEC)/scalegraph-dump: $(OBJ)/tracelib/dump.o $(LIBDIR)/libsgtread.a
 SGT_TESTDIR := $(B)/tests/tracelib
 SGT_CMOCKA_TESTS := test_format test_rw test_env test_wrappers test_fork test_crash test_stress
 TESTS += $(addprefix $(SGT_TESTDIR)/,$(SGT_CMOCKA_TESTS)) \
-	tracelib/tests/test-visibility.sh tracelib/tests/test-dump.sh
+	tracelib/tests/test-visibility.sh tracelib/tests/test-dump.sh tracelib/tests/test-env.sh
 # Helpers the tests run.
 SGT_TEST_HELPERS := $(SGT_TESTDIR)/crashee $(SGT_TESTDIR)/mktrace
 TESTS_DEPS_tracelib := $(SGT_TEST_HELPERS) $(LIBEXEC)/scalegraph-dump $(LIBDIR)/libsgtrace.so
@@ -74,4 +74,5 @@ $(addprefix $(SGT_TESTDIR)/,$(SGT_CMOCKA_TESTS) crashee mktrace): $(SGT_TESTDIR)
 
 # Every tracelib test needs the helpers and the dump tool built first.
 $(addprefix $(SGT_TESTDIR)/,$(SGT_CMOCKA_TESTS)): | $(TESTS_DEPS_tracelib)
-tracelib/tests/test-visibility.sh tracelib/tests/test-dump.sh: $(TESTS_DEPS_tracelib)
+tracelib/tests/test-visibility.sh tracelib/tests/test-dump.sh tracelib/tests/test-env.sh: \
+	$(TESTS_DEPS_tracelib)

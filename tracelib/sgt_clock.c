@@ -53,10 +53,15 @@ static void raw_pair(uint64_t *tsc, uint64_t *ns)
 #endif
 }
 
-void sgt_clock_init(void)
+void sgt_clock_init(int want)
 {
 	uint64_t tsc, ns;
-	sgt_g.clock = tsc_invariant() ? SGF_CLOCK_TSC : SGF_CLOCK_NS;
+	if (want == SGF_CLOCK_TSC && SGT_HAVE_TSC)
+		sgt_g.clock = SGF_CLOCK_TSC;
+	else if (want == SGF_CLOCK_NS)
+		sgt_g.clock = SGF_CLOCK_NS;
+	else
+		sgt_g.clock = tsc_invariant() ? SGF_CLOCK_TSC : SGF_CLOCK_NS;
 	raw_pair(&tsc, &ns);
 	sgt_g.epoch_tsc = tsc;
 	sgt_g.epoch_ns = ns;

@@ -122,7 +122,7 @@ __attribute__((constructor)) static void sgt_init(void)
 	}
 	if (!cfg.enabled)
 		return;
-	sgt_clock_init();
+	sgt_clock_init(cfg.clock);
 	sgt_g.pid = (uint32_t)getpid();
 	sgt_g.buf_recs = (cfg.buf_bytes - sizeof(struct sgf_chunk_header)) /
 			 sizeof(struct sg_event_rec);

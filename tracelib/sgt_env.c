@@ -1,6 +1,7 @@
 /*
  * sgt_env.c — strict parsing of the environment that configures libsgtrace (sgtrace.h):
- * SG_TRACE=0|1, SG_TRACE_DIR=PATH, SG_TRACE_BUFFER=SIZE[K|M], SG_COUNTERS_BARRIER=0|1.
+ * SG_TRACE=0|1, SG_TRACE_DIR=PATH, SG_TRACE_BUFFER=SIZE[K|M], SG_TRACE_CLOCK=auto|tsc|ns,
+ * SG_COUNTERS_BARRIER=0|1.
  * Anything else is refused with one message, and tracing is then off (the program runs on).
  */
 #include <errno.h>
@@ -55,6 +56,30 @@ range:
 	return -EINVAL;
 }
 
+/* clock -> "auto" | "tsc" | "ns" */
+static int parse_clock(const char *v, int *out, char *err, size_t errlen)
+{
+	if (!strcmp(v, "auto")) {
+		*out = 0;
+		return 0;
+	}
+	if (!strcmp(v, "ns")) {
+		*out = SGF_CLOCK_NS;
+		return 0;
+	}
+	if (!strcmp(v, "tsc") && sgt_clock_have_tsc()) {
+		*out = SGF_CLOCK_TSC;
+		return 0;
+	}
+	if (!strcmp(v, "tsc"))
+		snprintf(err, errlen, "sgtrace: error: SG_TRACE_CLOCK='tsc': this CPU has no TSC; "
+			 "tracing is off");
+	else
+		snprintf(err, errlen, "sgtrace: error: SG_TRACE_CLOCK='%s': expected auto, tsc or "
+			 "ns; tracing is off", v);
+	return -EINVAL;
+}
+
 int sgt_env_parse(char *(*get)(const char *name), struct sgt_config *cfg, char *err,
 		  size_t errlen)
 {
@@ -87,6 +112,9 @@ int sgt_env_parse(char *(*get)(const char *name), struct sgt_config *cfg, char *
 	}
 	v = get("SG_TRACE_BUFFER");
 	if (v && (rc = parse_size("SG_TRACE_BUFFER", v, &cfg->buf_bytes, err, errlen)) < 0)
+		goto out;
+	v = get("SG_TRACE_CLOCK");
+	if (v && (rc = parse_clock(v, &cfg->clock, err, errlen)) < 0)
 		goto out;
 	v = get("SG_COUNTERS_BARRIER");
 	if (v)

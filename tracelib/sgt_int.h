@@ -43,6 +43,7 @@ struct sgt_config {
 	char dir[PATH_MAX - 64];   /* room left for "/fork.<pid>/thread.<N>.sgs" */
 	size_t buf_bytes;
 	int counters_barrier;      /* SG_COUNTERS_BARRIER=1: sample counters at barrier episodes */
+	int clock;                 /* SG_TRACE_CLOCK: 0 auto, else the enum sgf_clock asked for */
 };
 
 #define SGT_BUF_MIN ((size_t)4 << 10)
@@ -70,8 +71,14 @@ struct sgt_global {
 extern struct sgt_global sgt_g;
 
 /* ---- clock (sgt_clock.c) ---- */
-/* Chooses the clock and sets the epoch in sgt_g. */
-void sgt_clock_init(void);
+/* Chooses the clock (`want`: 0 for the invariant TSC where the CPU promises one, else
+ * CLOCK_MONOTONIC; or an enum sgf_clock to force) and sets the epoch in sgt_g. */
+void sgt_clock_init(int want);
+/* Does this CPU have a TSC at all (x86)? */
+static inline int sgt_clock_have_tsc(void)
+{
+	return SGT_HAVE_TSC;
+}
 /* A (ticks, CLOCK_MONOTONIC ns) pair taken now. Async-signal-safe. */
 void sgt_clock_pair(uint64_t *ticks, uint64_t *ns);
 uint64_t sgt_mono_ns(void);
