@@ -9,11 +9,13 @@ B=${B:-build}
 SG="$B/bin/scalegraph"
 MK="$B/tests/export/test_export_mktrace"
 TRACED="$B/bin/billiards-traced"
+SGCC="$B/libexec/scalegraph/scalegraph-cc"
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 pass() { echo "PASS: $1"; }
+abs() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
 fail() { echo "FAIL: $1: $2"; }
 
 # check_chrome NAME TRACE JSON: valid JSON whose counts per kind equal dump's, nesting right.
@@ -85,27 +87,70 @@ else
 	fail "otf2: synthetic trace" "exit $?: $(cat "$tmp/err.txt")"
 fi
 
-# --- a real traced run (bare trace directory) ---
+# export_both NAME RUN TRACE: both formats of a real run, each checked against dump's counts.
+export_both() {
+	if "$SG" export --chrome "$2" "$tmp/real.json" 2>"$tmp/err.txt"; then
+		check_chrome "chrome: $1, counts per kind equal dump's" "$3" "$tmp/real.json"
+	else
+		fail "chrome: $1" "$(cat "$tmp/err.txt")"
+	fi
+	rm -rf "$tmp/real.json" "$tmp/real-otf2"
+	if [ $have_otf2_print = 0 ]; then
+		echo "SKIP: otf2: $1: otf2-print missing"
+	elif "$SG" export --otf2 "$2" "$tmp/real-otf2" 2>"$tmp/err.txt"; then
+		check_otf2 "otf2: $1, counts per kind equal dump's" "$3" "$tmp/real-otf2"
+	else
+		fail "otf2: $1" "$(cat "$tmp/err.txt")"
+	fi
+	rm -rf "$tmp/real-otf2"
+}
+
+# --- real runs: billiards-traced as a bare trace directory, and as a run of an experiment
+# store made by `scalegraph run`; taskfarm built with `scalegraph cc --sg-all-functions`
+# (functions, condition waits) ---
 if [ ! -x "$TRACED" ]; then
-	echo "SKIP: real run: $TRACED not built"
+	echo "SKIP: real runs: $TRACED not built"
 elif ! SG_TRACE_DIR="$tmp/bt" "$TRACED" --balls 300 --steps 20 --threads 2 \
 		>/dev/null 2>"$tmp/bt.err"; then
 	fail "real run" "billiards-traced failed: $(tail -1 "$tmp/bt.err")"
 else
-	if "$SG" export --chrome "$tmp/bt" "$tmp/bt.json" 2>"$tmp/err.txt"; then
-		check_chrome "chrome: billiards-traced N=2, counts per kind equal dump's" "$tmp/bt" \
-			"$tmp/bt.json"
+	export_both "billiards-traced N=2" "$tmp/bt" "$tmp/bt"
+	cat >"$tmp/bil.sgx" <<-EOF
+	program     $(abs "$TRACED") --balls {balls} --steps 10 --threads {N}
+	sequential  $(abs "$B/bin/billiards-seq") --balls {balls} --steps 10
+	threads     2
+	repeat      1
+	param balls 200
+	method fixed balls=200
+	EOF
+	XDG_CACHE_HOME="$tmp/cache" "$SG" run "$tmp/bil.sgx" -o "$tmp/exp" >"$tmp/run.out" 2>&1
+	par=$(ls -d "$tmp"/exp/runs/*/trace 2>/dev/null | head -1)
+	seq=$(for d in "$tmp"/exp/runs/*; do [ -d "$d/trace" ] || echo "$d"; done | head -1)
+	if [ -z "$par" ] || [ -z "$seq" ]; then
+		fail "experiment store run" "scalegraph run made no traced and untraced run: $(tail -2 "$tmp/run.out")"
 	else
-		fail "chrome: billiards-traced" "$(cat "$tmp/err.txt")"
+		export_both "run directory of an experiment store" "${par%/trace}" "$par"
+		"$SG" export --chrome "$seq" "$tmp/seq.json" 2>"$tmp/err.txt"
+		rc=$?
+		if [ $rc -eq 2 ] && grep -q "no trace here" "$tmp/err.txt"; then
+			pass "untraced run of an experiment store: exit 2, says there is no trace"
+		else
+			fail "untraced run of an experiment store" "exit $rc: $(cat "$tmp/err.txt")"
+		fi
 	fi
-	if [ $have_otf2_print = 0 ]; then
-		echo "SKIP: otf2: billiards-traced: otf2-print missing"
-	elif "$SG" export --otf2 "$tmp/bt" "$tmp/bt-otf2" 2>"$tmp/err.txt"; then
-		check_otf2 "otf2: billiards-traced N=2, counts per kind equal dump's" "$tmp/bt" \
-			"$tmp/bt-otf2"
-	else
-		fail "otf2: billiards-traced" "$(cat "$tmp/err.txt")"
-	fi
+fi
+if [ ! -x "$SGCC" ] || [ ! -f examples/taskfarm/taskfarm_par.c ]; then
+	echo "SKIP: taskfarm: scalegraph cc or the taskfarm sources missing"
+elif ! SG_CC="${CC:-cc}" "$SGCC" --sg-static --sg-all-functions -O2 -Iexamples/common \
+		examples/taskfarm/taskfarm_par.c examples/taskfarm/farm_task.c \
+		examples/taskfarm/farm_cli.c examples/common/ex_cli.c examples/common/ex_threads.c \
+		-pthread -o "$tmp/taskfarm" >"$tmp/cc.err" 2>&1; then
+	fail "taskfarm" "scalegraph cc failed: $(tail -3 "$tmp/cc.err")"
+elif ! SG_TRACE_DIR="$tmp/tf" "$tmp/taskfarm" --tasks 200 --size 200 --threads 3 --queue 2 \
+		>/dev/null 2>"$tmp/tf.err"; then
+	fail "taskfarm" "traced taskfarm failed: $(tail -1 "$tmp/tf.err")"
+else
+	export_both "taskfarm N=3, all functions" "$tmp/tf" "$tmp/tf"
 fi
 
 # --- damage: what is readable is exported, the chunk is named ---
