@@ -60,10 +60,13 @@ static int closest(const struct search *sr)
 	return best;
 }
 
+/* Whether s was probed already, or is so near a probe that its run could only repeat it within
+ * the scatter of run times: a quarter of the tolerance, in s (T ~ s^exponent). */
 static int tried(const struct search *sr, double s, int (*same)(void *, double, double), void *ctx)
 {
+	double res = sr->kind == SEARCH_TIME ? sr->tol / (4 * sr->exponent) : 0.002;
 	for (int i = 0; i < sr->n; i++)
-		if (fabs(sr->probe[i].s - s) <= 1e-9 * s || (same && same(ctx, sr->probe[i].s, s)))
+		if (fabs(sr->probe[i].s - s) <= res * s || (same && same(ctx, sr->probe[i].s, s)))
 			return 1;
 	return 0;
 }
@@ -110,41 +113,59 @@ enum search_state search_next(struct search *sr, double *s_next, int *best, char
 		return SEARCH_GAVE_UP;
 	} else {
 		/* one side only: extrapolate from the two probes nearest the target */
-		int c = -1;
-		for (int i = 0; i < sr->n; i++)
-			if (i != b && !isnan(sr->probe[i].y) &&
-			    (c < 0 || fabs(gap(sr, sr->probe[i].y)) < fabs(gap(sr, sr->probe[c].y))))
+		int c = -1, anchor = b;
+		double u_min = ub, u_max = ub, g_min = gap(sr, sr->probe[b].y), g_max = g_min;
+		for (int i = 0; i < sr->n; i++) {
+			if (isnan(sr->probe[i].y))
+				continue;
+			double ui = log(sr->probe[i].s), gi = gap(sr, sr->probe[i].y);
+			if (i != b && (c < 0 || fabs(gi) < fabs(gap(sr, sr->probe[c].y))))
 				c = i;
+			u_min = fmin(u_min, ui);
+			u_max = fmax(u_max, ui);
+			g_min = fmin(g_min, gi);
+			g_max = fmax(g_max, gi);
+			/* the probe farthest toward the target (largest s when y is below it) */
+			if ((gi < 0 && ui > log(sr->probe[anchor].s)) ||
+			    (gi > 0 && ui < log(sr->probe[anchor].s)))
+				anchor = i;
+		}
 		double gb = gap(sr, sr->probe[b].y);
 		double slope = 0;
 		if (c >= 0 && fabs(log(sr->probe[c].s) - ub) > 1e-9)
 			slope = (gap(sr, sr->probe[c].y) - gb) / (log(sr->probe[c].s) - ub);
-		/* Two probes at least a full step (x8) apart that differ by no more than the
-		 * tolerance, while the target lies beyond the next full step: what moves y is
-		 * noise, not the size (a slow but real response moves more over such a span). */
-		double dg = c >= 0 ? fabs(gap(sr, sr->probe[c].y) - gb) : 0;
-		double span = c >= 0 ? fabs(log(sr->probe[c].s) - ub) : 0;
+		/* What moves y less than the tolerance over a full step (x8) of sizes is noise,
+		 * not the size; a move away from the target is believed when it is larger than the
+		 * noise (E) or seen over a full step (T grows with the work, so a small fall of T
+		 * between nearby sizes is scatter of the run times). */
 		double noise = sr->kind == SEARCH_TIME ? log1p(sr->tol) : sr->tol;
-		if (c >= 0 && slope > 1e-3 && dg <= noise && span >= log(8) - 1e-9 &&
-		    fabs(gb / slope) > log(8)) {
+		double span = u_max - u_min, dg = g_max - g_min;
+		int full_step = span >= log(8) - 1e-9;
+		if (c >= 0 && dg <= noise && full_step) {
 			snprintf(why, why_len, "%s responds too little to the size along this path (%.4g at "
 				 "s = %.4g, %.4g at s = %.4g): target unreachable at this N", what,
 				 sr->probe[b].y, sr->probe[b].s, sr->probe[c].y, sr->probe[c].s);
 			return SEARCH_GAVE_UP;
 		}
-		if (c >= 0 && slope <= 1e-3) {
+		if (c >= 0 && slope <= 1e-3 &&
+		    (full_step || (sr->kind == SEARCH_EFFICIENCY && dg > noise))) {
 			snprintf(why, why_len, "%s does not move toward %.4g along this path (%.4g at s = "
 				 "%.4g, %.4g at s = %.4g): target unreachable at this N", what, sr->target,
 				 sr->probe[b].y, sr->probe[b].s, sr->probe[c].y, sr->probe[c].s);
 			return SEARCH_GAVE_UP;
 		}
-		if (slope > 1e-3)
-			u = ub - gb / slope;
-		else if (sr->kind == SEARCH_TIME)
-			u = ub - gb / sr->exponent;
-		else
-			u = ub + (gb < 0 ? log(2) : -log(2));
-		u = clamp(u, ub - log(8), ub + log(8));
+		double ua = log(sr->probe[anchor].s), ga = gap(sr, sr->probe[anchor].y);
+		double dir = gb < 0 ? 1 : -1;
+		if (slope > 1e-3) {
+			u = clamp(ub - gb / slope, ub - log(8), ub + log(8));
+		} else if (sr->kind == SEARCH_TIME) {
+			u = clamp(ua - ga / sr->exponent, ua - log(8), ua + log(8));
+		} else if (c < 0) {
+			u = ub + dir * log(2);
+		} else {
+			/* E flat within the noise so far: widen the span to a full step */
+			u = ua + dir * fmax(log(2), log(8) - span);
+		}
 	}
 	double s = clamp(exp(u), sr->s_min, sr->s_max);
 	if (tried(sr, s, same, ctx)) {

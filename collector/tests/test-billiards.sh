@@ -12,7 +12,7 @@ pass() { echo "PASS: $1"; }
 fail() { echo "FAIL: $1: $2"; }
 check() { local n=$1 why=$2; shift 2; if "$@"; then pass "$n"; else fail "$n" "$why"; fi; }
 q() { sqlite3 "$T/exp/experiment.db" "$1"; }
-if [ ! -f "$SPEC" ] || [ ! -x "$B/bin/billiards" ] || [ ! -x "$B/bin/billiards-seq" ]; then
+if [ ! -f "$SPEC" ] || [ ! -x "$B/bin/billiards-traced" ] || [ ! -x "$B/bin/billiards-seq" ]; then
 	echo "SKIP: billiards_small_series: $SPEC or the billiards programs are missing"
 	exit 0
 fi
@@ -51,6 +51,28 @@ check efficiency_from_sequential "$n points without E from the sequential progra
 dirs=$(ls "$T/exp/runs" | wc -l)
 check run_directories "$dirs dirs for $(q 'select count(*) from runs') runs" test "$dirs" -eq "$(q 'select count(*) from runs')"
 check outputs_kept "stdout of run 1: $(cat "$T/exp/runs/1/stdout")" grep -q checksum "$T/exp/runs/1/stdout"
+# the program is traced: each par run has its trace, T_para from it, counters in the store
+n=$(q "select count(*) from runs where kind='par' and status='ok'")
+traced=0
+for id in $(q "select id from runs where kind='par' and status='ok'"); do
+	[ -d "$T/exp/runs/$id/trace" ] && traced=$((traced + 1))
+done
+check par_runs_traced "$traced of $n par runs have a trace" test "$traced" -eq "$n" -a "$n" -gt 0
+n=$(q "select count(*) from runs where kind='par' and status='ok' and t_para_source not in ('region','threads')")
+check t_para_from_trace "$n par runs timed by wall: $(q "select distinct t_para_source from runs where kind='par'")" test "$n" -eq 0
+n=$(q "select count(*) from runs r where kind='par' and status='ok' and not exists (select 1 from run_counters c where c.run_id = r.id and c.name = 'task-clock' and c.value > 0 and c.thread >= 0)")
+check software_counters_stored "$n traced runs without task-clock totals" test "$n" -eq 0
+has_pmu=0
+for d in /sys/bus/event_source/devices/cpu /sys/bus/event_source/devices/cpu_core \
+	 /sys/bus/event_source/devices/armv8_pmuv3_0; do
+	[ -e "$d" ] && has_pmu=1
+done
+if [ $has_pmu -eq 0 ]; then
+	why=$(q "select distinct thread || ':' || coalesce(value, 'NULL') || ':' || unavailable from run_counters where name = 'cycles'")
+	check cycles_unavailable_not_zero "cycles rows: $why" test "$why" = "-1:NULL:no hardware PMU (ENOENT)"
+else
+	echo "SKIP: cycles_unavailable_not_zero: this machine has a PMU"
+fi
 # a second invocation makes no run
 "$SG" run "$SPEC" -o "$T/exp" >"$T/out2" 2>&1
 check rerun_makes_nothing "$(tail -1 "$T/out2")" grep -q ': 0 runs made' "$T/out2"

@@ -153,6 +153,43 @@ static void noisy_time_bound_converges(void **state)
 	}
 }
 
+static void time_scatter_is_not_a_verdict(void **state)
+{
+	(void)state;
+	/* recorded here (billiards N = 4, loaded machine): T fell between two nearby sizes */
+	struct search sr;
+	int best;
+	double s;
+	char why[256];
+	search_init(&sr, SEARCH_TIME, 2.0, 0.02, 4e-4, 4e4, 2.0, 6);
+	search_add(&sr, 4, 1.297);
+	search_add(&sr, 4.968, 1.163);
+	assert_int_equal(search_next(&sr, &s, &best, why, sizeof why, NULL, NULL), SEARCH_CONTINUE);
+	assert_true(s > 4.968 * 1.1);
+	/* ... but a fall over a full step (x8) is believed */
+	search_add(&sr, 40, 1.0);
+	assert_int_equal(search_next(&sr, &s, &best, why, sizeof why, NULL, NULL), SEARCH_GAVE_UP);
+	assert_non_null(strstr(why, "target unreachable at this N"));
+}
+
+static void sizes_closer_than_the_scatter_are_not_probed(void **state)
+{
+	(void)state;
+	/* recorded: bracket 37612..38074 balls, the secant proposes one ball more */
+	struct search sr;
+	int best;
+	double s;
+	char why[256];
+	search_init(&sr, SEARCH_TIME, 2.0, 0.02, 2e-4, 2e4, 2.0, 6);
+	search_add(&sr, 7.5224, 1.9522 * 0.95);
+	search_add(&sr, 7.6148, 2.6489);
+	search_add(&sr, 7.5316, 2.2993);
+	enum search_state st = search_next(&sr, &s, &best, why, sizeof why, NULL, NULL);
+	assert_int_equal(st, SEARCH_GAVE_UP);
+	assert_non_null(strstr(why, "sizes cannot be resolved finer"));
+	assert_true(fabs(sr.probe[best].s - 7.5224) < 1e-9);
+}
+
 static void size_limit_is_reported(void **state)
 {
 	(void)state;
@@ -202,6 +239,8 @@ int main(void)
 		cmocka_unit_test(flat_noisy_efficiency_is_unreachable),
 		cmocka_unit_test(efficiency_falling_with_size_is_unreachable),
 		cmocka_unit_test(noisy_time_bound_converges),
+		cmocka_unit_test(time_scatter_is_not_a_verdict),
+		cmocka_unit_test(sizes_closer_than_the_scatter_are_not_probed),
 		cmocka_unit_test(size_limit_is_reported),
 		cmocka_unit_test(gives_up_after_max_probes),
 		cmocka_unit_test(failed_runs_give_up_clearly),
