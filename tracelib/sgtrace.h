@@ -12,6 +12,9 @@
  *   SG_TRACE=0|1          0 disables recording (default 1)
  *   SG_TRACE_DIR=PATH     trace directory (default ./sgtrace.<pid>)
  *   SG_TRACE_BUFFER=SIZE  per-thread buffer, bytes with optional K/M suffix (default 1M)
+ *   SG_TRACE_CLOCK=auto|tsc|ns  timestamps: the invariant TSC where the CPU has one (auto,
+ *                         default), forced TSC, or clock_gettime(CLOCK_MONOTONIC)
+ * docs/tracelib.md has the details, what each wrapper records and what it costs.
  *
  * Only sg_* symbols are exported. Nothing here ever calls exit() or prints on the hot path; on
  * an internal failure the library turns itself off and counts the events it dropped.
