@@ -360,91 +360,86 @@ out:
 
 /* ---- parallelism ---- */
 
-struct pcur {
-	const struct an_tscan *s;
-	size_t k;          /* next interval */
-	int phase;         /* 0: start s_i pending; 1: inside intervals; 2: end pending; 3: done */
-	int at_b;          /* next boundary is the end (b) of interval k */
-	uint64_t lo, hi;   /* s_i, e_i */
-};
-
-/* The next boundary of a processor: time and +1 (busy starts) / -1 (busy ends). */
-static int pcur_peek(const struct pcur *c, uint64_t *t, int *d)
+/* A boundary of a processor's busy time as one sortable key: 2t + 1 when busy starts, 2t when
+ * it ends (ends first at equal times). */
+static size_t busy_keys(const struct an_tscan *s, uint64_t *k)
 {
-	switch (c->phase) {
-	case 0: *t = c->lo; *d = 1; return 1;
-	case 1:
-		if (c->k < c->s->n_iv) {
-			const struct an_ivl *v = &c->s->iv[c->k];
-			if (c->at_b) {
-				*t = v->b < c->lo ? c->lo : v->b > c->hi ? c->hi : v->b;
-				*d = 1;
-			} else {
-				*t = v->a < c->lo ? c->lo : v->a > c->hi ? c->hi : v->a;
-				*d = -1;
-			}
-			return 1;
-		}
-		*t = c->hi; *d = -1; return 1;
-	default: return 0;
+	uint64_t lo = s->first, hi = s->last, prev = 2 * lo + 1;
+	size_t n = 0;
+	k[n++] = prev;
+	for (size_t j = 0; j < s->n_iv; j++) {
+		uint64_t a = s->iv[j].a, b = s->iv[j].b;
+		a = a < lo ? lo : a > hi ? hi : a;
+		b = b < lo ? lo : b > hi ? hi : b;
+		uint64_t ka = 2 * a, kb = 2 * b + 1;
+		if (ka < prev)     /* overlapping intervals: keep the keys in order */
+			ka = prev;
+		if (kb < ka)
+			kb = ka + 1;
+		k[n++] = ka;
+		k[n++] = kb;
+		prev = kb;
 	}
-}
-
-static void pcur_pop(struct pcur *c)
-{
-	if (c->phase == 0) {
-		c->phase = 1;
-		return;
-	}
-	if (c->k < c->s->n_iv) {
-		if (c->at_b) {
-			c->at_b = 0;
-			c->k++;
-		} else {
-			c->at_b = 1;
-		}
-		return;
-	}
-	c->phase = 3;
+	k[n++] = 2 * hi > prev ? 2 * hi : prev + 1;
+	return n;
 }
 
 int an_join_parallelism(struct an_run *r)
 {
-	struct pcur *c = calloc(r->n_threads + 1, sizeof *c);
-	if (!c)
+	/* every processor's sorted boundary keys, merged pairwise into one sorted sequence, then
+	 * one sweep counting the busy processors */
+	size_t total = 0, n_runs = 0;
+	for (size_t i = 0; i < r->n_threads; i++)
+		if (r->th[i].processor && r->ts[i].seen)
+			total += 2 * r->ts[i].n_iv + 2;
+	uint64_t *a = malloc((total + 1) * sizeof *a), *b = malloc((total + 1) * sizeof *b);
+	size_t *bounds = malloc((r->n_threads + 2) * sizeof *bounds);
+	if (!a || !b || !bounds) {
+		free(a);
+		free(b);
+		free(bounds);
 		return -ENOMEM;
-	size_t n = 0;
-	for (size_t i = 0; i < r->n_threads; i++) {
-		if (!r->th[i].processor || !r->ts[i].seen)
-			continue;
-		c[n] = (struct pcur){ &r->ts[i], 0, 0, 0, r->ts[i].first, r->ts[i].last };
-		n++;
+	}
+	size_t at = 0;
+	bounds[0] = 0;
+	for (size_t i = 0; i < r->n_threads; i++)
+		if (r->th[i].processor && r->ts[i].seen) {
+			at += busy_keys(&r->ts[i], a + at);
+			bounds[++n_runs] = at;
+		}
+	while (n_runs > 1) {
+		size_t m = 0;
+		for (size_t k = 0; k < n_runs; k += 2) {
+			size_t i = bounds[k], ie = bounds[k + 1], j = ie;
+			size_t je = k + 2 <= n_runs ? bounds[k + 2] : ie, o = i;
+			while (i < ie && j < je)
+				b[o++] = a[j] < a[i] ? a[j++] : a[i++];
+			while (i < ie)
+				b[o++] = a[i++];
+			while (j < je)
+				b[o++] = a[j++];
+			bounds[++m] = o;
+		}
+		n_runs = m;
+		uint64_t *t = a;
+		a = b;
+		b = t;
 	}
 	uint64_t busy = 0, multi = 0, tp = 0;
 	long cnt = 0;
-	for (;;) {
-		size_t best = n;
-		uint64_t bt = UINT64_MAX;
-		int bd = 0;
-		for (size_t k = 0; k < n; k++) {
-			uint64_t t;
-			int d;
-			if (pcur_peek(&c[k], &t, &d) && (t < bt || (t == bt && d < bd))) {
-				best = k, bt = t, bd = d;
-			}
-		}
-		if (best == n)
-			break;
-		if (cnt > 0 && bt > tp) {
-			busy += (uint64_t)cnt * (bt - tp);
+	for (size_t k = 0; k < at; k++) {
+		uint64_t t = a[k] >> 1;
+		if (cnt > 0 && t > tp) {
+			busy += (uint64_t)cnt * (t - tp);
 			if (cnt >= 2)
-				multi += (uint64_t)cnt * (bt - tp);
+				multi += (uint64_t)cnt * (t - tp);
 		}
-		tp = bt;
-		cnt += bd;
-		pcur_pop(&c[best]);
+		tp = t;
+		cnt += (a[k] & 1) ? 1 : -1;
 	}
-	free(c);
+	free(a);
+	free(b);
+	free(bounds);
 	r->par_busy = busy;
 	r->par_multi = multi;
 	return 0;

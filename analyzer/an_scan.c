@@ -134,7 +134,10 @@ int an_scan_thread(struct an_run *r, size_t pos, uint64_t lo, uint64_t hi)
 	int has_req = 0, has_bar = 0, has_cond = 0, has_cr = 0, has_join = 0;
 	struct { uint64_t q; uint32_t obj, mode; } open[MAX_OPEN_HOLDS];
 	size_t n_open = 0;
-	uint64_t first = UINT64_MAX, last = 0, n_in = 0, n_ev = 0;
+	uint64_t first = UINT64_MAX, last = 0, n_ev = 0, span = hi - lo;
+	struct an_frame *stack = s->stack;
+	struct an_fstat *fs = s->fs;
+	size_t depth = 0, cap_stack = s->cap_stack, n_fs = s->n_fs;
 
 	struct sgr_cursor cur;
 	struct sgr_span sp;
@@ -143,46 +146,68 @@ int an_scan_thread(struct an_run *r, size_t pos, uint64_t lo, uint64_t hi)
 		const struct sg_event_rec *rec = sp.recs;
 		size_t n = sp.n;
 		n_ev += n;
+		if (!n)
+			continue;
+		/* a thread's records are in time order: when both ends of the span lie inside the
+		 * clip, so does every record, and the per-record clamp is skipped */
+		uint64_t ta = rec[0].w0 >> 8, tb = rec[n - 1].w0 >> 8;
+		int inside = ta - lo <= span && tb - lo <= span && ta <= tb;
+		if (inside) {
+			if (ta < first)
+				first = ta;
+			last = tb;
+		}
 		for (size_t i = 0; i < n; i++) {
 			uint64_t w0 = rec[i].w0, w1 = rec[i].w1;
 			uint64_t t = w0 >> 8;
 			unsigned kind = (unsigned)(w0 & 0xff);
-			if (t < lo)
-				t = lo;
-			else if (t > hi)
-				t = hi;
-			else {
-				n_in++;
-				if (t < first)
-					first = t;
-				last = t;
+			/* one compare for "inside the clip" (unsigned wrap-around) */
+			if (__builtin_expect(!inside, 0)) {
+				if (t - lo > span) {
+					t = t < lo ? lo : hi;
+				} else {
+					if (t < first)
+						first = t;
+					last = t;
+				}
 			}
 			uint32_t id = (uint32_t)w1, aux = (uint32_t)(w1 >> 32);
-			switch (kind) {
-			case SG_EV_FUNC_ENTER:
-				if (id >= s->n_fs && grow_index(&s->fs, &s->n_fs, id, sizeof *s->fs) < 0)
-					return -ENOMEM;
-				if (s->depth == s->cap_stack &&
-				    an_grow(&s->stack, &s->cap_stack, s->depth, sizeof *s->stack) < 0)
-					return -ENOMEM;
-				s->stack[s->depth++] = (struct an_frame){ id, t, 0 };
-				s->fs[id].calls++;
-				s->fs[id].active++;
-				break;
-			case SG_EV_FUNC_EXIT:
-				if (s->depth > 0 && s->stack[s->depth - 1].func == id) {
-					struct an_frame *f = &s->stack[--s->depth];
-					struct an_fstat *st = &s->fs[id];
+			/* function probes are most events: their fast paths first, on locals (stores
+			 * through s-> would make the compiler reload every field) */
+			if (kind == SG_EV_FUNC_ENTER) {
+				if (__builtin_expect(id >= n_fs || depth == cap_stack, 0)) {
+					if (id >= n_fs &&
+					    grow_index(&s->fs, &s->n_fs, id, sizeof *s->fs) < 0)
+						return -ENOMEM;
+					if (depth == cap_stack &&
+					    an_grow(&s->stack, &s->cap_stack, depth, sizeof *s->stack) < 0)
+						return -ENOMEM;
+					fs = s->fs, n_fs = s->n_fs;
+					stack = s->stack, cap_stack = s->cap_stack;
+				}
+				stack[depth++] = (struct an_frame){ id, t, 0 };
+				fs[id].calls++;
+				fs[id].active++;
+				continue;
+			}
+			if (kind == SG_EV_FUNC_EXIT) {
+				if (__builtin_expect(depth > 0 && stack[depth - 1].func == id, 1)) {
+					struct an_frame *f = &stack[--depth];
+					struct an_fstat *st = &fs[id];
 					uint64_t dur = t - f->enter;
 					st->excl += dur - f->child;
 					st->incl += st->active == 1 ? dur : 0;
 					st->active--;
-					if (s->depth > 0)
-						s->stack[s->depth - 1].child += dur;
+					if (depth > 0)
+						stack[depth - 1].child += dur;
 				} else {
+					s->depth = depth;
 					func_exit(s, id, t);
+					depth = s->depth;
 				}
-				break;
+				continue;
+			}
+			switch (kind) {
 			case SG_EV_BARRIER_ARRIVE:
 				bar_t = t, bar_obj = id, bar_ep = aux, has_bar = 1;
 				break;
@@ -305,13 +330,14 @@ int an_scan_thread(struct an_run *r, size_t pos, uint64_t lo, uint64_t hi)
 			}
 		}
 	}
+	s->depth = depth;
 	/* frames still open at the end are closed at the thread's last event */
 	while (s->depth > 0)
 		func_exit(s, s->stack[s->depth - 1].func, last > s->stack[s->depth - 1].enter ?
 			  last : s->stack[s->depth - 1].enter);
 	s->first = first;
 	s->last = last;
-	s->seen = n_in > 0;
+	s->seen = first != UINT64_MAX;
 	s->n_events = n_ev;
 	return 0;
 }
