@@ -69,27 +69,21 @@ static double loop_probe(void)
 static pthread_mutex_t mutexes[2] = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER };
 static __thread pthread_mutex_t *my_mutex;
 
-static double loop_mutex_raw(void)
-{
-	long n = n_events / 3;
-	double t0 = now_ns();
-	for (long i = 0; i < n; i++) {
-		pthread_mutex_lock(my_mutex);
-		pthread_mutex_unlock(my_mutex);
+/* A lock/unlock loop through `lock` and `unlock` (the bare pthread calls or the wrappers),
+ * in ns per third of a pair: the wrappers record three events per pair. */
+#define MUTEX_LOOP(name, lock, unlock)                                  \
+	static double name(void)                                        \
+	{                                                               \
+		long n = n_events / 3;                                  \
+		double t0 = now_ns();                                   \
+		for (long i = 0; i < n; i++) {                          \
+			lock(my_mutex);                                 \
+			unlock(my_mutex);                               \
+		}                                                       \
+		return (now_ns() - t0) / (double)(n * 3);               \
 	}
-	return (now_ns() - t0) / (double)(n * 3);
-}
-
-static double loop_mutex_wrapped(void)
-{
-	long n = n_events / 3;
-	double t0 = now_ns();
-	for (long i = 0; i < n; i++) {
-		sg_pthread_mutex_lock(my_mutex);
-		sg_pthread_mutex_unlock(my_mutex);
-	}
-	return (now_ns() - t0) / (double)(n * 3);
-}
+MUTEX_LOOP(loop_mutex_raw, pthread_mutex_lock, pthread_mutex_unlock)
+MUTEX_LOOP(loop_mutex_wrapped, sg_pthread_mutex_lock, sg_pthread_mutex_unlock)
 
 struct job {
 	loop_fn fn;

@@ -239,7 +239,12 @@ static struct named *named_find(struct named **list, size_t *cap, uint32_t *coun
 	return e;
 }
 
-uint32_t sgt_registry_region(const char *name, const char **stored)
+/* Regions and counters: the id of `name` in `list`, defined (type, second fixed word `word1`,
+ * then the strings name, extra[0..n_extra), n_extra <= 2) the first time. *stored (when not NULL) receives
+ * the registry's copy of the name. SG_NO_ID on failure. */
+static uint32_t named_define(struct named **list, size_t *cap, uint32_t *count, const char *name,
+			     enum sgf_def_type type, uint32_t word1, const char *const *extra,
+			     int n_extra, const char **stored)
 {
 	uint32_t id = SG_NO_ID;
 	int added;
@@ -247,38 +252,14 @@ uint32_t sgt_registry_region(const char *name, const char **stored)
 		name = "";
 	if (reg_enter() < 0)
 		return SG_NO_ID;
-	struct named *e = named_find(&regions, &regions_cap, &n_regions, name, &added);
+	struct named *e = named_find(list, cap, count, name, &added);
 	if (!e)
 		goto out;
 	if (added) {
-		uint32_t f[2] = { e->id, 0 };
-		const char *s[1] = { e->name };
-		def_emit(SGF_DEF_REGION, f, sizeof f, s, 1);
-	}
-	id = e->id;
-	*stored = e->name;
-out:
-	reg_leave();
-	return id;
-}
-
-uint32_t sgt_registry_counter(const char *name, const char *unit, enum sg_counter_origin origin,
-			      const char *unavailable, const char **stored)
-{
-	uint32_t id = SG_NO_ID;
-	int added;
-	if (!name)
-		name = "";
-	if (reg_enter() < 0)
-		return SG_NO_ID;
-	struct named *e = named_find(&counters, &counters_cap, &n_counters, name, &added);
-	if (!e)
-		goto out;
-	if (added) {
-		uint32_t f[2] = { e->id, (uint32_t)origin |
-					 (unavailable ? SGF_COUNTER_UNAVAILABLE << 16 : 0) };
-		const char *s[3] = { e->name, unit, unavailable };
-		def_emit(SGF_DEF_COUNTER, f, sizeof f, s, 3);
+		uint32_t f[2] = { e->id, word1 };
+		const char *s[3] = { e->name, n_extra > 0 ? extra[0] : NULL,
+				     n_extra > 1 ? extra[1] : NULL };
+		def_emit(type, f, sizeof f, s, 1 + n_extra);
 	}
 	id = e->id;
 	if (stored)
@@ -286,6 +267,21 @@ uint32_t sgt_registry_counter(const char *name, const char *unit, enum sg_counte
 out:
 	reg_leave();
 	return id;
+}
+
+uint32_t sgt_registry_region(const char *name, const char **stored)
+{
+	return named_define(&regions, &regions_cap, &n_regions, name, SGF_DEF_REGION, 0, NULL, 0,
+			    stored);
+}
+
+uint32_t sgt_registry_counter(const char *name, const char *unit, enum sg_counter_origin origin,
+			      const char *unavailable, const char **stored)
+{
+	const char *extra[2] = { unit, unavailable };
+	uint32_t word1 = (uint32_t)origin | (unavailable ? SGF_COUNTER_UNAVAILABLE << 16 : 0);
+	return named_define(&counters, &counters_cap, &n_counters, name, SGF_DEF_COUNTER, word1,
+			    extra, 2, stored);
 }
 
 void sgt_registry_counters_off(const char *reason)

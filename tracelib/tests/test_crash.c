@@ -27,32 +27,15 @@
 
 #define N_PAIRS 20000   /* 60,000 lock events per thread: several 64K-byte chunks */
 
-struct fixture {
-	char dir[PATH_MAX - 64];
-	char trace[PATH_MAX];
-};
-
 static int setup(void **state)
 {
-	struct fixture *f = calloc(1, sizeof *f);
-	tu_tmpdir(f->dir, sizeof f->dir, "crash");
-	snprintf(f->trace, sizeof f->trace, "%s/trace", f->dir);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-	tu_rm_rf(f->dir);
-	free(f);
-	return 0;
+	return tu_fixture_setup(state, "crash");
 }
 
 /* Starts crashee MODE with its stdout on a pipe; returns its pid. fsize_limit, when not 0, is
  * the largest file the child may write (RLIMIT_FSIZE, with SIGXFSZ ignored: a full disk);
  * ignore_sig, when not 0, is a signal the child starts with ignored. */
-static pid_t spawn_ex(struct fixture *f, const char *mode, int *out_fd, long fsize_limit,
+static pid_t spawn_ex(struct tu_fixture *f, const char *mode, int *out_fd, long fsize_limit,
 		      int ignore_sig)
 {
 	char prog[PATH_MAX], n[32];
@@ -82,12 +65,12 @@ static pid_t spawn_ex(struct fixture *f, const char *mode, int *out_fd, long fsi
 	return pid;
 }
 
-static pid_t spawn(struct fixture *f, const char *mode, int *out_fd)
+static pid_t spawn(struct tu_fixture *f, const char *mode, int *out_fd)
 {
 	return spawn_ex(f, mode, out_fd, 0, 0);
 }
 
-static int run_to_death(struct fixture *f, const char *mode)
+static int run_to_death(struct tu_fixture *f, const char *mode)
 {
 	int fd, status;
 	pid_t pid = spawn(f, mode, &fd);
@@ -106,21 +89,13 @@ static size_t lock_events(struct sgr_trace *t, size_t pos)
 	return c;
 }
 
-static struct sgr_trace *open_ok(const char *dir)
-{
-	struct sgr_trace *t = NULL;
-	char err[512];
-	if (sgr_open(dir, 0, &t, err, sizeof err) < 0)
-		fail_msg("sgr_open: %s", err);
-	return t;
-}
 
 /* Every lock event of both threads is in the trace, and both streams have trailers. */
-static void check_fully_flushed(struct fixture *f, int status, int sig)
+static void check_fully_flushed(struct tu_fixture *f, int status, int sig)
 {
 	assert_true(WIFSIGNALED(status));
 	assert_int_equal(WTERMSIG(status), sig);
-	struct sgr_trace *t = open_ok(f->trace);
+	struct sgr_trace *t = tu_open_ok(f->trace);
 	assert_int_equal(sgr_n_threads(t), 2);
 	for (size_t pos = 0; pos < 2; pos++) {
 		assert_int_equal(lock_events(t, pos), 3 * N_PAIRS);
@@ -134,25 +109,25 @@ static void check_fully_flushed(struct fixture *f, int status, int sig)
 
 static void test_segfault_flushes_everything(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	check_fully_flushed(f, run_to_death(f, "segv"), SIGSEGV);
 }
 
 static void test_sigterm_flushes_everything(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	check_fully_flushed(f, run_to_death(f, "term"), SIGTERM);
 }
 
 static void test_sigbus_flushes_everything(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	check_fully_flushed(f, run_to_death(f, "bus"), SIGBUS);
 }
 
 static void test_sigint_flushes_everything(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	check_fully_flushed(f, run_to_death(f, "int"), SIGINT);
 }
 
@@ -160,7 +135,7 @@ static void test_sigint_flushes_everything(void **state)
  * and its trace is an ordinary complete one. */
 static void test_ignored_signal_stays_ignored(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	int fd, status;
 	pid_t pid = spawn_ex(f, "int", &fd, 0, SIGINT);
 	char buf[32] = "";
@@ -170,7 +145,7 @@ static void test_ignored_signal_stays_ignored(void **state)
 	assert_string_equal(buf, "survived\n");
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	struct sgr_trace *t = open_ok(f->trace);
+	struct sgr_trace *t = tu_open_ok(f->trace);
 	for (size_t pos = 0; pos < 2; pos++) {
 		assert_int_equal(lock_events(t, pos), 3 * N_PAIRS);
 		assert_true(sgr_thread(t, pos)->complete);
@@ -181,13 +156,13 @@ static void test_ignored_signal_stays_ignored(void **state)
 
 static void test_abort_flushes_everything(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	check_fully_flushed(f, run_to_death(f, "abort"), SIGABRT);
 }
 
 static void test_sigkill_reads_to_last_flushed_chunk(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	int fd, status;
 	pid_t pid = spawn(f, "kill", &fd);
 	char buf[16] = "";
@@ -200,7 +175,7 @@ static void test_sigkill_reads_to_last_flushed_chunk(void **state)
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	fclose(in);
 	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
-	struct sgr_trace *t = open_ok(f->trace);
+	struct sgr_trace *t = tu_open_ok(f->trace);
 	assert_int_equal(sgr_n_threads(t), 2);
 	const struct sgr_thread *t0 = sgr_thread(t, 0);
 	assert_false(t0->complete);
@@ -224,10 +199,10 @@ static void test_sigkill_reads_to_last_flushed_chunk(void **state)
 
 static void test_flipped_byte_in_recorded_trace(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	int status = run_to_death(f, "ok");
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	struct sgr_trace *t = open_ok(f->trace);
+	struct sgr_trace *t = tu_open_ok(f->trace);
 	assert_true(sgr_thread(t, 0)->n_chunks >= 3);
 	uint64_t total = sgr_thread(t, 0)->n_recs;
 	sgr_close(t);
@@ -247,7 +222,7 @@ static void test_flipped_byte_in_recorded_trace(void **state)
 	b ^= 0x80;
 	assert_int_equal(pwrite(fd, &b, 1, victim), 1);
 	close(fd);
-	t = open_ok(f->trace);
+	t = tu_open_ok(f->trace);
 	struct sgr_cursor c;
 	struct sgr_span sp;
 	uint64_t n = 0;
@@ -271,11 +246,11 @@ static void test_flipped_byte_in_recorded_trace(void **state)
  * thread, readable records + lost == the records of the same run written in full. */
 static void test_lost_events_are_counted(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	uint64_t full[2];
 	int status = run_to_death(f, "ok");
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	struct sgr_trace *t = open_ok(f->trace);
+	struct sgr_trace *t = tu_open_ok(f->trace);
 	assert_int_equal(sgr_n_threads(t), 2);
 	for (size_t pos = 0; pos < 2; pos++) {
 		assert_int_equal(sgr_thread(t, pos)->lost, 0);
@@ -289,7 +264,7 @@ static void test_lost_events_are_counted(void **state)
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	close(fd);
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	t = open_ok(f->trace);
+	t = tu_open_ok(f->trace);
 	assert_int_equal(sgr_n_threads(t), 2);
 	for (size_t pos = 0; pos < 2; pos++) {
 		const struct sgr_thread *th = sgr_thread(t, pos);
@@ -301,20 +276,20 @@ static void test_lost_events_are_counted(void **state)
 	sgr_close(t);
 }
 
+#define CASE(fn) cmocka_unit_test_setup_teardown(fn, setup, tu_fixture_teardown)
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_segfault_flushes_everything, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_sigterm_flushes_everything, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_abort_flushes_everything, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_sigbus_flushes_everything, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_sigint_flushes_everything, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_ignored_signal_stays_ignored, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_sigkill_reads_to_last_flushed_chunk, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_flipped_byte_in_recorded_trace, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_lost_events_are_counted, setup, teardown),
+		CASE(test_segfault_flushes_everything),
+		CASE(test_sigterm_flushes_everything),
+		CASE(test_abort_flushes_everything),
+		CASE(test_sigbus_flushes_everything),
+		CASE(test_sigint_flushes_everything),
+		CASE(test_ignored_signal_stays_ignored),
+		CASE(test_sigkill_reads_to_last_flushed_chunk),
+		CASE(test_flipped_byte_in_recorded_trace),
+		CASE(test_lost_events_are_counted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

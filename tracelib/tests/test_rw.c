@@ -24,35 +24,11 @@
 #include "sgtrace_write.h"
 #include "tutil.h"
 
-struct fixture {
-	char dir[PATH_MAX - 32];
-};
-
 static int setup(void **state)
 {
-	struct fixture *f = calloc(1, sizeof *f);
-	tu_tmpdir(f->dir, sizeof f->dir, "rw");
-	*state = f;
-	return 0;
+	return tu_fixture_setup(state, "rw");
 }
 
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-	tu_rm_rf(f->dir);
-	free(f);
-	return 0;
-}
-
-static struct sgr_trace *open_ok(const char *dir)
-{
-	struct sgr_trace *t = NULL;
-	char err[512] = "";
-	int rc = sgr_open(dir, 0, &t, err, sizeof err);
-	if (rc < 0)
-		fail_msg("sgr_open: %s", err);
-	return t;
-}
 
 /* "thread 0 arrives at barrier 1 at t=100 ns, thread 1 at t=400 ns; both leave at 450" */
 static void write_barrier_trace(const char *dir, unsigned flags)
@@ -88,9 +64,9 @@ static void write_barrier_trace(const char *dir, unsigned flags)
 
 static void test_roundtrip(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	write_barrier_trace(f->dir, 0);
-	struct sgr_trace *t = open_ok(f->dir);
+	struct sgr_trace *t = tu_open_ok(f->dir);
 	assert_int_equal(sgr_n_problems(t), 0);
 	const struct sgr_info *in = sgr_info(t);
 	assert_int_equal(in->pid, 4242);
@@ -158,9 +134,9 @@ static void write_chunked(const char *dir, int n_events)
 
 static void test_cursor_spans(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	write_chunked(f->dir, 10);
-	struct sgr_trace *t = open_ok(f->dir);
+	struct sgr_trace *t = tu_open_ok(f->dir);
 	struct sgr_cursor c;
 	struct sgr_span sp;
 	size_t sizes[4] = { 0 }, k = 0;
@@ -213,10 +189,10 @@ static void ids_read(struct sgr_trace *t, uint32_t *ids, size_t *n)
 
 static void test_flipped_byte_is_reported_by_chunk(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	write_chunked(f->dir, 10);
 	flip_byte(f->dir, payload_offset(1, 21));
-	struct sgr_trace *t = open_ok(f->dir);
+	struct sgr_trace *t = tu_open_ok(f->dir);
 	uint32_t ids[16];
 	size_t n;
 	ids_read(t, ids, &n);
@@ -235,10 +211,10 @@ static void test_flipped_byte_is_reported_by_chunk(void **state)
 
 static void test_damaged_header_resyncs(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	write_chunked(f->dir, 10);
 	flip_byte(f->dir, payload_offset(1, -64 + 12));   /* n_recs of chunk 1's header */
-	struct sgr_trace *t = open_ok(f->dir);
+	struct sgr_trace *t = tu_open_ok(f->dir);
 	uint32_t ids[16];
 	size_t n;
 	ids_read(t, ids, &n);
@@ -252,12 +228,12 @@ static void test_damaged_header_resyncs(void **state)
 
 static void test_cut_short_reads_whole_chunks(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	write_chunked(f->dir, 10);
 	char path[PATH_MAX];
 	sgw_stream_path(path, sizeof path, f->dir, 0);
 	assert_int_equal(truncate(path, payload_offset(2, 10)), 0);
-	struct sgr_trace *t = open_ok(f->dir);
+	struct sgr_trace *t = tu_open_ok(f->dir);
 	uint32_t ids[16];
 	size_t n;
 	ids_read(t, ids, &n);
@@ -272,9 +248,9 @@ static void test_cut_short_reads_whole_chunks(void **state)
 
 static void test_no_trailer(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	write_barrier_trace(f->dir, SGW_NO_TRAILER);
-	struct sgr_trace *t = open_ok(f->dir);
+	struct sgr_trace *t = tu_open_ok(f->dir);
 	assert_false(sgr_thread(t, 0)->complete);
 	assert_false(sgr_thread(t, 1)->complete);
 	assert_int_equal(sgr_thread(t, 1)->lost, 0);   /* unknown without a trailer */
@@ -285,7 +261,7 @@ static void test_no_trailer(void **state)
 
 static void test_clock_fit(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	struct sgw_trace *w;
 	struct sgw_stream *s;
 	struct sgw_options o = { .clock = SGF_CLOCK_TSC, .epoch_ns = 5000 };
@@ -294,7 +270,7 @@ static void test_clock_fit(void **state)
 	assert_int_equal(sgw_event(s, 400, SG_EV_THREAD_BEGIN, 0, SG_NO_ID), 0);
 	assert_int_equal(sgw_stream_pair(s, 1000, 5000 + 2500), 0);   /* 2.5 ns per tick */
 	assert_int_equal(sgw_close(w, 0), 0);
-	struct sgr_trace *t = open_ok(f->dir);
+	struct sgr_trace *t = tu_open_ok(f->dir);
 	const struct sgr_info *in = sgr_info(t);
 	assert_true(in->ns_per_tick > 2.4999 && in->ns_per_tick < 2.5001);
 	assert_int_equal(sgr_ticks_to_ns(in, 400), 1000);
@@ -307,7 +283,7 @@ static void test_clock_fit(void **state)
 
 static void test_counters_off_and_errors(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	struct sgr_trace *t = NULL;
 	char err[512] = "";
 	assert_int_equal(sgr_open(f->dir, 0, &t, err, sizeof err), -ENOENT);
@@ -316,24 +292,25 @@ static void test_counters_off_and_errors(void **state)
 	assert_int_equal(sgw_create(f->dir, NULL, &w), 0);
 	assert_int_equal(sgw_counters_off(w, "counters not built"), 0);
 	assert_int_equal(sgw_close(w, 0), 0);
-	t = open_ok(f->dir);
+	t = tu_open_ok(f->dir);
 	assert_string_equal(sgr_info(t)->counters_off, "counters not built");
 	assert_int_equal(sgr_n_threads(t), 0);
 	sgr_close(t);
 }
 
+#define CASE(fn) cmocka_unit_test_setup_teardown(fn, setup, tu_fixture_teardown)
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_roundtrip, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_cursor_spans, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_flipped_byte_is_reported_by_chunk, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_damaged_header_resyncs, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_cut_short_reads_whole_chunks, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_no_trailer, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_clock_fit, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_counters_off_and_errors, setup, teardown),
+		CASE(test_roundtrip),
+		CASE(test_cursor_spans),
+		CASE(test_flipped_byte_is_reported_by_chunk),
+		CASE(test_damaged_header_resyncs),
+		CASE(test_cut_short_reads_whole_chunks),
+		CASE(test_no_trailer),
+		CASE(test_clock_fit),
+		CASE(test_counters_off_and_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,10 +4,16 @@
 #include <errno.h>
 #include <ftw.h>
 #include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <cmocka.h>
 
 #include "tutil.h"
 
@@ -33,6 +39,34 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 void tu_rm_rf(const char *path)
 {
 	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+int tu_fixture_setup(void **state, const char *tag)
+{
+	struct tu_fixture *f = calloc(1, sizeof *f);
+	if (!f)
+		abort();
+	tu_tmpdir(f->dir, sizeof f->dir, tag);
+	snprintf(f->trace, sizeof f->trace, "%s/trace", f->dir);
+	*state = f;
+	return 0;
+}
+
+int tu_fixture_teardown(void **state)
+{
+	struct tu_fixture *f = *state;
+	tu_rm_rf(f->dir);
+	free(f);
+	return 0;
+}
+
+struct sgr_trace *tu_open_ok(const char *dir)
+{
+	struct sgr_trace *t = NULL;
+	char err[512] = "";
+	if (sgr_open(dir, 0, &t, err, sizeof err) < 0)
+		fail_msg("sgr_open: %s", err);
+	return t;
 }
 
 void tu_reexec_traced(int argc, char **argv, const char *tag)

@@ -6,6 +6,7 @@
 #ifndef TUTIL_H
 #define TUTIL_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,6 +17,20 @@ void tu_tmpdir(char *out, size_t len, const char *tag);
 
 /* Removes a directory tree (like rm -rf). */
 void tu_rm_rf(const char *path);
+
+/* A cmocka fixture: a fresh temporary directory `dir` and the path `trace` = dir/trace (not
+ * created) for a traced run to write into. */
+struct tu_fixture {
+	char dir[PATH_MAX - 64];
+	char trace[PATH_MAX];
+};
+/* Setup (call from a one-line setup function that names the tag) and teardown: the fixture is
+ * *state; the teardown removes the directory. Return 0. */
+int tu_fixture_setup(void **state, const char *tag);
+int tu_fixture_teardown(void **state);
+
+/* sgr_open that fails the current cmocka test with the reader's message. */
+struct sgr_trace *tu_open_ok(const char *dir);
 
 /* When SG_TRACE_DIR is not set, sets it to a fresh temporary trace directory and re-executes
  * the program, so that libsgtrace's constructor sees it. Returns in the re-executed program. */
