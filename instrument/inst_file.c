@@ -25,9 +25,10 @@ static int attempt_run(struct attempt *a, const char *src, size_t len, int first
 	memset(a, 0, sizeof *a);
 	a->lx.src = src;
 	a->lx.len = len;
-	a->lx.line = a->lx.col = 1;
 	a->lx.first_branch_only = first_branch_only;
 	a->t.top = -1;
+	a->t.size_hint = len;
+	a->t.src = src;
 	return inst_parse(&a->lx, &a->t);
 }
 
@@ -65,8 +66,11 @@ int inst_file(const char *src, size_t len, const char *file_name,
 			used = 1;
 	}
 	struct attempt *u = &a[used];
-	if (u->t.aborted && u->t.n_errors == 0)
-		tree_error(&u->t, (uint32_t)len, u->lx.line, u->lx.col, "unexpected end of file");
+	if (u->t.aborted && u->t.n_errors == 0) {
+		uint32_t line, col;
+		inst_lex_locate(&u->lx, (uint32_t)len, &line, &col);
+		tree_error(&u->t, (uint32_t)len, line, col, "unexpected end of file");
+	}
 	rc = inst_probe(src, len, &u->t, &u->lx, opt, &d, &e, res);
 	if (rc)
 		goto out;

@@ -64,9 +64,11 @@ struct inst_brk {
 struct inst_lex {
 	const char *src;
 	size_t len;
+	size_t in_off;         /* bytes handed to the scanner so far (YY_INPUT) */
 	uint32_t off;          /* byte offset of the next character */
-	uint32_t line, col;    /* position of the next character */
 	uint32_t tok_off, tok_line, tok_col; /* start of the last token matched */
+	uint32_t tok_located;  /* tok_off + 1 when tok_line/tok_col are up to date */
+	uint32_t pos_off, pos_line, pos_bol; /* line cursor of inst_lex_locate */
 	int first_branch_only; /* skip #elif/#else branches (second parse attempt) */
 	/* conditional tracking */
 	struct inst_cond *conds;
@@ -87,6 +89,7 @@ struct inst_lex {
 	struct inst_brk unclosed; /* the opener a mismatched closer at unclosed_at left open */
 	uint32_t unclosed_at;     /* offset of that closer + 1; 0: none */
 	int at_eof;
+	int sep;               /* a skipped token (operator, literal) since the last one returned */
 	int oom;
 };
 
@@ -111,9 +114,15 @@ struct inst_node {
 	uint32_t off, end;  /* byte span [off, end) */
 	uint32_t line, col; /* of off */
 	uint32_t cond;
-	int32_t a, b;
+	union {
+		int32_t a;
+		int32_t first;  /* N_LIST: first child */
+	};
+	union {
+		int32_t b;
+		int32_t last;   /* N_LIST: last child */
+	};
 	int32_t next;       /* sibling in a list */
-	int32_t first, last;/* N_LIST children */
 };
 
 struct inst_error {
@@ -128,12 +137,18 @@ struct inst_tree {
 	struct inst_error *errors;
 	size_t n_errors, cap_errors;
 	int aborted;        /* the parser gave up (unbalanced to the end of file) */
+	size_t size_hint;   /* bytes of input, to size the node array */
+	const char *src;    /* the input, for tree_call to spot pthread_create */
+	int32_t *creates;   /* N_CALL nodes of pthread_create, in input order */
+	size_t n_creates, cap_creates;
 	int oom;
 };
 
 /* Tree builder: one call per grammar action (inst_tree.c). Each returns a node index or -1. */
 int32_t tree_leaf(struct inst_tree *t, enum inst_node_kind kind, const struct inst_tok *tok);
 int32_t tree_append(struct inst_tree *t, int32_t list, int32_t node);
+/* An identifier followed by a parenthesis group; pthread_create calls are also listed in
+ * t->creates (the probe pass reads their start routines). */
 int32_t tree_call(struct inst_tree *t, const struct inst_tok *id, int32_t paren);
 int32_t tree_group(struct inst_tree *t, enum inst_node_kind kind, const struct inst_tok *open,
 		   int32_t inner, const struct inst_tok *close);
@@ -147,6 +162,9 @@ void tree_free(struct inst_tree *t);
 /* Scanner (inst_lexer.l) and parser (inst_parser.y) glue. inst_parse lexes and parses `lx->src`
  * into `t`; it returns 0 (errors, if any, are in t->errors) or -ENOMEM. */
 int inst_parse(struct inst_lex *lx, struct inst_tree *t);
+/* Line and column (1-based, bytes) of offset `off`. Positions are found on demand with a
+ * cursor that moves forward, so asking in increasing order costs O(file) in all. */
+void inst_lex_locate(struct inst_lex *lx, uint32_t off, uint32_t *line, uint32_t *col);
 void inst_lex_free(struct inst_lex *lx);
 /* Called by the scanner for each complete directive [lx->dir_off, end): tracks conditionals and
  * #define sites. Returns the pragma sub-code when it is a scalegraph region pragma, else 0. */

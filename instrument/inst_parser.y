@@ -16,7 +16,7 @@
 %lex-param {void *scanner}
 %parse-param {void *scanner} {struct inst_tree *t}
 
-/* One conflict, by design: after an identifier, a '(' could start a call (ID paren) or a
+/* One conflict, by design: after an identifier, a '(' could start a call (ID call_paren) or a
  * separate parenthesis group after an identifier element. Shifting (taking the call) is what we
  * want: `f (x)` is a call, or a declarator `name(params)`, in every context of this grammar. */
 %expect 1
@@ -35,9 +35,9 @@ int inst_yylex(INST_YYSTYPE *lval, INST_YYLTYPE *lloc, void *scanner);
 static void inst_yyerror(INST_YYLTYPE *loc, void *scanner, struct inst_tree *t, const char *msg);
 }
 
-%token <tok> ID KW OTHER ASSIGN PRAGMA
+%token <tok> ID KW ASSIGN PRAGMA SEPOPEN
 %token <tok> '{' '}' '(' ')' '[' ']' ';'
-%type <node> item head elem paren bracket inner ielem block stmts stmt
+%type <node> item head elem paren call_paren bracket inner ielem block stmts stmt
 
 %%
 
@@ -61,20 +61,26 @@ head
 	| head elem             { $$ = tree_append(t, $1, $2); }
 	;
 
-/* elem -> ID | ID paren | KW | '=' | OTHER | PRAGMA | paren | bracket */
+/* elem -> ID | ID call_paren | KW | '=' | PRAGMA | paren | bracket
+ * (operators, literals and other tokens are skipped by the scanner) */
 elem
 	: ID                    { $$ = tree_leaf(t, N_ID, &$1); }
-	| ID paren              { $$ = tree_call(t, &$1, $2); }
+	| ID call_paren         { $$ = tree_call(t, &$1, $2); }
 	| KW                    { $$ = tree_leaf(t, N_KW, &$1); }
 	| ASSIGN                { $$ = tree_leaf(t, N_ASSIGN, &$1); }
-	| OTHER                 { $$ = -1; }
 	| PRAGMA                { $$ = tree_leaf(t, N_PRAGMA, &$1); }
 	| paren
 	| bracket
 	;
 
-/* paren -> '(' ielem* ')' */
+/* paren -> call_paren | SEPOPEN ielem* ')'   (SEPOPEN: a '(' after a skipped token) */
 paren
+	: call_paren
+	| SEPOPEN inner ')'     { $$ = tree_group(t, N_PAREN, &$1, $2, &$3); }
+	;
+
+/* call_paren -> '(' ielem* ')' */
+call_paren
 	: '(' inner ')'         { $$ = tree_group(t, N_PAREN, &$1, $2, &$3); }
 	;
 
@@ -122,8 +128,9 @@ stmt
  * YYMAXDEPTH allows (the file is then left as it is, like any other syntax error). */
 static void inst_yyerror(INST_YYLTYPE *loc, void *scanner, struct inst_tree *t, const char *msg)
 {
-	const struct inst_lex *lx = inst_yyget_extra(scanner);
+	struct inst_lex *lx = inst_yyget_extra(scanner);
 	const struct inst_brk *b = NULL;
+	uint32_t line, col;
 	char buf[120];
 	(void)loc;
 	if (!strcmp(msg, "memory exhausted"))
@@ -137,29 +144,20 @@ static void inst_yyerror(INST_YYLTYPE *loc, void *scanner, struct inst_tree *t, 
 			 b->line, b->col);
 		msg = buf;
 	}
-	tree_error(t, lx->tok_off, lx->tok_line, lx->tok_col, msg);
+	inst_lex_locate(lx, lx->tok_off, &line, &col);
+	tree_error(t, lx->tok_off, line, col, msg);
 }
 
 int inst_parse(struct inst_lex *lx, struct inst_tree *t)
 {
 	yyscan_t scanner;
-	int rc = 0;
 	if (inst_yylex_init_extra(lx, &scanner))
 		return -ENOMEM;
-	YY_BUFFER_STATE buf = inst_yy_scan_bytes(lx->src, (int)lx->len, scanner);
-	if (!buf) {
-		rc = -ENOMEM;
-		goto out;
-	}
 	/* 1: a syntax error it could not recover from; 2: the parser stack is full (nesting
 	 * deeper than YYMAXDEPTH, reported by inst_yyerror). Real allocation failures are caught
-	 * by the oom flags below. */
+	 * by the oom flags below. The scanner reads lx->src itself (YY_INPUT). */
 	if (inst_yyparse(scanner, t) != 0)
 		t->aborted = 1;
-	inst_yy_delete_buffer(buf, scanner);
-out:
 	inst_yylex_destroy(scanner);
-	if (!rc && (t->oom || lx->oom))
-		rc = -ENOMEM;
-	return rc;
+	return t->oom || lx->oom ? -ENOMEM : 0;
 }

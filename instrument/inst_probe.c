@@ -152,33 +152,6 @@ static uint32_t id_len(const struct probe *p, const struct inst_node *n)
 	return i - n->off;
 }
 
-/* First pass: collect thread start routines anywhere in the file. */
-static void find_starts(struct probe *p, int32_t i, int depth)
-{
-	for (; i >= 0 && depth < 20000; i = N(p, i)->next) {
-		const struct inst_node *n = N(p, i);
-		switch (n->kind) {
-		case N_CALL:
-			if (is_name(p, n, "pthread_create") && n->a >= 0)
-				note_start_routine(p, N(p, n->a));
-			if (n->a >= 0)
-				find_starts(p, N(p, n->a)->a, depth + 1);
-			break;
-		case N_LIST:
-			find_starts(p, n->first, depth + 1);
-			break;
-		case N_PAREN: case N_BRACKET: case N_ITEM: case N_BLOCK:
-			if (n->a >= 0)
-				find_starts(p, n->a, depth + 1);
-			if (n->b >= 0)
-				find_starts(p, n->b, depth + 1);
-			break;
-		default:
-			break;
-		}
-	}
-}
-
 static int is_start_routine(const struct probe *p, uint32_t off, uint32_t len)
 {
 	for (size_t i = 0; i < p->n_starts; i++)
@@ -594,7 +567,9 @@ int inst_probe(const char *src, size_t len, const struct inst_tree *t, const str
 			  "uninstrumented", t->errors[k].msg);
 	if (t->top < 0)
 		goto out;
-	find_starts(&p, t->nodes[t->top].first, 0);
+	for (size_t k = 0; k < t->n_creates; k++) /* thread start routines, anywhere in the file */
+		if (N(&p, t->creates[k])->a >= 0)
+			note_start_routine(&p, N(&p, N(&p, t->creates[k])->a));
 	for (int32_t i = t->nodes[t->top].first; i >= 0; i = t->nodes[i].next) {
 		if (grow((void **)&items, &cap_items, n_items, sizeof *items)) {
 			rc = -ENOMEM;

@@ -12,7 +12,9 @@
 static int32_t tree_new(struct inst_tree *t, enum inst_node_kind kind)
 {
 	if (t->n_nodes == t->cap_nodes) {
-		size_t cap = t->cap_nodes ? t->cap_nodes * 2 : 4096;
+		/* about one node per 8 bytes of C: start near that, grow by half */
+		size_t cap = t->cap_nodes ? t->cap_nodes + t->cap_nodes / 2 :
+			     t->size_hint / 8 > 4096 ? t->size_hint / 8 : 4096;
 		if (cap > INT32_MAX) {
 			t->oom = 1;
 			return -1;
@@ -29,7 +31,7 @@ static int32_t tree_new(struct inst_tree *t, enum inst_node_kind kind)
 	struct inst_node *n = &t->nodes[i];
 	memset(n, 0, sizeof *n);
 	n->kind = (uint8_t)kind;
-	n->a = n->b = n->next = n->first = n->last = -1;
+	n->a = n->b = n->next = -1;
 	return i;
 }
 
@@ -75,6 +77,21 @@ int32_t tree_append(struct inst_tree *t, int32_t list, int32_t node)
 	return list;
 }
 
+static void tree_note_create(struct inst_tree *t, int32_t call)
+{
+	if (t->n_creates == t->cap_creates) {
+		size_t cap = t->cap_creates ? t->cap_creates * 2 : 16;
+		int32_t *v = realloc(t->creates, cap * sizeof *v);
+		if (!v) {
+			t->oom = 1;
+			return;
+		}
+		t->creates = v;
+		t->cap_creates = cap;
+	}
+	t->creates[t->n_creates++] = call;
+}
+
 int32_t tree_call(struct inst_tree *t, const struct inst_tok *id, int32_t paren)
 {
 	int32_t i = tree_new(t, N_CALL);
@@ -83,6 +100,8 @@ int32_t tree_call(struct inst_tree *t, const struct inst_tok *id, int32_t paren)
 		t->nodes[i].a = paren;
 		if (paren >= 0)
 			t->nodes[i].end = t->nodes[paren].end;
+		if (t->src && id->len == 14 && !memcmp(t->src + id->off, "pthread_create", 14))
+			tree_note_create(t, i);
 	}
 	return i;
 }
@@ -155,6 +174,7 @@ void tree_free(struct inst_tree *t)
 {
 	free(t->nodes);
 	free(t->errors);
+	free(t->creates);
 	memset(t, 0, sizeof *t);
 	t->top = -1;
 }
