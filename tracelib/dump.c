@@ -29,17 +29,6 @@ static void usage(FILE *f)
 		   "3 read with problems (only with --strict)\n");
 }
 
-static const char *lock_mode_name(uint32_t aux)
-{
-	switch (SG_LOCK_MODE(aux)) {
-	case SG_LOCK_MUTEX: return "mutex";
-	case SG_LOCK_RWLOCK_READ: return "read";
-	case SG_LOCK_RWLOCK_WRITE: return "write";
-	case SG_LOCK_SPIN: return "spin";
-	}
-	return "?";
-}
-
 /* "barrier#3" — the object's kind and id, or "#3?" when undefined. */
 static void object_name(struct sgr_trace *t, uint32_t id, char *out, size_t len)
 {
@@ -103,7 +92,7 @@ static void describe(struct sgr_trace *t, const struct sgr_event *e, char *out, 
 	case SG_EV_LOCK_FAILED:
 	case SG_EV_LOCK_RELEASE:
 		object_name(t, e->id, a, sizeof a);
-		snprintf(out, len, "%s %s%s", a, lock_mode_name(e->aux),
+		snprintf(out, len, "%s %s%s", a, sg_lock_mode_name(e->aux),
 			 e->aux & SG_LOCK_TRY ? " try" : "");
 		return;
 	case SG_EV_COND_WAIT_BEGIN:

@@ -1,7 +1,7 @@
 /*
- * sgf_names.c — the names of event and object kinds (sgtrace_format.h). A file of its own so
- * that a program linking both libsgtrace.a (where these are exported) and libsgtread.a does
- * not pull a second definition in with the reader's encoders.
+ * sgf_names.c — the names of event kinds, object kinds and lock modes (sgtrace_format.h).
+ * A file of its own so that a program linking both libsgtrace.a (where these are exported) and
+ * libsgtread.a does not pull a second definition in with the reader's encoders.
  */
 #include "sgtrace_format.h"
 #include "sgt_export.h"
@@ -46,6 +46,17 @@ SG_EXPORT const char *sg_obj_kind_name(enum sg_obj_kind kind)
 	case SG_OBJ_SPIN: return "spinlock";
 	case SG_OBJ_BARRIER: return "barrier";
 	case SG_OBJ_COND: return "cond";
+	}
+	return "?";
+}
+
+SG_EXPORT const char *sg_lock_mode_name(uint32_t aux)
+{
+	switch (SG_LOCK_MODE(aux)) {
+	case SG_LOCK_MUTEX: return "mutex";
+	case SG_LOCK_RWLOCK_READ: return "read";
+	case SG_LOCK_RWLOCK_WRITE: return "write";
+	case SG_LOCK_SPIN: return "spin";
 	}
 	return "?";
 }

@@ -51,6 +51,10 @@ enum sg_lock_mode {
 #define SG_LOCK_TRY     0x100u          /* flag in aux: the lock was taken by a try-lock */
 #define SG_LOCK_MODE(aux) ((aux) & 0xffu)
 
+/* Short name of the lock mode in a lock event's aux ("mutex", "read", "write", "spin"), "?" for
+ * an unknown one; the SG_LOCK_TRY flag is ignored. */
+const char *sg_lock_mode_name(uint32_t aux);
+
 #define SG_NO_ID        0xffffffffu
 #define SG_TICKS_MAX    ((UINT64_C(1) << 56) - 1)
 

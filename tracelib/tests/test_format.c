@@ -137,6 +137,9 @@ static void test_kind_names(void **state)
 		assert_string_not_equal(sg_ev_kind_name((enum sg_ev_kind)k), "?");
 	assert_string_equal(sg_obj_kind_name(SG_OBJ_SPIN), "spinlock");
 	assert_string_equal(sg_obj_kind_name((enum sg_obj_kind)99), "?");
+	assert_string_equal(sg_lock_mode_name(SG_LOCK_RWLOCK_WRITE | SG_LOCK_TRY), "write");
+	assert_string_equal(sg_lock_mode_name(SG_LOCK_SPIN), "spin");
+	assert_string_equal(sg_lock_mode_name(0), "?");
 }
 
 int main(void)
