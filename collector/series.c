@@ -573,13 +573,15 @@ int series_estimate(const struct series *se)
 	const struct spec *s = se->spec;
 	int per_n = s->n_threads * s->repeat;
 	int seq = s->sequential.argc ? 1 : 0;
-	int total = s->n_methods * per_n * (1 + seq) + (seq ? 0 : s->n_methods * s->repeat);
+	/* each point: its repetitions and as many T_seq runs (reused ones count as done too);
+	 * with a sequential program, the pattern series first */
+	int total = s->n_methods * per_n * (2 + seq);
 	for (int i = 0; i < s->n_models; i++) {
 		int e = s->model[i].kind == SPEC_E_CONSERVED;
 		if (s->model[i].kind == SPEC_MEMORY_BOUND)
 			total += per_n * 2;
-		else
-			total += s->n_threads * ((4 + s->repeat - 1) + (e ? 4 + s->repeat - 1 : 0));
+		else /* ~4 probes (E: each with a T_seq run), the repetitions, their T_seq */
+			total += s->n_threads * (4 + (e ? 4 : 0) + 2 * s->repeat - 1);
 	}
 	return total;
 }

@@ -167,3 +167,27 @@ kill -INT $runner; wait $runner
 check second_writer_refused "got: $msg" grep -q "another scalegraph run is writing this experiment" <<<"$msg"
 msg=$("$SG" run "$T/exit.sgx" -o "$T/resume.exp" 2>&1)
 check other_program_refused "got: $msg" grep -q "holds runs of a different program" <<<"$msg"
+
+# --- --help, bad flags, progress on a terminal ----------------------------------------------
+for cmd in run calibrate; do
+	out=$("$SG" $cmd --help 2>&1)
+	rc=$?
+	check "${cmd}_help" "rc=$rc: $out" test $rc -eq 0 -a "${out#usage: scalegraph $cmd}" != "$out"
+done
+msg=$("$SG" run --frobnicate "$T/resume.sgx" 2>&1)
+rc=$?
+check run_bad_flag "rc=$rc: $msg" test $rc -eq 2 -a \
+	"$(head -1 <<<"$msg")" = "scalegraph run: error: unknown option '--frobnicate'"
+# a terminal gets the bar with an ETA; a pipe gets one line per run made
+if command -v script >/dev/null; then
+	script -qec "'$SG' run --threads 1,2 --repeat 2 --no-trace -o '$T/tty.exp' -- '$SYNTH' --size 1 --threads {N} --base 0.05" \
+		/dev/null >"$T/tty.out" 2>&1
+	check progress_bar_on_tty "$(tr '\r' '\n' <"$T/tty.out" | tail -3)" \
+		grep -q $'\r\033\\[K\\[#*\\.*\\] [0-9]*/[0-9]* ETA [0-9]' "$T/tty.out"
+else
+	echo "SKIP: progress_bar_on_tty: no script(1) to make a terminal"
+fi
+"$SG" run --threads 1,2 --repeat 2 --no-trace -o "$T/pipe.exp" -- "$SYNTH" --size 1 --threads {N} \
+	--base 0.01 >"$T/pipe.out" 2>&1
+n=$(grep -cE '^\[[0-9]+/[0-9]+\] run N=[12] +rep [12]: ok [0-9.]+ s$' "$T/pipe.out")
+check progress_lines_on_pipe "$n lines: $(head -3 "$T/pipe.out")" test "$n" -eq 4
