@@ -47,6 +47,20 @@ static void assert_fig(const struct an_run *r, enum an_metric m, double v)
 		fail_msg("%s = %.12g, expected %.12g", an_metric_name(m), f.value, v);
 }
 
+/* A fresh trace of threads 0 and 1 with one synchronization object, id 1. */
+static const char *two_threads(enum sg_obj_kind kind, const struct syn_ev *t0,
+			       const struct syn_ev *t1)
+{
+	const char *dir = syn_tmpdir();
+	struct sgw_trace *w;
+	assert_int_equal(sgw_create(dir, NULL, &w), 0);
+	assert_int_equal(sgw_object(w, 1, kind, 0x1000), 0);
+	assert_int_equal(syn_thread(w, 0, t0), 0);
+	assert_int_equal(syn_thread(w, 1, t1), 0);
+	assert_int_equal(sgw_close(w, 0), 0);
+	return dir;
+}
+
 /* Two workers, barrier 1, two episodes: arrivals 100/400 (skew 300), leaves 450/420; arrivals
  * 600/650 (skew 50), leaves 700/690. Waits 300+50, overheads 50+20+50+40. */
 static const char *barrier_trace(void)
@@ -61,14 +75,7 @@ static const char *barrier_trace(void)
 		E(420, BARRIER_LEAVE, 1, 1), E(650, BARRIER_ARRIVE, 1, 2),
 		E(690, BARRIER_LEAVE, 1, 2), E(1000, THREAD_END, 1, 0), END
 	};
-	const char *dir = syn_tmpdir();
-	struct sgw_trace *w;
-	assert_int_equal(sgw_create(dir, NULL, &w), 0);
-	assert_int_equal(sgw_object(w, 1, SG_OBJ_BARRIER, 0x1000), 0);
-	assert_int_equal(syn_thread(w, 0, t0), 0);
-	assert_int_equal(syn_thread(w, 1, t1), 0);
-	assert_int_equal(sgw_close(w, 0), 0);
-	return dir;
+	return two_threads(SG_OBJ_BARRIER, t0, t1);
 }
 
 static void test_barrier_skew(void **state)
@@ -167,13 +174,7 @@ static void test_lock_waits(void **state)
 		E(520, LOCK_ACQUIRED, 1, SG_LOCK_MUTEX), E(600, LOCK_RELEASE, 1, SG_LOCK_MUTEX),
 		E(1000, THREAD_END, 1, 0), END
 	};
-	const char *dir = syn_tmpdir();
-	struct sgw_trace *w;
-	assert_int_equal(sgw_create(dir, NULL, &w), 0);
-	assert_int_equal(sgw_object(w, 1, SG_OBJ_MUTEX, 0x2000), 0);
-	assert_int_equal(syn_thread(w, 0, t0), 0);
-	assert_int_equal(syn_thread(w, 1, t1), 0);
-	assert_int_equal(sgw_close(w, 0), 0);
+	const char *dir = two_threads(SG_OBJ_MUTEX, t0, t1);
 	struct an_run_opts o = { .unlock_ns = 5 };
 	struct an_run *r = open_run(dir, &o);
 	assert_fig_ns(r, AN_IT_LOCK, 300);
