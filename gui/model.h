@@ -168,4 +168,12 @@ void model_notify(struct model *m, unsigned what);
  * (optional). On error returns -errno and writes "file:line:col: error: ..." into err. */
 int model_load_csv_dir(struct model *m, const char *dir, char *err, size_t err_len);
 
+/* model_an.c, the analyzer adapter: loads an experiment store (DIR/experiment.db) through the
+ * analyzer library and the store's runs and machine tables. Same error convention. */
+int model_load_store(struct model *m, const char *dir, char *err, size_t err_len);
+/* A store when dir holds experiment.db, else a CSV directory. */
+int model_load_dir(struct model *m, const char *dir, char *err, size_t err_len);
+/* A number that changes whenever the store or the CSV files of dir change (live monitor). */
+long long model_dir_stamp(const char *dir);
+
 #endif /* GUI_MODEL_H */

@@ -1,27 +1,30 @@
 # gui/: xscalegraph, the Motif front end. An X-free core (model, plots, teaching model, window
-# drawings) is archived as libxsg.a so the export path, tests and bench link it without Motif.
+# drawings, the analyzer adapter) is archived as libxsg.a so the export path, tests and bench
+# link it without Motif.
 GUI_PKGS   := cairo xft
-CFLAGS_gui := $(shell pkg-config --cflags $(GUI_PKGS))
-GUI_CORE_LIBS := $(shell pkg-config --libs cairo) -lm
-GUI_X_LIBS := -lXm -lXt $(shell pkg-config --libs $(GUI_PKGS)) -lX11 -lm
+CFLAGS_gui := $(shell pkg-config --cflags $(GUI_PKGS)) -Ianalyzer -Icollector
+GUI_AN_LIBS   := $(LIBDIR)/libsganalyze.a $(LIBDIR)/libsgstore.a $(LIBDIR)/libsgtread.a
+GUI_CORE_LIBS := $(shell pkg-config --libs cairo) -lsqlite3 -lm $(LDLIBS_THREAD)
+GUI_X_LIBS := -lXm -lXt $(shell pkg-config --libs $(GUI_PKGS)) -lX11
 
-GUI_CORE_SRCS := gui/model.c gui/model_csv.c gui/plot.c gui/plot_chart.c gui/plot_out.c \
-                 gui/teach.c gui/view.c gui/view_curves.c gui/view_seq.c gui/view_matrix.c \
-                 gui/view_teach.c
-GUI_X_SRCS    := gui/xscalegraph.c gui/xsg_app.c gui/xsg_actions.c gui/win_plot.c \
-                 gui/win_browser.c gui/win_teach.c gui/win_help.c
+GUI_CORE_SRCS := gui/model.c gui/model_csv.c gui/model_an.c gui/plot.c gui/plot_chart.c \
+                 gui/plot_out.c gui/teach.c gui/view.c gui/view_curves.c gui/view_seq.c \
+                 gui/view_matrix.c gui/view_teach.c
+GUI_X_SRCS    := gui/xscalegraph.c gui/xsg_app.c gui/xsg_actions.c gui/xsg_live.c \
+                 gui/win_plot.c gui/win_teach.c gui/win_help.c
 GUI_CORE_LIB  := $(OBJ)/gui/libxsg.a
 
-PROGRAMS += $(GUI_CORE_LIB)
+PROGRAMS += $(BIN)/xscalegraph
 TESTS    += $(B)/tests/gui/test_model $(B)/tests/gui/test_teach $(B)/tests/gui/test_plot
 
 $(GUI_CORE_LIB): $(GUI_CORE_SRCS:%.c=$(OBJ)/%.o)
 	@mkdir -p $(@D)
 	rm -f $@ && $(AR) rcs $@ $^
 
-$(BIN)/xscalegraph: $(GUI_X_SRCS:%.c=$(OBJ)/%.o) $(GUI_CORE_LIB)
+$(BIN)/xscalegraph: $(GUI_X_SRCS:%.c=$(OBJ)/%.o) $(GUI_CORE_LIB) $(GUI_AN_LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(GUI_X_LIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $(filter %.o,$^) $(GUI_CORE_LIB) $(GUI_AN_LIBS) $(GUI_X_LIBS) \
+	  $(GUI_CORE_LIBS)
 
 $(B)/tests/gui/%: $(OBJ)/gui/tests/%.o $(GUI_CORE_LIB)
 	@mkdir -p $(@D)

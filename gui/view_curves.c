@@ -271,11 +271,12 @@ int view_sources_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 			((double *)s->x)[j] = me->pts[j].n;
 			((double *)s->y)[j] = fig_value(&me->pts[j].fig[k]) / me->pts[j].n;
 		}
+		if (s->hidden)
+			continue; /* toggled off: not a layer of the stack either */
 		llabels[nl] = model_metric_name(k);
 		lcolors[nl] = s->color;
 		for (j = 0; j < me->n_pts && j < 64; j++)
-			vals[j * (MODEL_LAST_SOURCE - MODEL_FIRST_SOURCE + 1) + nl] =
-				s->hidden ? NAN : s->y[j];
+			vals[j * (MODEL_LAST_SOURCE - MODEL_FIRST_SOURCE + 1) + nl] = s->y[j];
 		nl++;
 	}
 	{

@@ -1,0 +1,276 @@
+/*
+ * model_an.c — the analyzer adapter: fills the GUI model from an experiment store through the
+ * analyzer library (analyzer.h: points with repetition medians, the t/E/m matrix, the function
+ * profile and patterns of the sequential runs) and reads the runs table and machine row of
+ * the store itself (docs/store-schema.md) so the browser also shows runs still in progress and
+ * failures with their reasons. It only calls model_add_*: the model stays X- and SQL-free.
+ * Nothing here parses a trace.
+ */
+#include "model.h"
+
+#include "analyzer.h"
+
+#include <errno.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* The name a point goes by in the model: the method for plain methods, the scaling model
+ * ("time-bound") for the size-bound models, so matrix and windows find them by those names. */
+static void point_name(const struct an_point *p, char *buf, size_t len)
+{
+	if (strcmp(p->model, "method") == 0)
+		snprintf(buf, len, "%s", p->method);
+	else
+		snprintf(buf, len, "%s", p->model);
+}
+
+static struct model_fig fig_of(struct model *m, struct an_fig f)
+{
+	struct model_fig r = { f.value, NULL };
+
+	if (f.unavailable)
+		r.why = model_intern(m, f.unavailable);
+	else if (isnan(f.value))
+		r.why = model_intern(m, "not computed");
+	return r;
+}
+
+static int add_points(struct model *m, const struct an_exp *e)
+{
+	size_t i;
+	int k, rc = 0;
+	char name[128];
+
+	for (i = 0; i < an_exp_n_points(e) && rc == 0; i++) {
+		const struct an_point *p = an_exp_point(e, i);
+		struct model_point mp;
+
+		memset(&mp, 0, sizeof(mp));
+		mp.n = p->n_threads;
+		mp.w = p->work;
+		mp.reps = p->n_reps;
+		mp.oversubscribed = p->oversubscribed;
+		/* MODEL_T_PARA .. MODEL_PARALLELISM follow AN_T_PARA .. AN_PARALLELISM */
+		for (k = 0; k < MODEL_N_METRICS; k++)
+			mp.fig[k] = fig_of(m, p->med[AN_T_PARA + k]);
+		point_name(p, name, sizeof(name));
+		rc = model_add_point(m, name, &mp);
+	}
+	return rc;
+}
+
+static int add_matrix(struct model *m, const struct an_exp *e)
+{
+	int ns[64];
+	size_t cnt = an_exp_matrix_n(e, ns, 64), i, j;
+	int rc = 0;
+
+	for (i = 0; i < cnt && rc == 0; i++)
+		for (j = i + 1; j < cnt && rc == 0; j++) {
+			struct an_cell c;
+			struct model_cell mc;
+			if (an_exp_matrix_cell(e, ns[i], ns[j], &c) < 0)
+				continue;
+			mc.n = c.n;
+			mc.n2 = c.n2;
+			mc.time_bound = fig_of(m, c.scale[AN_TIME_BOUND]);
+			mc.e_conserved = fig_of(m, c.scale[AN_E_CONSERVED]);
+			mc.memory_bound = fig_of(m, c.scale[AN_MEMORY_BOUND]);
+			mc.caveat = c.caveat;
+			rc = model_add_cell(m, &mc);
+		}
+	return rc;
+}
+
+/* Profile of the first sequential run, patterns of every sequential run (one per method and
+ * size). */
+static int add_sequential(struct model *m, const struct an_exp *e)
+{
+	size_t i, k;
+	int rc = 0, have_profile = 0;
+	char name[128];
+
+	for (i = 0; i < an_exp_n_points(e) && rc == 0; i++) {
+		const struct an_point *p = an_exp_point(e, i);
+		struct an_run *r = p->seq_id ? an_exp_run(e, p->seq_id) : NULL;
+		struct model_pattern pat;
+
+		if (!r || strcmp(p->model, "method") != 0)
+			continue;
+		if (!have_profile) {
+			for (k = 0; k < an_run_n_funcs(r) && rc == 0; k++) {
+				const struct an_func *f = an_run_func(r, k);
+				struct model_func mf = { (char *)f->name, (long)f->calls, f->incl_ns / 1e9,
+							 f->excl_ns / 1e9 };
+				rc = model_add_func(m, &mf);
+			}
+			have_profile = an_run_n_funcs(r) > 0;
+		}
+		point_name(p, name, sizeof(name));
+		pat.method = name;
+		pat.w = p->work;
+		pat.cpu_util = fig_of(m, an_run_fig(r, AN_CPU_UTIL));
+		pat.mem_rate = fig_of(m, an_run_fig(r, AN_MEM_RATE));
+		pat.miss_rate = fig_of(m, an_run_fig(r, AN_MISS_RATE));
+		if (rc == 0)
+			rc = model_add_pattern(m, &pat);
+	}
+	return rc;
+}
+
+static const char *col_text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return t ? (const char *)t : "";
+}
+
+static enum model_run_status run_status(const char *s)
+{
+	if (strcmp(s, "ok") == 0)
+		return MODEL_RUN_OK;
+	if (strcmp(s, "running") == 0)
+		return MODEL_RUN_RUNNING;
+	return MODEL_RUN_FAILED;
+}
+
+static const char runs_sql[] =
+	"select r.kind, r.n_threads, r.sizes, r.work, r.rep, r.status, r.reason,"
+	" (select case p.model when 'method' then p.method else p.model end"
+	"  from point_runs pr join points p on p.id = pr.point_id"
+	"  where pr.run_id = r.id order by pr.role = 'rep' desc limit 1)"
+	" from runs r order by r.id";
+static const char machine_sql[] =
+	"select cpu_model, n_cpus, kernel, tsc_hz,"
+	" json_extract(json, '$.miss_latency_ns'), json_extract(json, '$.schedstat')"
+	" from machine where id = 1";
+
+/* Runs (every status) and the machine row, straight from the store. */
+static int add_store_tables(struct model *m, const char *dir, char *err, size_t err_len)
+{
+	char path[4096], buf[64];
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc = 0, s;
+
+	snprintf(path, sizeof(path), "%s/experiment.db", dir);
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		snprintf(err, err_len, "%s: error: %s", path, db ? sqlite3_errmsg(db) : "cannot open");
+		rc = -EIO;
+		goto out;
+	}
+	sqlite3_busy_timeout(db, 2000);
+	if (sqlite3_prepare_v2(db, runs_sql, -1, &st, NULL) != SQLITE_OK)
+		goto sql_error;
+	while ((s = sqlite3_step(st)) == SQLITE_ROW && rc == 0) {
+		struct model_run r;
+		const char *method = col_text(st, 7);
+		const char *kind = col_text(st, 0);
+		memset(&r, 0, sizeof(r));
+		r.method = (char *)(*method ? method : strcmp(kind, "seq") == 0 ? "sequential" : kind);
+		r.n = sqlite3_column_int(st, 1);
+		r.sizes = (char *)col_text(st, 2);
+		r.w = sqlite3_column_type(st, 3) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 3);
+		r.rep = sqlite3_column_int(st, 4);
+		r.status = run_status(col_text(st, 5));
+		r.reason = (char *)col_text(st, 6);
+		rc = model_add_run(m, &r);
+	}
+	if (rc == 0 && s != SQLITE_DONE && s != SQLITE_ROW)
+		goto sql_error;
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc == 0 && sqlite3_prepare_v2(db, machine_sql, -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW) {
+		rc = model_add_machine(m, "cpu", col_text(st, 0));
+		snprintf(buf, sizeof(buf), "%d", sqlite3_column_int(st, 1));
+		if (rc == 0)
+			rc = model_add_machine(m, "cpus", buf);
+		if (rc == 0)
+			rc = model_add_machine(m, "kernel", col_text(st, 2));
+		snprintf(buf, sizeof(buf), "%s", sqlite3_column_double(st, 3) > 0 ? "" : "none");
+		if (sqlite3_column_double(st, 3) > 0)
+			snprintf(buf, sizeof(buf), "%.4g GHz", sqlite3_column_double(st, 3) / 1e9);
+		if (rc == 0)
+			rc = model_add_machine(m, "tsc", buf);
+		if (sqlite3_column_type(st, 4) != SQLITE_NULL)
+			snprintf(buf, sizeof(buf), "%.0f ns (calibrated)", sqlite3_column_double(st, 4));
+		else
+			snprintf(buf, sizeof(buf), "unknown (not calibrated)");
+		if (rc == 0)
+			rc = model_add_machine(m, "t_miss", buf);
+		if (rc == 0)
+			rc = model_add_machine(m, "schedstat", sqlite3_column_int(st, 5) ? "yes" : "no");
+	}
+	goto out;
+sql_error:
+	snprintf(err, err_len, "%s: error: %s", path, sqlite3_errmsg(db));
+	rc = -EIO;
+out:
+	if (st)
+		sqlite3_finalize(st);
+	if (db)
+		sqlite3_close(db);
+	return rc;
+}
+
+int model_load_store(struct model *m, const char *dir, char *err, size_t err_len)
+{
+	struct an_exp *e = NULL;
+	const char *base = strrchr(dir, '/');
+	char name[256];
+	int rc;
+
+	err[0] = '\0';
+	snprintf(name, sizeof(name), "%s", base && base[1] ? base + 1 : dir);
+	if ((rc = model_set_name(m, name)) < 0)
+		goto out;
+	if ((rc = an_exp_open(dir, AN_EXP_NO_STORE_WRITE, &e, err, err_len)) < 0)
+		goto out;
+	if ((rc = add_points(m, e)) < 0 || (rc = add_matrix(m, e)) < 0 ||
+	    (rc = add_sequential(m, e)) < 0)
+		goto out;
+	rc = add_store_tables(m, dir, err, err_len);
+	if (rc == 0 && an_exp_n_cpus(e) > 0)
+		m->n_cpus = an_exp_n_cpus(e);
+out:
+	if (rc == -ENOMEM && !err[0])
+		snprintf(err, err_len, "%s: error: out of memory", dir);
+	if (rc == 0)
+		model_finish(m);
+	an_exp_free(e);
+	return rc;
+}
+
+int model_load_dir(struct model *m, const char *dir, char *err, size_t err_len)
+{
+	char path[4096];
+	struct stat sb;
+
+	snprintf(path, sizeof(path), "%s/experiment.db", dir);
+	if (stat(path, &sb) == 0)
+		return model_load_store(m, dir, err, err_len);
+	return model_load_csv_dir(m, dir, err, err_len);
+}
+
+long long model_dir_stamp(const char *dir)
+{
+	static const char *const files[] = { "experiment.db", "experiment.db-wal", "report.csv",
+					     "runs.csv" };
+	char path[4096];
+	struct stat sb;
+	long long stamp = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		if (stat(path, &sb) == 0)
+			stamp += (long long)sb.st_mtim.tv_sec * 1000000000LL + sb.st_mtim.tv_nsec +
+				 (long long)sb.st_size * 7;
+	}
+	return stamp;
+}

@@ -1,0 +1,123 @@
+/*
+ * xsg.h — private interface of xscalegraph's Motif front end (xscalegraph.c, xsg_app.c,
+ * xsg_actions.c, xsg_live.c, win_*.c). The front end is thin: the model (model.h) holds the
+ * experiment and the selection, the drawings are in view*.c; this layer makes windows, forwards
+ * user input to named commands, and redraws on model changes, exposure and resize.
+ */
+#ifndef GUI_XSG_H
+#define GUI_XSG_H
+
+#include <X11/Intrinsic.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <cairo.h>
+
+#include "model.h"
+#include "teach.h"
+#include "view.h"
+
+struct win_plot;
+struct win_teach;
+
+struct xsg_app {
+	XtAppContext ctx;
+	Widget top;                 /* the main window's shell */
+	Widget main_win;            /* XmMainWindow: menu bar + browser */
+	Widget status;              /* status line under the browser */
+	Display *dpy;
+
+	char *source;               /* fixture/CSV or experiment store directory */
+	struct model model;
+	struct teach_params teach;
+	struct view_ctx vctx;
+
+	struct win_plot *plots[VIEW_COUNT]; /* plots[VIEW_BROWSER] lives in the main window */
+	struct win_teach *teach_win;
+	Widget help_shell;
+	Widget current;             /* shell of the window opened or raised last */
+
+	char **actions;             /* test hook: commands run in order after start-up */
+	size_t n_actions, next_action;
+	double wait_until_ms;       /* the action runner pauses until then (wait:MS) */
+	int timing;                 /* print first-draw and redraw times on stdout */
+	double t_start_ms;          /* CLOCK_MONOTONIC at main() */
+	int first_draw_done;
+	int x_errors;
+	int exit_code;
+
+	int poll_ms;                /* live monitor period, 0: off */
+	long long stamp;            /* store/CSV change stamp seen at the last load */
+	pid_t run_pid;              /* `scalegraph run` started by Run > New series, 0: none */
+	int run_fd;                 /* its output pipe, -1: none */
+	XtInputId run_input;
+	char run_line[256];         /* last progress line of that run */
+	size_t run_line_len;
+};
+
+/* Milliseconds on CLOCK_MONOTONIC. */
+double xsg_now_ms(void);
+
+/* xsg_app.c: runs the GUI on app->source until quit; returns the exit status. */
+int xsg_app_run(struct xsg_app *app, int *argc, char **argv);
+void xsg_status(struct xsg_app *app, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* An error shown in a dialog (and on stderr). */
+void xsg_error(struct xsg_app *app, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* XtCallbackProc that destroys the widget (dialogs' OK and Cancel). */
+void xsg_destroy_cb(Widget w, XtPointer client, XtPointer call);
+/* Called by every plot window after a complete draw (timing, first draw). */
+void xsg_drawn(struct xsg_app *app, const char *what, double ms, int w, int h);
+/* Writes the X window of shell `w` (as the server shows it) to a PNG. Returns 0 or -errno. */
+int xsg_screenshot(struct xsg_app *app, Widget w, const char *path);
+/* Opens the window of view `name` ("time", "teach", "help", ...). Returns 0 or -ENOENT. */
+int xsg_open(struct xsg_app *app, const char *name);
+/* The shell of window `name` when it exists, else NULL. */
+Widget xsg_window(struct xsg_app *app, const char *name);
+
+/* xsg_live.c: loading and the live monitor. xsg_load (re)reads app->source into the model,
+ * keeping the selection and the listeners; returns 0 or -errno (message shown). */
+int xsg_load(struct xsg_app *app);
+/* Starts the store watch timer (period app->poll_ms). */
+void xsg_live_start(struct xsg_app *app);
+/* Reloads when the store or CSV changed since the last load; returns 1 if it did. */
+int xsg_live_check(struct xsg_app *app);
+/* Starts `scalegraph run SPEC` into app->source's parent, progress in the status line. */
+int xsg_run_series(struct xsg_app *app, const char *spec);
+
+/* xsg_actions.c: the named commands. "name" or "name:argument". Returns 0 or -errno; unknown
+ * names are -ENOENT with a message. */
+int xsg_command(struct xsg_app *app, const char *cmd);
+/* Registers the Xt action xsg(command) so translations and accelerators reach the commands. */
+void xsg_actions_register(struct xsg_app *app);
+/* Prints the command table (for --help). */
+void xsg_commands_list(FILE *f);
+/* XtCallbackProc for menu items: client_data is the command string. */
+void xsg_menu_cb(Widget w, XtPointer client, XtPointer call);
+
+/* win_plot.c: a window that shows one view in an XmDrawingArea, with method toggles on the
+ * curve windows (compare) and source toggles on window 6. parent NULL: a new top-level shell,
+ * else created as a child of parent (the browser in the main window). */
+struct win_plot *win_plot_create(struct xsg_app *app, enum view_id id, Widget parent);
+void win_plot_show(struct win_plot *wp);
+/* The drawing area (to attach an embedded plot beside other widgets). */
+Widget win_plot_area(struct win_plot *wp);
+void win_plot_redraw(struct win_plot *wp);
+Widget win_plot_shell(struct win_plot *wp);
+/* Sets the drawing area to w x h (the shell follows). */
+void win_plot_resize(struct win_plot *wp, int w, int h);
+/* Selects a matrix cell by N and N' (matrix window) and says which runs are behind it.
+ * Returns 0 or -ENOENT. */
+int win_plot_matrix_select(struct win_plot *wp, int n, int n2);
+/* Time of the last complete draw, ms. */
+double win_plot_last_ms(const struct win_plot *wp);
+
+/* win_teach.c: window 11, sliders beside the teaching drawing. */
+struct win_teach *win_teach_open(struct xsg_app *app);
+Widget win_teach_shell(struct win_teach *wt);
+/* Sets one parameter by name ("growth=n", "e_target=0.5"); -EINVAL when unknown/bad. */
+int win_teach_set(struct xsg_app *app, const char *assignment);
+
+/* win_help.c: the metrics explained, with formulas. */
+Widget win_help_open(struct xsg_app *app);
+extern const char xsg_help_text[];
+
+#endif /* GUI_XSG_H */

@@ -1,0 +1,464 @@
+/*
+ * xsg_actions.c — xscalegraph's named commands. Menus, keys (the Xt action xsg(CMD) in
+ * translations and accelerators) and the test hook (--action, SG_GUI_ACTIONS) all call
+ * xsg_command, so a test exercises exactly what a user's click does. A command is "name" or
+ * "name:argument"; the table below is also printed by --help and listed in docs/gui.md.
+ */
+#include "xsg.h"
+
+#include <Xm/Xm.h>
+#include <Xm/SelectioB.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct command {
+	const char *name;
+	const char *arg;        /* argument synopsis, NULL: none */
+	const char *help;
+	int (*fn)(struct xsg_app *app, const char *arg);
+};
+
+/* The view behind the window opened or raised last (export-window, resize). */
+static struct win_plot *current_plot(struct xsg_app *app)
+{
+	int i;
+
+	for (i = 0; i < VIEW_COUNT; i++)
+		if (app->plots[i] && win_plot_shell(app->plots[i]) == app->current)
+			return app->plots[i];
+	return app->plots[VIEW_BROWSER];
+}
+
+static int cmd_open(struct xsg_app *app, const char *arg)
+{
+	if (xsg_open(app, arg) < 0) {
+		xsg_status(app, "open: no window called \"%s\"", arg);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static int cmd_close(struct xsg_app *app, const char *arg)
+{
+	Widget w = arg && *arg ? xsg_window(app, arg) : app->current;
+
+	if (!w || w == app->top)
+		return arg && *arg ? -ENOENT : 0;
+	XtPopdown(w);
+	app->current = app->top;
+	return 0;
+}
+
+static int cmd_quit(struct xsg_app *app, const char *arg)
+{
+	XtAppSetExitFlag(app->ctx);
+	return 0;
+}
+
+static int cmd_reload(struct xsg_app *app, const char *arg)
+{
+	return xsg_load(app);
+}
+
+static int cmd_poll(struct xsg_app *app, const char *arg)
+{
+	if (!xsg_live_check(app))
+		xsg_status(app, "%s: no change since the last load", app->source);
+	return 0;
+}
+
+static int find_method(struct xsg_app *app, const char *arg)
+{
+	int i = model_method_find(&app->model, arg);
+
+	if (i < 0)
+		xsg_status(app, "no method called \"%s\"", arg);
+	return i;
+}
+
+static int cmd_method_show(struct xsg_app *app, const char *arg)
+{
+	int i = find_method(app, arg);
+
+	if (i < 0)
+		return -ENOENT;
+	model_set_shown(&app->model, i, 1);
+	return 0;
+}
+
+static int cmd_method_hide(struct xsg_app *app, const char *arg)
+{
+	int i = find_method(app, arg);
+
+	if (i < 0)
+		return -ENOENT;
+	model_set_shown(&app->model, i, 0);
+	return 0;
+}
+
+static int cmd_method_only(struct xsg_app *app, const char *arg)
+{
+	int i = find_method(app, arg);
+	size_t k;
+
+	if (i < 0)
+		return -ENOENT;
+	for (k = 0; k < app->model.n_methods; k++)
+		model_set_shown(&app->model, (int)k, (int)k == i);
+	model_set_current(&app->model, i);
+	return 0;
+}
+
+static int cmd_methods_all(struct xsg_app *app, const char *arg)
+{
+	size_t k;
+
+	for (k = 0; k < app->model.n_methods; k++)
+		model_set_shown(&app->model, (int)k, 1);
+	return 0;
+}
+
+static int source_set(struct xsg_app *app, const char *arg, int shown)
+{
+	int k;
+
+	for (k = MODEL_FIRST_SOURCE; k <= MODEL_LAST_SOURCE; k++)
+		if (strcmp(model_metric_name((enum model_metric)k), arg) == 0) {
+			model_set_source_shown(&app->model, (enum model_metric)k, shown);
+			return 0;
+		}
+	xsg_status(app, "no latency source called \"%s\" (IT_edge ... U)", arg);
+	return -ENOENT;
+}
+
+static int cmd_source_show(struct xsg_app *app, const char *arg)
+{
+	return source_set(app, arg, 1);
+}
+
+static int cmd_source_hide(struct xsg_app *app, const char *arg)
+{
+	return source_set(app, arg, 0);
+}
+
+static int cmd_matrix_select(struct xsg_app *app, const char *arg)
+{
+	int n, n2;
+
+	if (sscanf(arg, "%d,%d", &n, &n2) != 2)
+		return -EINVAL;
+	if (xsg_open(app, "matrix") < 0)
+		return -ENOENT;
+	if (win_plot_matrix_select(app->plots[VIEW_MATRIX], n, n2) < 0) {
+		xsg_status(app, "matrix: no cell %d -> %d", n, n2);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static int cmd_teach_set(struct xsg_app *app, const char *arg)
+{
+	int rc = win_teach_set(app, arg);
+
+	if (rc < 0)
+		xsg_status(app, "teach-set: cannot set \"%s\"", arg);
+	return rc;
+}
+
+static int cmd_resize(struct xsg_app *app, const char *arg)
+{
+	int w, h;
+	double t0 = xsg_now_ms();
+	struct win_plot *wp = current_plot(app);
+
+	if (sscanf(arg, "%dx%d", &w, &h) != 2 || w < 50 || h < 50)
+		return -EINVAL;
+	win_plot_resize(wp, w, h);
+	XSync(app->dpy, False);
+	while (XtAppPending(app->ctx))
+		XtAppProcessEvent(app->ctx, XtIMAll);
+	if (app->timing)
+		printf("resize %dx%d: %.2f ms (draw %.2f ms)\n", w, h, xsg_now_ms() - t0,
+		       win_plot_last_ms(wp));
+	return 0;
+}
+
+static int cmd_shot(struct xsg_app *app, const char *arg)
+{
+	char path[4096];
+	const char *colon = strchr(arg, '=');
+	Widget w = app->current;
+	int rc;
+
+	/* "shot:NAME=PATH" shoots window NAME, "shot:PATH" the current one */
+	if (colon) {
+		snprintf(path, sizeof(path), "%.*s", (int)(colon - arg), arg);
+		if (!(w = xsg_window(app, path)))
+			return -ENOENT;
+		arg = colon + 1;
+	}
+	/* on top first: the server keeps no contents of obscured parts (no backing store) */
+	XRaiseWindow(app->dpy, XtWindow(w));
+	XSync(app->dpy, False);
+	while (XtAppPending(app->ctx))
+		XtAppProcessEvent(app->ctx, XtIMAll);
+	rc = xsg_screenshot(app, w, arg);
+	if (rc < 0)
+		xsg_error(app, "%s: error: screenshot failed (%s)", arg, strerror(-rc));
+	return rc;
+}
+
+static int cmd_wait(struct xsg_app *app, const char *arg)
+{
+	app->wait_until_ms = xsg_now_ms() + atof(arg);
+	return 0;
+}
+
+static int cmd_export(struct xsg_app *app, const char *arg)
+{
+	char err[1024];
+	const char *dir = arg && *arg ? arg : "xscalegraph-export";
+	int rc = view_export_all(dir, &app->vctx, 1, err, sizeof(err));
+
+	if (rc < 0)
+		xsg_error(app, "%s", err);
+	else
+		xsg_status(app, "wrote every window to %s/ as PNG, SVG and PDF", dir);
+	return rc;
+}
+
+struct one_view {
+	struct xsg_app *app;
+	enum view_id id;
+};
+
+static int draw_one(cairo_t *cr, double w, double h, void *arg)
+{
+	struct one_view *o = arg;
+
+	return view_draw(o->id, cr, w, h, &o->app->vctx);
+}
+
+static int cmd_export_window(struct xsg_app *app, const char *arg)
+{
+	struct win_plot *wp = current_plot(app);
+	enum view_id id = VIEW_BROWSER;
+	struct one_view o;
+	char path[4096], err[1024], title[256];
+	const char *ext = arg && *arg ? arg : "png";
+	int i, rc, fmt;
+
+	for (i = 0; i < VIEW_COUNT; i++)
+		if (app->plots[i] == wp)
+			id = (enum view_id)i;
+	if (app->teach_win && app->current == win_teach_shell(app->teach_win))
+		id = VIEW_TEACH;
+	if (strchr(ext, '.'))
+		snprintf(path, sizeof(path), "%s", ext);
+	else
+		snprintf(path, sizeof(path), "%s.%s", view_get(id)->name, ext);
+	if ((fmt = plot_format_from_path(path)) < 0)
+		return -EINVAL;
+	o = (struct one_view){ app, id };
+	view_title(title, sizeof(title), &app->vctx, view_get(id)->title);
+	rc = plot_render_file(path, (enum plot_format)fmt, view_get(id)->w, view_get(id)->h, title,
+			      draw_one, &o, err, sizeof(err));
+	if (rc < 0)
+		xsg_error(app, "%s", err);
+	else
+		xsg_status(app, "wrote %s", path);
+	return rc;
+}
+
+/* The data behind the curve windows, in report.csv's column order. */
+static int cmd_export_csv(struct xsg_app *app, const char *arg)
+{
+	const char *path = arg && *arg ? arg : "xscalegraph-data.csv";
+	FILE *f = fopen(path, "w");
+	size_t i, k;
+	int j, rc = 0;
+
+	if (!f) {
+		rc = -errno;
+		xsg_error(app, "%s: error: %s", path, strerror(errno));
+		return rc;
+	}
+	fprintf(f, "method,N,W,reps");
+	for (j = 0; j < MODEL_N_METRICS; j++)
+		fprintf(f, ",%s", model_metric_name((enum model_metric)j));
+	fprintf(f, ",oversubscribed\n");
+	for (i = 0; i < app->model.n_methods; i++) {
+		const struct model_method *me = &app->model.methods[i];
+		for (k = 0; k < me->n_pts; k++) {
+			const struct model_point *p = &me->pts[k];
+			fprintf(f, "%s,%d,%.17g,%d", me->name, p->n, p->w, p->reps);
+			for (j = 0; j < MODEL_N_METRICS; j++) {
+				if (p->fig[j].why)
+					fputc(',', f);
+				else
+					fprintf(f, ",%.9g", p->fig[j].v);
+			}
+			fprintf(f, ",%d\n", p->oversubscribed);
+		}
+	}
+	if (fclose(f) != 0) {
+		rc = -EIO;
+		xsg_error(app, "%s: error: write failed", path);
+	} else {
+		xsg_status(app, "wrote %s (empty field = unavailable)", path);
+	}
+	return rc;
+}
+
+static int cmd_run(struct xsg_app *app, const char *arg)
+{
+	return xsg_run_series(app, arg);
+}
+
+static void run_dialog_ok(Widget w, XtPointer client, XtPointer call)
+{
+	XmSelectionBoxCallbackStruct *cbs = call;
+	char *spec = NULL;
+	char cmd[4200];
+
+	if (XmStringGetLtoR(cbs->value, XmFONTLIST_DEFAULT_TAG, &spec) && spec && *spec) {
+		snprintf(cmd, sizeof(cmd), "run:%s", spec);
+		xsg_command(client, cmd);
+	}
+	XtFree(spec);
+	XtDestroyWidget(w);
+}
+
+static int cmd_run_dialog(struct xsg_app *app, const char *arg)
+{
+	Widget d = XmCreatePromptDialog(app->top, "newSeries", NULL, 0);
+	XmString s = XmStringCreateLocalized("Experiment spec (.sgx) for scalegraph run:");
+
+	XtVaSetValues(d, XmNselectionLabelString, s, NULL);
+	XmStringFree(s);
+	XtUnmanageChild(XmSelectionBoxGetChild(d, XmDIALOG_HELP_BUTTON));
+	XtAddCallback(d, XmNokCallback, run_dialog_ok, app);
+	XtAddCallback(d, XmNcancelCallback, xsg_destroy_cb, NULL);
+	XtManageChild(d);
+	app->current = XtParent(d);
+	return 0;
+}
+
+static int cmd_about(struct xsg_app *app, const char *arg)
+{
+	xsg_status(app, "xscalegraph — Scale-Graph's windows (IEEE TSE 1997) for scalegraph "
+		   "experiments; Help > Metrics explains every figure");
+	return 0;
+}
+
+static int cmd_expect(struct xsg_app *app, const char *arg)
+{
+	/* test hook: "expect:runs=N" fails the run unless the model has N runs */
+	long want;
+
+	if (sscanf(arg, "runs=%ld", &want) == 1) {
+		if ((long)app->model.n_runs == want)
+			return 0;
+		fprintf(stderr, "xscalegraph: expect: %zu runs, wanted %ld\n", app->model.n_runs, want);
+		return -EDOM;
+	}
+	return -EINVAL;
+}
+
+static const struct command commands[] = {
+	{ "open", "WINDOW", "open or raise a window: browser profile patterns time latency "
+	  "sources parallelism matrix teach help", cmd_open },
+	{ "close", "[WINDOW]", "close a window (default: the current one)", cmd_close },
+	{ "reload", NULL, "read the experiment again", cmd_reload },
+	{ "poll", NULL, "reload if the store changed (the live monitor does this every second)", cmd_poll },
+	{ "method-show", "METHOD", "draw a scaling method in the curve windows", cmd_method_show },
+	{ "method-hide", "METHOD", "hide a scaling method", cmd_method_hide },
+	{ "method-only", "METHOD", "show only this method and make it current", cmd_method_only },
+	{ "methods-all", NULL, "show every method (compare)", cmd_methods_all },
+	{ "source-show", "SOURCE", "draw a latency source (IT_edge ... U) in window 6", cmd_source_show },
+	{ "source-hide", "SOURCE", "hide a latency source", cmd_source_hide },
+	{ "matrix-select", "N,N2", "select a matrix cell and show the runs behind it", cmd_matrix_select },
+	{ "teach-set", "KEY=VALUE", "set a teaching parameter (t_serial t_work c beta e_target "
+	  "t_bound mem n_max growth model)", cmd_teach_set },
+	{ "resize", "WxH", "resize the current window's plot", cmd_resize },
+	{ "export", "[DIR]", "every window to DIR/<window>.png/.svg/.pdf", cmd_export },
+	{ "export-window", "png|svg|pdf|PATH", "the current window to a file", cmd_export_window },
+	{ "export-csv", "[PATH]", "the data behind the curve windows as CSV", cmd_export_csv },
+	{ "run", "SPEC", "start `scalegraph run SPEC` into the open experiment", cmd_run },
+	{ "run-dialog", NULL, "ask for a spec, then run", cmd_run_dialog },
+	{ "shot", "[WINDOW=]PATH", "screenshot a window as the X server shows it (PNG)", cmd_shot },
+	{ "wait", "MS", "test hook: pause the command list", cmd_wait },
+	{ "expect", "runs=N", "test hook: fail unless the model has N runs", cmd_expect },
+	{ "about", NULL, "what this is", cmd_about },
+	{ "quit", NULL, "leave", cmd_quit },
+};
+
+int xsg_command(struct xsg_app *app, const char *cmd)
+{
+	const char *colon = strchr(cmd, ':');
+	size_t len = colon ? (size_t)(colon - cmd) : strlen(cmd);
+	size_t i;
+
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strlen(commands[i].name) == len && strncmp(commands[i].name, cmd, len) == 0) {
+			if (commands[i].arg && commands[i].arg[0] != '[' && !colon) {
+				xsg_status(app, "%s needs an argument: %s:%s", commands[i].name,
+					   commands[i].name, commands[i].arg);
+				return -EINVAL;
+			}
+			return commands[i].fn(app, colon ? colon + 1 : "");
+		}
+	xsg_status(app, "unknown command \"%s\" (xscalegraph --help lists them)", cmd);
+	return -ENOENT;
+}
+
+void xsg_commands_list(FILE *f)
+{
+	size_t i;
+	char syn[64];
+
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		snprintf(syn, sizeof(syn), "%s%s%s", commands[i].name, commands[i].arg ? ":" : "",
+			 commands[i].arg ? commands[i].arg : "");
+		fprintf(f, "  %-26s %s\n", syn, commands[i].help);
+	}
+}
+
+void xsg_menu_cb(Widget w, XtPointer client, XtPointer call)
+{
+	struct xsg_app *app = NULL;
+
+	XtVaGetValues(XtParent(w), XmNuserData, &app, NULL);
+	if (app)
+		xsg_command(app, (const char *)client);
+}
+
+static struct xsg_app *action_app;
+
+/* xsg(open, time) or xsg(open:time): parameters joined with ':' then ','. */
+static void xsg_action(Widget w, XEvent *ev, String *params, Cardinal *n)
+{
+	char cmd[512];
+	size_t len = 0;
+	Cardinal k;
+
+	if (!action_app || !*n)
+		return;
+	for (k = 0; k < *n && len < sizeof(cmd); k++)
+		len += (size_t)snprintf(cmd + len, sizeof(cmd) - len, "%s%s",
+					k == 0 ? "" : (k == 1 && !strchr(params[0], ':') ? ":" : ","),
+					params[k]);
+	xsg_command(action_app, cmd);
+}
+
+void xsg_actions_register(struct xsg_app *app)
+{
+	static XtActionsRec actions[] = { { "xsg", xsg_action } };
+
+	action_app = app;
+	XtAppAddActions(app->ctx, actions, XtNumber(actions));
+}
