@@ -118,6 +118,149 @@ static void func_exit(struct an_tscan *s, uint32_t id, uint64_t t)
 
 #define MAX_OPEN_HOLDS 64
 
+/* Pending waits and open holds of one thread between its records (at most one wait of each kind
+ * at a time). */
+struct pend {
+	uint64_t req_t, bar_t, cond_t, cr_t, join_t;
+	uint32_t req_obj, req_aux, bar_obj, bar_ep, cond_obj;
+	int has_req, has_bar, has_cond, has_cr, has_join;
+	struct { uint64_t q; uint32_t obj, mode; } open[MAX_OPEN_HOLDS];
+	size_t n_open;
+};
+
+/* Every record other than a function probe: synchronization, threads, counters, regions. Kept
+ * out of the hot loop so that the loop's state stays in registers. `next` is the following
+ * record of the span (NULL at its end): a COUNTER's value. Returns 1 when it consumed `next`,
+ * 0, or -ENOMEM. */
+static __attribute__((noinline)) int scan_other(struct an_tscan *s, struct pend *p, size_t pos,
+						 unsigned kind, uint64_t t, uint64_t raw, uint32_t id,
+						 uint32_t aux, const struct sg_event_rec *next)
+{
+	int used = 0;
+	switch (kind) {
+	case SG_EV_BARRIER_ARRIVE:
+		p->bar_t = t, p->bar_obj = id, p->bar_ep = aux, p->has_bar = 1;
+		break;
+	case SG_EV_BARRIER_LEAVE:
+		if (p->has_bar && p->bar_obj == id) {
+			s->t_barrier += t - p->bar_t;
+			if (push_iv(s, p->bar_t, t, id, p->bar_ep, IV_BARRIER) < 0)
+				return -ENOMEM;
+		} else {
+			s->unmatched++;
+		}
+		p->has_bar = 0;
+		break;
+	case SG_EV_LOCK_REQUEST:
+		p->req_t = t, p->req_obj = id, p->req_aux = aux, p->has_req = 1;
+		break;
+	case SG_EV_LOCK_ACQUIRED:
+		if (p->has_req && p->req_obj == id) {
+			s->t_lock += t - p->req_t;
+			if (push_iv(s, p->req_t, t, id, SG_LOCK_MODE(p->req_aux), IV_LOCK) < 0)
+				return -ENOMEM;
+			p->has_req = 0;
+		}
+		if (p->n_open < MAX_OPEN_HOLDS)
+			p->open[p->n_open].q = t, p->open[p->n_open].obj = id,
+			p->open[p->n_open++].mode = SG_LOCK_MODE(aux);
+		else
+			s->unmatched++;
+		break;
+	case SG_EV_LOCK_FAILED:
+		if (p->has_req && p->req_obj == id) {
+			s->t_lock_fail += t - p->req_t;
+			if (push_iv(s, p->req_t, t, id, SG_LOCK_MODE(p->req_aux), IV_LOCK_FAIL) < 0)
+				return -ENOMEM;
+		}
+		p->has_req = 0;
+		break;
+	case SG_EV_LOCK_RELEASE: {
+		size_t k = p->n_open;
+		while (k > 0 && p->open[k - 1].obj != id)
+			k--;
+		s->n_releases++;
+		if (k == 0) {
+			s->unmatched++;
+			break;
+		}
+		if (s->n_holds == s->cap_holds &&
+		    an_grow(&s->holds, &s->cap_holds, s->n_holds, sizeof *s->holds) < 0)
+			return -ENOMEM;
+		s->holds[s->n_holds++] = (struct an_hold){ p->open[k - 1].q, t, id,
+							   p->open[k - 1].mode, (uint32_t)pos };
+		p->open[k - 1] = p->open[--p->n_open];
+		break;
+	}
+	case SG_EV_COND_WAIT_BEGIN:
+		p->cond_t = t, p->cond_obj = id, p->has_cond = 1;
+		break;
+	case SG_EV_COND_WAIT_END:
+		if (p->has_cond && p->cond_obj == id) {
+			s->t_cond += t - p->cond_t;
+			if (push_iv(s, p->cond_t, t, id, 0, IV_COND) < 0)
+				return -ENOMEM;
+		} else {
+			s->unmatched++;
+		}
+		p->has_cond = 0;
+		break;
+	case SG_EV_CREATE_BEGIN:
+		p->cr_t = t, p->has_cr = 1;
+		break;
+	case SG_EV_CREATE_END:
+		if (p->has_cr) {
+			s->t_thread += t - p->cr_t;
+			s->n_create++;
+			if (push_iv(s, p->cr_t, t, id, 0, IV_THREAD) < 0)
+				return -ENOMEM;
+		}
+		p->has_cr = 0;
+		break;
+	case SG_EV_JOIN_BEGIN:
+		p->join_t = t, p->has_join = 1;
+		break;
+	case SG_EV_JOIN_END:
+		if (p->has_join) {
+			s->t_thread += t - p->join_t;
+			s->t_join += t - p->join_t;
+			if (push_iv(s, p->join_t, t, id, 1, IV_THREAD) < 0)
+				return -ENOMEM;
+		}
+		p->has_join = 0;
+		break;
+	case SG_EV_COUNTER:
+		if (next && (next->w0 & 0xff) == SG_EV_VALUE) {
+			int64_t v = (int64_t)next->w1;
+			used = 1;
+			if (raw < s->lo || raw > s->hi)
+				break;
+			if (id >= s->n_ctr &&
+			    grow_index(&s->ctr, &s->n_ctr, id, sizeof *s->ctr) < 0)
+				return -ENOMEM;
+			struct an_ctr *c = &s->ctr[id];
+			if (c->n++ == 0)
+				c->first = v;
+			c->last = v;
+		}
+		break;
+	case SG_EV_REGION_BEGIN:
+	case SG_EV_REGION_END: {
+		struct an_reg *g = region_get(s, id);
+		if (!g)
+			return -ENOMEM;
+		if (kind == SG_EV_REGION_BEGIN && !g->has_begin)
+			g->begin = raw, g->has_begin = 1;
+		if (kind == SG_EV_REGION_END)
+			g->end = raw, g->has_end = 1;
+		break;
+	}
+	default:
+		break;
+	}
+	return used;
+}
+
 int an_scan_thread(struct an_run *r, size_t pos, uint64_t lo, uint64_t hi)
 {
 	struct an_tscan *s = &r->ts[pos];
@@ -128,12 +271,8 @@ int an_scan_thread(struct an_run *r, size_t pos, uint64_t lo, uint64_t hi)
 	if (grow_index(&s->ctr, &s->n_ctr, (uint32_t)(sgr_n_counters(r->tr) + 7), sizeof *s->ctr) < 0 ||
 	    grow_index(&s->fs, &s->n_fs, (uint32_t)(sgr_n_functions(r->tr) + 63), sizeof *s->fs) < 0)
 		return -ENOMEM;
-	/* pending waits: at most one of each kind per thread at a time */
-	uint64_t req_t = 0, bar_t = 0, cond_t = 0, cr_t = 0, join_t = 0;
-	uint32_t req_obj = 0, req_aux = 0, bar_obj = 0, bar_ep = 0, cond_obj = 0;
-	int has_req = 0, has_bar = 0, has_cond = 0, has_cr = 0, has_join = 0;
-	struct { uint64_t q; uint32_t obj, mode; } open[MAX_OPEN_HOLDS];
-	size_t n_open = 0;
+	struct pend pd;
+	memset(&pd, 0, sizeof pd);
 	uint64_t first = UINT64_MAX, last = 0, n_ev = 0, span = hi - lo;
 	struct an_frame *stack = s->stack;
 	struct an_fstat *fs = s->fs;
@@ -207,127 +346,11 @@ int an_scan_thread(struct an_run *r, size_t pos, uint64_t lo, uint64_t hi)
 				}
 				continue;
 			}
-			switch (kind) {
-			case SG_EV_BARRIER_ARRIVE:
-				bar_t = t, bar_obj = id, bar_ep = aux, has_bar = 1;
-				break;
-			case SG_EV_BARRIER_LEAVE:
-				if (has_bar && bar_obj == id) {
-					s->t_barrier += t - bar_t;
-					if (push_iv(s, bar_t, t, id, bar_ep, IV_BARRIER) < 0)
-						return -ENOMEM;
-				} else {
-					s->unmatched++;
-				}
-				has_bar = 0;
-				break;
-			case SG_EV_LOCK_REQUEST:
-				req_t = t, req_obj = id, req_aux = aux, has_req = 1;
-				break;
-			case SG_EV_LOCK_ACQUIRED:
-				if (has_req && req_obj == id) {
-					s->t_lock += t - req_t;
-					if (push_iv(s, req_t, t, id, SG_LOCK_MODE(req_aux), IV_LOCK) < 0)
-						return -ENOMEM;
-					has_req = 0;
-				}
-				if (n_open < MAX_OPEN_HOLDS)
-					open[n_open].q = t, open[n_open].obj = id,
-					open[n_open++].mode = SG_LOCK_MODE(aux);
-				else
-					s->unmatched++;
-				break;
-			case SG_EV_LOCK_FAILED:
-				if (has_req && req_obj == id) {
-					s->t_lock_fail += t - req_t;
-					if (push_iv(s, req_t, t, id, SG_LOCK_MODE(req_aux), IV_LOCK_FAIL) < 0)
-						return -ENOMEM;
-				}
-				has_req = 0;
-				break;
-			case SG_EV_LOCK_RELEASE: {
-				size_t k = n_open;
-				while (k > 0 && open[k - 1].obj != id)
-					k--;
-				s->n_releases++;
-				if (k == 0) {
-					s->unmatched++;
-					break;
-				}
-				if (s->n_holds == s->cap_holds &&
-				    an_grow(&s->holds, &s->cap_holds, s->n_holds, sizeof *s->holds) < 0)
-					return -ENOMEM;
-				s->holds[s->n_holds++] = (struct an_hold){ open[k - 1].q, t, id,
-									   open[k - 1].mode, (uint32_t)pos };
-				open[k - 1] = open[--n_open];
-				break;
-			}
-			case SG_EV_COND_WAIT_BEGIN:
-				cond_t = t, cond_obj = id, has_cond = 1;
-				break;
-			case SG_EV_COND_WAIT_END:
-				if (has_cond && cond_obj == id) {
-					s->t_cond += t - cond_t;
-					if (push_iv(s, cond_t, t, id, 0, IV_COND) < 0)
-						return -ENOMEM;
-				} else {
-					s->unmatched++;
-				}
-				has_cond = 0;
-				break;
-			case SG_EV_CREATE_BEGIN:
-				cr_t = t, has_cr = 1;
-				break;
-			case SG_EV_CREATE_END:
-				if (has_cr) {
-					s->t_thread += t - cr_t;
-					s->n_create++;
-					if (push_iv(s, cr_t, t, id, 0, IV_THREAD) < 0)
-						return -ENOMEM;
-				}
-				has_cr = 0;
-				break;
-			case SG_EV_JOIN_BEGIN:
-				join_t = t, has_join = 1;
-				break;
-			case SG_EV_JOIN_END:
-				if (has_join) {
-					s->t_thread += t - join_t;
-					s->t_join += t - join_t;
-					if (push_iv(s, join_t, t, id, 1, IV_THREAD) < 0)
-						return -ENOMEM;
-				}
-				has_join = 0;
-				break;
-			case SG_EV_COUNTER:
-				if (i + 1 < n && (rec[i + 1].w0 & 0xff) == SG_EV_VALUE) {
-					int64_t v = (int64_t)rec[++i].w1;
-					if ((w0 >> 8) < lo || (w0 >> 8) > hi)
-						break;
-					if (id >= s->n_ctr &&
-					    grow_index(&s->ctr, &s->n_ctr, id, sizeof *s->ctr) < 0)
-						return -ENOMEM;
-					struct an_ctr *c = &s->ctr[id];
-					if (c->n++ == 0)
-						c->first = v;
-					c->last = v;
-				}
-				break;
-			case SG_EV_REGION_BEGIN:
-			case SG_EV_REGION_END: {
-				struct an_reg *g = region_get(s, id);
-				if (!g)
-					return -ENOMEM;
-				uint64_t raw = w0 >> 8;
-				if (kind == SG_EV_REGION_BEGIN && !g->has_begin)
-					g->begin = raw, g->has_begin = 1;
-				if (kind == SG_EV_REGION_END)
-					g->end = raw, g->has_end = 1;
-				break;
-			}
-			default:
-				break;
-			}
+			int u = scan_other(s, &pd, pos, kind, t, w0 >> 8, id, aux,
+					   i + 1 < n ? &rec[i + 1] : NULL);
+			if (u < 0)
+				return u;
+			i += (size_t)u;
 		}
 	}
 	s->depth = depth;
