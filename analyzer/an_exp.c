@@ -111,7 +111,8 @@ static int read_points(struct an_exp *e, sqlite3 *db)
 	if (sqlite3_prepare_v2(db, "SELECT id, model, method, n_threads, scale, sizes, work, "
 			       "target, t_para_s, t_seq_s, t_seq_source, efficiency, "
 			       "oversubscribed, note FROM points ORDER BY "
-			       "CASE model WHEN 'method' THEN 0 ELSE 1 END, model, method, n_threads",
+			       "CASE model WHEN 'method' THEN 0 ELSE 1 END, model, (SELECT position FROM "
+			       "methods m WHERE m.name = points.method), method, n_threads",
 			       -1, &s, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "SELECT pr.run_id, pr.role FROM point_runs pr JOIN runs r ON "
 			       "r.id = pr.run_id WHERE pr.point_id = ? AND r.status = 'ok' AND "

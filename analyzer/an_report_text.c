@@ -116,6 +116,43 @@ static const enum an_metric exp_cols[] = {
 };
 #define N_EXP_COLS (sizeof exp_cols / sizeof exp_cols[0])
 
+/* Fig. 12: parallelism of the plain methods' points, by N, in order of problem size W. */
+static void parallelism_text(FILE *f, const struct an_exp *e)
+{
+	int ns[64];
+	size_t k = 0;
+	for (size_t i = 0; i < an_exp_n_points(e); i++) {
+		const struct an_point *o = an_exp_point(e, i);
+		size_t j = 0;
+		while (j < k && ns[j] != o->n_threads)
+			j++;
+		if (j == k && k < 64 && strcmp(o->model, "method") == 0)
+			ns[k++] = o->n_threads;
+	}
+	fputs("\nParallelism vs problem size (busy / T_para; share of work with >= 2 busy)\n", f);
+	for (size_t j = 0; j < k; j++) {
+		double last_w = -1;
+		fprintf(f, "  N=%-3d", ns[j]);
+		for (;;) {   /* the points of this N by increasing W, each W once */
+			const struct an_point *best = NULL;
+			for (size_t i = 0; i < an_exp_n_points(e); i++) {
+				const struct an_point *o = an_exp_point(e, i);
+				if (strcmp(o->model, "method") == 0 && o->n_threads == ns[j] &&
+				    o->work > last_w && (!best || o->work < best->work))
+					best = o;
+			}
+			if (!best)
+				break;
+			last_w = best->work;
+			fprintf(f, "  W=%.4g:", best->work);
+			fig_cell(f, 1, best->med[AN_PARALLELISM]);
+			fputs("/", f);
+			fig_cell(f, 1, best->med[AN_PAR_SHARE]);
+		}
+		fputc('\n', f);
+	}
+}
+
 static void matrix_text(FILE *f, const struct an_exp *e)
 {
 	int ns[64];
@@ -213,6 +250,7 @@ int an_report_exp_text(FILE *f, const struct an_exp *e, unsigned flags)
 			else
 				fprintf(f, "%.6g s\n", lat.value);
 		}
+		parallelism_text(f, e);
 		fputs("\nSequential patterns vs W (profile of the N=1 run at that size)\n", f);
 		for (size_t i = 0; i < an_exp_n_points(e); i++) {
 			const struct an_point *o = an_exp_point(e, i);
