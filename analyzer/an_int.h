@@ -1,12 +1,14 @@
 /*
  * an_int.h — the analyzer's private state, shared by its files:
- *   an_source.c   the one adapter to the trace reader (definitions, counters, opening)
- *   an_scan.c     the single pass over one thread's raw records (all in clock ticks)
- *   an_join.c     cross-thread joins: barrier episodes, lock holds vs waits, parallelism
- *   an_run.c      orchestration, the figures of METRICS.md, accessors
- *   an_timeline.c the per-thread state timeline for the GUI
- *   an_exp.c      experiment stores: points, repetitions, metrics written back
- *   an_matrix.c   curves, p_x, the scalability matrix
+ *   an_source.c      the one adapter to the trace reader (definitions, counters, opening)
+ *   an_scan.c        the single pass over one thread's raw records (all in clock ticks)
+ *   an_join.c        cross-thread joins: barrier episodes, lock holds vs waits, parallelism
+ *   an_run.c         orchestration, the figures of METRICS.md, accessors
+ *   an_timeline.c    the per-thread state timeline for the GUI
+ *   an_exp.c         experiment stores: points, repetitions, metrics written back
+ *   an_matrix.c      curves, p_x, the scalability matrix
+ *   an_metric.c      metric names and units, figures, repetition statistics
+ *   an_report_text.c, an_report_data.c   terminal tables; CSV and JSON
  * Everything inside a pass works in ticks (uint64); ns appear only when figures are made.
  */
 #ifndef AN_INT_H
