@@ -42,7 +42,7 @@ struct probe {
 	size_t next_dsite;
 	int oom;
 	/* per item, filled by walk() */
-	int has_loop, has_sync, n_sites;
+	int has_loop, has_sync, has_call, n_sites;
 	uint32_t *site_conds;
 	size_t n_site_conds, cap_site_conds;
 };
@@ -251,7 +251,18 @@ static int head_is_initializer(const struct probe *p, int32_t head)
 	return 0;
 }
 
-/* Walks a node or a list: renames wrapped calls, converts region pragmas, notes loops. */
+/* `s.pthread_mutex_lock(x)`, `p->pthread_mutex_lock(x)`: a struct member, not the function. */
+static int is_member(const struct probe *p, uint32_t off)
+{
+	while (off > 0 && (p->src[off - 1] == ' ' || p->src[off - 1] == '\t' ||
+			   p->src[off - 1] == '\n' || p->src[off - 1] == '\r'))
+		off--;
+	return off > 0 && (p->src[off - 1] == '.' ||
+			   (off > 1 && p->src[off - 1] == '>' && p->src[off - 2] == '-'));
+}
+
+/* Walks a node or a list: renames wrapped calls, converts region pragmas, notes loops, sync
+ * calls and other calls (for the default rule). */
 static void walk(struct probe *p, int32_t i, enum walk_ctx ctx, int code, int depth)
 {
 	if (i < 0 || depth > 20000)
@@ -288,11 +299,15 @@ static void walk(struct probe *p, int32_t i, enum walk_ctx ctx, int code, int de
 		break;
 	case N_CALL: {
 		uint32_t l = id_len(p, n);
-		if (ctx != CTX_TOP && inst_is_wrapped(p->src + n->off, l)) {
+		if (ctx == CTX_TOP || is_member(p, n->off))
+			;
+		else if (inst_is_wrapped(p->src + n->off, l)) {
 			edits_add(p->e, n->off, 0, "sg_", 3);
 			p->has_sync = 1;
 			p->res->n_renamed++;
 			site_add(p, n->cond);
+		} else {
+			p->has_call = 1;
 		}
 		if (n->a >= 0)
 			walk(p, N(p, n->a)->a, ctx == CTX_TOP ? CTX_TOP : CTX_EXPR, code, depth + 1);
@@ -331,9 +346,37 @@ struct fn {
 	int is_static, is_inline;
 };
 
+/* Does the parenthesis group start with '*' (a pointer declarator `(*name(...))`, not a call)? */
+static int group_is_pointer(const struct probe *p, const struct inst_node *paren)
+{
+	uint32_t i = paren->off + 1;
+	while (i < paren->end && (p->src[i] == ' ' || p->src[i] == '\t' || p->src[i] == '\n' ||
+				  p->src[i] == '\r'))
+		i++;
+	return i < paren->end && p->src[i] == '*';
+}
+
+/* The first call in a declarator group, looking through nested pointer groups:
+ * `(*name(params))`, `(*(*name(params))(int))`. */
+static int32_t group_name(const struct probe *p, const struct inst_node *grp, int depth)
+{
+	if (grp->a < 0 || depth > 64)
+		return -1;
+	for (int32_t c = N(p, grp->a)->first; c >= 0; c = N(p, c)->next) {
+		const struct inst_node *n = N(p, c);
+		if (n->kind == N_CALL && n->a >= 0 && group_is_pointer(p, N(p, n->a)))
+			return group_name(p, N(p, n->a), depth + 1);
+		if (n->kind == N_CALL)
+			return c;
+		if (n->kind == N_PAREN)
+			return group_name(p, n, depth + 1);
+	}
+	return -1;
+}
+
 /* The declarator name in a head: the first call at top level that has something before it, else
- * (functions returning function pointers: `int (*f(int))(int)`) the first call inside the
- * first parenthesis group that has something before it. */
+ * (functions returning function pointers: `int (*f(int))(int)`, where `int (` looks like a
+ * call) the first call inside the first pointer group. */
 static int32_t decl_name(const struct probe *p, int32_t head)
 {
 	int32_t before = 0, attr = 0;
@@ -345,14 +388,12 @@ static int32_t decl_name(const struct probe *p, int32_t head)
 			continue;
 		}
 		attr = n->kind == N_KW && n->sub == KW_ATTR;
+		if (n->kind == N_CALL && n->a >= 0 && group_is_pointer(p, N(p, n->a)))
+			return group_name(p, N(p, n->a), 0); /* `type (*name(...))(...)` */
 		if (n->kind == N_CALL && before)
 			return i;
-		if (n->kind == N_PAREN && before && n->a >= 0) {
-			for (int32_t c = N(p, n->a)->first; c >= 0; c = N(p, c)->next)
-				if (N(p, c)->kind == N_CALL)
-					return c;
-			return -1;
-		}
+		if (n->kind == N_PAREN && before)
+			return group_name(p, n, 0);
 		before++;
 	}
 	return -1;
@@ -421,8 +462,10 @@ static int fn_detect(const struct probe *p, int32_t *items, size_t k, struct fn 
 	return 0;
 }
 
-/* Default rule (docs/instrumenter.md): probe functions that loop, synchronise, are main or
- * start threads; leave short leaf helpers alone, they would dominate the overhead. */
+/* Default rule (docs/instrumenter.md): probe main, thread start routines, and functions that
+ * loop or synchronise *and* call other functions. Leaf functions (no call but to the pthread
+ * wrappers, whose events are recorded anyway) are left alone even when they loop: they are
+ * the small helpers called in inner loops whose probes would dominate the overhead. */
 static int fn_selected(struct probe *p, const struct fn *f, const struct inst_node *nm,
 		       uint32_t nlen)
 {
@@ -436,7 +479,8 @@ static int fn_selected(struct probe *p, const struct fn *f, const struct inst_no
 		sel = 1;
 		break;
 	default:
-		sel = p->has_loop || p->has_sync || (nlen == 4 && !memcmp(p->src + nm->off, "main", 4)) ||
+		sel = ((p->has_loop || p->has_sync) && p->has_call) ||
+		      (nlen == 4 && !memcmp(p->src + nm->off, "main", 4)) ||
 		      is_start_routine(p, nm->off, nlen);
 		break;
 	}
@@ -508,7 +552,7 @@ static void item_block(struct probe *p, int32_t *items, size_t k)
 	size_t mark = p->e->n;
 	unsigned renamed = p->res->n_renamed, regions = p->res->n_regions;
 	size_t nregions = p->n_regions;
-	p->has_loop = p->has_sync = 0;
+	p->has_loop = p->has_sync = p->has_call = 0;
 	p->n_sites = 0;
 	p->n_site_conds = 0;
 	struct fn f;

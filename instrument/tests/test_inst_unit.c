@@ -98,18 +98,23 @@ static void test_edits(void **state)
 static void test_selection(void **state)
 {
 	(void)state;
+	/* default rule: loops or sync calls count only in functions that also call others */
 	const char *src = "static int leaf(int x) { return x; }\n"
-			  "int loop(int n) { while (n) n--; return n; }\n";
+			  "int loop(int n) { while (n) n -= leaf(1); return n; }\n"
+			  "int leaf_loop(int n) { while (n) n--; return n; }\n"
+			  "int straight(int n) { return leaf(n); }\n";
 	struct inst_result r;
 	char *out = run(src, INST_FUNC_DEFAULT, NULL, &r);
-	assert_int_equal(r.n_functions, 2);
+	assert_int_equal(r.n_functions, 4);
 	assert_int_equal(r.n_probed, 1);
 	assert_non_null(strstr(out, "{ \"loop\", \"t.c\", 2, 0 }"));
 	assert_null(strstr(out, "\"leaf\""));
+	assert_null(strstr(out, "\"leaf_loop\""));
+	assert_null(strstr(out, "\"straight\""));
 	assert_non_null(strstr(out, "#include <sgtrace.h>\n#line 2 \"t.c\"\nint loop"));
 	inst_result_free(&r);
 	out = run(src, INST_FUNC_ALL, NULL, &r);
-	assert_int_equal(r.n_probed, 2);
+	assert_int_equal(r.n_probed, 4);
 	assert_non_null(strstr(out, "#include <sgtrace.h>\n#line 1 \"t.c\"\nstatic int leaf"));
 	inst_result_free(&r);
 	out = run(src, INST_FUNC_NONE, NULL, &r);
@@ -123,7 +128,7 @@ static void test_include_once_per_branch(void **state)
 	const char *src = "#ifdef A\nint f(void) { for (;;) return 1; }\n#endif\n"
 			  "int g(void) { for (;;) return 2; }\nint h(void) { for (;;) return 3; }\n";
 	struct inst_result r;
-	char *out = run(src, INST_FUNC_DEFAULT, NULL, &r);
+	char *out = run(src, INST_FUNC_ALL, NULL, &r);
 	assert_int_equal(r.n_probed, 3);
 	/* one include inside #ifdef A for f, one outside for g (A may be off), none for h */
 	const char *first = strstr(out, "#include <sgtrace.h>");

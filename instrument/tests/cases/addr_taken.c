@@ -1,4 +1,5 @@
-/* Taking the address of a wrapped function: a warning, and the name is left as is. */
+/* Taking the address of a wrapped function: a warning, and the name is left as is. A struct
+ * member with a wrapped name is named (a warning) and called through `.`/`->`: not renamed. */
 #include <pthread.h>
 #include <stdio.h>
 
@@ -8,8 +9,11 @@ static int (*lock_fn)(pthread_mutex_t *) = pthread_mutex_lock;
 int main(void)
 {
 	int (*unlock_fn)(pthread_mutex_t *) = pthread_mutex_unlock;
+	struct { int (*pthread_mutex_unlock)(pthread_mutex_t *); } ops = { unlock_fn }, *o = &ops;
 	lock_fn(&m);
-	unlock_fn(&m);
+	ops.pthread_mutex_unlock(&m);
+	lock_fn(&m);
+	o->pthread_mutex_unlock(&m);
 	printf("ok\n");
 	return 0;
 }

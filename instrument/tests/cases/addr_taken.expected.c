@@ -1,4 +1,5 @@
-/* Taking the address of a wrapped function: a warning, and the name is left as is. */
+/* Taking the address of a wrapped function: a warning, and the name is left as is. A struct
+ * member with a wrapped name is named (a warning) and called through `.`/`->`: not renamed. */
 #include <pthread.h>
 #include <stdio.h>
 
@@ -6,12 +7,15 @@ static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 static int (*lock_fn)(pthread_mutex_t *) = pthread_mutex_lock;
 
 #include <sgtrace.h>
-#line 8 "addr_taken.c"
+#line 9 "addr_taken.c"
 int main(void)
-{ static struct sg_func_desc sg_fd__ = { "main", "addr_taken.c", 8, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
+{ static struct sg_func_desc sg_fd__ = { "main", "addr_taken.c", 9, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
 	int (*unlock_fn)(pthread_mutex_t *) = pthread_mutex_unlock;
+	struct { int (*pthread_mutex_unlock)(pthread_mutex_t *); } ops = { unlock_fn }, *o = &ops;
 	lock_fn(&m);
-	unlock_fn(&m);
+	ops.pthread_mutex_unlock(&m);
+	lock_fn(&m);
+	o->pthread_mutex_unlock(&m);
 	printf("ok\n");
 	return 0;
 }

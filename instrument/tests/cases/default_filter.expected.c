@@ -1,4 +1,6 @@
-/* The default rule: probes on main, loops, sync callers and thread start routines only. */
+/* The default rule: probes on main, thread start routines, and functions that loop or
+ * synchronise and also call other functions; leaf helpers (even looping or locking ones) and
+ * straight-line callers are left alone. */
 #include <pthread.h>
 #include <stdio.h>
 
@@ -7,19 +9,21 @@ static int n;
 
 static int leaf(int x) { return x * 2; }
 int caller(int x) { return leaf(x) + 1; }
-#include <sgtrace.h>
-#line 10 "default_filter.c"
-static inline int tiny_loop(int x) { static struct sg_func_desc sg_fd__ = { "tiny_loop", "default_filter.c", 10, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__); while (x > 10) x -= 10; return x; }
+static inline int tiny_loop(int x) { while (x > 10) x -= 10; return x; }
 inline int ext_inline(int x) { for (;;) return x; }
-static void locked(void) { static struct sg_func_desc sg_fd__ = { "locked", "default_filter.c", 12, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__); sg_pthread_mutex_lock(&m); n++; sg_pthread_mutex_unlock(&m); }
-static void *start(void *arg) { static struct sg_func_desc sg_fd__ = { "start", "default_filter.c", 13, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__); locked(); return arg; }
+#include <sgtrace.h>
+#line 14 "default_filter.c"
+static void locked(void) { sg_pthread_mutex_lock(&m); n++; sg_pthread_mutex_unlock(&m); }
+static int sum(int k) { static struct sg_func_desc sg_fd__ = { "sum", "default_filter.c", 15, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__); int s = 0; for (int i = 0; i < k; i++) s += leaf(i); return s; }
+static void bump(void) { static struct sg_func_desc sg_fd__ = { "bump", "default_filter.c", 16, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__); sg_pthread_mutex_lock(&m); n += leaf(1); sg_pthread_mutex_unlock(&m); }
+static void *start(void *arg) { static struct sg_func_desc sg_fd__ = { "start", "default_filter.c", 17, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__); locked(); bump(); return arg; }
 
 int main(void)
-{ static struct sg_func_desc sg_fd__ = { "main", "default_filter.c", 15, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
+{ static struct sg_func_desc sg_fd__ = { "main", "default_filter.c", 19, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
 	pthread_t t;
 	sg_pthread_create(&t, NULL, start, NULL);
 	sg_pthread_join(t, NULL);
-	printf("%d %d %d %d\n", caller(n), tiny_loop(25), ext_inline(1), n);
+	printf("%d %d %d %d %d\n", caller(n), tiny_loop(25), ext_inline(1), sum(3), n);
 	return 0;
 }
 int ext_inline(int x);

@@ -1,13 +1,13 @@
 /* Functions returning function pointers: the name is inside nested parentheses. */
 #include <stdio.h>
 
-static int inc(int x) { return x + 1; }
-static int dec(int x) { return x - 1; }
-
 #include <sgtrace.h>
-#line 7 "funcptr_decl.c"
+#line 4 "funcptr_decl.c"
+static int inc(int x) { static struct sg_func_desc sg_fd__ = { "inc", "funcptr_decl.c", 4, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__); return x + 1; }
+static int dec(int x) { static struct sg_func_desc sg_fd__ = { "dec", "funcptr_decl.c", 5, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__); return x - 1; }
+
 static int (*pick(int which))(int)
-{ static struct sg_func_desc sg_fd__ = { "int", "funcptr_decl.c", 7, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
+{ static struct sg_func_desc sg_fd__ = { "pick", "funcptr_decl.c", 7, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
 	for (int i = 0; i < 1; i++)
 		if (which)
 			return inc;
@@ -16,7 +16,7 @@ static int (*pick(int which))(int)
 
 typedef int (*op_fn)(int);
 static op_fn (*chooser(void))(int)
-{ static struct sg_func_desc sg_fd__ = { "op_fn", "funcptr_decl.c", 16, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
+{ static struct sg_func_desc sg_fd__ = { "chooser", "funcptr_decl.c", 16, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
 	while (1)
 		return pick;
 }

@@ -1,0 +1,72 @@
+#!/bin/bash
+# instrument-overhead.sh — what tracing costs billiards, side by side in one run: the plain
+# build against `scalegraph cc` builds of the same sources with the default filter (the
+# DESIGN.md target: <= 2 % wall time at N = 2), sync calls only (--sg-no-functions), and every
+# function (--sg-all-functions). Every variant is compiled here with the same flags; runs are
+# interleaved (plain, default, sync, all, plain, ...) so that load changes hit all variants
+# alike, and the median wall time of each is compared. Traces are written (to a temporary
+# directory) as in a real run. Then one traced run per variant is dumped to count which probes
+# fire how often, the figure that explains the overhead.
+# Prints `name: value unit (target ...)` lines (bench/run-bench.sh). BENCH_REPS, BENCH_ARGS
+# override the repetitions (default 7) and the billiards arguments.
+set -eu
+cd "$(dirname "$0")/.." || exit 1
+B=${B:-build}
+SG=$B/bin/scalegraph
+reps=${BENCH_REPS:-7}
+args=${BENCH_ARGS:---balls 20000 --steps 600 --threads 2}
+work=$(mktemp -d "${TMPDIR:-/tmp}/sgbench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+CFLAGS="-std=c11 -D_GNU_SOURCE -O2 -g -Iexamples/common -Iexamples/billiards"
+SRCS="examples/billiards/billiards_par.c examples/billiards/bil_sim.c examples/billiards/bil_queue.c
+      examples/billiards/bil_cli.c examples/common/ex_cli.c examples/common/ex_threads.c"
+variants="plain default sync all"
+
+# The plain build sees sgtrace.h's markers as no-ops, exactly like $B/bin/billiards.
+# shellcheck disable=SC2086
+cc $CFLAGS -I"$B/include" $SRCS -o "$work/plain" -pthread -lm
+for v in default sync all; do
+	case $v in default) o= ;; sync) o=--sg-no-functions ;; all) o=--sg-all-functions ;; esac
+	# shellcheck disable=SC2086
+	"$SG" cc --sg-static $o $CFLAGS $SRCS -o "$work/$v" -lm
+done
+
+want=$("$work/plain" $args | grep checksum)
+for r in $(seq 1 "$reps"); do
+	for v in $variants; do
+		rm -rf "$work/trace"
+		t0=$(date +%s%N)
+		got=$(SG_TRACE_DIR="$work/trace" "$work/$v" $args 2>/dev/null | grep checksum)
+		t1=$(date +%s%N)
+		[ "$got" = "$want" ] || { echo "instrument-overhead: $v printed '$got', plain '$want'"; exit 1; }
+		echo "$v $(( (t1 - t0) / 1000 ))" >>"$work/times"
+	done
+done
+median() { awk -v v="$1" '$1 == v { print $2 }' "$work/times" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+base=$(median plain)
+echo "instrument-overhead-plain: $(awk -v t="$base" 'BEGIN { printf "%.3f", t / 1e6 }') s wall (billiards $args, median of $reps)"
+for v in default sync all; do
+	m=$(median "$v")
+	case $v in
+	default) name=default-filter; target="target <= 2 %" ;;
+	sync) name=sync-only; target="no function probes; reported" ;;
+	all) name=all-functions; target="reported, no target" ;;
+	esac
+	echo "instrument-overhead-$name: $(awk -v m="$m" -v b="$base" 'BEGIN { printf "%+.1f", (m / b - 1) * 100 }') % wall time ($target; N=2, median of $reps interleaved runs)"
+done
+
+# Which probes fire how often (one run each).
+for v in default all; do
+	rm -rf "$work/trace"
+	SG_TRACE_DIR="$work/trace" "$work/$v" $args >/dev/null 2>&1
+	"$SG" dump "$work/trace" >"$work/dump" 2>/dev/null
+	awk -v v="$v" '
+		$3 == "func_enter" { f[$4]++; nf++ }
+		$3 ~ /^(barrier|lock|cond)_/ { s++ }
+		END {
+			n = 0; for (k in f) n++
+			printf "instrument-events-%s: %d function entries (%d functions), %d sync events per run;", v, nf, n, s
+			for (i = 0; i < 4; i++) { best = ""; for (k in f) if (best == "" || f[k] > f[best]) best = k
+				if (best == "") break; printf " %s %d", best, f[best]; delete f[best] }
+			printf "\n" }' "$work/dump"
+done
