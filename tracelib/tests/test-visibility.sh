@@ -77,7 +77,7 @@ for how in static shared; do
 	else
 		link=(-L"$B/lib" -Wl,-rpath,"$PWD/$B/lib" -lsgtrace)
 	fi
-	if ! cc -std=c11 -I"$inc" "$work/p.c" -o "$work/p-$how" "${link[@]}" -pthread \
+	if ! "${CC:-cc}" -std=c11 -I"$inc" "$work/p.c" -o "$work/p-$how" "${link[@]}" -pthread \
 		2>"$work/err-$how"; then
 		echo "FAIL: no-clash-$how: link failed: $(head -3 "$work/err-$how" | tr '\n' ' ')"
 		continue
@@ -102,12 +102,12 @@ int main(void)
 	return 0;
 }
 EOF
-if cc -std=c89 -pedantic -Wall -Werror -I"$inc" -c "$work/m.c" -o "$work/m.o" 2>"$work/err-m"; then
+if "${CC:-cc}" -std=c89 -pedantic -Wall -Werror -I"$inc" -c "$work/m.c" -o "$work/m.o" 2>"$work/err-m"; then
 	echo "PASS: markers-compile-to-nothing-c89"
 else
 	echo "FAIL: markers-compile-to-nothing-c89: $(head -3 "$work/err-m" | tr '\n' ' ')"
 fi
-if cc -std=c11 -DSG_TRACE -Wall -Werror -I"$inc" -c "$work/m.c" -o "$work/m2.o" 2>/dev/null; then
+if "${CC:-cc}" -std=c11 -DSG_TRACE -Wall -Werror -I"$inc" -c "$work/m.c" -o "$work/m2.o" 2>/dev/null; then
 	echo "FAIL: markers-active-with-SG_TRACE: undeclared names compiled with -DSG_TRACE"
 else
 	echo "PASS: markers-active-with-SG_TRACE"
