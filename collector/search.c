@@ -136,8 +136,9 @@ enum search_state search_next(struct search *sr, double *s_next, int *best, char
 			slope = (gap(sr, sr->probe[c].y) - gb) / (log(sr->probe[c].s) - ub);
 		/* What moves y less than the tolerance over a full step (x8) of sizes is noise,
 		 * not the size; a move away from the target is believed when it is larger than the
-		 * noise (E) or seen over a full step (T grows with the work, so a small fall of T
-		 * between nearby sizes is scatter of the run times). */
+		 * noise (E), or than a quarter of the gap still to go (E: the target is then far
+		 * beyond anything the scatter could hide), or seen over a full step (T grows with the
+		 * work, so a small fall of T between nearby sizes is scatter of the run times). */
 		double noise = sr->kind == SEARCH_TIME ? log1p(sr->tol) : sr->tol;
 		double span = u_max - u_min, dg = g_max - g_min;
 		int full_step = span >= log(8) - 1e-9;
@@ -148,7 +149,7 @@ enum search_state search_next(struct search *sr, double *s_next, int *best, char
 			return SEARCH_GAVE_UP;
 		}
 		if (c >= 0 && slope <= 1e-3 &&
-		    (full_step || (sr->kind == SEARCH_EFFICIENCY && dg > noise))) {
+		    (full_step || (sr->kind == SEARCH_EFFICIENCY && (dg > noise || fabs(gb) > 4 * dg)))) {
 			snprintf(why, why_len, "%s does not move toward %.4g along this path (%.4g at s = "
 				 "%.4g, %.4g at s = %.4g): target unreachable at this N", what, sr->target,
 				 sr->probe[b].y, sr->probe[b].s, sr->probe[c].y, sr->probe[c].s);

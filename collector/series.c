@@ -285,12 +285,12 @@ static int run_ok(const struct store_run *r)
 	return !strcmp(r->status, "ok") && !isnan(r->t_para_s);
 }
 
-/* T_para over repetitions [rep0, repeat) of the program at the sizes of `pt`. */
+/* T_para over repetitions [0, reps) of the program at the sizes of `pt`. */
 static int mean_runs(struct series *se, const char *kind, int n, const struct size_point *pt,
-		     int rep0, struct point_runs *pr, const char *role, struct tmean *m)
+		     int reps, struct point_runs *pr, const char *role, struct tmean *m)
 {
 	memset(m, 0, sizeof *m);
-	for (int rep = rep0; rep < se->spec->repeat; rep++) {
+	for (int rep = 0; rep < reps; rep++) {
 		struct store_run r;
 		int rc = run_one(se, kind, n, pt, rep, &r);
 		if (rc < 0)
@@ -389,7 +389,7 @@ static int fixed_point(struct series *se, const char *model, int method, int n,
 	if (note)
 		snprintf(p.note, sizeof p.note, "%s", note);
 	struct tmean par, seq;
-	int rc = mean_runs(se, "par", n, pt, 0, &pr, "rep", &par);
+	int rc = mean_runs(se, "par", n, pt, se->spec->repeat, &pr, "rep", &par);
 	if (rc == 0)
 		rc = t_seq(se, pt, se->spec->repeat, &pr, &seq, p.t_seq_source, sizeof p.t_seq_source);
 	if (rc == 0)
@@ -550,16 +550,29 @@ static int search_point(struct series *se, const struct spec_model *m, int n)
 	p.search_runs = sr.n;
 	p.converged = why[0] == '\0';
 	snprintf(p.note, sizeof p.note, "%s", why);
-	/* the probe is repetition 1 of the chosen size; make the others */
+	/* The probe is repetition 1 of the chosen size; make the others, unless the target is
+	 * out of reach (the closest probe, often the largest size, is reported as measured). */
 	struct point_runs reps = { 0 };
 	struct tmean par, seq;
-	rc = mean_runs(se, "par", n, &pt, 0, &reps, "rep", &par);
+	int n_reps = strstr(why, "unreachable") ? 1 : sp->repeat;
+	rc = mean_runs(se, "par", n, &pt, n_reps, &reps, "rep", &par);
 	if (rc == 0)
-		rc = t_seq(se, &pt, sp->repeat, &reps, &seq, p.t_seq_source, sizeof p.t_seq_source);
+		rc = t_seq(se, &pt, n_reps, &reps, &seq, p.t_seq_source, sizeof p.t_seq_source);
 	if (rc < 0)
 		return rc;
 	for (int i = 0; i < reps.n; i++)
 		add_run(&pr, reps.id[i], reps.role[i]);
+	if (p.converged && par.ok && seq.ok) {
+		/* the verdict came from one probe: say so when the repetitions' mean disagrees */
+		int by_wall;
+		double y = e_mode ? efficiency(&seq, &par, n, &by_wall) : par.t;
+		if (!search_within(&sr, y)) {
+			p.converged = 0;
+			snprintf(p.note, sizeof p.note, "the probe met the target but the mean of %d "
+				 "repetitions is %s = %.4g (scatter of run times)", par.ok,
+				 e_mode ? "E" : "T_para", y);
+		}
+	}
 	return point_store(se, &p, &pr, &par, &seq);
 fail_expr:
 	point_init(&p, spec_model_name(m->kind), sp->method[method].name, n, &pt, m->target);

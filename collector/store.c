@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +94,25 @@ static int step_done(struct store *st, sqlite3_stmt *stmt)
 	return ret;
 }
 
+/* Steps one row of a statement that is reused for several rows, and resets it for the next. */
+static int step_row(struct store *st, sqlite3_stmt *stmt)
+{
+	int rc = sqlite3_step(stmt);
+	int ret = rc == SQLITE_DONE ? 0 : fail(st, rc);
+	sqlite3_reset(stmt);
+	return ret;
+}
+
+/* Ends the transaction that store_begin() opened: commits when rc is 0, else rolls back. */
+static int end_tx(struct store *st, int rc)
+{
+	if (rc == 0)
+		rc = store_commit(st);
+	if (rc < 0)
+		store_rollback(st);
+	return rc;
+}
+
 static void bind_real(sqlite3_stmt *s, int i, double v)
 {
 	if (isnan(v))
@@ -107,6 +127,40 @@ static void bind_text(sqlite3_stmt *s, int i, const char *t)
 		sqlite3_bind_text(s, i, t, -1, SQLITE_TRANSIENT);
 	else
 		sqlite3_bind_null(s, i);
+}
+
+/* Runs one statement with its parameters bound in order by `types`: 't' text (NULL allowed),
+ * 'r' double (NAN binds NULL), 'i' int, 'l' int64_t, 'L' int64_t bound as NULL when 0 (an
+ * unused id). Returns 0 or -EIO / -EBUSY. */
+static int exec_bound(struct store *st, const char *sql, const char *types, ...)
+{
+	sqlite3_stmt *s;
+	va_list ap;
+	int rc = prepare(st, sql, &s);
+	if (rc < 0)
+		return rc;
+	va_start(ap, types);
+	for (int i = 0; types[i]; i++) {
+		int64_t l;
+		switch (types[i]) {
+		case 't':
+			bind_text(s, i + 1, va_arg(ap, const char *));
+			break;
+		case 'r':
+			bind_real(s, i + 1, va_arg(ap, double));
+			break;
+		case 'i':
+			sqlite3_bind_int(s, i + 1, va_arg(ap, int));
+			break;
+		default: /* 'l', 'L' */
+			l = va_arg(ap, int64_t);
+			if (l || types[i] == 'l')
+				sqlite3_bind_int64(s, i + 1, l);
+			break;
+		}
+	}
+	va_end(ap);
+	return step_done(st, s);
 }
 
 int store_open(const char *dir, enum store_mode mode, struct store **out)
@@ -192,13 +246,8 @@ void store_rollback(struct store *st) { sqlite3_exec(st->db, "ROLLBACK", NULL, N
 
 int store_meta_set(struct store *st, const char *key, const char *value)
 {
-	sqlite3_stmt *s;
-	int rc = prepare(st, "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", &s);
-	if (rc < 0)
-		return rc;
-	bind_text(s, 1, key);
-	bind_text(s, 2, value);
-	return step_done(st, s);
+	return exec_bound(st, "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", "tt", key,
+			  value);
 }
 
 int store_meta_get(struct store *st, const char *key, char *value, size_t len)
@@ -222,32 +271,16 @@ int store_meta_get(struct store *st, const char *key, char *value, size_t len)
 int store_spec_set(struct store *st, const char *path, const char *text, const char *overrides,
 		   const char *work_expr)
 {
-	sqlite3_stmt *s;
-	int rc = prepare(st, "INSERT OR REPLACE INTO spec(id, path, text, overrides, work_expr) "
-			     "VALUES (1, ?, ?, ?, ?)", &s);
-	if (rc < 0)
-		return rc;
-	bind_text(s, 1, path);
-	bind_text(s, 2, text);
-	bind_text(s, 3, overrides);
-	bind_text(s, 4, work_expr);
-	return step_done(st, s);
+	return exec_bound(st, "INSERT OR REPLACE INTO spec(id, path, text, overrides, work_expr) "
+			      "VALUES (1, ?, ?, ?, ?)", "tttt", path, text, overrides, work_expr);
 }
 
 int store_machine_set(struct store *st, const char *cpu_model, int n_cpus, const char *kernel,
 		      double tsc_hz, const char *json)
 {
-	sqlite3_stmt *s;
-	int rc = prepare(st, "INSERT OR REPLACE INTO machine(id, cpu_model, n_cpus, kernel, tsc_hz, "
-			     "json) VALUES (1, ?, ?, ?, ?, ?)", &s);
-	if (rc < 0)
-		return rc;
-	bind_text(s, 1, cpu_model);
-	sqlite3_bind_int(s, 2, n_cpus);
-	bind_text(s, 3, kernel);
-	bind_real(s, 4, tsc_hz);
-	bind_text(s, 5, json);
-	return step_done(st, s);
+	return exec_bound(st, "INSERT OR REPLACE INTO machine(id, cpu_model, n_cpus, kernel, tsc_hz, "
+			      "json) VALUES (1, ?, ?, ?, ?, ?)", "titrt", cpu_model, n_cpus, kernel,
+			  tsc_hz, json);
 }
 
 int store_defs_clear(struct store *st)
@@ -258,61 +291,29 @@ int store_defs_clear(struct store *st)
 int store_param_add(struct store *st, const char *name, double base, double bytes_per_unit,
 		    int position)
 {
-	sqlite3_stmt *s;
-	int rc = prepare(st, "INSERT INTO params(name, base, bytes_per_unit, position) "
-			     "VALUES (?, ?, ?, ?)", &s);
-	if (rc < 0)
-		return rc;
-	bind_text(s, 1, name);
-	bind_real(s, 2, base);
-	bind_real(s, 3, bytes_per_unit);
-	sqlite3_bind_int(s, 4, position);
-	return step_done(st, s);
+	return exec_bound(st, "INSERT INTO params(name, base, bytes_per_unit, position) "
+			      "VALUES (?, ?, ?, ?)", "trri", name, base, bytes_per_unit, position);
 }
 
 int store_method_add(struct store *st, const char *name, const char *formulas, int position)
 {
-	sqlite3_stmt *s;
-	int rc = prepare(st, "INSERT INTO methods(name, formulas, position) VALUES (?, ?, ?)", &s);
-	if (rc < 0)
-		return rc;
-	bind_text(s, 1, name);
-	bind_text(s, 2, formulas);
-	sqlite3_bind_int(s, 3, position);
-	return step_done(st, s);
+	return exec_bound(st, "INSERT INTO methods(name, formulas, position) VALUES (?, ?, ?)", "tti",
+			  name, formulas, position);
 }
 
 int store_model_add(struct store *st, const char *kind, double target, const char *along,
 		    const char *unit)
 {
-	sqlite3_stmt *s;
-	int rc = prepare(st, "INSERT INTO models(kind, target, unit, along) VALUES (?, ?, ?, ?)", &s);
-	if (rc < 0)
-		return rc;
-	bind_text(s, 1, kind);
-	bind_real(s, 2, target);
-	bind_text(s, 3, unit);
-	bind_text(s, 4, along);
-	return step_done(st, s);
+	return exec_bound(st, "INSERT INTO models(kind, target, unit, along) VALUES (?, ?, ?, ?)",
+			  "trtt", kind, target, unit, along);
 }
 
 int store_run_begin(struct store *st, struct store_run *r)
 {
-	sqlite3_stmt *s;
-	int rc = prepare(st, "INSERT INTO runs(kind, n_threads, sizes, work, rep, status, argv, "
-			     "oversubscribed, started_at) VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?)",
-			 &s);
-	if (rc < 0)
-		return rc;
-	bind_text(s, 1, r->kind);
-	sqlite3_bind_int(s, 2, r->n_threads);
-	bind_text(s, 3, r->sizes);
-	bind_real(s, 4, r->work);
-	sqlite3_bind_int(s, 5, r->rep);
-	bind_text(s, 6, r->argv);
-	sqlite3_bind_int(s, 7, r->oversubscribed);
-	bind_text(s, 8, r->started_at);
-	rc = step_done(st, s);
+	int rc = exec_bound(st, "INSERT INTO runs(kind, n_threads, sizes, work, rep, status, argv, "
+				"oversubscribed, started_at) VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?)",
+			    "titritit", r->kind, r->n_threads, r->sizes, r->work, r->rep, r->argv,
+			    r->oversubscribed, r->started_at);
 	if (rc == 0) {
 		r->id = sqlite3_last_insert_rowid(st->db);
 		snprintf(r->status, sizeof r->status, "running");
@@ -322,26 +323,12 @@ int store_run_begin(struct store *st, struct store_run *r)
 
 static int run_update(struct store *st, const struct store_run *r)
 {
-	sqlite3_stmt *s;
-	int rc = prepare(st, "UPDATE runs SET status = ?, reason = ?, exit_code = ?, signal = ?, "
-			     "t_wall_s = ?, t_user_s = ?, t_sys_s = ?, max_rss_kb = ?, t_para_s = ?, "
-			     "t_para_source = ?, finished_at = ?, argv = ? WHERE id = ?", &s);
-	if (rc < 0)
-		return rc;
-	bind_text(s, 1, r->status);
-	bind_text(s, 2, r->reason[0] ? r->reason : NULL);
-	sqlite3_bind_int(s, 3, r->exit_code);
-	sqlite3_bind_int(s, 4, r->signal);
-	bind_real(s, 5, r->t_wall_s);
-	bind_real(s, 6, r->t_user_s);
-	bind_real(s, 7, r->t_sys_s);
-	sqlite3_bind_int64(s, 8, r->max_rss_kb);
-	bind_real(s, 9, r->t_para_s);
-	bind_text(s, 10, r->t_para_source[0] ? r->t_para_source : NULL);
-	bind_text(s, 11, r->finished_at);
-	bind_text(s, 12, r->argv);
-	sqlite3_bind_int64(s, 13, r->id);
-	return step_done(st, s);
+	return exec_bound(st, "UPDATE runs SET status = ?, reason = ?, exit_code = ?, signal = ?, "
+			      "t_wall_s = ?, t_user_s = ?, t_sys_s = ?, max_rss_kb = ?, t_para_s = ?, "
+			      "t_para_source = ?, finished_at = ?, argv = ? WHERE id = ?", "ttiirrrlrtttl",
+			  r->status, r->reason[0] ? r->reason : NULL, r->exit_code, r->signal,
+			  r->t_wall_s, r->t_user_s, r->t_sys_s, (int64_t)r->max_rss_kb, r->t_para_s,
+			  r->t_para_source[0] ? r->t_para_source : NULL, r->finished_at, r->argv, r->id);
 }
 
 int store_run_finish(struct store *st, const struct store_run *r, int n_params,
@@ -357,13 +344,10 @@ int store_run_finish(struct store *st, const struct store_run *r, int n_params,
 		goto out;
 	rc = prepare(st, "INSERT OR REPLACE INTO run_params(run_id, name, value) VALUES (?, ?, ?)", &s);
 	for (int i = 0; rc == 0 && i < n_params; i++) {
-		sqlite3_reset(s);
 		sqlite3_bind_int64(s, 1, r->id);
 		bind_text(s, 2, param_names[i]);
 		bind_real(s, 3, param_values[i]);
-		int src = sqlite3_step(s);
-		if (src != SQLITE_DONE)
-			rc = fail(st, src);
+		rc = step_row(st, s);
 	}
 	sqlite3_finalize(s);
 	s = NULL;
@@ -373,24 +357,17 @@ int store_run_finish(struct store *st, const struct store_run *r, int n_params,
 			 "VALUES (?, ?, ?, ?, ?, ?)", &s);
 	for (int i = 0; rc == 0 && i < n_counters; i++) {
 		const struct store_counter *c = &counters[i];
-		sqlite3_reset(s);
 		sqlite3_bind_int64(s, 1, r->id);
 		sqlite3_bind_int(s, 2, c->thread);
 		bind_text(s, 3, c->name);
 		bind_text(s, 4, c->unit);
 		bind_real(s, 5, c->unavailable ? NAN : c->value);
 		bind_text(s, 6, c->unavailable);
-		int src = sqlite3_step(s);
-		if (src != SQLITE_DONE)
-			rc = fail(st, src);
+		rc = step_row(st, s);
 	}
 	sqlite3_finalize(s);
-	if (rc == 0)
-		rc = store_commit(st);
 out:
-	if (rc < 0)
-		store_rollback(st);
-	return rc;
+	return end_tx(st, rc);
 }
 
 static void col_text(sqlite3_stmt *s, int i, char *buf, size_t len)
@@ -469,14 +446,9 @@ int store_runs_drop_stale(struct store *st, int64_t *ids, int max)
 	sqlite3_finalize(s);
 	if (rc == 0)
 		rc = exec(st, "DELETE FROM runs WHERE status = 'running'");
-	if (rc == 0)
-		rc = store_commit(st);
 out:
-	if (rc < 0) {
-		store_rollback(st);
-		return rc;
-	}
-	return n;
+	rc = end_tx(st, rc);
+	return rc < 0 ? rc : n;
 }
 
 int store_point_put(struct store *st, struct store_point *p, int n_runs, const int64_t *run_ids,
@@ -523,40 +495,20 @@ int store_point_put(struct store *st, struct store_point *p, int n_runs, const i
 	rc = prepare(st, "INSERT OR IGNORE INTO point_runs(point_id, run_id, role) VALUES (?, ?, ?)",
 		     &s);
 	for (int i = 0; rc == 0 && i < n_runs; i++) {
-		sqlite3_reset(s);
 		sqlite3_bind_int64(s, 1, p->id);
 		sqlite3_bind_int64(s, 2, run_ids[i]);
 		bind_text(s, 3, roles[i]);
-		int src = sqlite3_step(s);
-		if (src != SQLITE_DONE)
-			rc = fail(st, src);
+		rc = step_row(st, s);
 	}
 	sqlite3_finalize(s);
-	if (rc == 0)
-		rc = store_commit(st);
 out:
-	if (rc < 0)
-		store_rollback(st);
-	return rc;
+	return end_tx(st, rc);
 }
 
 int store_metric_put(struct store *st, int64_t run_id, int64_t point_id, int64_t point2_id,
 		     const char *name, double value, const char *unit, const char *unavailable)
 {
-	sqlite3_stmt *s;
-	int rc = prepare(st, "INSERT INTO metrics(run_id, point_id, point2_id, name, value, unit, "
-			     "unavailable) VALUES (?, ?, ?, ?, ?, ?, ?)", &s);
-	if (rc < 0)
-		return rc;
-	if (run_id)
-		sqlite3_bind_int64(s, 1, run_id);
-	if (point_id)
-		sqlite3_bind_int64(s, 2, point_id);
-	if (point2_id)
-		sqlite3_bind_int64(s, 3, point2_id);
-	bind_text(s, 4, name);
-	bind_real(s, 5, unavailable ? NAN : value);
-	bind_text(s, 6, unit);
-	bind_text(s, 7, unavailable);
-	return step_done(st, s);
+	return exec_bound(st, "INSERT INTO metrics(run_id, point_id, point2_id, name, value, unit, "
+			      "unavailable) VALUES (?, ?, ?, ?, ?, ?, ?)", "LLLtrtt", run_id, point_id,
+			  point2_id, name, unavailable ? NAN : value, unit, unavailable);
 }

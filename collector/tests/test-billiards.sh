@@ -5,12 +5,7 @@ set -u
 B=${B:-build}
 SG="$B/bin/scalegraph"
 SPEC=examples/billiards/billiards-small.sgx
-T=$(mktemp -d /tmp/sg-test-bil.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-export XDG_CACHE_HOME="$T/cache"
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1: $2"; }
-check() { local n=$1 why=$2; shift 2; if "$@"; then pass "$n"; else fail "$n" "$why"; fi; }
+. "$(dirname "$0")/tlib.sh" bil
 q() { sqlite3 "$T/exp/experiment.db" "$1"; }
 if [ ! -f "$SPEC" ] || [ ! -x "$B/bin/billiards-traced" ] || [ ! -x "$B/bin/billiards-seq" ]; then
 	echo "SKIP: billiards_small_series: $SPEC or the billiards programs are missing"

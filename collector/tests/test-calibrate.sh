@@ -5,12 +5,7 @@
 set -u
 B=${B:-build}
 SG="$B/bin/scalegraph"
-T=$(mktemp -d /tmp/sg-test-calib.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-export XDG_CACHE_HOME="$T/cache"
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1: $2"; }
-check() { local n=$1 why=$2; shift 2; if "$@"; then pass "$n"; else fail "$n" "$why"; fi; }
+. "$(dirname "$0")/tlib.sh" calib
 num() { sed -n "s/^  \"$1\": \([0-9.e+-]*\),*$/\1/p" "$T/m.json"; }
 
 start=$(date +%s.%N)

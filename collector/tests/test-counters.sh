@@ -7,11 +7,7 @@ set -u
 B=${B:-build}
 PROG="$B/bin/billiards-traced"
 DUMP="$B/libexec/scalegraph/scalegraph-dump"
-T=$(mktemp -d /tmp/sg-test-counters.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1: $2"; }
-check() { local n=$1 why=$2; shift 2; if "$@"; then pass "$n"; else fail "$n" "$why"; fi; }
+. "$(dirname "$0")/tlib.sh" counters
 if [ ! -x "$PROG" ] || [ ! -x "$DUMP" ]; then
 	echo "SKIP: counters_in_libsgtrace: $PROG or $DUMP not built"
 	exit 0

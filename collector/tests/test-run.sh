@@ -7,16 +7,10 @@ set -u
 B=${B:-build}
 SG="$B/bin/scalegraph"
 SYNTH="$(cd "$B/collector-tests" && pwd)/synth"
-T=$(mktemp -d /tmp/sg-test-run.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-export XDG_CACHE_HOME="$T/cache"    # calibration cache of this test only
+. "$(dirname "$0")/tlib.sh" run
 NCPU=$(nproc)
 
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1: $2"; }
 q() { sqlite3 "$1/experiment.db" "$2"; }
-# check NAME CONDITION-DESCRIPTION: runs the rest as a command
-check() { local n=$1 why=$2; shift 2; if "$@"; then pass "$n"; else fail "$n" "$why"; fi; }
 
 # --- searches on the synthetic program -------------------------------------------------------
 cat >"$T/search.sgx" <<EOS

@@ -133,6 +133,23 @@ static void efficiency_falling_with_size_is_unreachable(void **state)
 	assert_true(sr.n <= 3);
 }
 
+static void efficiency_far_below_and_falling_is_unreachable(void **state)
+{
+	(void)state;
+	/* recorded here: billiards N = 2, E = 0.043 at s = 2 and 0.040 at s = 4, target 0.5; the
+	 * fall is within the tolerance but the gap is a hundred times larger */
+	struct search sr;
+	int best;
+	double s;
+	char why[256];
+	search_init(&sr, SEARCH_EFFICIENCY, 0.5, 0.02, 2e-4, 2e4, 2.0, 6);
+	search_add(&sr, 2, 0.04315);
+	search_add(&sr, 4, 0.03983);
+	assert_int_equal(search_next(&sr, &s, &best, why, sizeof why, NULL, NULL), SEARCH_GAVE_UP);
+	assert_non_null(strstr(why, "target unreachable at this N"));
+	assert_int_equal(best, 0);
+}
+
 static void noisy_time_bound_converges(void **state)
 {
 	(void)state;
@@ -238,6 +255,7 @@ int main(void)
 		cmocka_unit_test(unreachable_is_reported),
 		cmocka_unit_test(flat_noisy_efficiency_is_unreachable),
 		cmocka_unit_test(efficiency_falling_with_size_is_unreachable),
+		cmocka_unit_test(efficiency_far_below_and_falling_is_unreachable),
 		cmocka_unit_test(noisy_time_bound_converges),
 		cmocka_unit_test(time_scatter_is_not_a_verdict),
 		cmocka_unit_test(sizes_closer_than_the_scatter_are_not_probed),
