@@ -314,9 +314,13 @@ int main(int argc, char **argv)
 	sigaction(SIGHUP, &sa, NULL);
 
 	rc = series_run(&se, err, sizeof err);
-	if (!dry_run)
+	if (!dry_run) {
 		printf("%s: %d runs made, %d reused, %d failed, %.1f s\n", out_dir, se.runs_made,
 		       se.runs_reused, se.runs_failed, progress_elapsed(&se.progress));
+		if (rc == 0)
+			printf("next: scalegraph report %s   (tables: sqlite3 %s/experiment.db, "
+			       "docs/store-schema.md)\n", out_dir, out_dir);
+	}
 	store_close(st);
 	spec_free(&spec);
 	if (rc == -EINTR) {

@@ -185,3 +185,23 @@ fi
 	--base 0.01 >"$T/pipe.out" 2>&1
 n=$(grep -cE '^\[[0-9]+/[0-9]+\] run N=[12] +rep [12]: ok [0-9.]+ s$' "$T/pipe.out")
 check progress_lines_on_pipe "$n lines: $(head -3 "$T/pipe.out")" test "$n" -eq 4
+
+# --- a shell command line and a launcher prefix ----------------------------------------------
+cat >"$T/sh.sgx" <<EOS
+program sh -c 'echo {size} {N} | tr " " x; exit 0'
+threads 1 2
+param size 7
+EOS
+"$SG" run "$T/sh.sgx" -o "$T/sh.exp" >/dev/null 2>&1
+out=$(q "$T/sh.exp" "select status || ' ' || argv from runs where n_threads = 2 and rep = 0 limit 1")
+id=$(q "$T/sh.exp" "select id from runs where n_threads = 2 limit 1")
+check sh_c_command "got '$out', stdout '$(cat "$T/sh.exp/runs/$id/stdout")'" \
+	test "$out" = 'ok sh -c echo 7 2 | tr " " x; exit 0' -a "$(cat "$T/sh.exp/runs/$id/stdout")" = 7x2
+cat >"$T/launch.sgx" <<EOS
+program env SG_LAUNCHED=1 $SYNTH --size {size} --threads {N} --base 0.01
+threads 2
+param size 3
+EOS
+"$SG" run "$T/launch.sgx" -o "$T/launch.exp" >/dev/null 2>&1
+out=$(q "$T/launch.exp" "select status || ' ' || argv from runs limit 1")
+check launcher_prefix "got '$out'" test "$out" = "ok env SG_LAUNCHED=1 $SYNTH --size 3 --threads 2 --base 0.01"
