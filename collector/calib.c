@@ -6,6 +6,7 @@
  * last-level cache (so nearly every load misses; huge pages requested to keep TLB misses out).
  */
 #include "calib.h"
+#include "fsutil.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -408,27 +409,13 @@ int calib_cache_load(const char *key, char **json)
 	return 0;
 }
 
-static int mkdir_p(char *path)
-{
-	for (char *p = path + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		int rc = mkdir(path, 0777);
-		*p = '/';
-		if (rc < 0 && errno != EEXIST)
-			return -errno;
-	}
-	return 0;
-}
-
 int calib_cache_save(const char *json)
 {
 	char path[4096], tmp[4200];
 	int rc = calib_cache_path(path, sizeof path);
 	if (rc < 0)
 		return rc;
-	rc = mkdir_p(path);
+	rc = fs_mkdir_parents(path);
 	if (rc < 0)
 		return rc;
 	snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "calib.h"
+#include "fsutil.h"
 #include "series.h"
 #include "spec.h"
 #include "store.h"
@@ -273,7 +274,11 @@ int main(int argc, char **argv)
 	}
 	if (!dry_run) {
 		char id[4096], old[4096];
-		rc = store_open(out_dir, STORE_WRITE, &st);
+		char parents[PATH_MAX];
+		snprintf(parents, sizeof parents, "%s", out_dir);
+		rc = fs_mkdir_parents(parents);
+		if (rc == 0)
+			rc = store_open(out_dir, STORE_WRITE, &st);
 		if (rc == -EBUSY) {
 			fprintf(stderr, "scalegraph run: error: %s: another scalegraph run is writing this "
 				"experiment\n", out_dir);
