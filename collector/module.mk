@@ -34,7 +34,7 @@ $(COLL_TEST_BIN)/synth: $(OBJ)/collector/tests/synth.o
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^
 
-COLL_CMOCKA := test_pmu test_spec test_spec_fuzz test_search test_store
+COLL_CMOCKA := test_pmu test_spec test_spec_fuzz test_search test_store test_tmeasure
 TESTS += $(addprefix $(COLL_TEST_BIN)/,$(COLL_CMOCKA)) collector/tests/test-calibrate.sh \
 	collector/tests/test-run.sh collector/tests/test-counters.sh \
 	collector/tests/test-billiards.sh
@@ -46,6 +46,8 @@ $(COLL_TEST_BIN)/test_spec_fuzz: $(OBJ)/collector/tests/test_spec_fuzz.o $(OBJ)/
 	$(OBJ)/collector/expr.o
 $(COLL_TEST_BIN)/test_search: $(OBJ)/collector/tests/test_search.o $(OBJ)/collector/search.o
 $(COLL_TEST_BIN)/test_store: $(OBJ)/collector/tests/test_store.o $(LIBDIR)/libsgstore.a
+$(COLL_TEST_BIN)/test_tmeasure: $(OBJ)/collector/tests/test_tmeasure.o $(OBJ)/collector/tmeasure.o \
+	$(LIBDIR)/libsgtread.a
 $(addprefix $(COLL_TEST_BIN)/,$(COLL_CMOCKA)):
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ -lcmocka -lsqlite3 -lm

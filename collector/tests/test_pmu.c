@@ -1,8 +1,9 @@
 /*
- * test_pmu.c — the counter arithmetic on recorded values. This machine has no PMU, so the
- * hardware path is exercised on buffers recorded from a PERF_FORMAT_GROUP read on a machine
- * that has one ("recorded_pmu" in the test names); the software-only unavailable path is tested
- * for real in test-calibrate.sh.
+ * test_pmu.c — the counter arithmetic on PMU mocks. This machine has no PMU, so the hardware
+ * path is exercised on hand-made buffers in the exact layout a PERF_FORMAT_GROUP |
+ * TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING read returns (perf_event_open(2)); "mock_pmu" in the
+ * test names says so. The unavailable path runs for real in test-counters.sh and
+ * test-calibrate.sh, the software events' available path in test-counters.sh.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -49,9 +50,10 @@ static void events_strict_errors(void **state)
 	}
 }
 
-/* Recorded on an Intel Skylake (cycles, instructions, cache-references, cache-misses) with 8
- * events multiplexed on 4 counters: time_running is about half of time_enabled. */
-static const uint64_t recorded_pmu_group[] = {
+/* A mock group read of four hardware events (cycles, instructions, cache references, cache
+ * misses) multiplexed so that the group ran half of the time it was enabled, as when 8 events
+ * share 4 counters. */
+static const uint64_t mock_pmu_group[] = {
 	4,                       /* nr */
 	2000000000ull,           /* time_enabled ns */
 	1000000000ull,           /* time_running ns */
@@ -61,11 +63,11 @@ static const uint64_t recorded_pmu_group[] = {
 	3000001ull,              /* cache misses */
 };
 
-static void recorded_pmu_group_decodes(void **state)
+static void mock_pmu_group_decodes(void **state)
 {
 	struct pmu_group_read r;
 	(void)state;
-	assert_int_equal(pmu_group_decode(recorded_pmu_group, sizeof recorded_pmu_group, 4, &r), 0);
+	assert_int_equal(pmu_group_decode(mock_pmu_group, sizeof mock_pmu_group, 4, &r), 0);
 	assert_int_equal(r.nr, 4);
 	assert_int_equal(r.time_enabled_ns, 2000000000ull);
 	assert_int_equal(r.time_running_ns, 1000000000ull);
@@ -73,24 +75,24 @@ static void recorded_pmu_group_decodes(void **state)
 	assert_int_equal(r.value[3], 3000001ull);
 }
 
-static void recorded_pmu_group_rejects_bad_buffers(void **state)
+static void mock_pmu_group_rejects_bad_buffers(void **state)
 {
 	struct pmu_group_read r;
 	(void)state;
 	/* the kernel returned fewer bytes than the group needs */
-	assert_int_equal(pmu_group_decode(recorded_pmu_group, 5 * sizeof(uint64_t), 4, &r), -EIO);
-	assert_int_equal(pmu_group_decode(recorded_pmu_group, 2 * sizeof(uint64_t), 4, &r), -EIO);
+	assert_int_equal(pmu_group_decode(mock_pmu_group, 5 * sizeof(uint64_t), 4, &r), -EIO);
+	assert_int_equal(pmu_group_decode(mock_pmu_group, 2 * sizeof(uint64_t), 4, &r), -EIO);
 	/* a group of another size: values would be mislabelled */
-	assert_int_equal(pmu_group_decode(recorded_pmu_group, sizeof recorded_pmu_group, 3, &r),
+	assert_int_equal(pmu_group_decode(mock_pmu_group, sizeof mock_pmu_group, 3, &r),
 			 -EPROTO);
 }
 
-static void recorded_pmu_multiplex_scaling(void **state)
+static void mock_pmu_multiplex_scaling(void **state)
 {
 	struct pmu_group_read r;
 	int64_t v;
 	(void)state;
-	assert_int_equal(pmu_group_decode(recorded_pmu_group, sizeof recorded_pmu_group, 4, &r), 0);
+	assert_int_equal(pmu_group_decode(mock_pmu_group, sizeof mock_pmu_group, 4, &r), 0);
 	assert_int_equal(pmu_scale(r.value[0], r.time_enabled_ns, r.time_running_ns, &v), 0);
 	assert_int_equal(v, 5200000000ll);
 	/* rounding to nearest: 3000001 * 2 exactly; 7 * 3 / 2 = 10.5 -> 11 */
@@ -105,7 +107,7 @@ static void recorded_pmu_multiplex_scaling(void **state)
 	assert_int_equal(v, INT64_MAX);
 }
 
-static void recorded_pmu_never_ran_is_unknown_not_zero(void **state)
+static void mock_pmu_never_ran_is_unknown_not_zero(void **state)
 {
 	int64_t v = 42;
 	(void)state;
@@ -131,7 +133,7 @@ static void unavailable_reasons(void **state)
 			    "not supported by this kernel (ENOENT)");
 }
 
-static void schedstat_recorded_line(void **state)
+static void schedstat_line(void **state)
 {
 	struct pmu_schedstat s;
 	(void)state;
@@ -150,12 +152,12 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(events_default_parses),
 		cmocka_unit_test(events_strict_errors),
-		cmocka_unit_test(recorded_pmu_group_decodes),
-		cmocka_unit_test(recorded_pmu_group_rejects_bad_buffers),
-		cmocka_unit_test(recorded_pmu_multiplex_scaling),
-		cmocka_unit_test(recorded_pmu_never_ran_is_unknown_not_zero),
+		cmocka_unit_test(mock_pmu_group_decodes),
+		cmocka_unit_test(mock_pmu_group_rejects_bad_buffers),
+		cmocka_unit_test(mock_pmu_multiplex_scaling),
+		cmocka_unit_test(mock_pmu_never_ran_is_unknown_not_zero),
 		cmocka_unit_test(unavailable_reasons),
-		cmocka_unit_test(schedstat_recorded_line),
+		cmocka_unit_test(schedstat_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
