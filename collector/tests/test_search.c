@@ -31,16 +31,48 @@ static double e_of(const struct model *m, double s)
 	return seq / (m->n * par);
 }
 
-static int run_search(struct search *sr, const struct model *m, int eff, double s0, int *best,
-		      char *why)
+/* What the program measures at scale s: y(s) of a model, or of a shape given by a test. */
+struct probe_fn {
+	const struct model *m;
+	int eff;                            /* e_of instead of t_of */
+	double (*shape)(double s, double n); /* when set, y = shape(s, n) */
+	double n;
+};
+
+static double measure(const struct probe_fn *f, double s)
+{
+	if (f->shape)
+		return f->shape(s, f->n);
+	return f->eff ? e_of(f->m, s) : t_of(f->m, s);
+}
+
+/* Runs a search from s0 to its end, measuring with f. */
+static int drive(struct search *sr, const struct probe_fn *f, double s0, int *best, char *why)
 {
 	double s = s0;
 	for (;;) {
-		search_add(sr, s, eff ? e_of(m, s) : t_of(m, s));
+		search_add(sr, s, measure(f, s));
 		enum search_state st = search_next(sr, &s, best, why, 256, NULL, NULL);
 		if (st != SEARCH_CONTINUE)
 			return st;
 	}
+}
+
+static int run_search(struct search *sr, const struct model *m, int eff, double s0, int *best,
+		      char *why)
+{
+	struct probe_fn f = { m, eff, NULL, 0 };
+	return drive(sr, &f, s0, best, why);
+}
+
+/* Replays probes recorded from real runs (s, y) at N = n and returns the search's next step. */
+static enum search_state replay(struct search *sr, enum search_kind kind, double target, double n,
+				int k, const double probe[][2], double *s_next, int *best, char *why)
+{
+	search_init(sr, kind, target, 0.02, n * 1e-4, n * 1e4, 2.0, 6);
+	for (int i = 0; i < k; i++)
+		search_add(sr, probe[i][0], probe[i][1]);
+	return search_next(sr, s_next, best, why, 256, NULL, NULL);
 }
 
 static void time_bound_converges_within_six(void **state)
@@ -95,23 +127,30 @@ static double wobble(double s, double amp)
 	return amp * (2 * (x - floor(x)) - 1);
 }
 
+static double flat_noisy_e(double s, double n)
+{
+	(void)n;
+	return 1 + wobble(s, 0.02);
+}
+
 static void flat_noisy_efficiency_is_unreachable(void **state)
 {
 	(void)state;
 	/* N = 1 measured: E = 1 +- 0.02 whatever the size (T_seq and T_1 both scatter) */
 	struct search sr;
+	struct probe_fn f = { NULL, 0, flat_noisy_e, 1 };
 	int best;
 	char why[256];
-	double s = 1;
 	search_init(&sr, SEARCH_EFFICIENCY, 0.8, 0.02, 1e-4, 1e4, 1.0, 6);
-	enum search_state st;
-	do {
-		search_add(&sr, s, 1 + wobble(s, 0.02));
-		st = search_next(&sr, &s, &best, why, sizeof why, NULL, NULL);
-	} while (st == SEARCH_CONTINUE);
-	assert_int_equal(st, SEARCH_GAVE_UP);
+	assert_int_equal(drive(&sr, &f, 1, &best, why), SEARCH_GAVE_UP);
 	assert_non_null(strstr(why, "target unreachable at this N"));
 	assert_true(sr.n <= 3);
+}
+
+static double falling_e(double s, double n)
+{
+	(void)n;
+	return 0.4 / (1 + s);
 }
 
 static void efficiency_falling_with_size_is_unreachable(void **state)
@@ -119,16 +158,11 @@ static void efficiency_falling_with_size_is_unreachable(void **state)
 	(void)state;
 	/* a barrier-bound program: E falls as the size grows (billiards here) */
 	struct search sr;
+	struct probe_fn f = { NULL, 0, falling_e, 2 };
 	int best;
 	char why[256];
-	double s = 2;
 	search_init(&sr, SEARCH_EFFICIENCY, 0.5, 0.02, 2e-4, 2e4, 1.0, 6);
-	enum search_state st;
-	do {
-		search_add(&sr, s, 0.4 / (1 + s));
-		st = search_next(&sr, &s, &best, why, sizeof why, NULL, NULL);
-	} while (st == SEARCH_CONTINUE);
-	assert_int_equal(st, SEARCH_GAVE_UP);
+	assert_int_equal(drive(&sr, &f, 2, &best, why), SEARCH_GAVE_UP);
 	assert_non_null(strstr(why, "target unreachable at this N"));
 	assert_true(sr.n <= 3);
 }
@@ -138,16 +172,20 @@ static void efficiency_far_below_and_falling_is_unreachable(void **state)
 	(void)state;
 	/* recorded here: billiards N = 2, E = 0.043 at s = 2 and 0.040 at s = 4, target 0.5; the
 	 * fall is within the tolerance but the gap is a hundred times larger */
+	static const double probe[][2] = { { 2, 0.04315 }, { 4, 0.03983 } };
 	struct search sr;
 	int best;
 	double s;
 	char why[256];
-	search_init(&sr, SEARCH_EFFICIENCY, 0.5, 0.02, 2e-4, 2e4, 2.0, 6);
-	search_add(&sr, 2, 0.04315);
-	search_add(&sr, 4, 0.03983);
-	assert_int_equal(search_next(&sr, &s, &best, why, sizeof why, NULL, NULL), SEARCH_GAVE_UP);
+	assert_int_equal(replay(&sr, SEARCH_EFFICIENCY, 0.5, 2, 2, probe, &s, &best, why),
+			 SEARCH_GAVE_UP);
 	assert_non_null(strstr(why, "target unreachable at this N"));
 	assert_int_equal(best, 0);
+}
+
+static double noisy_t(double s, double n)
+{
+	return (0.01 + 0.05 * s / n) * (1 + wobble(s, 0.01));
 }
 
 static void noisy_time_bound_converges(void **state)
@@ -156,16 +194,11 @@ static void noisy_time_bound_converges(void **state)
 	/* T = 0.01 + 0.05 s / N, +-1 % scatter: bound 0.3 s within 2 % in <= 6 probes */
 	for (int n = 1; n <= 4; n *= 2) {
 		struct search sr;
+		struct probe_fn f = { NULL, 0, noisy_t, n };
 		int best;
 		char why[256];
-		double s = n;
 		search_init(&sr, SEARCH_TIME, 0.3, 0.02, n * 1e-4, n * 1e4, 1.0, 6);
-		enum search_state st;
-		do {
-			search_add(&sr, s, (0.01 + 0.05 * s / n) * (1 + wobble(s, 0.01)));
-			st = search_next(&sr, &s, &best, why, sizeof why, NULL, NULL);
-		} while (st == SEARCH_CONTINUE);
-		assert_int_equal(st, SEARCH_CONVERGED);
+		assert_int_equal(drive(&sr, &f, n, &best, why), SEARCH_CONVERGED);
 		assert_true(sr.n <= 6);
 	}
 }
@@ -174,14 +207,12 @@ static void time_scatter_is_not_a_verdict(void **state)
 {
 	(void)state;
 	/* recorded here (billiards N = 4, loaded machine): T fell between two nearby sizes */
+	static const double probe[][2] = { { 4, 1.297 }, { 4.968, 1.163 } };
 	struct search sr;
 	int best;
 	double s;
 	char why[256];
-	search_init(&sr, SEARCH_TIME, 2.0, 0.02, 4e-4, 4e4, 2.0, 6);
-	search_add(&sr, 4, 1.297);
-	search_add(&sr, 4.968, 1.163);
-	assert_int_equal(search_next(&sr, &s, &best, why, sizeof why, NULL, NULL), SEARCH_CONTINUE);
+	assert_int_equal(replay(&sr, SEARCH_TIME, 2.0, 4, 2, probe, &s, &best, why), SEARCH_CONTINUE);
 	assert_true(s > 4.968 * 1.1);
 	/* ... but a fall over a full step (x8) is believed */
 	search_add(&sr, 40, 1.0);
@@ -193,16 +224,13 @@ static void sizes_closer_than_the_scatter_are_not_probed(void **state)
 {
 	(void)state;
 	/* recorded: bracket 37612..38074 balls, the secant proposes one ball more */
+	static const double probe[][2] = { { 7.5224, 1.9522 * 0.95 }, { 7.6148, 2.6489 },
+					   { 7.5316, 2.2993 } };
 	struct search sr;
 	int best;
 	double s;
 	char why[256];
-	search_init(&sr, SEARCH_TIME, 2.0, 0.02, 2e-4, 2e4, 2.0, 6);
-	search_add(&sr, 7.5224, 1.9522 * 0.95);
-	search_add(&sr, 7.6148, 2.6489);
-	search_add(&sr, 7.5316, 2.2993);
-	enum search_state st = search_next(&sr, &s, &best, why, sizeof why, NULL, NULL);
-	assert_int_equal(st, SEARCH_GAVE_UP);
+	assert_int_equal(replay(&sr, SEARCH_TIME, 2.0, 2, 3, probe, &s, &best, why), SEARCH_GAVE_UP);
 	assert_non_null(strstr(why, "sizes cannot be resolved finer"));
 	assert_true(fabs(sr.probe[best].s - 7.5224) < 1e-9);
 }
