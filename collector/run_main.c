@@ -39,6 +39,7 @@ static void usage(FILE *f)
 		"  --repeat K          repetitions per size (replaces 'repeat')\n"
 		"  --timeout T         per-run timeout, e.g. 120s (replaces 'timeout')\n"
 		"  --no-trace          do not set SG_TRACE_DIR for the runs\n"
+		"  --retry-failed      make failed and timed-out runs again (others are kept)\n"
 		"  --dry-run           list the runs it would make, run nothing\n"
 		"  -- COMMAND...       the program (replaces 'program'); {N} and {param} substituted\n");
 }
@@ -164,7 +165,7 @@ int main(int argc, char **argv)
 	struct series se;
 	char err[1024], out_dir[PATH_MAX] = "", overrides[2048] = "";
 	const char *spec_path = NULL, *threads = NULL, *repeat = NULL, *timeout = NULL;
-	int cmd_at = -1, dry_run = 0, trace = 1, rc;
+	int cmd_at = -1, dry_run = 0, trace = 1, retry_failed = 0, rc;
 	struct store *st = NULL;
 
 	spec_init(&spec);
@@ -185,6 +186,10 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(a, "--no-trace")) {
 			trace = 0;
+			continue;
+		}
+		if (!strcmp(a, "--retry-failed")) {
+			retry_failed = 1;
 			continue;
 		}
 		if (!strcmp(a, "--threads"))
@@ -265,6 +270,7 @@ int main(int argc, char **argv)
 	se.n_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	se.trace = trace;
 	se.dry_run = dry_run;
+	se.retry_failed = retry_failed;
 	se.stop = &stop_flag;
 	se.out = stdout;
 	find_bin_dir(se.bin_dir, sizeof se.bin_dir);

@@ -104,11 +104,13 @@ static void run_dir(struct series *se, int64_t id, char *buf, size_t len)
 	snprintf(buf, len, "%s/runs/%lld", store_dir(se->st), (long long)id);
 }
 
-/* Drops runs a killed runner left half-done, and their directories. */
-static int drop_stale(struct series *se)
+/* Drops runs a killed runner left half-done (or, with failed, those that failed), and their
+ * directories. */
+static int drop_runs(struct series *se, int failed)
 {
 	int64_t ids[256];
-	int n = store_runs_drop_stale(se->st, ids, 256);
+	int n = failed ? store_runs_drop_failed(se->st, ids, 256)
+		       : store_runs_drop_stale(se->st, ids, 256);
 	for (int i = 0; i < n && i < 256; i++) {
 		char dir[PATH_MAX];
 		run_dir(se, ids[i], dir, sizeof dir);
@@ -604,7 +606,9 @@ int series_run(struct series *se, char *err, size_t err_len)
 	struct spec *sp = se->spec;
 	int rc = 0;
 	if (!se->dry_run) {
-		rc = drop_stale(se);
+		rc = drop_runs(se, 0);
+		if (rc == 0 && se->retry_failed)
+			rc = drop_runs(se, 1);
 		if (rc < 0)
 			goto store_fail;
 	}
@@ -674,7 +678,7 @@ out:
 	se->listed = NULL;
 	se->n_listed = 0;
 	if (rc == -EINTR && !se->dry_run)
-		drop_stale(se);
+		drop_runs(se, 0);
 	if (rc == -EINTR || rc == -EINVAL || rc == -ENAMETOOLONG)
 		return rc;
 store_fail:

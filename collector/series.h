@@ -24,6 +24,7 @@ struct series {
 	int n_cpus;
 	int trace;                 /* give each run SG_TRACE_DIR */
 	int dry_run;               /* list the runs instead of making them */
+	int retry_failed;          /* make failed and timed-out runs again */
 	volatile sig_atomic_t *stop;
 	FILE *out;                 /* progress and summary */
 	struct progress progress;

@@ -425,14 +425,18 @@ int store_run_find(struct store *st, const char *kind, int n_threads, const char
 	return rc;
 }
 
-int store_runs_drop_stale(struct store *st, int64_t *ids, int max)
+/* Deletes the runs matching `where` (a constant SQL condition) in one transaction; their ids go
+ * to `ids` (up to `max`). Returns how many were deleted, or -errno. */
+static int runs_drop(struct store *st, const char *where, int64_t *ids, int max)
 {
+	char sql[160];
 	sqlite3_stmt *s;
 	int n = 0;
 	int rc = store_begin(st);
 	if (rc < 0)
 		return rc;
-	rc = prepare(st, "SELECT id FROM runs WHERE status = 'running'", &s);
+	snprintf(sql, sizeof sql, "SELECT id FROM runs WHERE %s", where);
+	rc = prepare(st, sql, &s);
 	if (rc < 0)
 		goto out;
 	int src;
@@ -444,11 +448,22 @@ int store_runs_drop_stale(struct store *st, int64_t *ids, int max)
 	if (src != SQLITE_DONE)
 		rc = fail(st, src);
 	sqlite3_finalize(s);
+	snprintf(sql, sizeof sql, "DELETE FROM runs WHERE %s", where);
 	if (rc == 0)
-		rc = exec(st, "DELETE FROM runs WHERE status = 'running'");
+		rc = exec(st, sql);
 out:
 	rc = end_tx(st, rc);
 	return rc < 0 ? rc : n;
+}
+
+int store_runs_drop_stale(struct store *st, int64_t *ids, int max)
+{
+	return runs_drop(st, "status = 'running'", ids, max);
+}
+
+int store_runs_drop_failed(struct store *st, int64_t *ids, int max)
+{
+	return runs_drop(st, "status IN ('failed', 'timeout')", ids, max);
 }
 
 int store_point_put(struct store *st, struct store_point *p, int n_runs, const int64_t *run_ids,

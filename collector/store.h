@@ -103,6 +103,9 @@ int store_run_find(struct store *st, const char *kind, int n_threads, const char
 /* Deletes runs left "running" by a runner that died (kill -9); their ids go to `ids` (up to
  * `max`) so the caller can remove their directories. Returns how many were deleted, or -errno. */
 int store_runs_drop_stale(struct store *st, int64_t *ids, int max);
+/* The same for the runs that failed or timed out, so that they are made again
+ * (`scalegraph run --retry-failed`). */
+int store_runs_drop_failed(struct store *st, int64_t *ids, int max);
 
 /* A point of a series: the size chosen for (model, method, N) with its outcome. model is
  * "method" for the plain methods, else the scaling model ("time-bound", ...). */

@@ -67,6 +67,14 @@ check run_after_failures_ok "runs: $st" grep -q "4:ok:" <<<"$st"
 over=$(q "$T/fail.exp" "select group_concat(n_threads) from runs where oversubscribed = 1")
 want=$(for n in 1 2 3 4; do [ $n -gt "$NCPU" ] && echo -n "$n,"; done | sed 's/,$//')
 check oversubscribed_flagged "flagged '$over', want '$want' (nproc $NCPU)" test "$over" = "$want"
+# a resumed series keeps failed runs; --retry-failed makes exactly those again
+"$SG" run "$T/fail.sgx" -o "$T/fail.exp" >"$T/fail2.out" 2>&1
+check failed_runs_kept_on_resume "$(tail -2 "$T/fail2.out" | head -1)" grep -q ': 0 runs made' "$T/fail2.out"
+ok_ids=$(q "$T/fail.exp" "select group_concat(id) from runs where status = 'ok'")
+"$SG" run --retry-failed "$T/fail.sgx" -o "$T/fail.exp" >"$T/fail3.out" 2>&1
+st=$(q "$T/fail.exp" "select n_threads || ':' || status from runs where kind='par' and id not in ($ok_ids) order by n_threads" | tr '\n' ' ')
+check retry_failed "$(grep 'runs made' "$T/fail3.out"); remade: $st" \
+	test "$st" = "2:failed 3:timeout " -a "$(q "$T/fail.exp" "select group_concat(id) from runs where status = 'ok'")" = "$ok_ids"
 "$SG" run "$T/exit.sgx" -o "$T/exit.exp" >/dev/null 2>&1
 st=$(q "$T/exit.exp" "select status || ':' || reason || ':' || exit_code from runs")
 check exit_status_recorded "got $st" test "$st" = "failed:exit status 3:3"
