@@ -18,6 +18,7 @@ void search_init(struct search *sr, enum search_kind kind, double target, double
 	sr->s_min = s_min;
 	sr->s_max = s_max;
 	sr->exponent = exponent > 0.05 ? exponent : 1;
+	sr->sign = 1;
 	sr->max_probes = max_probes > 0 ? (max_probes > SEARCH_MAX_PROBES ? SEARCH_MAX_PROBES
 									  : max_probes) : 6;
 }
@@ -37,10 +38,19 @@ int search_within(const struct search *sr, double y)
 	return fabs(y - sr->target) <= sr->tol + 1e-12;
 }
 
-/* The transformed value whose zero is the target. */
+/* The transformed value whose zero is the target, growing with s. */
 static double gap(const struct search *sr, double y)
 {
-	return sr->kind == SEARCH_TIME ? log(y / sr->target) : y - sr->target;
+	return sr->kind == SEARCH_TIME ? log(y / sr->target) : sr->sign * (y - sr->target);
+}
+
+/* E found to fall as s grows: search the other way (once; T always grows with the work). */
+static int turn_around(struct search *sr)
+{
+	if (sr->kind == SEARCH_TIME || sr->sign < 0)
+		return 0;
+	sr->sign = -1;
+	return 1;
 }
 
 static double clamp(double x, double lo, double hi)
@@ -108,6 +118,8 @@ enum search_state search_next(struct search *sr, double *s_next, int *best, char
 		u = u0 + (u1 - u0) * (0 - g0) / (g1 - g0);
 		u = clamp(u, u0 + 0.1 * (u1 - u0), u1 - 0.1 * (u1 - u0));
 	} else if (lo >= 0 && hi >= 0) {
+		if (turn_around(sr))
+			return search_next(sr, s_next, best, why, why_len, same, ctx);
 		snprintf(why, why_len, "%s does not grow with the size along this path; closest %s = %.4g "
 			 "at s = %.4g", what, what, sr->probe[b].y, sr->probe[b].s);
 		return SEARCH_GAVE_UP;
@@ -135,24 +147,39 @@ enum search_state search_next(struct search *sr, double *s_next, int *best, char
 		if (c >= 0 && fabs(log(sr->probe[c].s) - ub) > 1e-9)
 			slope = (gap(sr, sr->probe[c].y) - gb) / (log(sr->probe[c].s) - ub);
 		/* What moves y less than the tolerance over a full step (x8) of sizes is noise,
-		 * not the size; a move away from the target is believed when it is larger than the
-		 * noise (E), or than a quarter of the gap still to go (E: the target is then far
-		 * beyond anything the scatter could hide), or seen over a full step (T grows with the
-		 * work, so a small fall of T between nearby sizes is scatter of the run times). */
+		 * not the size. A move away from the target is believed when y did not grow over a
+		 * full step, or (E) when the gap still to go is over four times the change seen:
+		 * the target is then far beyond anything the scatter could hide. A fall of y
+		 * between nearby sizes alone is scatter of the run times (T grows with the work). */
 		double noise = sr->kind == SEARCH_TIME ? log1p(sr->tol) : sr->tol;
 		double span = u_max - u_min, dg = g_max - g_min;
-		int full_step = span >= log(8) - 1e-9;
-		if (c >= 0 && dg <= noise && full_step) {
+		if (c >= 0 && dg <= noise && span >= log(8) - 1e-9) {
 			snprintf(why, why_len, "%s responds too little to the size along this path (%.4g at "
 				 "s = %.4g, %.4g at s = %.4g): target unreachable at this N", what,
 				 sr->probe[b].y, sr->probe[b].s, sr->probe[c].y, sr->probe[c].s);
 			return SEARCH_GAVE_UP;
 		}
-		if (c >= 0 && slope <= 1e-3 &&
-		    (full_step || (sr->kind == SEARCH_EFFICIENCY && (dg > noise || fabs(gb) > 4 * dg)))) {
+		int i_lo = -1, i_hi = -1;   /* a pair a full step apart where y did not grow */
+		for (int i = 0; i < sr->n && i_lo < 0; i++)
+			for (int j = 0; j < sr->n && i_lo < 0; j++)
+				if (!isnan(sr->probe[i].y) && !isnan(sr->probe[j].y) &&
+				    log(sr->probe[j].s / sr->probe[i].s) >= log(8) - 1e-9 &&
+				    gap(sr, sr->probe[j].y) <= gap(sr, sr->probe[i].y)) {
+					i_lo = i;
+					i_hi = j;
+				}
+		if (i_lo >= 0 && gap(sr, sr->probe[i_lo].y) - gap(sr, sr->probe[i_hi].y) > 2 * noise &&
+		    turn_around(sr))
+			return search_next(sr, s_next, best, why, why_len, same, ctx);
+		if (i_lo < 0 && c >= 0 && slope <= 1e-3 && sr->kind == SEARCH_EFFICIENCY &&
+		    fabs(gb) > 4 * fabs(gap(sr, sr->probe[c].y) - gb)) {
+			i_lo = sr->probe[b].s < sr->probe[c].s ? b : c;
+			i_hi = i_lo == b ? c : b;
+		}
+		if (i_lo >= 0) {
 			snprintf(why, why_len, "%s does not move toward %.4g along this path (%.4g at s = "
 				 "%.4g, %.4g at s = %.4g): target unreachable at this N", what, sr->target,
-				 sr->probe[b].y, sr->probe[b].s, sr->probe[c].y, sr->probe[c].s);
+				 sr->probe[i_lo].y, sr->probe[i_lo].s, sr->probe[i_hi].y, sr->probe[i_hi].s);
 			return SEARCH_GAVE_UP;
 		}
 		double ua = log(sr->probe[anchor].s), ga = gap(sr, sr->probe[anchor].y);

@@ -4,7 +4,8 @@
  * caller measures y at the s this proposes and feeds it back, so the algorithm is tested on
  * synthetic functions and replays identically from stored runs on resume.
  *
- * Algorithm (docs/collector.md): y is assumed to grow with s. Work in u = log s and v = log y
+ * Algorithm (docs/collector.md): y is assumed to grow with s (E may be found to fall with s
+ * instead, once, from two probes a factor 8 apart; the search then turns around). Work in u = log s and v = log y
  * (time) or v = y (efficiency). One probe: step by the caller's model exponent (time: T ~ s^b
  * with b = d log W / d log s) or by a factor of 2 (E). Two or more probes on one side: secant
  * through the two probes nearest the target, the step limited to a factor of 8. Once the target
@@ -33,6 +34,7 @@ struct search {
 	double tol;            /* relative for time (0.02), absolute for E (0.02) */
 	double s_min, s_max;   /* the caller may narrow s_max between steps (timeout) */
 	double exponent;       /* time: d log T / d log s guess for the first step */
+	int sign;              /* +1: y grows with s; -1: E found to fall with s (flipped once) */
 	int max_probes;
 	int n;
 	struct search_probe probe[SEARCH_MAX_PROBES];

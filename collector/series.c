@@ -551,7 +551,8 @@ static int search_point(struct series *se, const struct spec_model *m, int n)
 	point_init(&p, spec_model_name(m->kind), sp->method[method].name, n, &pt, m->target);
 	p.search_runs = sr.n;
 	p.converged = why[0] == '\0';
-	snprintf(p.note, sizeof p.note, "%s", why);
+	snprintf(p.note, sizeof p.note, "%s%s%s", sr.sign < 0 ? "E falls as the size grows along "
+		 "this path" : "", sr.sign < 0 && why[0] ? "; " : "", why);
 	/* The probe is repetition 1 of the chosen size; make the others, unless the target is
 	 * out of reach (the closest probe, often the largest size, is reported as measured). */
 	struct point_runs reps = { 0 };
@@ -570,8 +571,8 @@ static int search_point(struct series *se, const struct spec_model *m, int n)
 		double y = e_mode ? efficiency(&seq, &par, n, &by_wall) : par.t;
 		if (!search_within(&sr, y)) {
 			p.converged = 0;
-			snprintf(p.note, sizeof p.note, "the probe met the target but the mean of %d "
-				 "repetitions is %s = %.4g (scatter of run times)", par.ok,
+			snprintf(p.note + strlen(p.note), sizeof p.note - strlen(p.note), "%sthe probe met the target but the mean of %d "
+				 "repetitions is %s = %.4g (scatter of run times)", p.note[0] ? "; " : "", par.ok,
 				 e_mode ? "E" : "T_para", y);
 		}
 	}

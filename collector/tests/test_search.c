@@ -220,6 +220,42 @@ static void time_scatter_is_not_a_verdict(void **state)
 	assert_non_null(strstr(why, "target unreachable at this N"));
 }
 
+static void fall_between_nearby_sizes_after_a_long_step(void **state)
+{
+	(void)state;
+	/* recorded here: jacobi N = 1 along n = 512 s^0.5, T = 0.043 at s = 1, 0.467 at s = 8 and
+	 * 0.410 at s = 8.5: the probes span x8, but T grew over it; the fall is scatter */
+	static const double probe[][2] = { { 1, 0.04344 }, { 8, 0.4667 }, { 8.497, 0.4104 } };
+	struct search sr;
+	int best;
+	double s;
+	char why[256];
+	assert_int_equal(replay(&sr, SEARCH_TIME, 0.5, 1, 3, probe, &s, &best, why), SEARCH_CONTINUE);
+	assert_true(s > 8.497);
+}
+
+static double cache_bound_e(double s, double n)
+{
+	(void)n;
+	return 1.0 / (1 + 0.4 * s); /* E falls as the data outgrow the caches */
+}
+
+static void efficiency_falling_with_size_turns_the_search_around(void **state)
+{
+	(void)state;
+	/* recorded shape (jacobi N = 1 here: E = 0.995 at s = 0.125, 0.686 at s = 1): E = 0.5
+	 * lies at larger sizes; here at s = 2.5 */
+	struct search sr;
+	struct probe_fn f = { NULL, 0, cache_bound_e, 1 };
+	int best;
+	char why[256];
+	search_init(&sr, SEARCH_EFFICIENCY, 0.5, 0.02, 1e-4, 1e4, 1.0, 6);
+	assert_int_equal(drive(&sr, &f, 1, &best, why), SEARCH_CONVERGED);
+	assert_int_equal(sr.sign, -1);
+	assert_true(fabs(cache_bound_e(sr.probe[best].s, 1) - 0.5) <= 0.02);
+	assert_true(sr.n <= 6);
+}
+
 static void sizes_closer_than_the_scatter_are_not_probed(void **state)
 {
 	(void)state;
@@ -286,6 +322,8 @@ int main(void)
 		cmocka_unit_test(efficiency_far_below_and_falling_is_unreachable),
 		cmocka_unit_test(noisy_time_bound_converges),
 		cmocka_unit_test(time_scatter_is_not_a_verdict),
+		cmocka_unit_test(fall_between_nearby_sizes_after_a_long_step),
+		cmocka_unit_test(efficiency_falling_with_size_turns_the_search_around),
 		cmocka_unit_test(sizes_closer_than_the_scatter_are_not_probed),
 		cmocka_unit_test(size_limit_is_reported),
 		cmocka_unit_test(gives_up_after_max_probes),
