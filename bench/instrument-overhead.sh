@@ -3,10 +3,16 @@
 # build against `scalegraph cc` builds of the same sources with the default filter (the
 # DESIGN.md target: <= 2 % wall time at N = 2), sync calls only (--sg-no-functions), and every
 # function (--sg-all-functions). Every variant is compiled here with the same flags; runs are
-# interleaved (plain, default, sync, all, plain, ...) so that load changes hit all variants
-# alike, and the median wall time of each is compared. Traces are written (to a temporary
-# directory) as in a real run. Then one traced run per variant is dumped to count which probes
-# fire how often, the figure that explains the overhead.
+# interleaved (plain, default, sync, all, counters, plain, ...) so that load changes hit all
+# variants alike, and the median wall time of each is compared. Traces are written (to a
+# temporary directory) as in a real run. Then one traced run per variant is dumped to count which
+# probes fire how often, the figure that explains the overhead.
+#
+# The instrumentation variants run with libsgtrace's per-thread counters off (SG_EVENTS= , an
+# empty list, turns them off: docs/collector.md): they are the collector's, not the
+# instrumenter's, and an enabled perf event makes every context switch dearer, which a program
+# that waits at a barrier every few microseconds pays in full. The "counters" variant is the
+# default build with them on, reported beside it.
 # Prints `name: value unit (target ...)` lines (bench/run-bench.sh). BENCH_REPS, BENCH_ARGS
 # override the repetitions (default 7) and the billiards arguments.
 set -eu
@@ -14,13 +20,14 @@ cd "$(dirname "$0")/.." || exit 1
 B=${B:-build}
 SG=$B/bin/scalegraph
 reps=${BENCH_REPS:-7}
-args=${BENCH_ARGS:---balls 20000 --steps 600 --threads 2}
+args=${BENCH_ARGS:---balls 20000 --steps 300 --threads 2}
 work=$(mktemp -d "${TMPDIR:-/tmp}/sgbench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 CFLAGS="-std=c11 -D_GNU_SOURCE -O2 -g -Iexamples/common -Iexamples/billiards"
 SRCS="examples/billiards/billiards_par.c examples/billiards/bil_sim.c examples/billiards/bil_queue.c
       examples/billiards/bil_cli.c examples/common/ex_cli.c examples/common/ex_threads.c"
-variants="plain default sync all"
+variants="plain default sync all counters"
+TIMEFORMAT='%3R %3U %3S'   # for bash's time keyword below
 
 # The plain build sees sgtrace.h's markers as no-ops, exactly like $B/bin/billiards.
 # shellcheck disable=SC2086
@@ -35,30 +42,40 @@ want=$("$work/plain" $args | grep checksum)
 for r in $(seq 1 "$reps"); do
 	for v in $variants; do
 		rm -rf "$work/trace"
-		t0=$(date +%s%N)
-		got=$(SG_TRACE_DIR="$work/trace" "$work/$v" $args 2>/dev/null | grep checksum)
-		t1=$(date +%s%N)
+		# bash's time keyword: wall, user and system seconds of the run
+		case $v in
+		counters) run=(env "$work/default") ;;           # SG_EVENTS as the caller has it
+		*) run=(env SG_EVENTS= "$work/$v") ;;
+		esac
+		{ time SG_TRACE_DIR="$work/trace" "${run[@]}" $args >"$work/out" 2>/dev/null; } 2>"$work/t"
+		got=$(grep checksum "$work/out")
 		[ "$got" = "$want" ] || { echo "instrument-overhead: $v printed '$got', plain '$want'"; exit 1; }
-		echo "$v $(( (t1 - t0) / 1000 ))" >>"$work/times"
+		echo "$v $(cat "$work/t")" >>"$work/times"
 	done
 done
-median() { awk -v v="$1" '$1 == v { print $2 }' "$work/times" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
-base=$(median plain)
-echo "instrument-overhead-plain: $(awk -v t="$base" 'BEGIN { printf "%.3f", t / 1e6 }') s wall (billiards $args, median of $reps)"
-for v in default sync all; do
-	m=$(median "$v")
+# stat VARIANT COLUMN [min]: the median (or the minimum) of column 2 (wall seconds) or 5 (CPU
+# seconds, user + system). On a shared machine the minimum is the least disturbed run.
+stat() {
+	awk -v v="$1" '$1 == v { print $2, $2, $3, $4, $3 + $4 }' "$work/times" |
+		awk -v c="$2" '{ print $c }' | sort -n |
+		awk -v m="${3:-med}" '{ a[NR] = $1 } END { print m == "min" ? a[1] : a[int((NR + 1) / 2)] }'
+}
+pct() { awk -v m="$1" -v b="$2" 'BEGIN { printf "%+.1f", (m / b - 1) * 100 }'; }
+echo "instrument-overhead-plain: $(stat plain 2) s wall, $(stat plain 5) s CPU (billiards $args, median of $reps; fastest $(stat plain 2 min) s)"
+for v in default sync all counters; do
 	case $v in
 	default) name=default-filter; target="target <= 2 %" ;;
 	sync) name=sync-only; target="no function probes; reported" ;;
 	all) name=all-functions; target="reported, no target" ;;
+	counters) name=default-filter-with-counters; target="libsgtrace's default per-thread counters on; reported" ;;
 	esac
-	echo "instrument-overhead-$name: $(awk -v m="$m" -v b="$base" 'BEGIN { printf "%+.1f", (m / b - 1) * 100 }') % wall time ($target; N=2, median of $reps interleaved runs)"
+	echo "instrument-overhead-$name: $(pct "$(stat $v 2)" "$(stat plain 2)") % wall time ($target; N=2, median of $reps interleaved runs; fastest runs $(pct "$(stat $v 2 min)" "$(stat plain 2 min)") %, CPU time $(pct "$(stat $v 5)" "$(stat plain 5)") %)"
 done
 
 # Which probes fire how often (one run each).
 for v in default all; do
 	rm -rf "$work/trace"
-	SG_TRACE_DIR="$work/trace" "$work/$v" $args >/dev/null 2>&1
+	SG_EVENTS= SG_TRACE_DIR="$work/trace" "$work/$v" $args >/dev/null 2>&1
 	"$SG" dump "$work/trace" >"$work/dump" 2>/dev/null
 	awk -v v="$v" '
 		$3 == "func_enter" { f[$4]++; nf++ }
