@@ -177,8 +177,10 @@ enum search_state search_next(struct search *sr, double *s_next, int *best, char
 			i_hi = i_lo == b ? c : b;
 		}
 		if (i_lo >= 0) {
-			snprintf(why, why_len, "%s does not move toward %.4g along this path (%.4g at s = "
-				 "%.4g, %.4g at s = %.4g): target unreachable at this N", what, sr->target,
+			int toward = gap(sr, sr->probe[i_hi].y) > gap(sr, sr->probe[i_lo].y);
+			snprintf(why, why_len, "%s %s %.4g along this path (%.4g at s = %.4g, %.4g at s = "
+				 "%.4g): target unreachable at this N", what,
+				 toward ? "moves far too little toward" : "does not move toward", sr->target,
 				 sr->probe[i_lo].y, sr->probe[i_lo].s, sr->probe[i_hi].y, sr->probe[i_hi].s);
 			return SEARCH_GAVE_UP;
 		}
