@@ -136,15 +136,9 @@ int inst_pragma_parse(const char *p, size_t n, const char **name, size_t *name_l
 
 uint32_t inst_cond_new(struct inst_lex *lx, uint32_t dir_off, uint32_t dir_line)
 {
-	if (lx->n_conds == lx->cap_conds) {
-		size_t cap = lx->cap_conds ? lx->cap_conds * 2 : 64;
-		struct inst_cond *v = realloc(lx->conds, cap * sizeof *v);
-		if (!v) {
-			lx->oom = 1;
-			return 0;
-		}
-		lx->conds = v;
-		lx->cap_conds = cap;
+	if (inst_grow(&lx->conds, &lx->cap_conds, lx->n_conds + 1, sizeof *lx->conds, 64)) {
+		lx->oom = 1;
+		return 0;
 	}
 	if (lx->n_conds == 0) { /* branch 0: the file itself */
 		lx->conds[0] = (struct inst_cond){ 0, 0, 0, 1 };
@@ -159,15 +153,9 @@ uint32_t inst_cond_new(struct inst_lex *lx, uint32_t dir_off, uint32_t dir_line)
 
 static int cstack_push(struct inst_lex *lx)
 {
-	if (lx->n_cstack == lx->cap_cstack) {
-		size_t cap = lx->cap_cstack ? lx->cap_cstack * 2 : 16;
-		void *v = realloc(lx->cstack, cap * sizeof *lx->cstack);
-		if (!v) {
-			lx->oom = 1;
-			return -ENOMEM;
-		}
-		lx->cstack = v;
-		lx->cap_cstack = cap;
+	if (inst_grow(&lx->cstack, &lx->cap_cstack, lx->n_cstack, sizeof *lx->cstack, 16)) {
+		lx->oom = 1;
+		return -ENOMEM;
 	}
 	lx->n_cstack++;
 	return 0;
@@ -205,15 +193,10 @@ static void define_sites(struct inst_lex *lx, const char *p, size_t n, uint32_t 
 			int called = skip_blank(p, i + l, n) < n && p[skip_blank(p, i + l, n)] == '(';
 			if (!first && called && inst_is_wrapped(p + i, l) &&
 			    !(i > 0 && p[i - 1] == '#')) {
-				if (lx->n_dsites == lx->cap_dsites) {
-					size_t cap = lx->cap_dsites ? lx->cap_dsites * 2 : 8;
-					void *v = realloc(lx->dsites, cap * sizeof *lx->dsites);
-					if (!v) {
-						lx->oom = 1;
-						return;
-					}
-					lx->dsites = v;
-					lx->cap_dsites = cap;
+				if (inst_grow(&lx->dsites, &lx->cap_dsites, lx->n_dsites,
+					      sizeof *lx->dsites, 8)) {
+					lx->oom = 1;
+					return;
 				}
 				uint32_t line = lx->dir_line;
 				for (size_t k = 0; k < i; k++)

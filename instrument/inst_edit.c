@@ -1,8 +1,8 @@
 /*
  * inst_edit.c — the last pass: edits (delete n bytes at an offset, insert text) collected by the
  * probe pass are sorted and spliced into a copy of the input, so every byte of the user's code
- * that no edit names comes back unchanged. Also the small shared helpers: C string escaping and
- * the `file:line:col: warning:` sink.
+ * that no edit names comes back unchanged. Also the small shared helpers: array growth, C string
+ * escaping and the `file:line:col: warning:` sink.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -11,19 +11,30 @@
 
 #include "inst_int.h"
 
+int inst_grow(void *arrp, size_t *cap, size_t n, size_t elem, size_t first_cap)
+{
+	void *v;
+	if (n < *cap)
+		return 0;
+	size_t c = *cap ? *cap * 2 : first_cap;
+	if (c <= n || c > SIZE_MAX / elem)
+		return -ENOMEM;
+	memcpy(&v, arrp, sizeof v); /* arrp points to a T *; copied, not type-punned */
+	v = realloc(v, c * elem);
+	if (!v)
+		return -ENOMEM;
+	memcpy(arrp, &v, sizeof v);
+	*cap = c;
+	return 0;
+}
+
 void edits_add(struct inst_edits *e, uint32_t off, uint32_t del, const char *text, size_t len)
 {
 	if (e->oom)
 		return;
-	if (e->n == e->cap) {
-		size_t cap = e->cap ? e->cap * 2 : 64;
-		struct inst_edit *v = realloc(e->v, cap * sizeof *v);
-		if (!v) {
-			e->oom = 1;
-			return;
-		}
-		e->v = v;
-		e->cap = cap;
+	if (inst_grow(&e->v, &e->cap, e->n, sizeof *e->v, 64)) {
+		e->oom = 1;
+		return;
 	}
 	char *copy = malloc(len + 1);
 	if (!copy) {

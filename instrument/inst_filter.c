@@ -45,14 +45,8 @@ void inst_filter_free(struct inst_filter *f)
 
 static int rule_add(struct inst_filter *f, int include, int is_file, const char *w, size_t l)
 {
-	if (f->n == f->cap) {
-		size_t cap = f->cap ? f->cap * 2 : 16;
-		struct filter_rule *v = realloc(f->rules, cap * sizeof *v);
-		if (!v)
-			return -ENOMEM;
-		f->rules = v;
-		f->cap = cap;
-	}
+	if (inst_grow(&f->rules, &f->cap, f->n, sizeof *f->rules, 16))
+		return -ENOMEM;
 	char *g = strndup(w, l);
 	if (!g)
 		return -ENOMEM;

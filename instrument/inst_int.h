@@ -210,6 +210,11 @@ void edits_free(struct inst_edits *e);
 void edits_truncate(struct inst_edits *e, size_t n);
 
 
+/* Makes room for element n of the array `*arrp` (a pointer to the array pointer) of `elem`-byte
+ * elements with capacity *cap: grows it to first_cap, then doubles. Returns 0 or -ENOMEM (the
+ * array is left as it was). */
+int inst_grow(void *arrp, size_t *cap, size_t n, size_t elem, size_t first_cap);
+
 /* Warning sink shared by the passes. */
 struct inst_diag {
 	FILE *f;

@@ -52,23 +52,10 @@ static const struct inst_node *N(const struct probe *p, int32_t i)
 	return &p->t->nodes[i];
 }
 
-static int grow(void **v, size_t *cap, size_t n, size_t size)
-{
-	if (n < *cap)
-		return 0;
-	size_t c = *cap ? *cap * 2 : 16;
-	void *nv = realloc(*v, c * size);
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
-	*cap = c;
-	return 0;
-}
-
 static void site_add(struct probe *p, uint32_t cond)
 {
 	p->n_sites++;
-	if (grow((void **)&p->site_conds, &p->cap_site_conds, p->n_site_conds, sizeof(uint32_t))) {
+	if (inst_grow(&p->site_conds, &p->cap_site_conds, p->n_site_conds, sizeof(uint32_t), 16)) {
 		p->oom = 1;
 		return;
 	}
@@ -130,7 +117,7 @@ static void note_start_routine(struct probe *p, const struct inst_node *paren)
 	struct name_ref r;
 	if (!from || !to || !last_ident(s, from, to, &r))
 		return;
-	if (grow((void **)&p->starts, &p->cap_starts, p->n_starts, sizeof *p->starts)) {
+	if (inst_grow(&p->starts, &p->cap_starts, p->n_starts, sizeof *p->starts, 16)) {
 		p->oom = 1;
 		return;
 	}
@@ -179,7 +166,7 @@ static void region_pragma(struct probe *p, const struct inst_node *n)
 	}
 	struct name_ref r = { 0, 0 };
 	if (sub == PRAGMA_BEGIN) {
-		if (grow((void **)&p->regions, &p->cap_regions, p->n_regions, sizeof r)) {
+		if (inst_grow(&p->regions, &p->cap_regions, p->n_regions, sizeof r, 16)) {
 			p->oom = 1;
 			return;
 		}
@@ -509,7 +496,7 @@ static int place_include(struct probe *p, const struct inst_node *start, uint32_
 	for (size_t k = 0; k < p->n_incs; k++)
 		if (cond_dominates(p->lx, p->incs[k], c))
 			return 0;
-	if (grow((void **)&p->incs, &p->cap_incs, p->n_incs, sizeof *p->incs)) {
+	if (inst_grow(&p->incs, &p->cap_incs, p->n_incs, sizeof *p->incs, 16)) {
 		p->oom = 1;
 		return 0;
 	}
@@ -615,7 +602,7 @@ int inst_probe(const char *src, size_t len, const struct inst_tree *t, const str
 		if (N(&p, t->creates[k])->a >= 0)
 			note_start_routine(&p, N(&p, N(&p, t->creates[k])->a));
 	for (int32_t i = t->nodes[t->top].first; i >= 0; i = t->nodes[i].next) {
-		if (grow((void **)&items, &cap_items, n_items, sizeof *items)) {
+		if (inst_grow(&items, &cap_items, n_items, sizeof *items, 256)) {
 			rc = -ENOMEM;
 			goto out;
 		}

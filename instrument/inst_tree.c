@@ -79,15 +79,9 @@ int32_t tree_append(struct inst_tree *t, int32_t list, int32_t node)
 
 static void tree_note_create(struct inst_tree *t, int32_t call)
 {
-	if (t->n_creates == t->cap_creates) {
-		size_t cap = t->cap_creates ? t->cap_creates * 2 : 16;
-		int32_t *v = realloc(t->creates, cap * sizeof *v);
-		if (!v) {
-			t->oom = 1;
-			return;
-		}
-		t->creates = v;
-		t->cap_creates = cap;
+	if (inst_grow(&t->creates, &t->cap_creates, t->n_creates, sizeof *t->creates, 16)) {
+		t->oom = 1;
+		return;
 	}
 	t->creates[t->n_creates++] = call;
 }
@@ -153,15 +147,9 @@ void tree_top(struct inst_tree *t, int32_t item)
 
 void tree_error(struct inst_tree *t, uint32_t off, uint32_t line, uint32_t col, const char *msg)
 {
-	if (t->n_errors == t->cap_errors) {
-		size_t cap = t->cap_errors ? t->cap_errors * 2 : 8;
-		struct inst_error *v = realloc(t->errors, cap * sizeof *v);
-		if (!v) {
-			t->oom = 1;
-			return;
-		}
-		t->errors = v;
-		t->cap_errors = cap;
+	if (inst_grow(&t->errors, &t->cap_errors, t->n_errors, sizeof *t->errors, 8)) {
+		t->oom = 1;
+		return;
 	}
 	struct inst_error *e = &t->errors[t->n_errors++];
 	e->off = off;
