@@ -75,6 +75,19 @@ static enum search_state replay(struct search *sr, enum search_kind kind, double
 	return search_next(sr, s_next, best, why, 256, NULL, NULL);
 }
 
+/* An E search from s0 that must end "target unreachable at this N" within max_runs probes. */
+static void assert_unreachable(const struct probe_fn *f, double target, double s0, int max_runs)
+{
+	struct search sr;
+	int best;
+	char why[256];
+	search_init(&sr, SEARCH_EFFICIENCY, target, 0.02, s0 * 1e-4, s0 * 1e4, 1.0, 6);
+	assert_int_equal(drive(&sr, f, s0, &best, why), SEARCH_GAVE_UP);
+	assert_non_null(strstr(why, "target unreachable at this N"));
+	assert_true(best >= 0);
+	assert_true(sr.n <= max_runs);
+}
+
 static void time_bound_converges_within_six(void **state)
 {
 	(void)state;
@@ -110,14 +123,8 @@ static void unreachable_is_reported(void **state)
 	(void)state;
 	/* at N = 1 the efficiency is 1 whatever the size */
 	struct model m = { 0.05, 0.001, 1, 0 };
-	struct search sr;
-	int best;
-	char why[256];
-	search_init(&sr, SEARCH_EFFICIENCY, 0.5, 0.02, 1e-4, 1e4, 1.0, 6);
-	assert_int_equal(run_search(&sr, &m, 1, 1, &best, why), SEARCH_GAVE_UP);
-	assert_non_null(strstr(why, "target unreachable at this N"));
-	assert_true(best >= 0);
-	assert_true(sr.n <= 3);
+	struct probe_fn f = { &m, 1, NULL, 0 };
+	assert_unreachable(&f, 0.5, 1, 3);
 }
 
 /* A deterministic +-amp wobble, the scatter of real run times. */
@@ -137,14 +144,8 @@ static void flat_noisy_efficiency_is_unreachable(void **state)
 {
 	(void)state;
 	/* N = 1 measured: E = 1 +- 0.02 whatever the size (T_seq and T_1 both scatter) */
-	struct search sr;
 	struct probe_fn f = { NULL, 0, flat_noisy_e, 1 };
-	int best;
-	char why[256];
-	search_init(&sr, SEARCH_EFFICIENCY, 0.8, 0.02, 1e-4, 1e4, 1.0, 6);
-	assert_int_equal(drive(&sr, &f, 1, &best, why), SEARCH_GAVE_UP);
-	assert_non_null(strstr(why, "target unreachable at this N"));
-	assert_true(sr.n <= 3);
+	assert_unreachable(&f, 0.8, 1, 3);
 }
 
 static double falling_e(double s, double n)
@@ -157,14 +158,8 @@ static void efficiency_falling_with_size_is_unreachable(void **state)
 {
 	(void)state;
 	/* a barrier-bound program: E falls as the size grows (billiards here) */
-	struct search sr;
 	struct probe_fn f = { NULL, 0, falling_e, 2 };
-	int best;
-	char why[256];
-	search_init(&sr, SEARCH_EFFICIENCY, 0.5, 0.02, 2e-4, 2e4, 1.0, 6);
-	assert_int_equal(drive(&sr, &f, 2, &best, why), SEARCH_GAVE_UP);
-	assert_non_null(strstr(why, "target unreachable at this N"));
-	assert_true(sr.n <= 3);
+	assert_unreachable(&f, 0.5, 2, 3);
 }
 
 static void efficiency_far_below_and_falling_is_unreachable(void **state)
