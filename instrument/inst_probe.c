@@ -532,6 +532,37 @@ static int item_has_error(const struct probe *p, const struct inst_node *it)
 	return 0;
 }
 
+/* Does a top-level item begin like a statement (`return s;`, `while (n--) ...`)? Statements
+ * cannot be at file scope: the item sits in a function whose braces a macro hid from the
+ * parser (`#define BEGIN {`). */
+static int item_is_stmt(const struct probe *p, int32_t item)
+{
+	const struct inst_node *it = N(p, item);
+	if (it->a < 0)
+		return 0;
+	const struct inst_node *first = N(p, N(p, it->a)->first);
+	return first->kind == N_KW && (first->sub == KW_STMT || first->sub == KW_LOOP);
+}
+
+/* Moves *j to an item that surely starts at file scope: when item *j is a stray statement or
+ * follows some, the item before them (the one whose hidden brace opened the function) is the
+ * last place known to be at file scope. Returns 0 when there is none. */
+static int file_scope_item(const struct probe *p, const int32_t *items, size_t *j)
+{
+	size_t s = *j;
+	int stray = item_is_stmt(p, items[s]);
+	while (s > 0 && item_is_stmt(p, items[s - 1])) {
+		s--;
+		stray = 1;
+	}
+	if (!stray)
+		return 1;
+	if (s == 0)
+		return 0;
+	*j = s - 1;
+	return 1;
+}
+
 /* One top-level item with a block: function or not, with its sites and include. */
 static void item_block(struct probe *p, int32_t *items, size_t k)
 {
@@ -567,10 +598,13 @@ static void item_block(struct probe *p, int32_t *items, size_t k)
 	size_t j = k;
 	while (j > 0 && items[j] != (is_fn ? f.start : items[k]))
 		j--;
+	int ok = file_scope_item(p, items, &j);
+	start = N(p, items[j]);
 	uint32_t prev_end = j > 0 ? N(p, items[j - 1])->end : 0;
-	if (place_include(p, start, prev_end) < 0) {
+	if (!ok || place_include(p, start, prev_end) < 0) {
 		inst_warn(p->d, start->line, start->col, "no file-scope place for #include "
-			  "<sgtrace.h> before this definition (#if inside it); left uninstrumented");
+			  "<sgtrace.h> before this definition (#if or a macro brace around it); left "
+			  "uninstrumented");
 		edits_truncate(p->e, mark);
 		p->res->n_renamed = renamed;
 		p->res->n_regions = regions;
