@@ -2,7 +2,7 @@
  * inst_int.h — private to instrument/: the token record the Flex scanner hands to the Bison
  * parser, the scanner's per-file state (preprocessor conditionals, region pragmas, #define
  * sites), and the syntax tree the grammar actions build. The passes (inst_probe.c) read the tree;
- * the splicer (inst_splice.c) applies their edits at byte offsets.
+ * the splicer (inst_edit.c) applies their edits at byte offsets.
  */
 #ifndef INST_INT_H
 #define INST_INT_H
