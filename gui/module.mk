@@ -15,7 +15,8 @@ GUI_X_SRCS    := gui/xscalegraph.c gui/xsg_app.c gui/xsg_actions.c gui/xsg_live.
 GUI_CORE_LIB  := $(OBJ)/gui/libxsg.a
 
 PROGRAMS += $(BIN)/xscalegraph
-TESTS    += $(B)/tests/gui/test_model $(B)/tests/gui/test_teach $(B)/tests/gui/test_plot
+TESTS    += $(B)/tests/gui/test_model $(B)/tests/gui/test_teach $(B)/tests/gui/test_plot \
+            gui/tests/test-xvfb.sh
 
 $(GUI_CORE_LIB): $(GUI_CORE_SRCS:%.c=$(OBJ)/%.o)
 	@mkdir -p $(@D)

@@ -95,21 +95,27 @@ int plot_stack_draw(cairo_t *cr, struct plot_rect r, const struct plot_stack *s)
 	struct plot_ticks t;
 	struct plot_rect pa;
 	char note[512] = "";
-	double hi = 0, lw = 0, yw = 0, colw;
+	double hi = 0, lo = 0, lw = 0, yw = 0, colw;
 	size_t g, l;
 	int k;
 
 	if (r.w < 120 || r.h < 100 || s->n_groups == 0)
 		return -EINVAL;
 	cairo_save(cr);
+	/* positive layers stack up from 0, negative ones (a residual can be) down from 0 */
 	for (g = 0; g < s->n_groups; g++) {
-		double sum = 0;
-		for (l = 0; l < s->n_layers; l++)
-			if (isfinite(s->values[g * s->n_layers + l]))
-				sum += s->values[g * s->n_layers + l];
-		hi = fmax(hi, sum);
+		double up = 0, down = 0;
+		for (l = 0; l < s->n_layers; l++) {
+			double v = s->values[g * s->n_layers + l];
+			if (isfinite(v) && v > 0)
+				up += v;
+			else if (isfinite(v))
+				down += v;
+		}
+		hi = fmax(hi, up);
+		lo = fmin(lo, down);
 	}
-	plot_ticks_make(&t, &ay, 0, hi > 0 ? hi : 1);
+	plot_ticks_make(&t, &ay, lo, hi > 0 ? hi : 1);
 	plot_set_font(cr, PLOT_FONT_LABEL);
 	for (l = 0; l < s->n_layers; l++)
 		lw = fmax(lw, plot_text_width(cr, s->layer_labels[l]));
@@ -131,17 +137,27 @@ int plot_stack_draw(cairo_t *cr, struct plot_rect r, const struct plot_stack *s)
 	}
 	colw = pa.w / (double)s->n_groups;
 	for (g = 0; g < s->n_groups; g++) {
-		double y = pa.y + pa.h, x = pa.x + colw * (g + 0.18);
+		double y0 = pa.y + pa.h - (0 - t.lo) / (t.hi - t.lo) * pa.h;
+		double yu = y0, yd = y0, x = pa.x + colw * (g + 0.18);
+		cairo_save(cr);
+		cairo_rectangle(cr, pa.x, pa.y, pa.w, pa.h);
+		cairo_clip(cr);
 		for (l = 0; l < s->n_layers; l++) {
 			double v = s->values[g * s->n_layers + l], h;
 			if (!isfinite(v))
 				continue;
 			h = v / (t.hi - t.lo) * pa.h;
 			plot_color(cr, s->layer_colors ? s->layer_colors[l] : (int)l);
-			cairo_rectangle(cr, x, y - h, colw * 0.64, h);
+			if (v >= 0) {
+				cairo_rectangle(cr, x, yu - h, colw * 0.64, h);
+				yu -= h;
+			} else {
+				cairo_rectangle(cr, x, yd, colw * 0.64, -h);
+				yd -= h;
+			}
 			cairo_fill(cr);
-			y -= h;
 		}
+		cairo_restore(cr);
 		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
 		plot_set_font(cr, PLOT_FONT_TICK);
 		plot_text(cr, pa.x + colw * (g + 0.5), pa.y + pa.h + 18, PLOT_CENTER, s->group_labels[g]);

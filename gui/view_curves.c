@@ -271,8 +271,10 @@ int view_sources_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 			((double *)s->x)[j] = me->pts[j].n;
 			((double *)s->y)[j] = fig_value(&me->pts[j].fig[k]) / me->pts[j].n;
 		}
-		if (s->hidden)
-			continue; /* toggled off: not a layer of the stack either */
+		/* toggled off: not a layer of the stack either; IT_sched overlaps the waits
+		 * (a thread runnable but descheduled may be waiting too), so it is a line only */
+		if (s->hidden || k == MODEL_IT_SCHED)
+			continue;
 		llabels[nl] = model_metric_name(k);
 		lcolors[nl] = s->color;
 		for (j = 0; j < me->n_pts && j < 64; j++)

@@ -133,6 +133,7 @@ int main(int argc, char **argv)
 
 	app.t_start_ms = xsg_now_ms();
 	app.poll_ms = 1000;
+	setvbuf(stdout, NULL, _IOLBF, 0); /* status and timing lines reach pipes as they happen */
 	if (!xargv)
 		return 1;
 	xargv[0] = argv[0];

@@ -53,9 +53,15 @@ static int cmd_close(struct xsg_app *app, const char *arg)
 	return 0;
 }
 
+static void wake_up(XtPointer arg, XtIntervalId *id)
+{
+}
+
 static int cmd_quit(struct xsg_app *app, const char *arg)
 {
 	XtAppSetExitFlag(app->ctx);
+	/* a work proc may have called us inside XtAppProcessEvent's wait: make it return */
+	XtAppAddTimeOut(app->ctx, 1, wake_up, NULL);
 	return 0;
 }
 
@@ -355,18 +361,41 @@ static int cmd_about(struct xsg_app *app, const char *arg)
 	return 0;
 }
 
+/* test hook: "expect:runs=N[,MS]" fails the command list unless the model has N runs,
+ * waiting up to MS ms for the live monitor to see them. */
 static int cmd_expect(struct xsg_app *app, const char *arg)
 {
-	/* test hook: "expect:runs=N" fails the run unless the model has N runs */
-	long want;
+	static double deadline;
+	long want, ms = 0;
+	double now = xsg_now_ms();
 
-	if (sscanf(arg, "runs=%ld", &want) == 1) {
-		if ((long)app->model.n_runs == want)
-			return 0;
-		fprintf(stderr, "xscalegraph: expect: %zu runs, wanted %ld\n", app->model.n_runs, want);
-		return -EDOM;
+	if (sscanf(arg, "runs=%ld,%ld", &want, &ms) < 1)
+		return -EINVAL;
+	if ((long)app->model.n_runs == want) {
+		deadline = 0;
+		return 0;
 	}
-	return -EINVAL;
+	if (ms > 0 && !deadline)
+		deadline = now + (double)ms;
+	if (deadline && now < deadline) {
+		app->next_action--;             /* try again after a pause */
+		app->wait_until_ms = now + 50;
+		return 0;
+	}
+	deadline = 0;
+	fprintf(stderr, "xscalegraph: expect: %zu runs, wanted %ld\n", app->model.n_runs, want);
+	return -EDOM;
+}
+
+/* test hook: creates an empty file, so a test script knows the GUI got this far */
+static int cmd_touch(struct xsg_app *app, const char *arg)
+{
+	FILE *f = fopen(arg, "w");
+
+	if (!f)
+		return -errno;
+	fclose(f);
+	return 0;
 }
 
 static const struct command commands[] = {
@@ -392,7 +421,8 @@ static const struct command commands[] = {
 	{ "run-dialog", NULL, "ask for a spec, then run", cmd_run_dialog },
 	{ "shot", "[WINDOW=]PATH", "screenshot a window as the X server shows it (PNG)", cmd_shot },
 	{ "wait", "MS", "test hook: pause the command list", cmd_wait },
-	{ "expect", "runs=N", "test hook: fail unless the model has N runs", cmd_expect },
+	{ "expect", "runs=N[,MS]", "test hook: fail unless the model has N runs (within MS)", cmd_expect },
+	{ "touch", "PATH", "test hook: create an empty file", cmd_touch },
 	{ "about", NULL, "what this is", cmd_about },
 	{ "quit", NULL, "leave", cmd_quit },
 };

@@ -1,0 +1,151 @@
+#!/bin/sh
+# test-xvfb.sh — xscalegraph under Xvfb: opens every window through its named command on the
+# fixture experiment, screenshots each as the X server shows it, and checks size and content
+# (not blank, several colours), no X error, no crash; resizes, the matrix click, teaching
+# sliders and export through commands; and the live monitor: a run appended to a CSV
+# experiment, then runs added to a real experiment store by `scalegraph run`, appear in the
+# open GUI. Xvfb picks a free display itself (-displayfd) and is killed by PID.
+# Prints PASS/FAIL/SKIP lines (tests/run-tests.sh protocol).
+B=${B:-build}
+XSG=$B/bin/xscalegraph
+OUT=$B/test-out/gui-xvfb
+FIX=gui/tests/fixture
+
+pass() { echo "PASS: $1"; }
+fail() { echo "FAIL: $1: $2"; }
+skip() { echo "SKIP: $1: $2"; }
+
+if [ ! -x "$XSG" ]; then fail xscalegraph "$XSG not built"; exit 0; fi
+if ! command -v Xvfb >/dev/null; then skip xvfb "Xvfb not installed (package xvfb)"; exit 0; fi
+if ! command -v identify >/dev/null; then skip xvfb "identify not installed (imagemagick)"; exit 0; fi
+rm -rf "$OUT" && mkdir -p "$OUT"
+
+# --- --export without a display ----------------------------------------------------------
+if env -u DISPLAY "$XSG" --export "$OUT/export" --pdf "$FIX" >"$OUT/export.log" 2>&1 &&
+   [ "$(ls "$OUT/export"/*.png "$OUT/export"/*.svg "$OUT/export"/*.pdf 2>/dev/null | wc -l)" -eq 27 ] &&
+   grep -q "Execution time vs N" "$OUT/export/time.svg"; then pass "--export: 9 windows x png/svg/pdf, no display"
+else fail "--export" "$(tail -2 "$OUT/export.log")"; fi
+
+Xvfb -displayfd 3 -screen 0 1600x1200x24 -nolisten tcp 3>"$OUT/display" 2>"$OUT/xvfb.log" &
+XPID=$!
+cleanup() { kill "$XPID" 2>/dev/null; wait "$XPID" 2>/dev/null; [ -n "$GPID" ] && kill "$GPID" 2>/dev/null; }
+trap cleanup EXIT INT TERM
+i=0
+while [ ! -s "$OUT/display" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+if [ ! -s "$OUT/display" ]; then fail xvfb "Xvfb did not start: $(cat "$OUT/xvfb.log")"; exit 0; fi
+DISPLAY=:$(cat "$OUT/display")
+export DISPLAY
+
+# --- every window through its command, screenshotted --------------------------------------
+WINDOWS="profile patterns time latency sources parallelism matrix teach help"
+ACTIONS="shot:main=$OUT/main.png"
+for w in $WINDOWS; do ACTIONS="$ACTIONS;open:$w;shot:$OUT/$w.png"; done
+ACTIONS="$ACTIONS;matrix-select:4,32;shot:matrix=$OUT/matrix-selected.png"
+ACTIONS="$ACTIONS;open:time;resize:640x420;shot:$OUT/time-small.png;resize:1000x760"
+ACTIONS="$ACTIONS;method-only:fixed;shot:$OUT/time-fixed.png;methods-all"
+ACTIONS="$ACTIONS;open:sources;source-hide:U;source-hide:PT_lock;shot:$OUT/sources-toggled.png"
+ACTIONS="$ACTIONS;open:teach;teach-set:growth=n;teach-set:model=eff;teach-set:e_target=0.5;shot:$OUT/teach-set.png"
+ACTIONS="$ACTIONS;open:matrix;export-window:$OUT/matrix-window.svg;export-csv:$OUT/data.csv;quit"
+SG_GUI_ECHO_STATUS=1 timeout 120 "$XSG" --poll 0 --action "$ACTIONS" "$FIX" >"$OUT/gui.out" 2>"$OUT/gui.err"
+rc=$?
+if [ $rc -eq 0 ]; then pass "windows: every command ran, no X error, exit 0"
+else fail windows "exit status $rc: $(tail -3 "$OUT/gui.err")"; fi
+if grep -q "X error" "$OUT/gui.err"; then fail x-errors "$(grep -m1 'X error' "$OUT/gui.err")"
+else pass x-errors; fi
+
+# shot_ok NAME MINW MINH: exists, at least MINW x MINH, not blank (>= 12 colours, the
+# drawing's white plus the palette)
+shot_ok() {
+	f=$OUT/$1.png
+	if [ ! -s "$f" ]; then fail "shot $1" "no screenshot"; return; fi
+	set -- "$1" "$2" "$3" $(identify -format '%w %h %k' "$f")
+	if [ "$4" -lt "$2" ] || [ "$5" -lt "$3" ]; then fail "shot $1" "size $4x$5 < $2x$3"
+	elif [ "$6" -lt 12 ]; then fail "shot $1" "only $6 colours: blank"
+	else pass "shot $1 (${4}x$5, $6 colours)"; fi
+}
+shot_ok main 1000 650
+shot_ok profile 900 520
+shot_ok patterns 1000 720
+shot_ok time 1000 760
+shot_ok latency 900 560
+shot_ok sources 1100 620
+shot_ok parallelism 900 560
+shot_ok matrix 1000 720
+shot_ok teach 1200 820
+shot_ok help 500 400
+shot_ok time-small 640 420
+shot_ok sources-toggled 1100 620
+shot_ok teach-set 1200 820
+
+# the resize really redrew at the new size: the small shot is smaller than the large one
+ws=$(identify -format '%w' "$OUT/time-small.png" 2>/dev/null)
+if [ -n "$ws" ] && [ "$ws" -lt 1000 ]; then pass "resize redraws at ${ws} px"
+else fail resize "window width ${ws:-?} after resize:640x420"; fi
+# screenshots that must differ: a toggle or a selection changed the picture
+differs() {
+	if cmp -s "$OUT/$1.png" "$OUT/$2.png"; then fail "$3" "$1 and $2 identical"
+	else pass "$3"; fi
+}
+differs sources sources-toggled "source toggles redraw"
+differs teach teach-set "teaching parameters redraw"
+differs matrix matrix-selected "matrix cell selection redraws"
+if grep -q "status: cell 4 -> 32: .*time-bound: W=" "$OUT/gui.out"; then pass "matrix cell shows its runs"
+else fail "matrix cell" "no status line naming the runs behind cell 4 -> 32"; fi
+if grep -q "<desc>.*Scalability matrix" "$OUT/matrix-window.svg" 2>/dev/null ||
+   grep -q "Scalability matrix" "$OUT/matrix-window.svg" 2>/dev/null; then pass "export-window svg"
+else fail "export-window" "no matrix SVG with its title"; fi
+if [ "$(head -1 "$OUT/data.csv" 2>/dev/null | cut -d, -f1-5)" = "method,N,W,reps,T_para" ] &&
+   [ "$(wc -l <"$OUT/data.csv")" -eq "$(wc -l <"$FIX/report.csv")" ]; then pass "export-csv"
+else fail export-csv "header or row count differs from report.csv"; fi
+
+# --- live monitor on a CSV experiment: a run appended while the GUI is open ----------------
+LIVE=$OUT/live-csv
+mkdir -p "$LIVE" && cp "$FIX"/* "$LIVE"/
+n0=$(($(wc -l <"$LIVE/runs.csv") - 1))
+n1=$((n0 + 1))
+rm -f "$OUT/ready"
+"$XSG" --poll 100 --action "expect:runs=$n0;touch:$OUT/ready;expect:runs=$n1,10000;shot:main=$OUT/live-csv.png;quit" \
+	"$LIVE" >"$OUT/live-csv.out" 2>"$OUT/live-csv.err" &
+GPID=$!
+i=0
+while [ ! -e "$OUT/ready" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+echo "fixed,64,4000000,3,balls=40000 steps=100,running," >>"$LIVE/runs.csv"
+wait "$GPID"; rc=$?; GPID=
+if [ $rc -eq 0 ]; then pass "live monitor: CSV run appended while open is shown"
+else fail "live csv" "exit $rc: $(tail -2 "$OUT/live-csv.err")"; fi
+
+# --- live monitor on a real store: scalegraph run adds runs while the GUI watches -----------
+SPEC=examples/billiards/billiards-small.sgx
+if [ ! -x "$B/bin/scalegraph" ] || [ ! -x "$B/bin/billiards" ]; then
+	skip "live store" "scalegraph or billiards not built"
+	exit 0
+fi
+EXP=$OUT/live.exp
+PATH=$PWD/$B/bin:$PATH "$B/bin/scalegraph" run "$SPEC" -o "$EXP" --threads 1 --repeat 1 >"$OUT/run1.log" 2>&1
+r1=$(sqlite3 "$EXP/experiment.db" "select count(*) from runs" 2>/dev/null)
+if [ -z "$r1" ] || [ "$r1" -eq 0 ]; then fail "live store" "first scalegraph run made no runs: $(tail -2 "$OUT/run1.log")"; exit 0; fi
+rm -f "$OUT/ready"
+SG_GUI_ECHO_STATUS=1 "$XSG" --poll 200 --action "expect:runs=$r1;open:time;touch:$OUT/ready;wait:100000;quit" \
+	"$EXP" >"$OUT/live-store.out" 2>"$OUT/live-store.err" &
+GPID=$!
+i=0
+while [ ! -e "$OUT/ready" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+PATH=$PWD/$B/bin:$PATH "$B/bin/scalegraph" run "$SPEC" -o "$EXP" --threads 1,2 --repeat 1 >"$OUT/run2.log" 2>&1
+r2=$(sqlite3 "$EXP/experiment.db" "select count(*) from runs")
+# the GUI polls every 200 ms: give it up to 5 s to show the final count
+i=0
+while ! grep -q "status: .*: .* $r2 runs (0 running" "$OUT/live-store.out" && [ $i -lt 50 ]; do
+	sleep 0.1; i=$((i + 1))
+done
+kill "$GPID" 2>/dev/null; wait "$GPID" 2>/dev/null; GPID=
+# the GUI's second instance checks the count the first one should have reached
+"$XSG" --poll 0 --action "expect:runs=$r2;open:time;shot:$OUT/live-store-time.png;quit" "$EXP" \
+	>/dev/null 2>"$OUT/live-store2.err"
+if [ "$r2" -gt "$r1" ] && grep -q "status: .*: .* $r2 runs (0 running" "$OUT/live-store.out" 2>/dev/null; then
+	pass "live monitor: store grew from $r1 to $r2 runs while open ($(grep -c 'status: .* runs (' "$OUT/live-store.out") reloads)"
+elif [ "$r2" -gt "$r1" ]; then
+	fail "live store" "store has $r2 runs (was $r1) but the open GUI never showed them"
+else
+	fail "live store" "second scalegraph run added no runs: $(tail -2 "$OUT/run2.log")"
+fi
+shot_ok live-store-time 1000 760
