@@ -154,7 +154,8 @@ void xsg_drawn(struct xsg_app *app, const char *what, double ms, int w, int h)
 			       xsg_now_ms() - app->t_start_ms, (int)app->model.n_runs);
 	}
 	if (app->timing)
-		printf("draw %s %dx%d: %.2f ms\n", what, w, h, ms);
+		printf("draw %s %dx%d: %.2f ms (done %.1f ms after start)\n", what, w, h, ms,
+		       xsg_now_ms() - app->t_start_ms);
 }
 
 /* Position of the least significant set bit and the width of a channel mask. */
