@@ -66,6 +66,19 @@ static struct plot_axis axis_n(void)
 	return (struct plot_axis){ "threads N", PLOT_LOG2, PLOT_UNIT_NONE, NAN, NAN, 0 };
 }
 
+/* A chart vs N over the series of p from `first` on, y as given, no mark, no ideal line. */
+static void chart_vs_n(struct plot_chart *c, const char *title, const struct view_pool *p,
+		       size_t first, struct plot_axis y)
+{
+	memset(c, 0, sizeof(*c));
+	c->title = title;
+	c->x = axis_n();
+	c->y = y;
+	c->series = p->s + first;
+	c->n_series = p->n_s - first;
+	c->mark_x = c->mark_y = NAN;
+}
+
 static int chart_or_message(cairo_t *cr, struct plot_rect r, const struct plot_chart *c)
 {
 	size_t i;
@@ -98,13 +111,8 @@ int view_time_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	view_title(title, sizeof(title), v, "Execution time vs N");
 	if ((rc = method_series(&p, m, MODEL_T_PARA)) < 0)
 		goto out;
-	memset(&c, 0, sizeof(c));
-	c.title = title;
-	c.x = axis_n();
-	c.y = (struct plot_axis){ "parallel time T_para", PLOT_LOG10, PLOT_UNIT_SECONDS, NAN, NAN, 0 };
-	c.series = p.s;
-	c.n_series = p.n_s;
-	c.mark_x = c.mark_y = NAN;
+	chart_vs_n(&c, title, &p, 0,
+		   (struct plot_axis){ "parallel time T_para", PLOT_LOG10, PLOT_UNIT_SECONDS, NAN, NAN, 0 });
 	if ((pm = px_method(m)) >= 0) {
 		int k = model_method_px(&m->methods[pm]);
 		if (k >= 0) {
@@ -121,13 +129,8 @@ int view_time_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	base = p.n_s;
 	if ((rc = method_series(&p, m, MODEL_S)) < 0)
 		goto out;
-	memset(&c, 0, sizeof(c));
-	c.title = "Speedup S = T_seq / T_para";
-	c.x = axis_n();
-	c.y = (struct plot_axis){ "speedup S", PLOT_LOG2, PLOT_UNIT_NONE, NAN, NAN, 0 };
-	c.series = p.s + base;
-	c.n_series = p.n_s - base;
-	c.mark_x = c.mark_y = NAN;
+	chart_vs_n(&c, "Speedup S = T_seq / T_para", &p, base,
+		   (struct plot_axis){ "speedup S", PLOT_LOG2, PLOT_UNIT_NONE, NAN, NAN, 0 });
 	c.ideal = PLOT_IDEAL_SPEEDUP;
 	if ((rc = chart_or_message(cr, (struct plot_rect){ 0, h * 0.5, w * 0.5, h * 0.5 }, &c)) < 0)
 		goto out;
@@ -135,10 +138,8 @@ int view_time_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	base = p.n_s;
 	if ((rc = method_series(&p, m, MODEL_E)) < 0)
 		goto out;
-	c.title = "Efficiency E = T_seq / (N T_para)";
-	c.y = (struct plot_axis){ "efficiency E", PLOT_LINEAR, PLOT_UNIT_PERCENT, NAN, NAN, 1 };
-	c.series = p.s + base;
-	c.n_series = p.n_s - base;
+	chart_vs_n(&c, "Efficiency E = T_seq / (N T_para)", &p, base,
+		   (struct plot_axis){ "efficiency E", PLOT_LINEAR, PLOT_UNIT_PERCENT, NAN, NAN, 1 });
 	c.ideal = PLOT_IDEAL_EFFICIENCY;
 	rc = chart_or_message(cr, (struct plot_rect){ w * 0.5, h * 0.5, w * 0.5, h * 0.5 }, &c);
 out:
@@ -159,13 +160,8 @@ int view_latency_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	view_title(title, sizeof(title), v, "Average latency L(W,N) vs N");
 	if ((rc = method_series(&p, m, MODEL_L)) < 0)
 		goto out;
-	memset(&c, 0, sizeof(c));
-	c.title = title;
-	c.x = axis_n();
-	c.y = (struct plot_axis){ "L(W,N) = T_para (1 - E)", PLOT_LOG10, PLOT_UNIT_SECONDS, NAN, NAN, 0 };
-	c.series = p.s;
-	c.n_series = p.n_s;
-	c.mark_x = c.mark_y = NAN;
+	chart_vs_n(&c, title, &p, 0,
+		   (struct plot_axis){ "L(W,N) = T_para (1 - E)", PLOT_LOG10, PLOT_UNIT_SECONDS, NAN, NAN, 0 });
 	c.note = "L = (IT + PT + ML) / N + U / N\nper thread, seconds";
 	if ((pm = px_method(m)) >= 0) {
 		int k = model_method_px(&m->methods[pm]);
@@ -298,13 +294,8 @@ int view_sources_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 		size_t n = strlen(note);
 		snprintf(note + n, sizeof(note) - n, "%s%s", n ? "\n" : "", zero_note);
 	}
-	memset(&c, 0, sizeof(c));
-	c.title = title;
-	c.x = axis_n();
-	c.y = (struct plot_axis){ "per-thread latency (source / N)", PLOT_LOG10, PLOT_UNIT_SECONDS, NAN, NAN, 0 };
-	c.series = p.s;
-	c.n_series = p.n_s;
-	c.mark_x = c.mark_y = NAN;
+	chart_vs_n(&c, title, &p, 0,
+		   (struct plot_axis){ "per-thread latency (source / N)", PLOT_LOG10, PLOT_UNIT_SECONDS, NAN, NAN, 0 });
 	c.note = note;
 	if ((rc = plot_chart_draw(cr, (struct plot_rect){ 0, 0, w * 0.64, h }, &c)) < 0)
 		goto out;

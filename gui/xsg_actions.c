@@ -86,24 +86,24 @@ static int find_method(struct xsg_app *app, const char *arg)
 	return i;
 }
 
-static int cmd_method_show(struct xsg_app *app, const char *arg)
+static int method_set(struct xsg_app *app, const char *arg, int shown)
 {
 	int i = find_method(app, arg);
 
 	if (i < 0)
 		return -ENOENT;
-	model_set_shown(&app->model, i, 1);
+	model_set_shown(&app->model, i, shown);
 	return 0;
+}
+
+static int cmd_method_show(struct xsg_app *app, const char *arg)
+{
+	return method_set(app, arg, 1);
 }
 
 static int cmd_method_hide(struct xsg_app *app, const char *arg)
 {
-	int i = find_method(app, arg);
-
-	if (i < 0)
-		return -ENOENT;
-	model_set_shown(&app->model, i, 0);
-	return 0;
+	return method_set(app, arg, 0);
 }
 
 static int cmd_method_only(struct xsg_app *app, const char *arg)
