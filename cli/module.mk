@@ -1,6 +1,6 @@
 # cli/: the `scalegraph` dispatcher.
 PROGRAMS += $(BIN)/scalegraph
-TESTS    += cli/tests/test-dispatch.sh
+TESTS    += cli/tests/test-dispatch.sh cli/tests/test-demo.sh
 
 $(BIN)/scalegraph: $(OBJ)/cli/scalegraph.o
 	@mkdir -p $(@D)

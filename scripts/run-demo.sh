@@ -1,20 +1,37 @@
 #!/bin/bash
-# `make run`: the main job on the bundled example. Builds are done by make before this runs.
-# Runs the paper's billiards program traced, at N=2, and prints a short summary of its trace.
+# `make run`: the main job on the bundled example (make has built everything before this runs).
+# Runs the billiards scaling series of examples/billiards/billiards-demo.sgx (four scaling
+# methods, N = 1 2 4, the matrix's size searches; about a minute here) into an experiment
+# store, prints `scalegraph report`, then opens xscalegraph on it when DISPLAY is set, or else
+# renders every window to PNG and SVG and says where.
+# SG_DEMO_SPEC picks another spec (e.g. examples/billiards/billiards-small.sgx, a few seconds);
+# SG_DEMO_DIR another output folder. Running it again resumes the series (finished runs are kept).
 set -eu
 B=${B:-build}
 sg=$B/bin/scalegraph
+spec=${SG_DEMO_SPEC:-examples/billiards/billiards-demo.sgx}
 out=${SG_DEMO_DIR:-$B/demo}
-rm -rf "$out" && mkdir -p "$out"
-echo "== billiards, sequential and 2 threads (checksums must match)"
-"$B/bin/billiards-seq" --balls 5000 --steps 200 | tee "$out/seq.txt"
-SG_TRACE_DIR="$out/trace" "$B/bin/billiards-traced" --balls 5000 --steps 200 --threads 2 | tee "$out/par.txt"
-if cmp -s <(grep checksum "$out/seq.txt") <(grep checksum "$out/par.txt"); then
-	echo "checksums match"
-else
-	echo "run-demo: error: checksums differ between sequential and parallel runs" >&2
-	exit 1
-fi
+exp=$out/$(basename "$spec" .sgx).exp
+mkdir -p "$out"
+# the programs of the spec (billiards-traced, billiards-seq) are found on PATH
+export PATH="$PWD/$B/bin:$PATH"
+
+echo "== 1. the scaling series: $sg run $spec -o $exp"
+"$sg" run "$spec" -o "$exp"
 echo
-echo "== trace summary ($out/trace)"
-"$sg" dump --summary "$out/trace"
+echo "== 2. why it stops scaling: $sg report $exp"
+"$sg" report "$exp" | tee "$out/report.txt"
+"$sg" report --csv "$exp" >"$out/report.csv"
+"$sg" report --matrix --csv "$exp" >"$out/matrix.csv"
+echo
+if [ -n "${DISPLAY:-}" ] && [ -z "${SG_DEMO_NO_GUI:-}" ]; then
+	echo "== 3. the windows: $B/bin/xscalegraph $exp (close it with File > Quit)"
+	exec "$B/bin/xscalegraph" "$exp"
+fi
+echo "== 3. no DISPLAY: every window of xscalegraph rendered to files"
+"$B/bin/xscalegraph" --export "$out/plots" "$exp"
+echo
+echo "run-demo: the experiment store is $exp"
+echo "run-demo: the report is $out/report.txt ($out/report.csv, $out/matrix.csv)"
+echo "run-demo: the plots are in $out/plots/ ($(ls "$out/plots" | grep -c '\.png$') PNG, $(ls "$out/plots" | grep -c '\.svg$') SVG)"
+echo "run-demo: with a display, look at them live: $B/bin/xscalegraph $exp"
