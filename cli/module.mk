@@ -1,6 +1,7 @@
 # cli/: the `scalegraph` dispatcher.
 PROGRAMS += $(BIN)/scalegraph
-TESTS    += cli/tests/test-dispatch.sh cli/tests/test-demo.sh
+TESTS    += cli/tests/test-dispatch.sh cli/tests/test-demo.sh \
+            cli/tests/test-trace-fuzz.sh
 
 $(BIN)/scalegraph: $(OBJ)/cli/scalegraph.o
 	@mkdir -p $(@D)
