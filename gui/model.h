@@ -60,6 +60,8 @@ struct model_run {
 	char *sizes;  /* "balls=5000 steps=200" */
 	enum model_run_status status;
 	char *reason; /* why it failed, "" otherwise */
+	long long id; /* the store's run id (its files: EXPERIMENT/runs/<id>/), 0: none (CSV) */
+	int seq;      /* a run of the sequential program */
 };
 
 struct model_cell {

@@ -142,7 +142,7 @@ static const char runs_sql[] =
 	"select r.kind, r.n_threads, r.sizes, r.work, r.rep, r.status, r.reason,"
 	" (select case p.model when 'method' then p.method else p.model end"
 	"  from point_runs pr join points p on p.id = pr.point_id"
-	"  where pr.run_id = r.id order by pr.role = 'rep' desc limit 1)"
+	"  where pr.run_id = r.id order by pr.role = 'rep' desc limit 1), r.id"
 	" from runs r order by r.id";
 static const char machine_sql[] =
 	"select cpu_model, n_cpus, kernel, tsc_hz,"
@@ -178,6 +178,8 @@ static int add_store_tables(struct model *m, const char *dir, char *err, size_t 
 		r.rep = sqlite3_column_int(st, 4);
 		r.status = run_status(col_text(st, 5));
 		r.reason = (char *)col_text(st, 6);
+		r.id = sqlite3_column_int64(st, 8);
+		r.seq = strcmp(kind, "seq") == 0;
 		rc = model_add_run(m, &r);
 	}
 	if (rc == 0 && s != SQLITE_DONE && s != SQLITE_ROW)

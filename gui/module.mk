@@ -9,13 +9,15 @@ GUI_X_LIBS := -lXm -lXt $(shell pkg-config --libs $(GUI_PKGS)) -lX11
 
 GUI_CORE_SRCS := gui/model.c gui/model_csv.c gui/model_an.c gui/plot.c gui/plot_chart.c \
                  gui/plot_out.c gui/teach.c gui/view.c gui/view_curves.c gui/view_seq.c \
-                 gui/view_matrix.c gui/view_teach.c
+                 gui/view_matrix.c gui/view_teach.c gui/timeline.c
 GUI_X_SRCS    := gui/xscalegraph.c gui/xsg_app.c gui/xsg_actions.c gui/xsg_live.c \
-                 gui/win_plot.c gui/win_teach.c gui/win_help.c
+                 gui/win_plot.c gui/win_teach.c gui/win_help.c gui/win_timeline.c \
+                 gui/win_runs.c
 GUI_CORE_LIB  := $(OBJ)/gui/libxsg.a
 
 PROGRAMS += $(BIN)/xscalegraph
 TESTS    += $(B)/tests/gui/test_model $(B)/tests/gui/test_teach $(B)/tests/gui/test_plot \
+            $(B)/tests/gui/test_timeline \
             gui/tests/test-xvfb.sh
 
 $(GUI_CORE_LIB): $(GUI_CORE_SRCS:%.c=$(OBJ)/%.o)
@@ -27,6 +29,7 @@ $(BIN)/xscalegraph: $(GUI_X_SRCS:%.c=$(OBJ)/%.o) $(GUI_CORE_LIB) $(GUI_AN_LIBS)
 	$(CC) $(ALL_CFLAGS) -o $@ $(filter %.o,$^) $(GUI_CORE_LIB) $(GUI_AN_LIBS) $(GUI_X_LIBS) \
 	  $(GUI_CORE_LIBS)
 
-$(B)/tests/gui/%: $(OBJ)/gui/tests/%.o $(GUI_CORE_LIB)
+$(B)/tests/gui/%: $(OBJ)/gui/tests/%.o $(GUI_CORE_LIB) $(GUI_AN_LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ -lcmocka $(GUI_CORE_LIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $(filter %.o,$^) $(GUI_CORE_LIB) $(GUI_AN_LIBS) -lcmocka \
+	  $(GUI_CORE_LIBS)

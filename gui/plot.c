@@ -30,6 +30,10 @@ void plot_color_rgb(int idx, double rgb[3])
 {
 	int i = ((idx % PLOT_N_COLORS) + PLOT_N_COLORS) % PLOT_N_COLORS, k;
 
+	if (idx == PLOT_GREY) {
+		rgb[0] = rgb[1] = rgb[2] = 0.84;
+		return;
+	}
 	memcpy(rgb, palette[i], sizeof(palette[i]));
 	if (idx >= PLOT_N_COLORS) /* the tint: halfway to white */
 		for (k = 0; k < 3; k++)

@@ -48,8 +48,9 @@ double plot_text_wrapped(cairo_t *cr, double x, double y, double max_w, double l
 void plot_text_vertical(cairo_t *cr, double x, double y, const char *s);
 
 #define PLOT_N_COLORS 8
+#define PLOT_GREY (-1)   /* light grey: "nothing happens" (idle lanes) */
 /* Palette colour idx; idx >= PLOT_N_COLORS gives the tint (halfway to white) of
- * idx - PLOT_N_COLORS, for a second shade of the same hue. */
+ * idx - PLOT_N_COLORS, for a second shade of the same hue; PLOT_GREY a light grey. */
 void plot_color(cairo_t *cr, int idx);
 void plot_color_rgb(int idx, double rgb[3]);
 void plot_background(cairo_t *cr, struct plot_rect r);
@@ -185,7 +186,8 @@ int plot_matrix_hit(struct plot_rect r, const struct plot_matrix *m, double x, d
 void plot_scale_rgb(double v, double rgb[3]);
 
 /* Thread lanes coloured by state over [t_min, t_max] seconds (the visible window: zoom/pan by
- * changing it). */
+ * changing it). Lane labels sit in a fixed column of PLOT_TIMELINE_LABEL_W pixels, so callers
+ * map clicks with plot_timeline_layout without a cairo_t. */
 struct plot_segment {
 	double t0, t1;
 	int state;
@@ -200,10 +202,16 @@ struct plot_timeline {
 	const struct plot_lane *lanes;
 	size_t n_lanes;
 	const char *const *state_names;
-	const int *state_colors;
+	const int *state_colors;   /* palette indices (PLOT_GREY allowed); NULL: state = index */
 	size_t n_states;
 	double t_min, t_max;
+	int sel_lane;              /* lane of the outlined interval [sel_t0, sel_t1], -1: none */
+	double sel_t0, sel_t1;
 };
+#define PLOT_TIMELINE_LABEL_W 110
+/* Where the lanes of a timeline drawn into r go: the lanes' rectangle and one lane's height. */
+void plot_timeline_layout(struct plot_rect r, size_t n_lanes, struct plot_rect *lanes,
+			  double *lane_h);
 int plot_timeline_draw(cairo_t *cr, struct plot_rect r, const struct plot_timeline *t);
 
 /* --- files (plot_out.c) ------------------------------------------------------------------ */

@@ -385,11 +385,24 @@ int plot_matrix_draw(cairo_t *cr, struct plot_rect r, const struct plot_matrix *
 
 /* --- timeline ---------------------------------------------------------------------------- */
 
+void plot_timeline_layout(struct plot_rect r, size_t n_lanes, struct plot_rect *lanes,
+			  double *lane_h)
+{
+	double h = fmin(40, (r.h - 34 - 96) / (double)(n_lanes ? n_lanes : 1));
+
+	*lane_h = fmax(h, 3);
+	lanes->x = r.x + PLOT_TIMELINE_LABEL_W;
+	lanes->y = r.y + 34;
+	lanes->w = fmax(r.w - PLOT_TIMELINE_LABEL_W - 16, 1);
+	lanes->h = *lane_h * (double)n_lanes;
+}
+
 int plot_timeline_draw(cairo_t *cr, struct plot_rect r, const struct plot_timeline *t)
 {
 	struct plot_axis ax = { "time", PLOT_LINEAR, PLOT_UNIT_SECONDS, t->t_min, t->t_max, 0 };
 	struct plot_ticks tk;
-	double lw = 0, x0, x1, lane_h, y, span;
+	struct plot_rect la;
+	double x0, x1, lane_h, y, span;
 	size_t i, k;
 	int n;
 
@@ -397,17 +410,14 @@ int plot_timeline_draw(cairo_t *cr, struct plot_rect r, const struct plot_timeli
 		return -EINVAL;
 	cairo_save(cr);
 	draw_title(cr, r, t->title);
-	plot_set_font(cr, PLOT_FONT_LABEL);
-	for (i = 0; i < t->n_lanes; i++)
-		lw = fmax(lw, plot_text_width(cr, t->lanes[i].label));
+	plot_timeline_layout(r, t->n_lanes, &la, &lane_h);
 	plot_ticks_make(&tk, &ax, t->t_min, t->t_max);
-	x0 = r.x + lw + 20;
-	x1 = r.x + r.w - 16;
-	lane_h = fmin(28, (r.h - 34 - 90) / (double)t->n_lanes);
+	x0 = la.x;
+	x1 = la.x + la.w;
 	span = t->t_max - t->t_min;
-	cairo_rectangle(cr, x0, r.y + 34, x1 - x0, lane_h * (double)t->n_lanes);
+	cairo_rectangle(cr, x0, la.y, la.w, la.h);
 	cairo_clip(cr);
-	for (i = 0, y = r.y + 34; i < t->n_lanes; i++, y += lane_h) {
+	for (i = 0, y = la.y; i < t->n_lanes; i++, y += lane_h) {
 		const struct plot_lane *l = &t->lanes[i];
 		for (k = 0; k < l->n; k++) {
 			double a = fmax(l->segs[k].t0, t->t_min), b = fmin(l->segs[k].t1, t->t_max);
@@ -416,15 +426,33 @@ int plot_timeline_draw(cairo_t *cr, struct plot_rect r, const struct plot_timeli
 				continue;
 			plot_color(cr, t->state_colors ? t->state_colors[s] : s);
 			/* at least one pixel wide, so short waits stay visible when zoomed out */
-			cairo_rectangle(cr, x0 + (a - t->t_min) / span * (x1 - x0), y + 2,
-					fmax(1, (b - a) / span * (x1 - x0)), lane_h - 4);
+			cairo_rectangle(cr, x0 + (a - t->t_min) / span * (x1 - x0), y + 1,
+					fmax(1, (b - a) / span * (x1 - x0)), lane_h - (lane_h > 6 ? 2 : 0));
 			cairo_fill(cr);
+		}
+	}
+	if (t->sel_lane >= 0 && (size_t)t->sel_lane < t->n_lanes && t->sel_t1 > t->sel_t0) {
+		/* the selected interval, outlined in black over its lane */
+		double a = fmax(t->sel_t0, t->t_min), b = fmin(t->sel_t1, t->t_max);
+		if (b >= a) {
+			cairo_set_source_rgb(cr, 0, 0, 0);
+			cairo_set_line_width(cr, 2);
+			cairo_rectangle(cr, x0 + (a - t->t_min) / span * (x1 - x0),
+					la.y + lane_h * t->sel_lane + 1,
+					fmax(2, (b - a) / span * (x1 - x0)), lane_h - 2);
+			cairo_stroke(cr);
+			cairo_set_line_width(cr, 1);
 		}
 	}
 	cairo_reset_clip(cr);
 	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-	for (i = 0, y = r.y + 34; i < t->n_lanes; i++, y += lane_h)
-		plot_text(cr, x0 - 8, y + lane_h / 2 + 4, PLOT_RIGHT, t->lanes[i].label);
+	plot_set_font(cr, PLOT_FONT_LABEL);
+	for (i = 0, y = la.y; i < t->n_lanes; i++, y += lane_h)
+		if (lane_h >= 11 || i % (size_t)ceil(11 / lane_h) == 0)
+			plot_text(cr, x0 - 8, y + lane_h / 2 + 4, PLOT_RIGHT, t->lanes[i].label);
+	y = la.y + la.h;
+	cairo_rectangle(cr, floor(x0) + 0.5, floor(la.y) + 0.5, floor(la.w), floor(la.h));
+	cairo_stroke(cr);
 	plot_set_font(cr, PLOT_FONT_TICK);
 	for (n = 0; n < tk.n; n++) {
 		double x = x0 + (tk.v[n] - t->t_min) / span * (x1 - x0);
@@ -438,13 +466,19 @@ int plot_timeline_draw(cairo_t *cr, struct plot_rect r, const struct plot_timeli
 	plot_set_font(cr, PLOT_FONT_LABEL);
 	{
 		char label[64];
-		snprintf(label, sizeof(label), "time [%s]", tk.unit);
+		snprintf(label, sizeof(label), "time since the run's start [%s]", tk.unit);
 		plot_text(cr, (x0 + x1) / 2, y + 36, PLOT_CENTER, label);
 	}
 	y += 58;
 	{
-		double x = x0;
+		/* the legend wraps onto a second row when the window is narrow */
+		double x = r.x + 12;
 		for (k = 0; k < t->n_states; k++) {
+			double tw = plot_text_width(cr, t->state_names[k]);
+			if (x + 20 + tw > r.x + r.w - 8 && x > r.x + 12) {
+				x = r.x + 12;
+				y += 20;
+			}
 			plot_color(cr, t->state_colors ? t->state_colors[k] : (int)k);
 			cairo_rectangle(cr, x, y - 11, 14, 14);
 			cairo_fill(cr);

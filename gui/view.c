@@ -20,6 +20,7 @@ static const struct view_desc views[VIEW_COUNT] = {
 	[VIEW_SOURCES] = { "sources", "Latency sources vs N", 6, 1100, 620, view_sources_draw },
 	[VIEW_PARALLELISM] = { "parallelism", "Parallelism vs problem size", 7, 900, 560, view_parallelism_draw },
 	[VIEW_MATRIX] = { "matrix", "Scalability matrix (t/E/m)", 8, 1000, 720, view_matrix_draw },
+	[VIEW_TIMELINE] = { "timeline", "Run timeline", 9, 1100, 440, view_timeline_draw },
 	[VIEW_TEACH] = { "teach", "Teaching model", 11, 1200, 820, view_teach_draw },
 };
 
@@ -49,6 +50,16 @@ int view_draw(enum view_id id, cairo_t *cr, double w, double h, const struct vie
 	rc = views[id].draw(cr, w, h, v);
 	cairo_restore(cr);
 	return rc;
+}
+
+int view_timeline_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
+{
+	struct timeline none;
+
+	if (v->tl)
+		return timeline_draw(cr, w, h, v->tl);
+	timeline_init(&none);
+	return timeline_draw(cr, w, h, &none);
 }
 
 void view_title(char *buf, size_t len, const struct view_ctx *v, const char *what)

@@ -13,6 +13,7 @@
 #include "model.h"
 #include "plot.h"
 #include "teach.h"
+#include "timeline.h"
 
 enum view_id {
 	VIEW_BROWSER,       /* 1 experiment browser */
@@ -23,6 +24,7 @@ enum view_id {
 	VIEW_SOURCES,       /* 6 latency sources vs N */
 	VIEW_PARALLELISM,   /* 7 parallelism vs problem size */
 	VIEW_MATRIX,        /* 8 scalability matrix */
+	VIEW_TIMELINE,      /* 9 run timeline */
 	VIEW_TEACH,         /* 11 teaching model */
 	VIEW_COUNT
 };
@@ -32,6 +34,7 @@ struct view_ctx {
 	struct model *m;
 	struct teach_params *tp;
 	int mat_sel_i, mat_sel_j;   /* selected matrix cell (indices into view_matrix_ns), -1 */
+	struct timeline *tl;        /* the run of window 9, NULL: none */
 };
 
 struct view_desc {
@@ -67,6 +70,7 @@ int view_browser_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 int view_profile_draw(cairo_t *cr, double w, double h, const struct view_ctx *v);
 int view_matrix_draw(cairo_t *cr, double w, double h, const struct view_ctx *v);
 int view_teach_draw(cairo_t *cr, double w, double h, const struct view_ctx *v);
+int view_timeline_draw(cairo_t *cr, double w, double h, const struct view_ctx *v);
 
 /* Shared by the view files: a pool of series and point arrays for one drawing. */
 struct view_pool {

@@ -334,8 +334,10 @@ struct win_plot *win_plot_create(struct xsg_app *app, enum view_id id, Widget pa
 		above = wp->methods = control_row(wp->form, "methods", NULL);
 	if (id == VIEW_SOURCES)
 		above = wp->sources = control_row(wp->form, "sources", above);
+	if (id == VIEW_TIMELINE)
+		above = win_timeline_controls(app, wp->form);
 	wp->da = XtVaCreateManagedWidget("plot", xmDrawingAreaWidgetClass, wp->form,
-					 XmNwidth, vd->w, XmNheight, id == VIEW_BROWSER ? 620 : vd->h,
+					 XmNwidth, vd->w, XmNheight, id == VIEW_BROWSER ? 520 : vd->h,
 					 XmNresizePolicy, XmRESIZE_NONE,
 					 XmNtopAttachment, above ? XmATTACH_WIDGET : XmATTACH_FORM,
 					 XmNtopWidget, above, XmNleftAttachment, XmATTACH_FORM,
@@ -344,7 +346,10 @@ struct win_plot *win_plot_create(struct xsg_app *app, enum view_id id, Widget pa
 	XtOverrideTranslations(wp->da, XtParseTranslationTable(plot_keys));
 	XtAddCallback(wp->da, XmNexposeCallback, expose_cb, wp);
 	XtAddCallback(wp->da, XmNresizeCallback, resize_cb, wp);
-	XtAddCallback(wp->da, XmNinputCallback, input_cb, wp);
+	if (id == VIEW_TIMELINE)
+		win_timeline_attach(app, wp->da);
+	else
+		XtAddCallback(wp->da, XmNinputCallback, input_cb, wp);
 	update_toggles(wp);
 	if (!parent)
 		XtManageChild(wp->form);

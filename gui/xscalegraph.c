@@ -30,8 +30,8 @@ double xsg_now_ms(void)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: xscalegraph [--timing] [--poll MS] [--action CMD]... [EXPERIMENT]\n"
-		"       xscalegraph --export DIR [--pdf] EXPERIMENT\n"
+		"usage: xscalegraph [--timing] [--poll MS] [--run ID] [--action CMD]... [EXPERIMENT]...\n"
+		"       xscalegraph --export DIR [--pdf] [--run ID] EXPERIMENT...\n"
 		"\n"
 		"EXPERIMENT  an experiment store (scalegraph run -o DIR), or a directory with the\n"
 		"            analyzer's report.csv (+ matrix.csv, runs.csv, ...);\n"
@@ -40,6 +40,8 @@ static void usage(FILE *f)
 		"--timing      print the time to the first complete draw and every redraw\n"
 		"--export DIR  write every window as DIR/<window>.png and .svg (no display needed)\n"
 		"--pdf         with --export, also DIR/<window>.pdf\n"
+		"--run ID      the run shown in the timeline (window 9); default: the first\n"
+		"              finished parallel run with the most threads that has a trace\n"
 		"--action CMD  run a named command after start-up (repeatable; also SG_GUI_ACTIONS,\n"
 		"              ';'-separated); the commands are:\n");
 	xsg_commands_list(f);
@@ -98,27 +100,54 @@ static int add_actions(struct xsg_app *app, const char *s)
 	return rc;
 }
 
-static int run_export(const char *dir, const char *source, int pdf)
+/* The timeline of the export: run `run_id` when given (> 0), else the default run; an
+ * experiment without traces exports the window's "no run" page. */
+static int export_timeline(struct timeline *tl, const struct model *m, const char *source,
+			   long long run_id)
+{
+	char err[1024];
+	int k = run_id > 0 ? timeline_run_by_id(m, run_id) : timeline_default_run(m, source);
+	int rc;
+
+	if (k < 0) {
+		if (run_id > 0) {
+			fprintf(stderr, "xscalegraph: %s: error: no run %lld\n", source, run_id);
+			return -ENOENT;
+		}
+		return 0;
+	}
+	if ((rc = timeline_open_run(tl, m, k, source, err, sizeof(err))) < 0)
+		fprintf(stderr, "xscalegraph: %s\n", err);
+	return rc;
+}
+
+static int run_export(const char *dir, const char *source, int pdf, long long run_id)
 {
 	struct model m;
 	struct teach_params tp;
+	struct timeline tl;
 	struct view_ctx v;
 	char err[1024];
 	int rc;
 
 	model_init(&m);
+	timeline_init(&tl);
 	teach_defaults(&tp);
 	if ((rc = model_load_dir(&m, source, err, sizeof(err))) < 0) {
 		fprintf(stderr, "xscalegraph: %s\n", err);
 		goto out;
 	}
-	v = (struct view_ctx){ &m, &tp, -1, -1 };
+	if ((rc = export_timeline(&tl, &m, source, run_id)) < 0)
+		goto out;
+	v = (struct view_ctx){ &m, &tp, -1, -1, &tl };
 	if ((rc = view_export_all(dir, &v, pdf, err, sizeof(err))) < 0) {
 		fprintf(stderr, "xscalegraph: %s\n", err);
 		goto out;
 	}
-	printf("xscalegraph: wrote %d windows to %s/ (png, svg%s)\n", VIEW_COUNT, dir, pdf ? ", pdf" : "");
+	printf("xscalegraph: wrote %d windows to %s/ (png, svg%s); timeline: %s\n", VIEW_COUNT, dir,
+	       pdf ? ", pdf" : "", tl.run ? tl.label : "no traced run");
 out:
+	timeline_clear(&tl);
 	model_clear(&m);
 	return rc < 0 ? 1 : 0;
 }
@@ -128,6 +157,7 @@ int main(int argc, char **argv)
 	static struct xsg_app app;
 	const char *export_dir = NULL, *env;
 	int i, pdf = 0, rc;
+	long long run_id = 0;
 	int xargc = 1;
 	char **xargv = calloc((size_t)argc + 1, sizeof(char *));
 
@@ -143,6 +173,13 @@ int main(int argc, char **argv)
 			return 0;
 		} else if (strcmp(argv[i], "--export") == 0 && i + 1 < argc) {
 			export_dir = argv[++i];
+		} else if (strcmp(argv[i], "--run") == 0 && i + 1 < argc) {
+			char *end;
+			run_id = strtoll(argv[++i], &end, 10);
+			if (*end || run_id <= 0) {
+				fprintf(stderr, "xscalegraph: error: --run wants a run id, not %s\n", argv[i]);
+				return 2;
+			}
 		} else if (strcmp(argv[i], "--pdf") == 0) {
 			pdf = 1;
 		} else if (strcmp(argv[i], "--poll") == 0 && i + 1 < argc) {
@@ -177,7 +214,7 @@ int main(int argc, char **argv)
 	if (!app.source)
 		app.source = default_source();
 	if (export_dir) {
-		rc = run_export(export_dir, app.source, pdf);
+		rc = run_export(export_dir, app.source, pdf, run_id);
 		free(app.source);
 		free(xargv);
 		return rc;

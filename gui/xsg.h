@@ -14,6 +14,7 @@
 
 #include "model.h"
 #include "teach.h"
+#include "timeline.h"
 #include "view.h"
 
 struct win_plot;
@@ -30,6 +31,7 @@ struct xsg_app {
 	struct model model;
 	struct teach_params teach;
 	struct view_ctx vctx;
+	struct timeline timeline;   /* the run of window 9 (vctx.tl points here) */
 
 	struct win_plot *plots[VIEW_COUNT]; /* plots[VIEW_BROWSER] lives in the main window */
 	struct win_teach *teach_win;
@@ -115,6 +117,24 @@ struct win_teach *win_teach_open(struct xsg_app *app);
 Widget win_teach_shell(struct win_teach *wt);
 /* Sets one parameter by name ("growth=n", "e_target=0.5"); -EINVAL when unknown/bad. */
 int win_teach_set(struct xsg_app *app, const char *assignment);
+
+/* win_timeline.c: window 9's controls (button row and scrollbar above the drawing; returns the
+ * widget the drawing attaches below), mouse and keys on its drawing area, and its commands. */
+Widget win_timeline_controls(struct xsg_app *app, Widget form);
+void win_timeline_attach(struct xsg_app *app, Widget da);
+/* Redraws window 9 after the visible window changed (scrollbar set from it when asked). */
+void win_timeline_refresh(struct xsg_app *app, int scrollbar);
+/* open:timeline — the browser's selected run, else the one open, else the default run. */
+int win_timeline_open(struct xsg_app *app);
+int xsg_cmd_timeline_run(struct xsg_app *app, const char *arg);
+int xsg_cmd_timeline_zoom(struct xsg_app *app, const char *arg);
+int xsg_cmd_timeline_pan(struct xsg_app *app, const char *arg);
+int xsg_cmd_timeline_click(struct xsg_app *app, const char *arg);
+int xsg_cmd_timeline_select(struct xsg_app *app, const char *arg);
+
+/* win_runs.c: the run list under the browser (attached above `below`); returns its widget. */
+Widget win_runs_create(struct xsg_app *app, Widget form, Widget below);
+int xsg_cmd_run_select(struct xsg_app *app, const char *arg);
 
 /* win_help.c: the metrics explained, with formulas. */
 Widget win_help_open(struct xsg_app *app);

@@ -35,6 +35,8 @@ static struct win_plot *current_plot(struct xsg_app *app)
 
 static int cmd_open(struct xsg_app *app, const char *arg)
 {
+	if (strcmp(arg, "timeline") == 0)
+		return win_timeline_open(app);
 	if (xsg_open(app, arg) < 0) {
 		xsg_status(app, "open: no window called \"%s\"", arg);
 		return -ENOENT;
@@ -400,7 +402,7 @@ static int cmd_touch(struct xsg_app *app, const char *arg)
 
 static const struct command commands[] = {
 	{ "open", "WINDOW", "open or raise a window: browser profile patterns time latency "
-	  "sources parallelism matrix teach help", cmd_open },
+	  "sources parallelism matrix timeline teach help", cmd_open },
 	{ "close", "[WINDOW]", "close a window (default: the current one)", cmd_close },
 	{ "reload", NULL, "read the experiment again", cmd_reload },
 	{ "poll", NULL, "reload if the store changed (the live monitor does this every second)", cmd_poll },
@@ -411,6 +413,12 @@ static const struct command commands[] = {
 	{ "source-show", "SOURCE", "draw a latency source (IT_edge ... U) in window 6", cmd_source_show },
 	{ "source-hide", "SOURCE", "hide a latency source", cmd_source_hide },
 	{ "matrix-select", "N,N2", "select a matrix cell and show the runs behind it", cmd_matrix_select },
+	{ "run-select", "ID", "select run ID (the browser's run list)", xsg_cmd_run_select },
+	{ "timeline-run", "ID|selected|default", "show run ID in the timeline (window 9)", xsg_cmd_timeline_run },
+	{ "timeline-zoom", "in|out|full|T0,T1", "zoom the timeline (T0,T1: seconds since the run's start)", xsg_cmd_timeline_zoom },
+	{ "timeline-pan", "FRACTION", "pan the timeline by a fraction of its width (negative: earlier)", xsg_cmd_timeline_pan },
+	{ "timeline-click", "X,Y", "click the timeline's drawing at pixel X,Y (readout)", xsg_cmd_timeline_click },
+	{ "timeline-select", "THREAD,T", "select the interval of lane THREAD at T seconds (readout)", xsg_cmd_timeline_select },
 	{ "teach-set", "KEY=VALUE", "set a teaching parameter (t_serial t_work c beta e_target "
 	  "t_bound mem n_max growth model)", cmd_teach_set },
 	{ "resize", "WxH", "resize the current window's plot", cmd_resize },

@@ -31,6 +31,7 @@ static String fallback_resources[] = {
 	"*rt*fontName: DejaVu Sans",
 	"*rt*fontSize: 10",
 	"*helpText.renderTable: mono",
+	"*runList.renderTable: mono",
 	"*mono*fontType: FONT_IS_XFT",
 	"*mono*fontName: DejaVu Sans Mono",
 	"*mono*fontSize: 10",
@@ -69,6 +70,7 @@ static const struct menu_item view_menu[] = {
 	{ "6 Latency sources", 'S', "Ctrl<Key>6", "Ctrl+6", "open:sources" },
 	{ "7 Parallelism", 'P', "Ctrl<Key>7", "Ctrl+7", "open:parallelism" },
 	{ "8 Scalability matrix", 'M', "Ctrl<Key>8", "Ctrl+8", "open:matrix" },
+	{ "9 Run timeline (selected run)", 'R', "Ctrl<Key>9", "Ctrl+9", "open:timeline" },
 	{ "11 Teaching model", 'g', "Ctrl<Key>0", "Ctrl+0", "open:teach" },
 	{ NULL, 0, NULL, NULL, NULL },
 	{ "Show all methods", 'a', NULL, NULL, "methods-all" },
@@ -340,7 +342,7 @@ static Boolean action_runner(XtPointer arg)
 
 int xsg_app_run(struct xsg_app *app, int *argc, char **argv)
 {
-	Widget form, bar;
+	Widget form, bar, runs;
 	int rc;
 
 	the_app = app;
@@ -357,7 +359,8 @@ int xsg_app_run(struct xsg_app *app, int *argc, char **argv)
 	}
 	model_init(&app->model);
 	teach_defaults(&app->teach);
-	app->vctx = (struct view_ctx){ &app->model, &app->teach, -1, -1 };
+	timeline_init(&app->timeline);
+	app->vctx = (struct view_ctx){ &app->model, &app->teach, -1, -1, &app->timeline };
 	xsg_actions_register(app);
 
 	app->main_win = XtVaCreateManagedWidget("main", xmMainWindowWidgetClass, app->top, NULL);
@@ -373,9 +376,10 @@ int xsg_app_run(struct xsg_app *app, int *argc, char **argv)
 					      XmNleftAttachment, XmATTACH_FORM, XmNrightAttachment, XmATTACH_FORM,
 					      XmNbottomAttachment, XmATTACH_FORM, XmNmarginWidth, 6,
 					      XmNmarginHeight, 4, NULL);
+	runs = win_runs_create(app, form, app->status);
 	app->plots[VIEW_BROWSER] = win_plot_create(app, VIEW_BROWSER, form);
 	XtVaSetValues(win_plot_area(app->plots[VIEW_BROWSER]), XmNbottomAttachment, XmATTACH_WIDGET,
-		      XmNbottomWidget, app->status, NULL);
+		      XmNbottomWidget, runs, NULL);
 	XtVaSetValues(app->main_win, XmNmenuBar, bar, XmNworkWindow, form, NULL);
 
 	rc = xsg_load(app);
@@ -395,6 +399,7 @@ int xsg_app_run(struct xsg_app *app, int *argc, char **argv)
 			app->exit_code = 4;
 	}
 	rc = app->exit_code;
+	timeline_clear(&app->timeline);
 	model_clear(&app->model);
 	XtDestroyApplicationContext(app->ctx);
 	return rc;

@@ -37,6 +37,10 @@ static void keep_selection(struct model *fresh, const struct model *old)
 			fresh->cur_method = k;
 	}
 	fresh->sources_hidden = old->sources_hidden;
+	if (old->sel_run >= 0 && (size_t)old->sel_run < old->n_runs)
+		for (i = 0; i < fresh->n_runs; i++)
+			if (fresh->runs[i].id > 0 && fresh->runs[i].id == old->runs[old->sel_run].id)
+				fresh->sel_run = (int)i;
 }
 
 int xsg_load(struct xsg_app *app)

@@ -22,8 +22,8 @@ rm -rf "$OUT" && mkdir -p "$OUT"
 
 # --- --export without a display ----------------------------------------------------------
 if env -u DISPLAY "$XSG" --export "$OUT/export" --pdf "$FIX" >"$OUT/export.log" 2>&1 &&
-   [ "$(ls "$OUT/export"/*.png "$OUT/export"/*.svg "$OUT/export"/*.pdf 2>/dev/null | wc -l)" -eq 27 ] &&
-   grep -q "Execution time vs N" "$OUT/export/time.svg"; then pass "--export: 9 windows x png/svg/pdf, no display"
+   [ "$(ls "$OUT/export"/*.png "$OUT/export"/*.svg "$OUT/export"/*.pdf 2>/dev/null | wc -l)" -eq 30 ] &&
+   grep -q "Execution time vs N" "$OUT/export/time.svg"; then pass "--export: 10 windows x png/svg/pdf, no display"
 else fail "--export" "$(tail -2 "$OUT/export.log")"; fi
 
 Xvfb -displayfd 3 -screen 0 1600x1200x24 -nolisten tcp 3>"$OUT/display" 2>"$OUT/xvfb.log" &

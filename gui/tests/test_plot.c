@@ -104,6 +104,8 @@ static void test_export_all_views(void **state)
 		[VIEW_SOURCES] = { "Latency sources vs N", "IT_barrier barrier waiting", "unavailable:", "schedstat not recorded" },
 		[VIEW_PARALLELISM] = { "Parallelism vs problem size", "problem size W (log)", "N = 32", "parallelism [%]" },
 		[VIEW_MATRIX] = { "Scalability matrix", "N' (to)", "0.42", "n/a" },
+		/* the fixture is a CSV experiment: no traces, the window says how to get a run */
+		[VIEW_TIMELINE] = { "Run timeline", "no run open: select a run in the browser" },
 		[VIEW_TEACH] = { "Speedup (model)", "Efficiency (model)", "Scalability matrix (model)", "measured: fixed" },
 	};
 	struct model m;
@@ -115,7 +117,7 @@ static void test_export_all_views(void **state)
 	(void)state;
 	assert_int_equal(load(&m), 0);
 	teach_defaults(&tp);
-	v = (struct view_ctx){ &m, &tp, -1, -1 };
+	v = (struct view_ctx){ &m, &tp, -1, -1, NULL };
 	if (view_export_all(outdir, &v, 0, err, sizeof(err)) < 0)
 		fail_msg("%s", err);
 	for (i = 0; i < VIEW_COUNT; i++) {
@@ -128,7 +130,7 @@ static void test_export_all_views(void **state)
 		png_stats(path, &w, &h, &ink, &colours);
 		assert_int_equal(w, d->w);
 		assert_int_equal(h, d->h);
-		if (ink < (long)w * h / 100 || colours < 3)
+		if (i != VIEW_TIMELINE && (ink < (long)w * h / 100 || colours < 3))
 			fail_msg("%s: looks blank (%ld ink pixels, %d colours)", path, ink, colours);
 		snprintf(path, sizeof(path), "%s/%s.svg", outdir, d->name);
 		svg = slurp(path, NULL);
@@ -161,7 +163,7 @@ static void test_pdf_reproducible(void **state)
 	(void)state;
 	assert_int_equal(load(&m), 0);
 	teach_defaults(&tp);
-	v = (struct view_ctx){ &m, &tp, -1, -1 };
+	v = (struct view_ctx){ &m, &tp, -1, -1, NULL };
 	snprintf(a, sizeof(a), "%s/a.pdf", outdir);
 	snprintf(b, sizeof(b), "%s/b.pdf", outdir);
 	assert_int_equal(plot_render_file(a, PLOT_PDF, 800, 600, "t", draw_time, &v, err, sizeof(err)), 0);
@@ -261,7 +263,7 @@ static void test_timeline_draws(void **state)
 	static const struct plot_segment b[] = { { 0.1, 0.45, 0 }, { 0.45, 0.5, 2 }, { 0.5, 0.9, 0 } };
 	static const struct plot_lane lanes[] = { { "thread 0", a, 3 }, { "thread 1", b, 3 } };
 	static const char *const names[] = { "busy", "barrier wait", "barrier overhead" };
-	struct plot_timeline t = { "timeline", lanes, 2, names, NULL, 3, 0, 1.0 };
+	struct plot_timeline t = { "timeline", lanes, 2, names, NULL, 3, 0, 1.0, -1, 0, 0 };
 	cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 600, 240);
 	cairo_t *cr = cairo_create(surf);
 	struct plot_text_sink sink = { NULL, 0, 0 };
@@ -271,7 +273,7 @@ static void test_timeline_draws(void **state)
 	plot_background(cr, (struct plot_rect){ 0, 0, 600, 240 });
 	assert_int_equal(plot_timeline_draw(cr, (struct plot_rect){ 0, 0, 600, 240 }, &t), 0);
 	assert_non_null(strstr(sink.buf, "thread 1\n"));
-	assert_non_null(strstr(sink.buf, "time [s]\n"));
+	assert_non_null(strstr(sink.buf, "time since the run's start [s]\n"));
 	assert_non_null(strstr(sink.buf, "barrier wait\n"));
 	t.t_min = 0.4; /* zoomed in */
 	t.t_max = 0.5;

@@ -1,0 +1,316 @@
+/*
+ * test_timeline.c — window 9 headless: a synthetic two-thread run written with the trace writer
+ * (sgtrace_write.h, ticks in ns) with hand-known intervals is opened through the analyzer,
+ * drawn to PNG and SVG, and checked: the colour of each lane at known times (pixel positions
+ * from plot_timeline_layout), the legend and readout text in the SVG, the click readout (state,
+ * object, start, duration, thread), zoom/pan limits, and the per-pixel aggregation of a long run
+ * (every interval visited once, short waits still visible when zoomed out).
+ *
+ * The run (ns since the epoch, region = whole threads):
+ *   thread 0: busy 0-1000, barrier 1 arrive 1000 (wait to 4000, overhead to 4500), busy to 6000,
+ *             mutex 2 request 6000 acquired 8000 (wait: thread 1 holds it), busy to 10000
+ *   thread 1: busy 0-4000, barrier 1 arrive 4000 leave 4200, mutex 2 request 4200 acquired 4200,
+ *             release 8000, busy to 10000
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sgtrace_write.h"
+#include "../plot.h"
+#include "../timeline.h"
+
+#define W 1100
+#define H 440
+
+static char dir[64];
+
+static int write_trace(const char *path)
+{
+	struct sgw_trace *w;
+	struct sgw_stream *t0, *t1;
+	int rc;
+
+	if ((rc = sgw_create(path, NULL, &w)) < 0)
+		return rc;
+	if ((rc = sgw_object(w, 1, SG_OBJ_BARRIER, 0x1000)) < 0 ||
+	    (rc = sgw_object(w, 2, SG_OBJ_MUTEX, 0x2000)) < 0 ||
+	    (rc = sgw_thread(w, 0, SG_NO_ID, 0, &t0)) < 0 ||
+	    (rc = sgw_thread(w, 1, SG_NO_ID, 0, &t1)) < 0)
+		goto out;
+	rc = sgw_event(t0, 0, SG_EV_THREAD_BEGIN, 0, SG_NO_ID);
+	rc = rc ? rc : sgw_event(t0, 1000, SG_EV_BARRIER_ARRIVE, 1, 1);
+	rc = rc ? rc : sgw_event(t0, 4500, SG_EV_BARRIER_LEAVE, 1, 1);
+	rc = rc ? rc : sgw_event(t0, 6000, SG_EV_LOCK_REQUEST, 2, SG_LOCK_MUTEX);
+	rc = rc ? rc : sgw_event(t0, 8000, SG_EV_LOCK_ACQUIRED, 2, SG_LOCK_MUTEX);
+	rc = rc ? rc : sgw_event(t0, 8100, SG_EV_LOCK_RELEASE, 2, SG_LOCK_MUTEX);
+	rc = rc ? rc : sgw_event(t0, 10000, SG_EV_THREAD_END, 0, 0);
+	rc = rc ? rc : sgw_event(t1, 0, SG_EV_THREAD_BEGIN, 1, SG_NO_ID);
+	rc = rc ? rc : sgw_event(t1, 4000, SG_EV_BARRIER_ARRIVE, 1, 1);
+	rc = rc ? rc : sgw_event(t1, 4200, SG_EV_BARRIER_LEAVE, 1, 1);
+	rc = rc ? rc : sgw_event(t1, 4200, SG_EV_LOCK_REQUEST, 2, SG_LOCK_MUTEX);
+	rc = rc ? rc : sgw_event(t1, 4200, SG_EV_LOCK_ACQUIRED, 2, SG_LOCK_MUTEX);
+	rc = rc ? rc : sgw_event(t1, 8000, SG_EV_LOCK_RELEASE, 2, SG_LOCK_MUTEX);
+	rc = rc ? rc : sgw_event(t1, 10000, SG_EV_THREAD_END, 1, 0);
+out:
+	if (rc < 0) {
+		sgw_close(w, 0);
+		return rc;
+	}
+	return sgw_close(w, 0);
+}
+
+static int setup(void **state)
+{
+	snprintf(dir, sizeof(dir), "/tmp/sggui-tl.XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	return write_trace(dir) < 0 ? -1 : 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void open_tl(struct timeline *tl)
+{
+	char err[512] = "";
+
+	timeline_init(tl);
+	if (timeline_open(tl, dir, "synthetic", err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+}
+
+/* The pixel of lane `lane` at time t (s) in a W x H drawing. */
+static void pixel_at(const struct timeline *tl, size_t lane, double t, int *x, int *y)
+{
+	struct plot_rect la;
+	double lane_h;
+
+	plot_timeline_layout(timeline_plot_rect(W, H), tl->n_lanes, &la, &lane_h);
+	*x = (int)(la.x + (t - tl->v0) / (tl->v1 - tl->v0) * la.w);
+	*y = (int)(la.y + lane_h * ((double)lane + 0.5));
+}
+
+static void rgb_at(cairo_surface_t *s, int x, int y, double rgb[3])
+{
+	const unsigned char *p = cairo_image_surface_get_data(s) +
+				 (size_t)y * (size_t)cairo_image_surface_get_stride(s);
+	uint32_t px = ((const uint32_t *)p)[x];
+
+	rgb[0] = ((px >> 16) & 0xff) / 255.0;
+	rgb[1] = ((px >> 8) & 0xff) / 255.0;
+	rgb[2] = (px & 0xff) / 255.0;
+}
+
+/* The lane at time t shows the colour of `state` (index into timeline_state_names). */
+static void assert_state_at(cairo_surface_t *s, const struct timeline *tl, size_t lane, double t,
+			    int state)
+{
+	double want[3], got[3];
+	int x, y;
+
+	pixel_at(tl, lane, t, &x, &y);
+	rgb_at(s, x, y, got);
+	plot_color_rgb(timeline_state_colors[state], want);
+	if (fabs(want[0] - got[0]) > 0.02 || fabs(want[1] - got[1]) > 0.02 ||
+	    fabs(want[2] - got[2]) > 0.02)
+		fail_msg("lane %zu at %g s (pixel %d,%d): colour %.2f %.2f %.2f, wanted %s "
+			 "%.2f %.2f %.2f", lane, t, x, y, got[0], got[1], got[2],
+			 timeline_state_names[state], want[0], want[1], want[2]);
+}
+
+static cairo_surface_t *render(struct timeline *tl)
+{
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
+	cairo_t *cr = cairo_create(s);
+
+	plot_background(cr, (struct plot_rect){ 0, 0, W, H });
+	assert_int_equal(timeline_draw(cr, W, H, tl), 0);
+	cairo_destroy(cr);
+	cairo_surface_flush(s);
+	return s;
+}
+
+enum { BUSY, BWAIT, BOVH, LWAIT, LOVH, CWAIT, THREAD, IDLE };
+
+static void test_colours_at_known_times(void **state)
+{
+	struct timeline tl;
+	cairo_surface_t *s;
+
+	open_tl(&tl);
+	assert_int_equal(tl.n_lanes, 2);
+	assert_true(fabs(timeline_duration(&tl) - 10e-6) < 1e-12);
+	s = render(&tl);
+	assert_state_at(s, &tl, 0, 0.5e-6, BUSY);
+	assert_state_at(s, &tl, 0, 2.5e-6, BWAIT);
+	assert_state_at(s, &tl, 0, 4.25e-6, BOVH);
+	assert_state_at(s, &tl, 0, 5e-6, BUSY);
+	assert_state_at(s, &tl, 0, 7e-6, LWAIT);
+	assert_state_at(s, &tl, 0, 9e-6, BUSY);
+	assert_state_at(s, &tl, 1, 2e-6, BUSY);
+	assert_state_at(s, &tl, 1, 6e-6, BUSY);     /* holding the lock is work */
+	assert_int_equal(cairo_surface_write_to_png(s, "test-timeline.png"), CAIRO_STATUS_SUCCESS);
+	cairo_surface_destroy(s);
+
+	/* zoomed onto the barrier: thread 1's 200 ns overhead is wide now */
+	timeline_set_window(&tl, 3.9e-6, 4.4e-6);
+	s = render(&tl);
+	assert_state_at(s, &tl, 1, 4.1e-6, BOVH);
+	assert_state_at(s, &tl, 0, 4.3e-6, BOVH);
+	assert_state_at(s, &tl, 0, 3.95e-6, BWAIT);
+	cairo_surface_destroy(s);
+	timeline_clear(&tl);
+	unlink("test-timeline.png");
+}
+
+static void test_readout(void **state)
+{
+	struct timeline tl;
+	struct plot_rect la;
+	double lane_h, t;
+	size_t lane;
+
+	open_tl(&tl);
+	assert_int_equal(timeline_select(&tl, 0, 7e-6), 0);
+	assert_string_equal(tl.readout, "thread 0: lock wait, object: mutex 2, start 6 \xc2\xb5s, "
+			    "duration 2 \xc2\xb5s");
+	assert_true(fabs(tl.sel_t0 - 6e-6) < 1e-12 && fabs(tl.sel_t1 - 8e-6) < 1e-12);
+	assert_int_equal(timeline_select(&tl, 0, 2e-6), 0);
+	assert_string_equal(tl.readout, "thread 0: barrier wait, object: barrier 1, start 1 \xc2\xb5s, "
+			    "duration 3 \xc2\xb5s");
+	/* a click maps through the layout to the same interval */
+	plot_timeline_layout(timeline_plot_rect(W, H), tl.n_lanes, &la, &lane_h);
+	assert_true(timeline_hit(&tl, timeline_plot_rect(W, H), la.x + la.w * 0.45,
+				 la.y + lane_h * 1.5, &lane, &t));
+	assert_int_equal(lane, 1);
+	assert_true(fabs(t - 4.5e-6) < 0.02e-6);
+	assert_int_equal(timeline_select(&tl, lane, t), 0);
+	assert_string_equal(tl.readout, "thread 1: busy, object: none, start 4.2 \xc2\xb5s, "
+			    "duration 5.8 \xc2\xb5s");
+	assert_false(timeline_hit(&tl, timeline_plot_rect(W, H), 5, 5, &lane, &t));
+	timeline_clear(&tl);
+}
+
+static void test_zoom_pan_limits(void **state)
+{
+	struct timeline tl;
+
+	open_tl(&tl);
+	timeline_zoom(&tl, 4, 5e-6);               /* 2.5 us around 5 us */
+	assert_true(fabs(tl.v0 - 3.75e-6) < 1e-12 && fabs(tl.v1 - 6.25e-6) < 1e-12);
+	timeline_pan(&tl, 10);                     /* far right: clamped to the end */
+	assert_true(fabs(tl.v1 - 10e-6) < 1e-12 && fabs(tl.v1 - tl.v0 - 2.5e-6) < 1e-12);
+	timeline_pan(&tl, -0.5);
+	assert_true(fabs(tl.v0 - 6.25e-6) < 1e-12);
+	timeline_zoom(&tl, 1e6, NAN);              /* at least 100 ns wide */
+	assert_true(fabs(tl.v1 - tl.v0 - 100e-9) < 1e-12);
+	timeline_zoom(&tl, 1e-9, NAN);             /* never wider than the run */
+	assert_true(tl.v0 == 0 && fabs(tl.v1 - 10e-6) < 1e-12);
+	timeline_full(&tl);
+	assert_true(tl.v0 == 0 && fabs(tl.v1 - 10e-6) < 1e-12);
+	timeline_clear(&tl);
+}
+
+static int draw_cb(cairo_t *cr, double w, double h, void *arg)
+{
+	return timeline_draw(cr, w, h, arg);
+}
+
+static void test_svg_text(void **state)
+{
+	struct timeline tl;
+	char err[512], path[128];
+	FILE *f;
+	static char buf[1 << 16];
+	size_t n;
+
+	open_tl(&tl);
+	timeline_select(&tl, 0, 2e-6);
+	snprintf(path, sizeof(path), "%s/timeline.svg", dir);
+	assert_int_equal(plot_render_file(path, PLOT_SVG, W, H, "Run timeline",
+					  draw_cb, &tl, err,
+					  sizeof(err)), 0);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	assert_non_null(strstr(buf, "Run timeline \xe2\x80\x94 synthetic (showing 0 s .. 10 \xc2\xb5s of 10 \xc2\xb5s)"));
+	assert_non_null(strstr(buf, "thread 1\n"));
+	assert_non_null(strstr(buf, "time since the run's start [\xc2\xb5s]"));
+	for (size_t k = 0; k < timeline_n_states(); k++)
+		assert_non_null(strstr(buf, timeline_state_names[k]));
+	assert_non_null(strstr(buf, "thread 0: barrier wait, object: barrier 1"));
+	timeline_clear(&tl);
+}
+
+/* A long run: 2 x 200 000 barrier episodes (1.2 M intervals); zoomed out, every interval is
+ * visited once, and thread 0's wait (40 % of each period: not the dominant state, but more than
+ * a quarter) shows, while thread 1's (none) and overhead (5 %) leave it busy. */
+static void test_aggregation_long_run(void **state)
+{
+	char path[128], err[512];
+	struct sgw_trace *w;
+	struct sgw_stream *t[2];
+	struct timeline tl;
+	cairo_surface_t *s;
+	uint64_t k, n = 200000;
+	int rc, i;
+
+	snprintf(path, sizeof(path), "%s/long", dir);
+	assert_int_equal(sgw_create(path, NULL, &w), 0);
+	assert_int_equal(sgw_object(w, 1, SG_OBJ_BARRIER, 0x1000), 0);
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(sgw_thread(w, (uint32_t)i, SG_NO_ID, 0, &t[i]), 0);
+		assert_int_equal(sgw_event(t[i], 0, SG_EV_THREAD_BEGIN, (uint32_t)i, SG_NO_ID), 0);
+	}
+	for (k = 0, rc = 0; k < n && rc == 0; k++) {
+		uint64_t b = k * 1000;
+		/* thread 0 arrives at +500, thread 1 at +900; both leave at +950 */
+		rc = sgw_event(t[0], b + 500, SG_EV_BARRIER_ARRIVE, 1, (uint32_t)k + 1);
+		rc = rc ? rc : sgw_event(t[1], b + 900, SG_EV_BARRIER_ARRIVE, 1, (uint32_t)k + 1);
+		rc = rc ? rc : sgw_event(t[0], b + 950, SG_EV_BARRIER_LEAVE, 1, (uint32_t)k + 1);
+		rc = rc ? rc : sgw_event(t[1], b + 950, SG_EV_BARRIER_LEAVE, 1, (uint32_t)k + 1);
+	}
+	assert_int_equal(rc, 0);
+	for (i = 0; i < 2; i++)
+		assert_int_equal(sgw_event(t[i], n * 1000, SG_EV_THREAD_END, (uint32_t)i, 0), 0);
+	assert_int_equal(sgw_close(w, 0), 0);
+	timeline_init(&tl);
+	if (timeline_open(&tl, path, "long", err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	s = render(&tl);
+	/* per period: thread 0 busy, wait, overhead; thread 1 busy, overhead (it arrives last, so
+	 * it does not wait): 5 n intervals, each visited once */
+	assert_true(tl.last_intervals >= 5 * n && tl.last_intervals <= 5 * n + 8);
+	assert_state_at(s, &tl, 0, 0.5 * timeline_duration(&tl), BWAIT);
+	assert_state_at(s, &tl, 1, 0.5 * timeline_duration(&tl), BUSY);
+	cairo_surface_destroy(s);
+	timeline_clear(&tl);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_colours_at_known_times),
+		cmocka_unit_test(test_readout),
+		cmocka_unit_test(test_zoom_pan_limits),
+		cmocka_unit_test(test_svg_text),
+		cmocka_unit_test(test_aggregation_long_run),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
