@@ -58,6 +58,9 @@ void model_clear(struct model *m)
 	}
 	for (i = 0; i < m->n_strings; i++)
 		free(m->strings[i]);
+	for (i = 0; i < m->n_exps; i++)
+		free(m->exps[i]);
+	free(m->exps);
 	while (m->listeners) {
 		struct model_listener *l = m->listeners;
 		m->listeners = l->next;

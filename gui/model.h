@@ -48,6 +48,8 @@ struct model_method {
 	struct model_point *pts; /* sorted by N, then W */
 	size_t n_pts;
 	int shown;               /* drawn in the curve windows */
+	int exp;                 /* experiment it came from: 0 the one opened, k > 0 the k-th
+				    compared one (model_merge); then name is "EXP:method" */
 };
 
 enum model_run_status { MODEL_RUN_OK, MODEL_RUN_FAILED, MODEL_RUN_RUNNING, MODEL_RUN_PENDING };
@@ -112,6 +114,7 @@ struct model {
 	struct model_kv *machine;
 	size_t n_machine;
 	int n_cpus;                    /* from the machine description, 0 if unknown */
+	const char *seq_why;           /* why there is no profile / patterns (interned), or NULL */
 
 	int cur_method;                /* index into methods, -1 when there are none */
 	int sel_run;                   /* index into runs, -1 for none */
@@ -120,6 +123,9 @@ struct model {
 	struct model_listener *listeners;
 	char **strings;                /* interned reason strings */
 	size_t n_strings;
+	char **exps;                   /* compared experiments' names (model_merge), exps[0] the
+					  first merged one; n_exps = 0 when nothing is compared */
+	size_t n_exps;
 };
 
 /* Lifetime. model_init zeroes; model_clear frees everything the model owns (listeners too). */
@@ -140,6 +146,19 @@ const char *model_intern(struct model *m, const char *why);
  * matrix caveats from the time-bound points, then notifies MODEL_CHANGED_DATA. Call once after
  * filling. */
 void model_finish(struct model *m);
+
+/* model_compare.c — several experiments in one model (window 10, compare): model_merge adds
+ * every method of `src` as the method "NAME:method" with exp = k (NAME is src's name, made unique
+ * with "#2", "#3" when two experiments share it), so the curve windows overlay them; runs, matrix,
+ * profile and patterns stay those of the experiment opened first. Returns 0 or -ENOMEM. */
+int model_merge(struct model *dst, const struct model *src);
+/* Loads dirs[0] with model_load_dir, then merges dirs[1..n-1]. Same error convention. */
+int model_load_compare(struct model *m, char *const *dirs, size_t n, char *err, size_t err_len);
+/* The sum of model_dir_stamp over dirs (live monitor of a comparison). */
+long long model_dirs_stamp(char *const *dirs, size_t n);
+/* The legend label of method i: its name, prefixed with the experiment's name ("a.exp:fixed")
+ * when experiments are compared. */
+void model_method_label(const struct model *m, size_t i, char *buf, size_t len);
 
 /* Queries. */
 int model_method_find(const struct model *m, const char *name);  /* index or -1 */

@@ -91,7 +91,7 @@ static int add_matrix(struct model *m, const struct an_exp *e)
 static int add_sequential(struct model *m, const struct an_exp *e)
 {
 	size_t i, k;
-	int rc = 0, have_profile = 0;
+	int rc = 0, have_profile = 0, seq_runs = 0, traced = 0;
 	char name[128];
 
 	for (i = 0; i < an_exp_n_points(e) && rc == 0; i++) {
@@ -99,6 +99,8 @@ static int add_sequential(struct model *m, const struct an_exp *e)
 		struct an_run *r = p->seq_id ? an_exp_run(e, p->seq_id) : NULL;
 		struct model_pattern pat;
 
+		seq_runs += p->seq_id != 0;
+		traced += r != NULL;
 		if (!r || strcmp(p->model, "method") != 0)
 			continue;
 		if (!have_profile) {
@@ -119,6 +121,11 @@ static int add_sequential(struct model *m, const struct an_exp *e)
 		if (rc == 0)
 			rc = model_add_pattern(m, &pat);
 	}
+	/* say why the profile and patterns windows will be empty */
+	if (rc == 0 && !traced)
+		m->seq_why = model_intern(m, seq_runs ? "the sequential runs have no trace (build the "
+					  "sequential program with scalegraph cc to profile it)" :
+					  "the experiment has no sequential runs (a spec's sequential line)");
 	return rc;
 }
 

@@ -7,7 +7,7 @@ GUI_AN_LIBS   := $(LIBDIR)/libsganalyze.a $(LIBDIR)/libsgstore.a $(LIBDIR)/libsg
 GUI_CORE_LIBS := $(shell pkg-config --libs cairo) -lsqlite3 -lm $(LDLIBS_THREAD)
 GUI_X_LIBS := -lXm -lXt $(shell pkg-config --libs $(GUI_PKGS)) -lX11
 
-GUI_CORE_SRCS := gui/model.c gui/model_csv.c gui/model_an.c gui/plot.c gui/plot_chart.c \
+GUI_CORE_SRCS := gui/model.c gui/model_csv.c gui/model_an.c gui/model_compare.c gui/plot.c gui/plot_chart.c \
                  gui/plot_out.c gui/teach.c gui/view.c gui/view_curves.c gui/view_seq.c \
                  gui/view_matrix.c gui/view_teach.c gui/timeline.c
 GUI_X_SRCS    := gui/xscalegraph.c gui/xsg_app.c gui/xsg_actions.c gui/xsg_live.c \

@@ -474,7 +474,9 @@ static double y_ticks_width(cairo_t *cr, const struct plot_ticks *t)
 	return w;
 }
 
-static double legend_width(cairo_t *cr, const struct plot_chart *c)
+/* Width of a legend column: the longest label, and the notes when they sit beside the plot
+ * (below it they wrap across the whole width). */
+static double legend_width(cairo_t *cr, const struct plot_chart *c, int notes)
 {
 	double w = 0;
 	size_t i;
@@ -486,7 +488,7 @@ static double legend_width(cairo_t *cr, const struct plot_chart *c)
 	if (c->ideal != PLOT_IDEAL_NONE)
 		w = fmax(w, plot_text_width(cr, "ideal"));
 	plot_set_font(cr, PLOT_FONT_SMALL);
-	for (p = c->note; p && *p;) {
+	for (p = notes ? c->note : NULL; p && *p;) {
 		char line[256];
 		size_t n = strcspn(p, "\n");
 		snprintf(line, sizeof(line), "%.*s", (int)(n < 255 ? n : 255), p);
@@ -505,38 +507,90 @@ static void set_series_style(cairo_t *cr, const struct plot_series *s)
 	cairo_set_dash(cr, dash, s->dashed ? 2 : 0, 0);
 }
 
-static void draw_legend(cairo_t *cr, const struct plot_chart *c, double x, double y, double max_w)
+/* Where the legend goes: beside the plot (one column) when it is narrow enough and fits in
+ * the height, else below the plot in as many columns as the width allows (small charts). */
+struct legend_layout {
+	int below;
+	size_t cols;
+	double col_w, row_h, h;   /* h: height taken below the plot (0 beside) */
+};
+
+static size_t note_lines(const char *note)
+{
+	size_t n = note && *note ? 1 : 0;
+
+	for (; note && *note; note++)
+		n += *note == '\n' && note[1];
+	return n;
+}
+
+static struct legend_layout legend_layout(cairo_t *cr, struct plot_rect r, const struct plot_chart *c,
+					  int below)
+{
+	struct legend_layout l = { 0, 1, legend_width(cr, c, 1), 20, 0 };
+	size_t rows = c->n_series + (c->ideal != PLOT_IDEAL_NONE);
+	double notes_h = 15.0 * (double)note_lines(c->note);
+
+	if (c->legend_off) {
+		l.col_w = 0;
+		return l;
+	}
+	if (!below && l.col_w <= r.w * 0.4 && 20.0 * (double)rows + 20 + notes_h <= r.h - 86)
+		return l;
+	l.below = 1;
+	l.row_h = 18;
+	l.col_w = legend_width(cr, c, 0);
+	l.cols = (size_t)fmax(1, floor((r.w - 24) / l.col_w));
+	if (l.cols > rows)
+		l.cols = rows ? rows : 1;
+	l.col_w = fmin(l.col_w, (r.w - 24) / (double)l.cols);
+	l.h = l.row_h * ceil((double)rows / (double)l.cols) + 8 + notes_h;
+	return l;
+}
+
+/* One legend entry: line and marker sample, then the label clipped to the column. */
+static void legend_entry(cairo_t *cr, const struct plot_series *s, double x, double y, double col_w)
 {
 	static const double dash[] = { 4, 4 };
-	size_t i;
 
-	for (i = 0; i < c->n_series; i++, y += 20) {
-		const struct plot_series *s = &c->series[i];
+	if (s) {
 		set_series_style(cr, s);
 		if (s->hidden)
 			cairo_set_source_rgb(cr, 0.75, 0.75, 0.75);
-		cairo_move_to(cr, x, y - 4);
-		cairo_line_to(cr, x + 28, y - 4);
-		cairo_stroke(cr);
-		cairo_set_dash(cr, NULL, 0, 0);
-		plot_marker(cr, x + 14, y - 4, s->marker, 8);
-		plot_set_font(cr, PLOT_FONT_LABEL);
-		cairo_set_source_rgb(cr, s->hidden ? 0.6 : 0.1, s->hidden ? 0.6 : 0.1, s->hidden ? 0.6 : 0.1);
-		plot_text(cr, x + 36, y, PLOT_LEFT, s->label);
-	}
-	if (c->ideal != PLOT_IDEAL_NONE) {
+	} else {
 		cairo_set_source_rgb(cr, 0.45, 0.45, 0.45);
 		cairo_set_line_width(cr, 1.5);
 		cairo_set_dash(cr, dash, 2, 0);
-		cairo_move_to(cr, x, y - 4);
-		cairo_line_to(cr, x + 28, y - 4);
-		cairo_stroke(cr);
-		cairo_set_dash(cr, NULL, 0, 0);
-		plot_set_font(cr, PLOT_FONT_LABEL);
-		plot_text(cr, x + 36, y, PLOT_LEFT, "ideal");
-		y += 20;
 	}
-	y += 8;
+	cairo_move_to(cr, x, y - 4);
+	cairo_line_to(cr, x + 28, y - 4);
+	cairo_stroke(cr);
+	cairo_set_dash(cr, NULL, 0, 0);
+	if (s)
+		plot_marker(cr, x + 14, y - 4, s->marker, 8);
+	plot_set_font(cr, PLOT_FONT_LABEL);
+	if (s && s->hidden)
+		cairo_set_source_rgb(cr, 0.6, 0.6, 0.6);
+	else
+		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	cairo_save(cr);
+	cairo_rectangle(cr, x + 34, y - 16, col_w - 40, 22);
+	cairo_clip(cr);
+	plot_text(cr, x + 36, y, PLOT_LEFT, s ? s->label : "ideal");
+	cairo_restore(cr);
+}
+
+static void draw_legend(cairo_t *cr, const struct plot_chart *c, const struct legend_layout *l,
+			double x, double y, double max_w)
+{
+	size_t i, n = c->n_series + (c->ideal != PLOT_IDEAL_NONE);
+	size_t rows = (n + l->cols - 1) / l->cols;
+
+	/* column-major, so a column reads top to bottom like the beside legend */
+	for (i = 0; i < n; i++)
+		legend_entry(cr, i < c->n_series ? &c->series[i] : NULL,
+			     x + l->col_w * (double)(i / rows), y + l->row_h * (double)(i % rows), l->col_w);
+	y += l->row_h * (double)rows + 8;
 	plot_set_font(cr, PLOT_FONT_SMALL);
 	cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
 	if (c->note)
@@ -636,12 +690,33 @@ static void draw_mark(cairo_t *cr, const struct plot_chart *c, const struct plot
 	}
 }
 
+double plot_legend_height(cairo_t *cr, double w, const struct plot_chart *c)
+{
+	struct plot_chart k = *c;
+
+	k.legend_off = 0;
+	return legend_layout(cr, (struct plot_rect){ 0, 0, w, 0 }, &k, 1).h;
+}
+
+void plot_legend_draw(cairo_t *cr, struct plot_rect r, const struct plot_chart *c)
+{
+	struct plot_chart k = *c;
+	struct legend_layout ll;
+
+	k.legend_off = 0;
+	ll = legend_layout(cr, r, &k, 1);
+	cairo_save(cr);
+	draw_legend(cr, &k, &ll, r.x + 12, r.y + 16, r.w - 24);
+	cairo_restore(cr);
+}
+
 int plot_chart_draw(cairo_t *cr, struct plot_rect r, const struct plot_chart *c)
 {
 	struct plot_ticks tx, ty;
 	struct plot_map mx, my;
 	struct plot_rect pa;
-	double lo, hi, lw, yw;
+	struct legend_layout ll;
+	double lo, hi, yw;
 
 	if (r.w < 40 || r.h < 40)
 		return -EINVAL;
@@ -653,12 +728,12 @@ int plot_chart_draw(cairo_t *cr, struct plot_rect r, const struct plot_chart *c)
 	data_range(c, 1, &lo, &hi);
 	plot_ticks_make(&ty, &c->y, lo, hi);
 
-	lw = fmin(legend_width(cr, c), r.w * 0.4);
+	ll = legend_layout(cr, r, c, 0);
 	yw = y_ticks_width(cr, &ty);
 	pa.x = r.x + yw + 34;
 	pa.y = r.y + 34;
-	pa.w = r.w - (pa.x - r.x) - lw - 16;
-	pa.h = r.h - 34 - 52;
+	pa.w = r.w - (pa.x - r.x) - (ll.below ? 0 : ll.col_w) - 16;
+	pa.h = r.h - 34 - 52 - ll.h;
 	if (pa.w < 20 || pa.h < 20) {
 		cairo_restore(cr);
 		return -EINVAL;
@@ -685,7 +760,12 @@ int plot_chart_draw(cairo_t *cr, struct plot_rect r, const struct plot_chart *c)
 	draw_series(cr, c, &mx, &my);
 	draw_mark(cr, c, &mx, &my, pa);
 	cairo_restore(cr);
-	draw_legend(cr, c, pa.x + pa.w + 16, pa.y + 12, r.x + r.w - (pa.x + pa.w + 16) - 4);
+	if (c->legend_off)
+		;
+	else if (ll.below)
+		draw_legend(cr, c, &ll, r.x + 12, pa.y + pa.h + 64, r.w - 24);
+	else
+		draw_legend(cr, c, &ll, pa.x + pa.w + 16, pa.y + 12, r.x + r.w - (pa.x + pa.w + 16) - 4);
 	cairo_restore(cr);
 	return 0;
 }

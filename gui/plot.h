@@ -112,11 +112,17 @@ struct plot_chart {
 	const char *mark_label;
 	enum plot_ideal ideal;
 	const char *note;       /* extra lines under the legend ('\n' separated) */
+	int legend_off;         /* no legend: several charts share one (plot_legend_draw) */
 };
 
 void plot_marker(cairo_t *cr, double x, double y, enum plot_marker m, double size);
-/* Draws the chart into r. Returns 0, or -EINVAL for an empty rectangle. */
+/* Draws the chart into r. Returns 0, or -EINVAL for an empty rectangle. The legend goes beside
+ * the plot when it fits there, else below it in as many columns as the width allows. */
 int plot_chart_draw(cairo_t *cr, struct plot_rect r, const struct plot_chart *c);
+/* A legend shared by charts drawn with legend_off: the series, ideal line and note of c in
+ * columns across a strip of width w; plot_legend_height says how tall the strip must be. */
+double plot_legend_height(cairo_t *cr, double w, const struct plot_chart *c);
+void plot_legend_draw(cairo_t *cr, struct plot_rect r, const struct plot_chart *c);
 
 /* --- bars, tables, matrix, timeline (plot_chart.c) ---------------------------------------- */
 

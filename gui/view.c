@@ -62,12 +62,28 @@ int view_timeline_draw(cairo_t *cr, double w, double h, const struct view_ctx *v
 	return timeline_draw(cr, w, h, &none);
 }
 
+void view_method_style(const struct model *m, struct plot_series *s, size_t i)
+{
+	size_t k, local = 0;
+
+	for (k = 0; k < i; k++)
+		local += m->methods[k].exp == m->methods[i].exp;
+	view_series_style(s, m->methods[i].exp > 0 ? local : i);
+	if (m->methods[i].exp > 0)
+		s->dashed = 1;
+}
+
 void view_title(char *buf, size_t len, const struct view_ctx *v, const char *what)
 {
-	if (v->m && v->m->name)
-		snprintf(buf, len, "%s \xe2\x80\x94 %s", what, v->m->name);
-	else
+	size_t n, i;
+
+	if (!v->m || !v->m->name) {
 		snprintf(buf, len, "%s", what);
+		return;
+	}
+	snprintf(buf, len, "%s \xe2\x80\x94 %s", what, v->m->name);
+	for (i = 0; i < v->m->n_exps && (n = strlen(buf)) < len; i++)
+		snprintf(buf + n, len - n, "%s%s", i ? ", " : " vs ", v->m->exps[i]);
 }
 
 int view_pool_init(struct view_pool *p, size_t max_series, size_t max_points)

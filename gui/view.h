@@ -86,7 +86,10 @@ void view_pool_free(struct view_pool *p);
 struct plot_series *view_pool_series(struct view_pool *p, const char *label, size_t n);
 /* Style of the k-th series: palette colour and marker, dashed after the first seven. */
 void view_series_style(struct plot_series *s, size_t k);
-/* Experiment name + window title. */
+/* Style of method i's series: a method keeps its colour and marker when others are hidden;
+ * methods of compared experiments (exp > 0) are dashed, numbered within their experiment. */
+void view_method_style(const struct model *m, struct plot_series *s, size_t i);
+/* Experiment name (and the compared ones) + window title. */
 void view_title(char *buf, size_t len, const struct view_ctx *v, const char *what);
 
 #endif /* GUI_VIEW_H */

@@ -29,15 +29,17 @@ static double fig_value(const struct model_fig *f)
 static int method_series(struct view_pool *p, const struct model *m, enum model_metric k)
 {
 	size_t i, j;
+	char label[256];
 
 	for (i = 0; i < m->n_methods; i++) {
 		const struct model_method *me = &m->methods[i];
 		struct plot_series *s;
 		if (!me->shown)
 			continue;
-		if (!(s = view_pool_series(p, me->name, me->n_pts)))
+		model_method_label(m, i, label, sizeof(label));
+		if (!(s = view_pool_series(p, label, me->n_pts)))
 			return -ENOMEM;
-		view_series_style(s, i); /* a method keeps its colour when others are hidden */
+		view_method_style(m, s, i);
 		for (j = 0; j < me->n_pts; j++) {
 			((double *)s->x)[j] = me->pts[j].n;
 			((double *)s->y)[j] = fig_value(&me->pts[j].fig[k]);
@@ -97,13 +99,37 @@ static int chart_or_message(cairo_t *cr, struct plot_rect r, const struct plot_c
 	return plot_chart_draw(cr, r, c);
 }
 
+/* The legend the charts of a window share (they draw the same series): a strip at the bottom,
+ * its height returned through *leg_h; charts are drawn with legend_off. */
+static void shared_legend(cairo_t *cr, double w, double h, const struct plot_chart *c,
+			  enum plot_ideal ideal, double leg_h)
+{
+	struct plot_chart k = *c;
+
+	k.ideal = ideal;
+	k.note = NULL;
+	if (c->n_series > 0)
+		plot_legend_draw(cr, (struct plot_rect){ 0, h - leg_h, w, leg_h }, &k);
+}
+
+static double shared_legend_height(cairo_t *cr, double w, const struct plot_chart *c,
+				   enum plot_ideal ideal)
+{
+	struct plot_chart k = *c;
+
+	k.ideal = ideal;
+	k.note = NULL;
+	return c->n_series > 0 ? plot_legend_height(cr, w, &k) + 12 : 0;
+}
+
 int view_time_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 {
 	const struct model *m = v->m;
 	struct view_pool p;
-	struct plot_chart c;
+	struct plot_chart c, first;
 	char title[256], mark[96];
 	size_t base;
+	double lh, ch;
 	int rc, pm;
 
 	if ((rc = view_pool_init(&p, 3 * m->n_methods + 1, 3 * total_points(m))) < 0)
@@ -123,7 +149,13 @@ int view_time_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 			c.mark_label = mark;
 		}
 	}
-	if ((rc = chart_or_message(cr, (struct plot_rect){ 0, 0, w, h * 0.5 }, &c)) < 0)
+	/* one legend for the three charts (same methods), at the bottom: small windows keep
+	 * their plots readable */
+	lh = shared_legend_height(cr, w, &c, PLOT_IDEAL_SPEEDUP);
+	ch = (h - lh) * 0.5;
+	first = c;
+	c.legend_off = 1;
+	if ((rc = chart_or_message(cr, (struct plot_rect){ 0, 0, w, ch }, &c)) < 0)
 		goto out;
 
 	base = p.n_s;
@@ -132,7 +164,8 @@ int view_time_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	chart_vs_n(&c, "Speedup S = T_seq / T_para", &p, base,
 		   (struct plot_axis){ "speedup S", PLOT_LOG2, PLOT_UNIT_NONE, NAN, NAN, 0 });
 	c.ideal = PLOT_IDEAL_SPEEDUP;
-	if ((rc = chart_or_message(cr, (struct plot_rect){ 0, h * 0.5, w * 0.5, h * 0.5 }, &c)) < 0)
+	c.legend_off = 1;
+	if ((rc = chart_or_message(cr, (struct plot_rect){ 0, ch, w * 0.5, ch }, &c)) < 0)
 		goto out;
 
 	base = p.n_s;
@@ -141,7 +174,10 @@ int view_time_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	chart_vs_n(&c, "Efficiency E = T_seq / (N T_para)", &p, base,
 		   (struct plot_axis){ "efficiency E", PLOT_LINEAR, PLOT_UNIT_PERCENT, NAN, NAN, 1 });
 	c.ideal = PLOT_IDEAL_EFFICIENCY;
-	rc = chart_or_message(cr, (struct plot_rect){ w * 0.5, h * 0.5, w * 0.5, h * 0.5 }, &c);
+	c.legend_off = 1;
+	if ((rc = chart_or_message(cr, (struct plot_rect){ w * 0.5, ch, w * 0.5, ch }, &c)) < 0)
+		goto out;
+	shared_legend(cr, w, h, &first, PLOT_IDEAL_SPEEDUP, lh);
 out:
 	view_pool_free(&p);
 	return rc;
@@ -233,7 +269,11 @@ int view_sources_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	me = &m->methods[m->cur_method];
 	if ((rc = view_pool_init(&p, MODEL_N_METRICS + 1, (MODEL_N_METRICS + 1) * me->n_pts)) < 0)
 		return rc;
-	snprintf(label, sizeof(label), "Latency sources vs N (%s)", me->name);
+	{
+		char ml[64];
+		model_method_label(m, (size_t)m->cur_method, ml, sizeof(ml));
+		snprintf(label, sizeof(label), "Latency sources vs N (%s)", ml);
+	}
 	view_title(title, sizeof(title), v, label);
 	for (k = MODEL_FIRST_SOURCE; k <= MODEL_LAST_SOURCE; k++) {
 		struct plot_series *s;
@@ -330,19 +370,22 @@ int view_parallelism_draw(cairo_t *cr, double w, double h, const struct view_ctx
 	const struct model *m = v->m;
 	struct view_pool p;
 	struct plot_chart c;
-	char title[256], label[32];
-	int ns[64];
+	char title[256], label[96];
+	int ns[64], ex[64];
 	size_t n_ns = 0, i, j, k;
 	int rc;
 
-	/* the distinct N above 1 (parallelism of one thread says nothing) */
+	/* the distinct (experiment, N), N above 1 (parallelism of one thread says nothing), over
+	 * the methods shown: one line each */
 	for (i = 0; i < m->n_methods; i++)
-		for (j = 0; j < m->methods[i].n_pts; j++) {
+		for (j = 0; m->methods[i].shown && j < m->methods[i].n_pts; j++) {
 			int n = m->methods[i].pts[j].n;
-			for (k = 0; k < n_ns && ns[k] != n; k++)
+			for (k = 0; k < n_ns && !(ns[k] == n && ex[k] == m->methods[i].exp); k++)
 				;
-			if (k == n_ns && n > 1 && n_ns < 64)
+			if (k == n_ns && n > 1 && n_ns < 64) {
+				ex[n_ns] = m->methods[i].exp;
 				ns[n_ns++] = n;
+			}
 		}
 	if ((rc = view_pool_init(&p, n_ns + 1, total_points(m))) < 0)
 		return rc;
@@ -350,16 +393,20 @@ int view_parallelism_draw(cairo_t *cr, double w, double h, const struct view_ctx
 		struct plot_series *s;
 		size_t cnt = 0;
 		for (i = 0; i < m->n_methods; i++)
-			for (j = 0; j < m->methods[i].n_pts; j++)
+			for (j = 0; m->methods[i].shown && m->methods[i].exp == ex[k] && j < m->methods[i].n_pts; j++)
 				cnt += m->methods[i].pts[j].n == ns[k];
-		snprintf(label, sizeof(label), "N = %d", ns[k]);
+		if (m->n_exps > 0)
+			snprintf(label, sizeof(label), "%s N = %d",
+				 ex[k] ? m->exps[ex[k] - 1] : m->name ? m->name : "", ns[k]);
+		else
+			snprintf(label, sizeof(label), "N = %d", ns[k]);
 		if (!(s = view_pool_series(&p, label, cnt))) {
 			rc = -ENOMEM;
 			goto out;
 		}
 		cnt = 0;
 		for (i = 0; i < m->n_methods; i++)
-			for (j = 0; j < m->methods[i].n_pts; j++) {
+			for (j = 0; m->methods[i].shown && m->methods[i].exp == ex[k] && j < m->methods[i].n_pts; j++) {
 				const struct model_point *pt = &m->methods[i].pts[j];
 				if (pt->n != ns[k])
 					continue;
@@ -383,7 +430,7 @@ int view_parallelism_draw(cairo_t *cr, double w, double h, const struct view_ctx
 	c.series = p.s;
 	c.n_series = p.n_s;
 	c.mark_x = c.mark_y = NAN;
-	c.note = "share of the work done while\ntwo or more threads were busy\n(all methods, by N)";
+	c.note = "share of the work done while\ntwo or more threads were busy\n(methods shown, by N)";
 	rc = chart_or_message(cr, (struct plot_rect){ 0, 0, w, h }, &c);
 out:
 	view_pool_free(&p);
@@ -398,6 +445,7 @@ int view_patterns_draw(cairo_t *cr, double w, double h, const struct view_ctx *v
 	struct plot_chart c;
 	char title[256];
 	size_t i, j, q;
+	double lh = 0, ch = h * 0.5;
 	int rc = 0, f;
 
 	if ((rc = view_pool_init(&p, 3 * m->n_methods + 1, 3 * total_points(m))) < 0)
@@ -415,7 +463,7 @@ int view_patterns_draw(cairo_t *cr, double w, double h, const struct view_ctx *v
 				rc = -ENOMEM;
 				goto out;
 			}
-			view_series_style(s, i);
+			view_method_style(m, s, i);
 			for (q = 0, j = 0; q < m->n_patterns; q++) {
 				const struct model_pattern *pt = &m->patterns[q];
 				const struct model_fig *fg = f == 0 ? &pt->cpu_util : f == 1 ? &pt->mem_rate : &pt->miss_rate;
@@ -434,14 +482,25 @@ int view_patterns_draw(cairo_t *cr, double w, double h, const struct view_ctx *v
 		c.series = p.s + base;
 		c.n_series = p.n_s - base;
 		c.mark_x = c.mark_y = NAN;
-		rc = chart_or_message(cr, (struct plot_rect){ f == 2 ? w * 0.5 : 0, f == 0 ? 0 : h * 0.5,
-							      f == 0 ? w : w * 0.5, h * 0.5 }, &c);
+		c.legend_off = 1;
+		if (f == 0) {
+			/* one legend for the three charts, at the bottom */
+			lh = shared_legend_height(cr, w, &c, PLOT_IDEAL_NONE);
+			ch = (h - lh) * 0.5;
+			shared_legend(cr, w, h, &c, PLOT_IDEAL_NONE, lh);
+		}
+		rc = chart_or_message(cr, (struct plot_rect){ f == 2 ? w * 0.5 : 0, f == 0 ? 0 : ch,
+							      f == 0 ? w : w * 0.5, ch }, &c);
 		if (rc < 0)
 			goto out;
 	}
 	if (m->n_patterns == 0) {
 		plot_set_font(cr, PLOT_FONT_LABEL);
-		plot_text(cr, w / 2, h - 12, PLOT_CENTER, "no sequential patterns in this experiment");
+		char why[400];
+		snprintf(why, sizeof(why), "no sequential patterns: %s",
+			 m->seq_why ? m->seq_why : "none in this experiment");
+		cairo_set_source_rgb(cr, 0.6, 0.1, 0.1);
+		plot_text(cr, w / 2, ch * 0.5, PLOT_CENTER, why);
 	}
 out:
 	view_pool_free(&p);

@@ -166,6 +166,8 @@ int view_profile_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 		plot_text(cr, w / 2, 20, PLOT_CENTER, title);
 		plot_set_font(cr, PLOT_FONT_LABEL);
 		plot_text(cr, w / 2, h / 2, PLOT_CENTER, "no function profile in this experiment");
+		if (m->seq_why)
+			plot_text(cr, w / 2, h / 2 + 22, PLOT_CENTER, m->seq_why);
 		return 0;
 	}
 	bars = calloc(n, sizeof(*bars));

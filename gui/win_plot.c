@@ -298,13 +298,16 @@ static void model_changed(struct model *m, unsigned what, void *arg)
 	win_plot_redraw(wp);
 }
 
-static Widget control_row(Widget form, const char *name, Widget above)
+static Widget control_row(Widget form, const char *name, Widget above, int width)
 {
 	return XtVaCreateManagedWidget(name, xmRowColumnWidgetClass, form,
 				       XmNorientation, XmHORIZONTAL, XmNpacking, XmPACK_TIGHT,
 				       XmNtopAttachment, above ? XmATTACH_WIDGET : XmATTACH_FORM,
 				       XmNtopWidget, above, XmNleftAttachment, XmATTACH_FORM,
-				       XmNrightAttachment, XmATTACH_FORM, XmNspacing, 2, NULL);
+				       XmNrightAttachment, XmATTACH_FORM, XmNspacing, 2,
+				       /* the plot sets the width: toggles wrap onto more rows
+					  instead of widening the window (many compared methods) */
+				       XmNresizeWidth, False, XmNwidth, (Dimension)width, NULL);
 }
 
 struct win_plot *win_plot_create(struct xsg_app *app, enum view_id id, Widget parent)
@@ -331,9 +334,9 @@ struct win_plot *win_plot_create(struct xsg_app *app, enum view_id id, Widget pa
 		wp->form = XtVaCreateWidget("form", xmFormWidgetClass, wp->shell, NULL);
 	}
 	if (has_method_toggles(id))
-		above = wp->methods = control_row(wp->form, "methods", NULL);
+		above = wp->methods = control_row(wp->form, "methods", NULL, vd->w);
 	if (id == VIEW_SOURCES)
-		above = wp->sources = control_row(wp->form, "sources", above);
+		above = wp->sources = control_row(wp->form, "sources", above, vd->w);
 	if (id == VIEW_TIMELINE)
 		above = win_timeline_controls(app, wp->form);
 	wp->da = XtVaCreateManagedWidget("plot", xmDrawingAreaWidgetClass, wp->form,
@@ -374,5 +377,10 @@ void win_plot_show(struct win_plot *wp)
 
 void win_plot_resize(struct win_plot *wp, int w, int h)
 {
+	/* the toggle rows first: at their new width they ask for the rows they wrap into */
+	if (wp->methods)
+		XtVaSetValues(wp->methods, XmNwidth, (Dimension)w, NULL);
+	if (wp->sources)
+		XtVaSetValues(wp->sources, XmNwidth, (Dimension)w, NULL);
 	XtVaSetValues(wp->da, XmNwidth, (Dimension)w, XmNheight, (Dimension)h, NULL);
 }

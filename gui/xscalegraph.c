@@ -6,7 +6,8 @@
  *                                            (and .pdf with --pdf) without a display
  * EXPERIMENT is an experiment store written by `scalegraph run` (read through the analyzer)
  * or a directory holding the analyzer's CSV report (report.csv, see docs/gui.md); with none,
- * the bundled fixture experiment is opened. The store is watched: windows follow new runs. Test hooks: --action CMD (repeatable)
+ * the bundled fixture experiment is opened. Further EXPERIMENTs are compared with the first:
+ * their methods are overlaid on the curve windows (window 10). The store is watched: windows follow new runs. Test hooks: --action CMD (repeatable)
  * and SG_GUI_ACTIONS="cmd;cmd;..." run named commands after start-up, as menus and keys do.
  */
 #include "xsg.h"
@@ -35,7 +36,8 @@ static void usage(FILE *f)
 		"\n"
 		"EXPERIMENT  an experiment store (scalegraph run -o DIR), or a directory with the\n"
 		"            analyzer's report.csv (+ matrix.csv, runs.csv, ...);\n"
-		"            default: the bundled fixture experiment\n"
+		"            default: the bundled fixture experiment; further EXPERIMENTs are\n"
+		"            compared with the first (their methods overlaid on windows 4-7)\n"
 		"--poll MS     check the store for new runs every MS ms (default 1000, 0: never)\n"
 		"--timing      print the time to the first complete draw and every redraw\n"
 		"--export DIR  write every window as DIR/<window>.png and .svg (no display needed)\n"
@@ -121,7 +123,7 @@ static int export_timeline(struct timeline *tl, const struct model *m, const cha
 	return rc;
 }
 
-static int run_export(const char *dir, const char *source, int pdf, long long run_id)
+static int run_export(const char *dir, char *const *dirs, size_t n_dirs, int pdf, long long run_id)
 {
 	struct model m;
 	struct teach_params tp;
@@ -133,11 +135,11 @@ static int run_export(const char *dir, const char *source, int pdf, long long ru
 	model_init(&m);
 	timeline_init(&tl);
 	teach_defaults(&tp);
-	if ((rc = model_load_dir(&m, source, err, sizeof(err))) < 0) {
+	if ((rc = model_load_compare(&m, dirs, n_dirs, err, sizeof(err))) < 0) {
 		fprintf(stderr, "xscalegraph: %s\n", err);
 		goto out;
 	}
-	if ((rc = export_timeline(&tl, &m, source, run_id)) < 0)
+	if ((rc = export_timeline(&tl, &m, dirs[0], run_id)) < 0)
 		goto out;
 	v = (struct view_ctx){ &m, &tp, -1, -1, &tl };
 	if ((rc = view_export_all(dir, &v, pdf, err, sizeof(err))) < 0) {
@@ -204,18 +206,19 @@ int main(int argc, char **argv)
 				xargv[xargc++] = argv[++i];
 			else if (i + 1 < argc && strcmp(argv[i], "-geometry") == 0)
 				xargv[xargc++] = argv[++i];
-		} else if (!app.source) {
-			app.source = strdup(argv[i]);
-		} else {
-			fprintf(stderr, "xscalegraph: error: more than one experiment given (%s)\n", argv[i]);
-			return 2;
+		} else if (xsg_dirs_add(&app, argv[i]) < 0) {
+			return 1;
 		}
 	}
-	if (!app.source)
-		app.source = default_source();
+	if (app.n_dirs == 0) {
+		char *def = default_source();
+		if (!def || xsg_dirs_add(&app, def) < 0)
+			return 1;
+		free(def);
+	}
+	app.source = app.dirs[0];
 	if (export_dir) {
-		rc = run_export(export_dir, app.source, pdf, run_id);
-		free(app.source);
+		rc = run_export(export_dir, app.dirs, app.n_dirs, pdf, run_id);
 		free(xargv);
 		return rc;
 	}

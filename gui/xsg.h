@@ -28,6 +28,8 @@ struct xsg_app {
 	Display *dpy;
 
 	char *source;               /* fixture/CSV or experiment store directory */
+	char **dirs;                /* dirs[0] = source, then the experiments compared with it */
+	size_t n_dirs;
 	struct model model;
 	struct teach_params teach;
 	struct view_ctx vctx;
@@ -84,6 +86,8 @@ void xsg_live_start(struct xsg_app *app);
 int xsg_live_check(struct xsg_app *app);
 /* Starts `scalegraph run SPEC` into app->source's parent, progress in the status line. */
 int xsg_run_series(struct xsg_app *app, const char *spec);
+/* Adds experiment directory `dir` to app->dirs (compare); -ENOMEM. Does not reload. */
+int xsg_dirs_add(struct xsg_app *app, const char *dir);
 
 /* xsg_actions.c: the named commands. "name" or "name:argument". Returns 0 or -errno; unknown
  * names are -ENOENT with a message. */

@@ -7,6 +7,7 @@
 #include "xsg.h"
 
 #include <Xm/Xm.h>
+#include <Xm/FileSB.h>
 #include <Xm/SelectioB.h>
 
 #include <errno.h>
@@ -322,6 +323,62 @@ static int cmd_export_csv(struct xsg_app *app, const char *arg)
 	return rc;
 }
 
+/* Window 10 with experiments: the methods of DIR join the curve windows as "EXP:method". */
+static int cmd_compare_add(struct xsg_app *app, const char *arg)
+{
+	int rc;
+
+	if (xsg_dirs_add(app, arg) < 0)
+		return -ENOMEM;
+	if ((rc = xsg_load(app)) < 0) {
+		free(app->dirs[--app->n_dirs]);   /* unreadable: leave the comparison as it was */
+		xsg_load(app);
+		return rc;
+	}
+	xsg_status(app, "comparing %zu experiments: %s and %zu more; the curve windows (4-7) "
+		   "overlay their methods", app->n_dirs, app->source, app->n_dirs - 1);
+	return 0;
+}
+
+static int cmd_compare_clear(struct xsg_app *app, const char *arg)
+{
+	while (app->n_dirs > 1)
+		free(app->dirs[--app->n_dirs]);
+	return xsg_load(app);
+}
+
+static void compare_dialog_ok(Widget w, XtPointer client, XtPointer call)
+{
+	XmFileSelectionBoxCallbackStruct *cbs = call;
+	char *dir = NULL;
+	char cmd[4200];
+
+	if (XmStringGetLtoR(cbs->value, XmFONTLIST_DEFAULT_TAG, &dir) && dir && *dir) {
+		size_t n = strlen(dir);
+		while (n > 1 && dir[n - 1] == '/')
+			dir[--n] = '\0';
+		snprintf(cmd, sizeof(cmd), "compare-add:%s", dir);
+		xsg_command(client, cmd);
+	}
+	XtFree(dir);
+	XtDestroyWidget(w);
+}
+
+static int cmd_compare_dialog(struct xsg_app *app, const char *arg)
+{
+	Widget d = XmCreateFileSelectionDialog(app->top, "compareExperiment", NULL, 0);
+	XmString s = XmStringCreateLocalized("Experiment to compare (a store or CSV directory):");
+
+	XtVaSetValues(d, XmNfileTypeMask, XmFILE_DIRECTORY, XmNselectionLabelString, s, NULL);
+	XmStringFree(s);
+	XtUnmanageChild(XmFileSelectionBoxGetChild(d, XmDIALOG_HELP_BUTTON));
+	XtAddCallback(d, XmNokCallback, compare_dialog_ok, app);
+	XtAddCallback(d, XmNcancelCallback, xsg_destroy_cb, NULL);
+	XtManageChild(d);
+	app->current = XtParent(d);
+	return 0;
+}
+
 static int cmd_run(struct xsg_app *app, const char *arg)
 {
 	return xsg_run_series(app, arg);
@@ -425,6 +482,9 @@ static const struct command commands[] = {
 	{ "export", "[DIR]", "every window to DIR/<window>.png/.svg/.pdf", cmd_export },
 	{ "export-window", "png|svg|pdf|PATH", "the current window to a file", cmd_export_window },
 	{ "export-csv", "[PATH]", "the data behind the curve windows as CSV", cmd_export_csv },
+	{ "compare-add", "DIR", "overlay the methods of experiment DIR on windows 4-7", cmd_compare_add },
+	{ "compare-clear", NULL, "stop comparing: only the experiment opened first", cmd_compare_clear },
+	{ "compare-dialog", NULL, "choose an experiment directory to compare", cmd_compare_dialog },
 	{ "run", "SPEC", "start `scalegraph run SPEC` into the open experiment", cmd_run },
 	{ "run-dialog", NULL, "ask for a spec, then run", cmd_run_dialog },
 	{ "shot", "[WINDOW=]PATH", "screenshot a window as the X server shows it (PNG)", cmd_shot },

@@ -59,6 +59,9 @@ static const struct menu_item file_menu[] = {
 	{ "Export window as PDF", 'D', NULL, NULL, "export-window:pdf" },
 	{ "Export data as CSV", 'C', NULL, NULL, "export-csv" },
 	{ NULL, 0, NULL, NULL, NULL },
+	{ "Add experiment to compare...", 'A', NULL, NULL, "compare-dialog" },
+	{ "Stop comparing", 'o', NULL, NULL, "compare-clear" },
+	{ NULL, 0, NULL, NULL, NULL },
 	{ "Quit", 'Q', "Ctrl<Key>q", "Ctrl+Q", "quit" },
 };
 static const struct menu_item view_menu[] = {

@@ -47,12 +47,12 @@ int xsg_load(struct xsg_app *app)
 {
 	struct model fresh;
 	char err[1024];
-	long long stamp = model_dir_stamp(app->source);
+	long long stamp = model_dirs_stamp(app->dirs, app->n_dirs);
 	size_t i, running = 0, failed = 0;
 	int rc;
 
 	model_init(&fresh);
-	if ((rc = model_load_dir(&fresh, app->source, err, sizeof(err))) < 0) {
+	if ((rc = model_load_compare(&fresh, app->dirs, app->n_dirs, err, sizeof(err))) < 0) {
 		model_clear(&fresh);
 		xsg_error(app, "%s", err);
 		return rc;
@@ -68,15 +68,29 @@ int xsg_load(struct xsg_app *app)
 		running += app->model.runs[i].status == MODEL_RUN_RUNNING;
 		failed += app->model.runs[i].status == MODEL_RUN_FAILED;
 	}
-	xsg_status(app, "%s: %zu methods, %zu runs (%zu running, %zu failed)%s", app->source,
+	xsg_status(app, "%s: %zu methods, %zu runs (%zu running, %zu failed)%s%s", app->source,
 		   app->model.n_methods, app->model.n_runs, running, failed,
+		   app->n_dirs > 1 ? "; compared with the methods of further experiments" : "",
 		   app->poll_ms ? "; watching for new runs" : "");
+	return 0;
+}
+
+int xsg_dirs_add(struct xsg_app *app, const char *dir)
+{
+	char **v = realloc(app->dirs, (app->n_dirs + 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	app->dirs = v;
+	if (!(v[app->n_dirs] = strdup(dir)))
+		return -ENOMEM;
+	app->n_dirs++;
 	return 0;
 }
 
 int xsg_live_check(struct xsg_app *app)
 {
-	if (model_dir_stamp(app->source) == app->stamp)
+	if (model_dirs_stamp(app->dirs, app->n_dirs) == app->stamp)
 		return 0;
 	return xsg_load(app) == 0;
 }

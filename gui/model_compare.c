@@ -1,0 +1,112 @@
+/*
+ * model_compare.c — several experiments in one GUI model, for window 10 (compare): the
+ * experiment opened first keeps everything (runs, matrix, profile, patterns), and each further
+ * one adds its scaling methods' points as methods named "EXP:method", so the curve windows
+ * (4-7) overlay them with the method toggles and a legend naming experiment and method. No X.
+ */
+#include "model.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int exp_known(const struct model *m, const char *name)
+{
+	size_t i;
+
+	if (m->name && strcmp(m->name, name) == 0)
+		return 1;
+	for (i = 0; i < m->n_exps; i++)
+		if (strcmp(m->exps[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* Registers src's name (made unique) as experiment n_exps + 1; *k gets that number. */
+static int add_exp(struct model *dst, const char *name, int *k)
+{
+	char buf[256];
+	char **v;
+	int i;
+
+	snprintf(buf, sizeof(buf), "%s", name && *name ? name : "experiment");
+	for (i = 2; exp_known(dst, buf); i++)
+		snprintf(buf, sizeof(buf), "%s#%d", name && *name ? name : "experiment", i);
+	if (!(v = realloc(dst->exps, (dst->n_exps + 1) * sizeof(*v))))
+		return -ENOMEM;
+	dst->exps = v;
+	if (!(v[dst->n_exps] = strdup(buf)))
+		return -ENOMEM;
+	dst->n_exps++;
+	*k = (int)dst->n_exps;
+	return 0;
+}
+
+int model_merge(struct model *dst, const struct model *src)
+{
+	char name[512];
+	size_t i, j;
+	int k, f, rc;
+
+	if ((rc = add_exp(dst, src->name, &k)) < 0)
+		return rc;
+	for (i = 0; i < src->n_methods; i++) {
+		const struct model_method *me = &src->methods[i];
+		int idx;
+		snprintf(name, sizeof(name), "%s:%s", dst->exps[k - 1], me->name);
+		for (j = 0; j < me->n_pts; j++) {
+			struct model_point p = me->pts[j];
+			for (f = 0; f < MODEL_N_METRICS; f++)
+				if (p.fig[f].why && !(p.fig[f].why = model_intern(dst, p.fig[f].why)))
+					return -ENOMEM;
+			if ((rc = model_add_point(dst, name, &p)) < 0)
+				return rc;
+		}
+		if ((idx = model_method_find(dst, name)) >= 0)
+			dst->methods[idx].exp = k;
+	}
+	return 0;
+}
+
+int model_load_compare(struct model *m, char *const *dirs, size_t n, char *err, size_t err_len)
+{
+	struct model other;
+	size_t i;
+	int rc;
+
+	if (n == 0)
+		return -EINVAL;
+	if ((rc = model_load_dir(m, dirs[0], err, err_len)) < 0)
+		return rc;
+	for (i = 1; i < n; i++) {
+		model_init(&other);
+		rc = model_load_dir(&other, dirs[i], err, err_len);
+		if (rc == 0 && (rc = model_merge(m, &other)) < 0)
+			snprintf(err, err_len, "%s: error: out of memory", dirs[i]);
+		model_clear(&other);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+long long model_dirs_stamp(char *const *dirs, size_t n)
+{
+	long long s = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		s += model_dir_stamp(dirs[i]) * (long long)(i + 1);
+	return s;
+}
+
+void model_method_label(const struct model *m, size_t i, char *buf, size_t len)
+{
+	const struct model_method *me = &m->methods[i];
+
+	if (m->n_exps > 0 && me->exp == 0)
+		snprintf(buf, len, "%s:%s", m->name ? m->name : "experiment", me->name);
+	else
+		snprintf(buf, len, "%s", me->name);
+}
