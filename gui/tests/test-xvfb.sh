@@ -149,3 +149,45 @@ else
 	fail "live store" "second scalegraph run added no runs: $(tail -2 "$OUT/run2.log")"
 fi
 shot_ok live-store-time 1000 760
+
+# --- window 9 (run timeline) and window 10 (compare experiments) on the real store ----------
+RID=$(sqlite3 "$EXP/experiment.db" "select id from runs where kind = 'par' and n_threads = 2 and status = 'ok' order by id limit 1")
+if [ -z "$RID" ] || [ ! -d "$EXP/runs/$RID/trace" ]; then
+	fail timeline "no traced N=2 run in $EXP"
+	exit 0
+fi
+TL="run-select:$RID;open:timeline;shot:timeline=$OUT/timeline.png"
+TL="$TL;timeline-zoom:in;timeline-zoom:in;timeline-pan:0.5;shot:timeline=$OUT/timeline-zoom.png"
+TL="$TL;timeline-pan:-0.25;timeline-select:1,0;timeline-click:600,90;timeline-zoom:full"
+TL="$TL;export-window:$OUT/timeline-window.svg"
+TL="$TL;compare-add:$FIX;open:time;shot:$OUT/compare-time.png;export-window:$OUT/compare-time.svg"
+TL="$TL;open:parallelism;export-window:$OUT/compare-par.svg;quit"
+SG_GUI_ECHO_STATUS=1 timeout 120 "$XSG" --poll 0 --action "$TL" "$EXP" >"$OUT/timeline.out" 2>"$OUT/timeline.err"
+rc=$?
+if [ $rc -eq 0 ] && ! grep -q "X error" "$OUT/timeline.err"; then pass "timeline and compare commands ran, no X error"
+else fail "timeline commands" "exit $rc: $(tail -3 "$OUT/timeline.err")"; fi
+if grep -q "^status: run $RID selected" "$OUT/timeline.out" &&
+   grep -q "^status: timeline: run $RID: .* N=2 .*, 3 threads" "$OUT/timeline.out"; then
+	pass "window 9 opens the browser's selected run $RID"
+else fail "timeline open" "$(grep -m2 'status: .*\(selected\|timeline\)' "$OUT/timeline.out")"; fi
+# the readout: thread, state, object, start, duration (by lane and time, and by a click)
+RO='^status: timeline: thread [0-9]\+[^:]*: [a-z/ ]\+, object: [a-z]\+[ 0-9]*, start [0-9.]\+ [mµn]\?s, duration [0-9.]\+ [mµn]\?s$'
+if [ "$(grep -c "$RO" "$OUT/timeline.out")" -ge 2 ] && grep -q '^status: timeline: thread 1: ' "$OUT/timeline.out"; then
+	pass "timeline readout: $(grep "$RO" "$OUT/timeline.out" | tail -1 | cut -c19-)"
+else fail "timeline readout" "$(grep 'status: timeline' "$OUT/timeline.out" | tail -2)"; fi
+shot_ok timeline 1100 440
+differs timeline timeline-zoom "timeline zoom and pan redraw"
+if grep -q "showing 0 s \.\." "$OUT/timeline-window.svg" && grep -q "thread 2" "$OUT/timeline-window.svg" &&
+   grep -q "barrier overhead" "$OUT/timeline-window.svg"; then pass "timeline export: whole run, lanes, legend"
+else fail "timeline export" "title, lanes or legend missing from timeline-window.svg"; fi
+LIVE_NAME=$(basename "$EXP")
+if grep -q "$LIVE_NAME:fixed" "$OUT/compare-time.svg" && grep -q "fixture:fixed" "$OUT/compare-time.svg" &&
+   grep -q "vs fixture" "$OUT/compare-time.svg" && grep -q "fixture N = 32" "$OUT/compare-par.svg"; then
+	pass "window 10: two experiments overlaid, legend names experiment and method"
+else fail compare "legend or title of the compared experiments missing"; fi
+shot_ok compare-time 1000 760
+# headless: --run picks the timeline's run, several experiments compare in the export too
+if env -u DISPLAY "$XSG" --export "$OUT/export-cmp" --run "$RID" "$EXP" "$FIX" >"$OUT/export-cmp.log" 2>&1 &&
+   grep -q "run $RID: " "$OUT/export-cmp/timeline.svg" && grep -q "fixture:fixed" "$OUT/export-cmp/latency.svg"; then
+	pass "--export --run $RID with two experiments"
+else fail "--export --run" "$(tail -2 "$OUT/export-cmp.log")"; fi
