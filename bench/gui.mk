@@ -1,4 +1,13 @@
-# bench/gui.mk — xscalegraph's first draw and resize redraw under Xvfb (bench/gui-draw.sh).
-BENCHES += bench/gui-draw.sh
+# bench/gui.mk — xscalegraph's first draw and resize redraw under Xvfb (bench/gui-draw.sh), and
+# the run timeline's redraw on 10^6 intervals (bench/gui_timeline.c, no display).
+BENCHES += bench/gui-draw.sh $(B)/bench/gui_timeline
 
 bench/gui-draw.sh: $(BIN)/xscalegraph
+
+$(OBJ)/bench/gui_timeline.o: bench/gui_timeline.c gui/timeline.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(CFLAGS_gui) -c $< -o $@
+
+$(B)/bench/gui_timeline: $(OBJ)/bench/gui_timeline.o $(GUI_CORE_LIB) $(GUI_AN_LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(GUI_CORE_LIB) $(GUI_AN_LIBS) $(GUI_CORE_LIBS)

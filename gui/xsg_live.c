@@ -49,10 +49,15 @@ int xsg_load(struct xsg_app *app)
 	char err[1024];
 	long long stamp = model_dirs_stamp(app->dirs, app->n_dirs);
 	size_t i, running = 0, failed = 0;
+	double t0 = xsg_now_ms();
 	int rc;
 
 	model_init(&fresh);
-	if ((rc = model_load_compare(&fresh, app->dirs, app->n_dirs, err, sizeof(err))) < 0) {
+	rc = model_load_compare(&fresh, app->dirs, app->n_dirs, err, sizeof(err));
+	if (app->timing)
+		printf("load: %.1f ms (experiment read through the analyzer, %zu runs)\n",
+		       xsg_now_ms() - t0, fresh.n_runs);
+	if (rc < 0) {
 		model_clear(&fresh);
 		xsg_error(app, "%s", err);
 		return rc;
