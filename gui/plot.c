@@ -243,7 +243,7 @@ void plot_ticks_make(struct plot_ticks *t, const struct plot_axis *a, double lo,
 		k1 = ceil(log(hi) / log(base) - 1e-9);
 		if (k1 <= k0)
 			k1 = k0 + 1;
-		while ((k1 - k0) / kstep + 1 > 12)
+		while ((k1 - k0) / kstep + 1 > 9) /* readable in a small chart too */
 			kstep *= 2;
 		t->lo = pow(base, k0);
 		t->hi = pow(base, k1);

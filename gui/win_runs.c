@@ -2,11 +2,13 @@
  * win_runs.c — the run list of the main window (window 1, below the browser drawing): every run
  * of the experiment with its id, method, N, sizes, repetition and status, refilled when the
  * model changes (live monitor). Selecting a row selects the run in the model (model_select_run,
- * the command run-select:ID); a double-click opens it in the run timeline (window 9).
+ * the command run-select:ID); a double-click opens it in the run timeline (window 9). A label
+ * above the list says so.
  */
 #include "xsg.h"
 
 #include <Xm/Xm.h>
+#include <Xm/Label.h>
 #include <Xm/List.h>
 
 #include <errno.h>
@@ -92,7 +94,11 @@ Widget win_runs_create(struct xsg_app *app, Widget form, Widget below)
 	XtManageChild(list);
 	if (model_add_listener(&app->model, model_changed, app) < 0)
 		xsg_status(app, "run list: out of memory: it will not follow changes");
-	return XtParent(list);
+	return XtVaCreateManagedWidget("Runs: select one for View > 9 Run timeline (Ctrl+9), or "
+				       "double-click it", xmLabelWidgetClass, form,
+				       XmNleftAttachment, XmATTACH_FORM, XmNmarginWidth, 6,
+				       XmNbottomAttachment, XmATTACH_WIDGET,
+				       XmNbottomWidget, XtParent(list), NULL);
 }
 
 int xsg_cmd_run_select(struct xsg_app *app, const char *arg)

@@ -136,7 +136,8 @@ int xsg_cmd_timeline_pan(struct xsg_app *app, const char *arg);
 int xsg_cmd_timeline_click(struct xsg_app *app, const char *arg);
 int xsg_cmd_timeline_select(struct xsg_app *app, const char *arg);
 
-/* win_runs.c: the run list under the browser (attached above `below`); returns its widget. */
+/* win_runs.c: the run list under the browser (attached above `below`) with its label; returns
+ * the topmost widget (the browser attaches above it). */
 Widget win_runs_create(struct xsg_app *app, Widget form, Widget below);
 int xsg_cmd_run_select(struct xsg_app *app, const char *arg);
 

@@ -347,70 +347,60 @@ static int cmd_compare_clear(struct xsg_app *app, const char *arg)
 	return xsg_load(app);
 }
 
-static void compare_dialog_ok(Widget w, XtPointer client, XtPointer call)
-{
-	XmFileSelectionBoxCallbackStruct *cbs = call;
-	char *dir = NULL;
-	char cmd[4200];
-
-	if (XmStringGetLtoR(cbs->value, XmFONTLIST_DEFAULT_TAG, &dir) && dir && *dir) {
-		size_t n = strlen(dir);
-		while (n > 1 && dir[n - 1] == '/')
-			dir[--n] = '\0';
-		snprintf(cmd, sizeof(cmd), "compare-add:%s", dir);
-		xsg_command(client, cmd);
-	}
-	XtFree(dir);
-	XtDestroyWidget(w);
-}
-
-static int cmd_compare_dialog(struct xsg_app *app, const char *arg)
-{
-	Widget d = XmCreateFileSelectionDialog(app->top, "compareExperiment", NULL, 0);
-	XmString s = XmStringCreateLocalized("Experiment to compare (a store or CSV directory):");
-
-	XtVaSetValues(d, XmNfileTypeMask, XmFILE_DIRECTORY, XmNselectionLabelString, s, NULL);
-	XmStringFree(s);
-	XtUnmanageChild(XmFileSelectionBoxGetChild(d, XmDIALOG_HELP_BUTTON));
-	XtAddCallback(d, XmNokCallback, compare_dialog_ok, app);
-	XtAddCallback(d, XmNcancelCallback, xsg_destroy_cb, NULL);
-	XtManageChild(d);
-	app->current = XtParent(d);
-	return 0;
-}
-
 static int cmd_run(struct xsg_app *app, const char *arg)
 {
 	return xsg_run_series(app, arg);
 }
 
-static void run_dialog_ok(Widget w, XtPointer client, XtPointer call)
+/* OK of an ask dialog: runs "PREFIX:answer" (the prefix is the client data, the app the
+ * dialog's user data); trailing slashes of a directory answer are dropped. The file selection
+ * box's callback struct begins as the selection box's, so one handler serves both. */
+static void ask_ok(Widget w, XtPointer client, XtPointer call)
 {
 	XmSelectionBoxCallbackStruct *cbs = call;
-	char *spec = NULL;
+	struct xsg_app *app = NULL;
+	char *answer = NULL;
 	char cmd[4200];
 
-	if (XmStringGetLtoR(cbs->value, XmFONTLIST_DEFAULT_TAG, &spec) && spec && *spec) {
-		snprintf(cmd, sizeof(cmd), "run:%s", spec);
-		xsg_command(client, cmd);
+	XtVaGetValues(w, XmNuserData, &app, NULL);
+	if (app && XmStringGetLtoR(cbs->value, XmFONTLIST_DEFAULT_TAG, &answer) && answer && *answer) {
+		size_t n = strlen(answer);
+		while (n > 1 && answer[n - 1] == '/')
+			answer[--n] = '\0';
+		snprintf(cmd, sizeof(cmd), "%s:%s", (const char *)client, answer);
+		xsg_command(app, cmd);
 	}
-	XtFree(spec);
+	XtFree(answer);
 	XtDestroyWidget(w);
 }
 
-static int cmd_run_dialog(struct xsg_app *app, const char *arg)
+/* Shows dialog d (a prompt or file selection box) asking `question`; OK runs PREFIX:answer. */
+static int ask(struct xsg_app *app, Widget d, const char *question, const char *prefix)
 {
-	Widget d = XmCreatePromptDialog(app->top, "newSeries", NULL, 0);
-	XmString s = XmStringCreateLocalized("Experiment spec (.sgx) for scalegraph run:");
+	XmString s = XmStringCreateLocalized((char *)question);
 
-	XtVaSetValues(d, XmNselectionLabelString, s, NULL);
+	XtVaSetValues(d, XmNselectionLabelString, s, XmNuserData, (XtPointer)app, NULL);
 	XmStringFree(s);
 	XtUnmanageChild(XmSelectionBoxGetChild(d, XmDIALOG_HELP_BUTTON));
-	XtAddCallback(d, XmNokCallback, run_dialog_ok, app);
+	XtAddCallback(d, XmNokCallback, ask_ok, (XtPointer)prefix);
 	XtAddCallback(d, XmNcancelCallback, xsg_destroy_cb, NULL);
 	XtManageChild(d);
 	app->current = XtParent(d);
 	return 0;
+}
+
+static int cmd_run_dialog(struct xsg_app *app, const char *arg)
+{
+	return ask(app, XmCreatePromptDialog(app->top, "newSeries", NULL, 0),
+		   "Experiment spec (.sgx) for scalegraph run:", "run");
+}
+
+static int cmd_compare_dialog(struct xsg_app *app, const char *arg)
+{
+	Widget d = XmCreateFileSelectionDialog(app->top, "compareExperiment", NULL, 0);
+
+	XtVaSetValues(d, XmNfileTypeMask, XmFILE_DIRECTORY, NULL);
+	return ask(app, d, "Experiment to compare (a store or CSV directory):", "compare-add");
 }
 
 static int cmd_about(struct xsg_app *app, const char *arg)

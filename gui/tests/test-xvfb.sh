@@ -46,12 +46,15 @@ ACTIONS="$ACTIONS;method-only:fixed;shot:$OUT/time-fixed.png;methods-all"
 ACTIONS="$ACTIONS;open:sources;source-hide:U;source-hide:PT_lock;shot:$OUT/sources-toggled.png"
 ACTIONS="$ACTIONS;open:teach;teach-set:growth=n;teach-set:model=eff;teach-set:e_target=0.5;shot:$OUT/teach-set.png"
 ACTIONS="$ACTIONS;open:matrix;export-window:$OUT/matrix-window.svg;export-csv:$OUT/data.csv;quit"
-SG_GUI_ECHO_STATUS=1 timeout 120 "$XSG" --poll 0 --action "$ACTIONS" "$FIX" >"$OUT/gui.out" 2>"$OUT/gui.err"
-rc=$?
-if [ $rc -eq 0 ]; then pass "windows: every command ran, no X error, exit 0"
-else fail windows "exit status $rc: $(tail -3 "$OUT/gui.err")"; fi
-if grep -q "X error" "$OUT/gui.err"; then fail x-errors "$(grep -m1 'X error' "$OUT/gui.err")"
-else pass x-errors; fi
+# gui_run NAME DIR ACTIONS: plays the command list on experiment DIR, status lines echoed to
+# $OUT/NAME.out; passes when every command ran and no X error was reported
+gui_run() {
+	SG_GUI_ECHO_STATUS=1 timeout 120 "$XSG" --poll 0 --action "$3" "$2" >"$OUT/$1.out" 2>"$OUT/$1.err"
+	rc=$?
+	if [ $rc -eq 0 ] && ! grep -q "X error" "$OUT/$1.err"; then pass "$1: every command ran, no X error, exit 0"
+	else fail "$1" "exit status $rc: $(grep -m1 'X error' "$OUT/$1.err" || tail -3 "$OUT/$1.err")"; fi
+}
+gui_run gui "$FIX" "$ACTIONS"
 
 # shot_ok NAME MINW MINH: exists, at least MINW x MINH, not blank (>= 12 colours, the
 # drawing's white plus the palette)
@@ -162,10 +165,7 @@ TL="$TL;timeline-pan:-0.25;timeline-select:1,0;timeline-click:600,90;timeline-zo
 TL="$TL;export-window:$OUT/timeline-window.svg"
 TL="$TL;compare-add:$FIX;open:time;shot:$OUT/compare-time.png;export-window:$OUT/compare-time.svg"
 TL="$TL;open:parallelism;export-window:$OUT/compare-par.svg;quit"
-SG_GUI_ECHO_STATUS=1 timeout 120 "$XSG" --poll 0 --action "$TL" "$EXP" >"$OUT/timeline.out" 2>"$OUT/timeline.err"
-rc=$?
-if [ $rc -eq 0 ] && ! grep -q "X error" "$OUT/timeline.err"; then pass "timeline and compare commands ran, no X error"
-else fail "timeline commands" "exit $rc: $(tail -3 "$OUT/timeline.err")"; fi
+gui_run timeline "$EXP" "$TL"
 if grep -q "^status: run $RID selected" "$OUT/timeline.out" &&
    grep -q "^status: timeline: run $RID: .* N=2 .*, 3 threads" "$OUT/timeline.out"; then
 	pass "window 9 opens the browser's selected run $RID"

@@ -33,33 +33,40 @@
 
 static char dir[64];
 
+/* The run of the header comment, event by event: thread, ns, kind, object id, aux. */
+static const struct {
+	uint32_t thread;
+	uint64_t t;
+	enum sg_ev_kind kind;
+	uint32_t id, aux;
+} events[] = {
+	{ 0, 0, SG_EV_THREAD_BEGIN, 0, SG_NO_ID }, { 0, 1000, SG_EV_BARRIER_ARRIVE, 1, 1 },
+	{ 0, 4500, SG_EV_BARRIER_LEAVE, 1, 1 }, { 0, 6000, SG_EV_LOCK_REQUEST, 2, SG_LOCK_MUTEX },
+	{ 0, 8000, SG_EV_LOCK_ACQUIRED, 2, SG_LOCK_MUTEX },
+	{ 0, 8100, SG_EV_LOCK_RELEASE, 2, SG_LOCK_MUTEX }, { 0, 10000, SG_EV_THREAD_END, 0, 0 },
+	{ 1, 0, SG_EV_THREAD_BEGIN, 1, SG_NO_ID }, { 1, 4000, SG_EV_BARRIER_ARRIVE, 1, 1 },
+	{ 1, 4200, SG_EV_BARRIER_LEAVE, 1, 1 }, { 1, 4200, SG_EV_LOCK_REQUEST, 2, SG_LOCK_MUTEX },
+	{ 1, 4200, SG_EV_LOCK_ACQUIRED, 2, SG_LOCK_MUTEX },
+	{ 1, 8000, SG_EV_LOCK_RELEASE, 2, SG_LOCK_MUTEX }, { 1, 10000, SG_EV_THREAD_END, 1, 0 },
+};
+
 static int write_trace(const char *path)
 {
 	struct sgw_trace *w;
-	struct sgw_stream *t0, *t1;
+	struct sgw_stream *t[2];
+	size_t i;
 	int rc;
 
 	if ((rc = sgw_create(path, NULL, &w)) < 0)
 		return rc;
 	if ((rc = sgw_object(w, 1, SG_OBJ_BARRIER, 0x1000)) < 0 ||
 	    (rc = sgw_object(w, 2, SG_OBJ_MUTEX, 0x2000)) < 0 ||
-	    (rc = sgw_thread(w, 0, SG_NO_ID, 0, &t0)) < 0 ||
-	    (rc = sgw_thread(w, 1, SG_NO_ID, 0, &t1)) < 0)
+	    (rc = sgw_thread(w, 0, SG_NO_ID, 0, &t[0])) < 0 ||
+	    (rc = sgw_thread(w, 1, SG_NO_ID, 0, &t[1])) < 0)
 		goto out;
-	rc = sgw_event(t0, 0, SG_EV_THREAD_BEGIN, 0, SG_NO_ID);
-	rc = rc ? rc : sgw_event(t0, 1000, SG_EV_BARRIER_ARRIVE, 1, 1);
-	rc = rc ? rc : sgw_event(t0, 4500, SG_EV_BARRIER_LEAVE, 1, 1);
-	rc = rc ? rc : sgw_event(t0, 6000, SG_EV_LOCK_REQUEST, 2, SG_LOCK_MUTEX);
-	rc = rc ? rc : sgw_event(t0, 8000, SG_EV_LOCK_ACQUIRED, 2, SG_LOCK_MUTEX);
-	rc = rc ? rc : sgw_event(t0, 8100, SG_EV_LOCK_RELEASE, 2, SG_LOCK_MUTEX);
-	rc = rc ? rc : sgw_event(t0, 10000, SG_EV_THREAD_END, 0, 0);
-	rc = rc ? rc : sgw_event(t1, 0, SG_EV_THREAD_BEGIN, 1, SG_NO_ID);
-	rc = rc ? rc : sgw_event(t1, 4000, SG_EV_BARRIER_ARRIVE, 1, 1);
-	rc = rc ? rc : sgw_event(t1, 4200, SG_EV_BARRIER_LEAVE, 1, 1);
-	rc = rc ? rc : sgw_event(t1, 4200, SG_EV_LOCK_REQUEST, 2, SG_LOCK_MUTEX);
-	rc = rc ? rc : sgw_event(t1, 4200, SG_EV_LOCK_ACQUIRED, 2, SG_LOCK_MUTEX);
-	rc = rc ? rc : sgw_event(t1, 8000, SG_EV_LOCK_RELEASE, 2, SG_LOCK_MUTEX);
-	rc = rc ? rc : sgw_event(t1, 10000, SG_EV_THREAD_END, 1, 0);
+	for (i = 0; i < sizeof(events) / sizeof(events[0]) && rc == 0; i++)
+		rc = sgw_event(t[events[i].thread], events[i].t, events[i].kind, events[i].id,
+			       events[i].aux);
 out:
 	if (rc < 0) {
 		sgw_close(w, 0);
