@@ -415,7 +415,7 @@ int timeline_draw(cairo_t *cr, double w, double h, struct timeline *tl)
 	struct plot_timeline pt;
 	struct agg g = { 0 };
 	char title[400], span[3][32], readout[400];
-	double lane_h, t_start = now_ms();
+	double lane_h, ry, t_start = now_ms();
 	size_t i;
 	int rc = 0;
 
@@ -464,14 +464,16 @@ int timeline_draw(cairo_t *cr, double w, double h, struct timeline *tl)
 	pt.sel_t1 = tl->sel_t1;
 	if ((rc = plot_timeline_draw(cr, r, &pt)) < 0)
 		goto out;
+	/* the readout under the legend (which may wrap onto a second row), or at the bottom */
+	ry = fmin(h - READOUT_H, la.y + la.h + 112);
 	cairo_set_source_rgb(cr, 0.96, 0.96, 0.93);
-	cairo_rectangle(cr, 0, h - READOUT_H, w, READOUT_H);
+	cairo_rectangle(cr, 0, ry, w, READOUT_H);
 	cairo_fill(cr);
 	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 	plot_set_font(cr, PLOT_FONT_LABEL);
 	snprintf(readout, sizeof(readout), "%s", tl->readout[0] ? tl->readout :
 		 "click a lane for the interval's state, object, start and duration");
-	plot_text(cr, 12, h - 10, PLOT_LEFT, readout);
+	plot_text(cr, 12, ry + READOUT_H - 10, PLOT_LEFT, readout);
 out:
 	tl->last_intervals = g.visited;
 	free(lanes);
