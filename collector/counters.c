@@ -1,20 +1,28 @@
 /*
  * counters.c — per-thread hardware and software counters for libsgtrace (the contract is
  * tracelib/sg_counters_int.h). At process start the events of SG_EVENTS (default
- * PMU_DEFAULT_EVENTS) are encoded with libpfm4 and test-opened; each is defined in the trace,
- * the unopenable ones with the reason, and those are listed once on stderr. Each thread then
- * opens its events as at most two groups (hardware, software: a machine without a PMU still
- * counts software events) and reads each group with one read() at thread begin, at samples and
- * at thread end; values are scaled for multiplexing and recorded as running totals. The
- * scheduler run-delay of the thread comes from /proc/self/task/TID/schedstat.
- * Compiled into libsgtrace (hidden visibility): it never exits and never prints per event.
+ * PMU_DEFAULT_EVENTS; "none" turns counters off) are sorted: task-clock, context-switches and
+ * page-faults are read from the kernel's per-thread accounting (CLOCK_THREAD_CPUTIME_ID,
+ * getrusage(RUSAGE_THREAD)), which costs nothing between samples; every other event is encoded
+ * with libpfm4 and test-opened. Each is defined in the trace, the unopenable ones with the
+ * reason, and those are listed once on stderr. Each thread then opens its perf events as at
+ * most two groups (hardware, software: a machine without a PMU still counts software events) —
+ * none at all when no perf event is available or asked for, since an open perf event makes
+ * every context switch of its thread dearer — and samples at thread begin, region boundaries
+ * (and barrier episodes with SG_COUNTERS_BARRIER=1) and thread end: one read() per group, one
+ * clock_gettime, one getrusage and one schedstat pread. Values are running totals since the
+ * thread's first sample, perf values scaled for multiplexing. The scheduler run-delay comes
+ * from /proc/self/task/TID/schedstat. Compiled into libsgtrace (hidden visibility): it never
+ * exits and never prints per event.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pmu_int.h"
@@ -33,7 +41,9 @@ struct counter_group {
 static struct {
 	int enabled;
 	struct counter_group group[N_GROUPS];
-	uint32_t sched_id; /* SG_NO_ID when schedstat is unavailable */
+	uint32_t task_id[PMU_N_TASK]; /* SG_NO_ID when not asked for */
+	int want_rusage;              /* context switches or page faults asked for */
+	uint32_t sched_id;            /* SG_NO_ID when schedstat is unavailable */
 } cs;
 
 struct thread_counters {
@@ -41,6 +51,7 @@ struct thread_counters {
 	int fd[N_GROUPS][PMU_MAX_EVENTS];
 	int n_open[N_GROUPS];
 	int sched_fd;
+	struct pmu_task_raw task_base; /* the kernel's accounting at the thread's first sample */
 };
 
 static __thread struct thread_counters tc;
@@ -65,6 +76,29 @@ static int sched_open(void)
 	return open(path, O_RDONLY | O_CLOEXEC);
 }
 
+/* Defines task event `ev` (kernel accounting: always available on Linux). */
+static void task_define(int ev)
+{
+	cs.task_id[ev] = trace_counter_define(pmu_task_name(ev), pmu_task_unit(ev),
+					      SG_COUNTER_SOFTWARE, NULL);
+	if (ev != PMU_TASK_CLOCK && cs.task_id[ev] != SG_NO_ID)
+		cs.want_rusage = 1;
+}
+
+/* Moves the task events out of `list` (defining them) and leaves the perf events in it. */
+static void task_events_take(struct pmu_event_list *list)
+{
+	int kept = 0;
+	for (int i = 0; i < list->n; i++) {
+		int ev = pmu_task_event(list->name[i]);
+		if (ev < 0)
+			memmove(list->name[kept++], list->name[i], PMU_NAME_MAX);
+		else if (cs.task_id[ev] == SG_NO_ID)
+			task_define(ev);
+	}
+	list->n = kept;
+}
+
 int sgc_process_init(void)
 {
 	struct pmu_event_list list;
@@ -77,12 +111,20 @@ int sgc_process_init(void)
 	thread_close();
 	memset(&cs, 0, sizeof cs);
 	cs.sched_id = SG_NO_ID;
+	for (int i = 0; i < PMU_N_TASK; i++)
+		cs.task_id[i] = SG_NO_ID;
 	const char *env = getenv("SG_EVENTS");
 	if (pmu_events_parse(env ? env : PMU_DEFAULT_EVENTS, &list, err, sizeof err) < 0) {
 		fprintf(stderr, "sgtrace: %s; counters are off\n", err);
+		trace_counters_unavailable(err);
 		rc = -EINVAL;
 		goto out;
 	}
+	if (list.n == 0) {
+		trace_counters_unavailable("turned off (SG_EVENTS=none)");
+		goto out;
+	}
+	task_events_take(&list);
 	pmu_probe_events(&list, probe);
 	for (int i = 0; i < list.n; i++) {
 		struct pmu_probe *p = &probe[i];
@@ -148,12 +190,45 @@ static void sample_sched(void)
 		trace_counter_record(cs.sched_id, (int64_t)s.run_delay_ns);
 }
 
+/* The kernel's accounting of the calling thread now. Returns 0 or -errno. */
+static int task_read(struct pmu_task_raw *raw)
+{
+	struct timespec ts;
+	memset(raw, 0, sizeof *raw);
+	if (cs.task_id[PMU_TASK_CLOCK] != SG_NO_ID) {
+		if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) < 0)
+			return -errno;
+		raw->cpu_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	}
+	if (cs.want_rusage) {
+		struct rusage ru;
+		if (getrusage(RUSAGE_THREAD, &ru) < 0)
+			return -errno;
+		raw->nvcsw = (uint64_t)ru.ru_nvcsw;
+		raw->nivcsw = (uint64_t)ru.ru_nivcsw;
+		raw->minflt = (uint64_t)ru.ru_minflt;
+		raw->majflt = (uint64_t)ru.ru_majflt;
+	}
+	return 0;
+}
+
+static void sample_task(void)
+{
+	struct pmu_task_raw raw;
+	if (task_read(&raw) < 0)
+		return;
+	for (int ev = 0; ev < PMU_N_TASK; ev++)
+		if (cs.task_id[ev] != SG_NO_ID)
+			trace_counter_record(cs.task_id[ev], pmu_task_value(ev, &raw, &tc.task_base));
+}
+
 void sgc_sample(void)
 {
 	if (!cs.enabled || !tc.active)
 		return;
 	for (int g = 0; g < N_GROUPS; g++)
 		sample_group(g);
+	sample_task();
 	sample_sched();
 }
 
@@ -178,6 +253,8 @@ void sgc_thread_begin(void)
 		}
 	}
 	tc.sched_fd = cs.sched_id != SG_NO_ID ? sched_open() : -1;
+	if (task_read(&tc.task_base) < 0)
+		memset(&tc.task_base, 0, sizeof tc.task_base);
 	tc.active = 1;
 	sgc_sample();
 }

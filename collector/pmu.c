@@ -17,17 +17,19 @@ static int event_char_ok(char c)
 	       c == '_' || c == ':' || c == '.' || c == '=' || c == '+' || c == '-';
 }
 
-/* event_list -> name { ',' name } */
+/* event_list -> "none" | name { ',' name } */
 int pmu_events_parse(const char *list, struct pmu_event_list *out, char *err, size_t err_len)
 {
 	int rc = 0;
 	const char *p = list;
 	out->n = 0;
 	if (!*p) {
-		snprintf(err, err_len, "SG_EVENTS:1: empty event list");
+		snprintf(err, err_len, "SG_EVENTS:1: empty event list (SG_EVENTS=none turns counters off)");
 		rc = -EINVAL;
 		goto out;
 	}
+	if (!strcmp(p, PMU_EVENTS_NONE))
+		goto out;
 	for (;;) {
 		const char *start = p;
 		while (*p && *p != ',') {
@@ -59,6 +61,12 @@ int pmu_events_parse(const char *list, struct pmu_event_list *out, char *err, si
 		}
 		memcpy(out->name[out->n], start, n);
 		out->name[out->n][n] = '\0';
+		if (!strcmp(out->name[out->n], PMU_EVENTS_NONE)) {
+			snprintf(err, err_len, "SG_EVENTS:%d: '%s' stands alone (it turns counters off)",
+				 (int)(start - list) + 1, PMU_EVENTS_NONE);
+			rc = -EINVAL;
+			goto out;
+		}
 		for (int i = 0; i < out->n; i++) {
 			if (!strcmp(out->name[i], out->name[out->n])) {
 				snprintf(err, err_len, "SG_EVENTS:%d: duplicate event '%s'",
@@ -179,4 +187,49 @@ int pmu_schedstat_parse(const char *line, struct pmu_schedstat *out)
 	out->run_delay_ns = v[1];
 	out->timeslices = v[2];
 	return 0;
+}
+
+static const struct {
+	const char *name, *alias, *unit;
+} task_events[PMU_N_TASK] = {
+	[PMU_TASK_CLOCK] = { "task-clock", NULL, "ns" },
+	[PMU_TASK_CSW] = { "context-switches", "cs", "events" },
+	[PMU_TASK_FAULTS] = { "page-faults", "faults", "events" },
+};
+
+int pmu_task_event(const char *name)
+{
+	for (int i = 0; i < PMU_N_TASK; i++)
+		if (!strcmp(name, task_events[i].name) ||
+		    (task_events[i].alias && !strcmp(name, task_events[i].alias)))
+			return i;
+	return -1;
+}
+
+const char *pmu_task_name(int ev)
+{
+	return task_events[ev].name;
+}
+
+const char *pmu_task_unit(int ev)
+{
+	return task_events[ev].unit;
+}
+
+static uint64_t task_raw(int ev, const struct pmu_task_raw *r)
+{
+	switch (ev) {
+	case PMU_TASK_CLOCK:
+		return r->cpu_ns;
+	case PMU_TASK_CSW:
+		return r->nvcsw + r->nivcsw;
+	default:
+		return r->minflt + r->majflt;
+	}
+}
+
+int64_t pmu_task_value(int ev, const struct pmu_task_raw *raw, const struct pmu_task_raw *base)
+{
+	uint64_t now = task_raw(ev, raw), then = task_raw(ev, base);
+	return now >= then ? (int64_t)(now - then) : 0;
 }

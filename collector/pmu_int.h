@@ -15,7 +15,8 @@
 #define PMU_NAME_MAX 64
 
 /* The default SG_EVENTS: cycles, instructions, cache references/misses, L1D read misses,
- * backend stall cycles (hardware, where the PMU has them), then the software events. */
+ * backend stall cycles (hardware, where the PMU has them), then the thread's CPU time, context
+ * switches and page faults (read from the kernel's per-thread accounting, see below). */
 #define PMU_DEFAULT_EVENTS \
 	"cycles,instructions,PERF_COUNT_HW_CACHE_REFERENCES,PERF_COUNT_HW_CACHE_MISSES," \
 	"PERF_COUNT_HW_CACHE_L1D:READ:MISS,PERF_COUNT_HW_STALLED_CYCLES_BACKEND," \
@@ -26,9 +27,13 @@ struct pmu_event_list {
 	char name[PMU_MAX_EVENTS][PMU_NAME_MAX];
 };
 
+/* SG_EVENTS=none: no counter at all (and no scheduler delay). */
+#define PMU_EVENTS_NONE "none"
+
 /* Parses a comma-separated event list strictly: no empty item, no blank, no duplicate, names of
- * [A-Za-z0-9_:.=+-] only, at most PMU_MAX_EVENTS. Returns 0, or -EINVAL with a message naming
- * the 1-based character position in `err` ("SG_EVENTS:12: empty event name"). */
+ * [A-Za-z0-9_:.=+-] only, at most PMU_MAX_EVENTS; or PMU_EVENTS_NONE alone, which gives an
+ * empty list (out->n == 0). Returns 0, or -EINVAL with a message naming the 1-based character
+ * position in `err` ("SG_EVENTS:12: empty event name"). */
 int pmu_events_parse(const char *list, struct pmu_event_list *out, char *err, size_t err_len);
 
 /* One decoded PERF_FORMAT_GROUP | TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING read:
@@ -65,5 +70,36 @@ struct pmu_schedstat {
 
 /* Parses one schedstat line. Returns 0 or -EINVAL. */
 int pmu_schedstat_parse(const char *line, struct pmu_schedstat *out);
+
+/*
+ * Events served from the kernel's per-thread accounting instead of a perf event. An open perf
+ * event, even a software one, is switched out and in with its thread at every context switch
+ * (about 2 us per event and switch on these VMs: +50 % wall on billiards, which blocks at a
+ * barrier every few microseconds). The kernel keeps the same three figures per thread anyway,
+ * at no extra cost: the CPU time (CLOCK_THREAD_CPUTIME_ID, the sum_exec_runtime perf's
+ * task-clock counts), and in getrusage(RUSAGE_THREAD) the voluntary + involuntary context
+ * switches and the minor + major page faults. Their perf names (PERF_COUNT_SW_TASK_CLOCK,
+ * ...) still go through perf_event_open.
+ */
+enum pmu_task_event { PMU_TASK_CLOCK, PMU_TASK_CSW, PMU_TASK_FAULTS, PMU_N_TASK };
+
+/* The pmu_task_event that `name` names ("task-clock", "context-switches" or "cs",
+ * "page-faults" or "faults"), or -1 for an event that perf must count. */
+int pmu_task_event(const char *name);
+
+/* The canonical name and unit ("ns" or "events") of task event `ev`. */
+const char *pmu_task_name(int ev);
+const char *pmu_task_unit(int ev);
+
+/* The raw per-thread accounting of one sample: CPU time in ns and getrusage's counts. */
+struct pmu_task_raw {
+	uint64_t cpu_ns;
+	uint64_t nvcsw, nivcsw;     /* voluntary, involuntary context switches */
+	uint64_t minflt, majflt;    /* minor, major page faults */
+};
+
+/* Value of task event `ev` in `raw`, as counted since `base` (the thread's first sample), so
+ * that the running totals start at 0 like those of a perf event opened at thread begin. */
+int64_t pmu_task_value(int ev, const struct pmu_task_raw *raw, const struct pmu_task_raw *base);
 
 #endif /* PMU_INT_H */

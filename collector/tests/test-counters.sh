@@ -2,7 +2,9 @@
 # test-counters.sh — the counter code for real, inside libsgtrace (billiards-traced links it):
 # on a machine without a PMU the hardware events are defined "unavailable" with the kernel's
 # reason and reported once on stderr, never recorded as zero; software events and the
-# scheduler run-delay are sampled; a bad SG_EVENTS turns counters off with a located message.
+# scheduler run-delay are sampled; task-clock, context switches and page faults come from the
+# kernel's per-thread accounting (their perf names from perf); SG_EVENTS=none turns counters
+# off silently and says so in the trace; a bad SG_EVENTS turns them off with a located message.
 set -u
 B=${B:-build}
 PROG="$B/bin/billiards-traced"
@@ -60,3 +62,52 @@ check chosen_events_only "stderr: $(cat "$T/err3")" test ! -s "$T/err3"
 n=$(grep -c ' counter context-switches=' "$T/dump3")
 check chosen_events_recorded "$n context-switch samples" test "$n" -eq 0 -a \
 	"$(grep -c ' counter page-faults=' "$T/dump3")" -gt 0
+
+# The default list opens no perf event where no perf event is available (here: no PMU, and the
+# software figures come from the kernel's accounting): /proc/PID/fdinfo shows none while the
+# traced program runs. Its context switches are counted all the same.
+n=$(grep ' counter context-switches=' "$T/dump" | sed 's/.*context-switches=\([0-9]*\).*/\1/' | sort -n | tail -1)
+check context_switches_counted "largest per-thread total ${n:-none}" test "${n:-0}" -gt 0
+# perf_fds SG_EVENTS|default: the perf event descriptors of a traced billiards once its workers
+# run (-1 when it ended before they were seen).
+perf_fds() {
+	local ev=(env -u SG_EVENTS)
+	[ "$1" = default ] || ev=(env SG_EVENTS="$1")
+	"${ev[@]}" SG_TRACE_DIR="$T/tr5" "$PROG" --balls 20000 --steps 100 --threads 2 >/dev/null 2>&1 &
+	local pid=$! n=-1
+	for _ in $(seq 100); do
+		if [ "$(ls /proc/$pid/task 2>/dev/null | wc -l)" -ge 3 ]; then
+			n=$(for f in /proc/$pid/fd/*; do readlink "$f"; done 2>/dev/null | grep -c 'perf_event' || true)
+			break
+		fi
+		sleep 0.01
+	done
+	wait $pid
+	rm -rf "$T/tr5"
+	echo "$n"
+}
+if [ $has_pmu -eq 0 ]; then
+	n=$(perf_fds default)
+	m=$(perf_fds PERF_COUNT_SW_PAGE_FAULTS)
+	if [ "$n" -ge 0 ] && [ "$m" -ge 0 ]; then
+		check default_opens_no_perf_event "$n perf descriptors (a perf-named event: $m)" \
+			test "$n" -eq 0 -a "$m" -ge 1
+	else
+		echo "SKIP: default_opens_no_perf_event: the program ended before it was looked at"
+	fi
+fi
+
+# SG_EVENTS=none: valid, silent, and the trace says why there are no counters.
+SG_EVENTS=none SG_TRACE_DIR="$T/tr4" "$PROG" --balls 300 --steps 10 --threads 2 >/dev/null 2>"$T/err4"
+rc=$?
+check sg_events_none_silent "rc $rc stderr: $(cat "$T/err4")" test $rc -eq 0 -a ! -s "$T/err4"
+"$DUMP" --summary "$T/tr4" >"$T/dump4" 2>&1
+check sg_events_none_recorded "$(grep -i counter "$T/dump4")" \
+	grep -q 'counters: unavailable: turned off (SG_EVENTS=none)' "$T/dump4"
+check sg_events_none_no_samples "$(grep -c ' counter ' "$T/dump4") samples" \
+	test "$("$DUMP" "$T/tr4" 2>/dev/null | grep -c ' counter ')" -eq 0
+# The perf software event under its perf name still goes through perf_event_open.
+SG_EVENTS=PERF_COUNT_SW_PAGE_FAULTS SG_TRACE_DIR="$T/tr6" "$PROG" --balls 300 --steps 10 \
+	--threads 2 >/dev/null 2>"$T/err6"
+n=$("$DUMP" "$T/tr6" 2>/dev/null | grep -c ' counter PERF_COUNT_SW_PAGE_FAULTS=')
+check perf_software_event_by_name "$n samples; stderr: $(cat "$T/err6")" test "$n" -ge 2

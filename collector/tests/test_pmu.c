@@ -30,7 +30,9 @@ static void events_default_parses(void **state)
 static void events_strict_errors(void **state)
 {
 	static const struct { const char *in, *msg; } cases[] = {
-		{ "", "SG_EVENTS:1: empty event list" },
+		{ "", "SG_EVENTS:1: empty event list (SG_EVENTS=none turns counters off)" },
+		{ "cycles,none", "SG_EVENTS:8: 'none' stands alone (it turns counters off)" },
+		{ "none,", "SG_EVENTS:1: 'none' stands alone (it turns counters off)" },
 		{ "cycles,", "SG_EVENTS:8: empty event name" },
 		{ ",cycles", "SG_EVENTS:1: empty event name" },
 		{ "cycles,,instructions", "SG_EVENTS:8: empty event name" },
@@ -48,6 +50,48 @@ static void events_strict_errors(void **state)
 		assert_string_equal(err, cases[i].msg);
 		assert_int_equal(l.n, 0);
 	}
+}
+
+/* SG_EVENTS=none is the documented way to turn counters off: a valid, empty list. */
+static void events_none_is_empty(void **state)
+{
+	struct pmu_event_list l;
+	char err[128] = "";
+	(void)state;
+	l.n = 5;
+	assert_int_equal(pmu_events_parse("none", &l, err, sizeof err), 0);
+	assert_int_equal(l.n, 0);
+	assert_string_equal(err, "");
+}
+
+/* task-clock, context switches and page faults come from the kernel's per-thread accounting
+ * (no perf event switched at every context switch); their perf names still go to perf. */
+static void task_events_named(void **state)
+{
+	(void)state;
+	assert_int_equal(pmu_task_event("task-clock"), PMU_TASK_CLOCK);
+	assert_int_equal(pmu_task_event("context-switches"), PMU_TASK_CSW);
+	assert_int_equal(pmu_task_event("cs"), PMU_TASK_CSW);
+	assert_int_equal(pmu_task_event("page-faults"), PMU_TASK_FAULTS);
+	assert_int_equal(pmu_task_event("faults"), PMU_TASK_FAULTS);
+	assert_int_equal(pmu_task_event("PERF_COUNT_SW_TASK_CLOCK"), -1);
+	assert_int_equal(pmu_task_event("cycles"), -1);
+	assert_string_equal(pmu_task_name(PMU_TASK_CSW), "context-switches");
+	assert_string_equal(pmu_task_unit(PMU_TASK_CLOCK), "ns");
+	assert_string_equal(pmu_task_unit(PMU_TASK_FAULTS), "events");
+}
+
+/* Values count from the thread's first sample, summing voluntary and involuntary switches and
+ * minor and major faults, as perf's software events do. */
+static void task_values_from_base(void **state)
+{
+	const struct pmu_task_raw base = { 1000, 3, 1, 50, 2 };
+	const struct pmu_task_raw now = { 2501000, 103, 11, 70, 5 };
+	(void)state;
+	assert_int_equal(pmu_task_value(PMU_TASK_CLOCK, &now, &base), 2500000);
+	assert_int_equal(pmu_task_value(PMU_TASK_CSW, &now, &base), 110);
+	assert_int_equal(pmu_task_value(PMU_TASK_FAULTS, &now, &base), 23);
+	assert_int_equal(pmu_task_value(PMU_TASK_CLOCK, &base, &base), 0);
 }
 
 /* A mock group read of four hardware events (cycles, instructions, cache references, cache
@@ -152,6 +196,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(events_default_parses),
 		cmocka_unit_test(events_strict_errors),
+		cmocka_unit_test(events_none_is_empty),
+		cmocka_unit_test(task_events_named),
+		cmocka_unit_test(task_values_from_base),
 		cmocka_unit_test(mock_pmu_group_decodes),
 		cmocka_unit_test(mock_pmu_group_rejects_bad_buffers),
 		cmocka_unit_test(mock_pmu_multiplex_scaling),
