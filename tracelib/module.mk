@@ -55,16 +55,17 @@ $(LIBEXEC)/scalegraph-dump: $(OBJ)/tracelib/dump.o $(LIBDIR)/libsgtread.a
 SGT_TESTDIR := $(B)/tests/tracelib
 SGT_CMOCKA_TESTS := test_format test_rw test_env test_wrappers test_fork test_crash test_stress
 TESTS += $(addprefix $(SGT_TESTDIR)/,$(SGT_CMOCKA_TESTS)) \
-	tracelib/tests/test-visibility.sh tracelib/tests/test-dump.sh tracelib/tests/test-env.sh
+	tracelib/tests/test-visibility.sh tracelib/tests/test-dump.sh tracelib/tests/test-env.sh \
+	tracelib/tests/test-lost.sh
 # Helpers the tests run.
-SGT_TEST_HELPERS := $(SGT_TESTDIR)/crashee $(SGT_TESTDIR)/mktrace
+SGT_TEST_HELPERS := $(SGT_TESTDIR)/crashee $(SGT_TESTDIR)/mktrace $(SGT_TESTDIR)/failee
 TESTS_DEPS_tracelib := $(SGT_TEST_HELPERS) $(LIBEXEC)/scalegraph-dump $(LIBDIR)/libsgtrace.so
 
 # Programs that record link the static libsgtrace; tools link only libsgtread. test_env calls
 # the (hidden) environment parser, so it links that object itself.
-SGT_TEST_RECORDS := test_wrappers test_fork test_stress crashee
+SGT_TEST_RECORDS := test_wrappers test_fork test_stress crashee failee
 $(SGT_TESTDIR)/test_env: $(OBJ)/tracelib/sgt_env.o
-$(addprefix $(SGT_TESTDIR)/,$(SGT_CMOCKA_TESTS) crashee mktrace): $(SGT_TESTDIR)/%: \
+$(addprefix $(SGT_TESTDIR)/,$(SGT_CMOCKA_TESTS) crashee mktrace failee): $(SGT_TESTDIR)/%: \
 		$(OBJ)/tracelib/tests/%.o $(OBJ)/tracelib/tests/tutil.o $(LIBDIR)/libsgtread.a \
 		$(LIBDIR)/libsgtrace.a
 	@mkdir -p $(@D)
@@ -74,5 +75,5 @@ $(addprefix $(SGT_TESTDIR)/,$(SGT_CMOCKA_TESTS) crashee mktrace): $(SGT_TESTDIR)
 
 # Every tracelib test needs the helpers and the dump tool built first.
 $(addprefix $(SGT_TESTDIR)/,$(SGT_CMOCKA_TESTS)): | $(TESTS_DEPS_tracelib)
-tracelib/tests/test-visibility.sh tracelib/tests/test-dump.sh tracelib/tests/test-env.sh: \
-	$(TESTS_DEPS_tracelib)
+tracelib/tests/test-visibility.sh tracelib/tests/test-dump.sh tracelib/tests/test-env.sh \
+	tracelib/tests/test-lost.sh: $(TESTS_DEPS_tracelib)

@@ -39,6 +39,7 @@ static void fatal_handler(int sig)
 		for (struct sgt_thread *t = sgt_thread_list(); t; t = t->next)
 			if (t != me)
 				sgt_thread_finish_foreign(t, 0);
+		sgt_thread_failed_report(0);
 	}
 	for (size_t i = 0; i < N_FATAL; i++)
 		if (fatal_signals[i] == sig)
@@ -165,6 +166,7 @@ __attribute__((destructor)) static void sgt_fini(void)
 			sgt_thread_finish_foreign(t, 1);
 		sgt_thread_lost_report(t);   /* events dropped after a stream ended */
 	}
+	sgt_thread_failed_report(1);
 	sgt_registry_clock_pair();
 	sgt_registry_close();
 	configured = 0;

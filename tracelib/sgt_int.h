@@ -211,6 +211,10 @@ void sgt_thread_flush(struct sgt_thread *t);
 void sgt_thread_finish_foreign(struct sgt_thread *t, int wait);
 /* Writes what t lost beyond lost_written as a LOST definition. Async-signal-safe. */
 void sgt_thread_lost_report(struct sgt_thread *t);
+/* Writes the lost events of threads that could not start recording (counted process-wide) as a
+ * LOST definition of thread 0, and with `say` reports them once on stderr. Async-signal-safe
+ * when !say. */
+void sgt_thread_failed_report(int say);
 /* The list of all thread states of this process (only grows). */
 struct sgt_thread *sgt_thread_list(void);
 void sgt_thread_list_add(struct sgt_thread *t);

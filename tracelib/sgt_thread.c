@@ -22,6 +22,27 @@ __thread int sgt_thread_done __attribute__((tls_model("initial-exec")));
 static struct sgt_thread *thread_list;
 static pthread_key_t thread_key;
 
+/* Threads that could not start recording (no memory for their state, no file descriptor for
+ * their stream) have no stream to count their losses in. The process counts them here: the
+ * threads, and as lost events each one's THREAD_BEGIN plus one per probe or wrapper call it
+ * made afterwards (a wrapper would have recorded one to four events: the count is a lower
+ * bound). sgt_thread_failed_report() moves them into thread 0's lost count. */
+#define SGT_DONE_FAILED 2    /* sgt_thread_done of a thread that could not start */
+static uint64_t failed_threads, failed_lost;
+
+void sgt_thread_failed_report(int say)
+{
+	uint64_t n = __atomic_exchange_n(&failed_lost, 0, __ATOMIC_ACQ_REL);
+	if (n == 0 || sgt_registry_lost(0, n) < 0)
+		return;
+	if (say)
+		fprintf(stderr, "sgtrace: warning: %llu thread(s) could not be traced (out of memory "
+			"or file descriptors); their %llu probe calls are counted as lost events of "
+			"thread 0\n", (unsigned long long)__atomic_load_n(&failed_threads,
+									  __ATOMIC_RELAXED),
+			(unsigned long long)n);
+}
+
 struct sgt_thread *sgt_thread_list(void)
 {
 	return __atomic_load_n(&thread_list, __ATOMIC_ACQUIRE);
@@ -241,7 +262,7 @@ struct sgt_thread *sgt_thread_start(uint32_t index, uint32_t parent)
 	sgt_thread_list_add(t);
 	return t;
 fail:
-	/* This thread records nothing; it is not retried on every event. */
+	/* This thread records nothing; it is not retried on every event, but counted. */
 	if (t) {
 		if (t->fd >= 0)
 			close(t->fd);
@@ -249,7 +270,9 @@ fail:
 		free(t);
 	}
 	sgt_self = NULL;
-	sgt_thread_done = 1;
+	sgt_thread_done = SGT_DONE_FAILED;
+	__atomic_add_fetch(&failed_threads, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&failed_lost, 1, __ATOMIC_RELAXED);
 	return NULL;
 }
 
@@ -265,6 +288,7 @@ void sgt_thread_fork_child(struct sgt_thread *self)
 		t->io_lock = 0;
 	}
 	thread_list = NULL;
+	failed_threads = failed_lost = 0;   /* the parent's, reported by the parent */
 	if (self) {
 		/* Its buffered events belong to the parent, which writes them. */
 		self->pos = self->end = self->buf;
@@ -294,6 +318,8 @@ struct sgt_thread *sgt_slow(unsigned need)
 	if (!sg_trace_active)
 		return NULL;
 	if (!t) {
+		if (sgt_thread_done == SGT_DONE_FAILED)
+			__atomic_add_fetch(&failed_lost, 1, __ATOMIC_RELAXED);
 		if (sgt_thread_done)
 			return NULL;
 		t = sgt_thread_start(SG_NO_ID, SG_NO_ID);
