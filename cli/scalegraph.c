@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "exe_path.h"
+
 struct subcommand {
 	const char *name;
 	const char *summary;
@@ -40,24 +42,8 @@ static void usage(FILE *f)
  * relative to this executable. Returns 0 or -errno. */
 static int libexec_dir(char *out, size_t len)
 {
-	const char *env = getenv("SCALEGRAPH_LIBEXEC");
-	if (env && *env) {
-		if ((size_t)snprintf(out, len, "%s", env) >= len)
-			return -ENAMETOOLONG;
-		return 0;
-	}
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-	if (n < 0)
-		return -errno;
-	self[n] = '\0';
-	char *slash = strrchr(self, '/');
-	if (!slash)
-		return -ENOENT;
-	*slash = '\0';
-	if ((size_t)snprintf(out, len, "%s/../libexec/scalegraph", self) >= len)
-		return -ENAMETOOLONG;
-	return 0;
+	int rc = exe_path_join("SCALEGRAPH_LIBEXEC", "../libexec/scalegraph", out, len);
+	return rc < 0 ? rc : 0;
 }
 
 int main(int argc, char **argv)

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../cli/exe_path.h"
 #include "cc_int.h"
 
 struct cmd {
@@ -110,23 +111,16 @@ static int cmd_run(const struct cmd *c)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-/* <dir of this executable>/../../<leaf>, or the environment override. */
+/* <dir of this executable>/../../<leaf>, resolved where it exists, or the environment
+ * override as given. */
 static int tool_dir(const char *env, const char *leaf, char *out, size_t len)
 {
-	const char *e = getenv(env);
-	if (e && *e)
-		return (size_t)snprintf(out, len, "%s", e) < len ? 0 : -ENAMETOOLONG;
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-	if (n < 0)
-		return -errno;
-	self[n] = '\0';
-	char *slash = strrchr(self, '/');
-	if (slash)
-		*slash = '\0';
-	char joined[PATH_MAX + 32];
-	snprintf(joined, sizeof joined, "%s/../../%s", self, leaf);
-	if (!realpath(joined, out)) /* keep the unresolved path: the error shows later */
+	char rel[64], joined[PATH_MAX];
+	snprintf(rel, sizeof rel, "../../%s", leaf);
+	int rc = exe_path_join(env, rel, joined, sizeof joined);
+	if (rc < 0)
+		return rc;
+	if (rc == 1 || !realpath(joined, out)) /* keep the unresolved path: the error shows later */
 		return (size_t)snprintf(out, len, "%s", joined) < len ? 0 : -ENAMETOOLONG;
 	return 0;
 }
