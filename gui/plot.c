@@ -458,6 +458,9 @@ static double draw_axis_y(cairo_t *cr, const struct plot_ticks *t, const struct 
 	}
 	plot_set_font(cr, PLOT_FONT_LABEL);
 	axis_title(label, sizeof(label), a, t);
+	/* a short plot (small window): the smaller font, so the title stays within the chart */
+	if (plot_text_width(cr, label) > pa.h + 40)
+		plot_set_font(cr, PLOT_FONT_SMALL);
 	plot_text_vertical(cr, pa.x - wmax - 18, pa.y + pa.h / 2, label);
 	return wmax;
 }

@@ -99,15 +99,14 @@ static int chart_or_message(cairo_t *cr, struct plot_rect r, const struct plot_c
 	return plot_chart_draw(cr, r, c);
 }
 
-/* The legend the charts of a window share (they draw the same series): a strip at the bottom,
- * its height returned through *leg_h; charts are drawn with legend_off. */
+/* The legend the charts of a window share (they draw the same series), with c's note: a strip
+ * of height shared_legend_height at the bottom; the charts are drawn with legend_off. */
 static void shared_legend(cairo_t *cr, double w, double h, const struct plot_chart *c,
 			  enum plot_ideal ideal, double leg_h)
 {
 	struct plot_chart k = *c;
 
 	k.ideal = ideal;
-	k.note = NULL;
 	if (c->n_series > 0)
 		plot_legend_draw(cr, (struct plot_rect){ 0, h - leg_h, w, leg_h }, &k);
 }
@@ -118,7 +117,6 @@ static double shared_legend_height(cairo_t *cr, double w, const struct plot_char
 	struct plot_chart k = *c;
 
 	k.ideal = ideal;
-	k.note = NULL;
 	return c->n_series > 0 ? plot_legend_height(cr, w, &k) + 12 : 0;
 }
 
@@ -259,6 +257,7 @@ int view_sources_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	double vals[64 * MODEL_N_METRICS];
 	int lcolors[MODEL_N_METRICS];
 	size_t j, ng, nl = 0;
+	double lh;
 	int rc, k;
 
 	if (m->cur_method < 0) {
@@ -337,8 +336,13 @@ int view_sources_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	chart_vs_n(&c, title, &p, 0,
 		   (struct plot_axis){ "per-thread latency (source / N)", PLOT_LOG10, PLOT_UNIT_SECONDS, NAN, NAN, 0 });
 	c.note = note;
-	if ((rc = plot_chart_draw(cr, (struct plot_rect){ 0, 0, w * 0.64, h }, &c)) < 0)
+	/* a narrow window: the legend and notes go into a strip across the whole width */
+	lh = w < 900 ? shared_legend_height(cr, w, &c, PLOT_IDEAL_NONE) : 0;
+	c.legend_off = lh > 0;
+	if ((rc = plot_chart_draw(cr, (struct plot_rect){ 0, 0, w * 0.64, h - lh }, &c)) < 0)
 		goto out;
+	if (lh > 0)
+		shared_legend(cr, w, h, &c, PLOT_IDEAL_NONE, lh);
 
 	/* the same sources stacked per N: what each thread's latency is made of */
 	ng = me->n_pts < 64 ? me->n_pts : 64;
@@ -359,7 +363,7 @@ int view_sources_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	st.layer_colors = lcolors;
 	st.n_layers = nl;
 	st.values = vals;
-	rc = plot_stack_draw(cr, (struct plot_rect){ w * 0.64, 0, w * 0.36, h }, &st);
+	rc = plot_stack_draw(cr, (struct plot_rect){ w * 0.64, 0, w * 0.36, h - lh }, &st);
 out:
 	view_pool_free(&p);
 	return rc;
@@ -500,7 +504,8 @@ int view_patterns_draw(cairo_t *cr, double w, double h, const struct view_ctx *v
 		snprintf(why, sizeof(why), "no sequential patterns: %s",
 			 m->seq_why ? m->seq_why : "none in this experiment");
 		cairo_set_source_rgb(cr, 0.6, 0.1, 0.1);
-		plot_text(cr, w / 2, ch * 0.5, PLOT_CENTER, why);
+		plot_set_font(cr, PLOT_FONT_LABEL);
+		plot_text_wrapped(cr, 80, ch * 0.4, w - 120, 16, why);
 	}
 out:
 	view_pool_free(&p);
