@@ -214,7 +214,7 @@ struct plot_timeline {
 	int sel_lane;              /* lane of the outlined interval [sel_t0, sel_t1], -1: none */
 	double sel_t0, sel_t1;
 };
-#define PLOT_TIMELINE_LABEL_W 110
+#define PLOT_TIMELINE_LABEL_W 124
 /* Where the lanes of a timeline drawn into r go: the lanes' rectangle and one lane's height. */
 void plot_timeline_layout(struct plot_rect r, size_t n_lanes, struct plot_rect *lanes,
 			  double *lane_h);

@@ -450,6 +450,9 @@ int timeline_draw(cairo_t *cr, double w, double h, struct timeline *tl)
 	plot_format_seconds(span[2], sizeof(span[2]), timeline_duration(tl));
 	snprintf(title, sizeof(title), "Run timeline \xe2\x80\x94 %s (showing %s .. %s of %s)",
 		 tl->label, span[0], span[1], span[2]);
+	plot_set_font(cr, PLOT_FONT_TITLE);
+	if (plot_text_width(cr, title) > w - 16)   /* narrow: the run, the time axis shows the rest */
+		snprintf(title, sizeof(title), "%s", tl->label);
 	memset(&pt, 0, sizeof(pt));
 	pt.title = title;
 	pt.lanes = lanes;

@@ -382,5 +382,7 @@ void win_plot_resize(struct win_plot *wp, int w, int h)
 		XtVaSetValues(wp->methods, XmNwidth, (Dimension)w, NULL);
 	if (wp->sources)
 		XtVaSetValues(wp->sources, XmNwidth, (Dimension)w, NULL);
+	if (wp->id == VIEW_TIMELINE && XtNameToWidget(wp->form, "timelineControls"))
+		XtVaSetValues(XtNameToWidget(wp->form, "timelineControls"), XmNwidth, (Dimension)w, NULL);
 	XtVaSetValues(wp->da, XmNwidth, (Dimension)w, XmNheight, (Dimension)h, NULL);
 }

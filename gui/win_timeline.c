@@ -78,7 +78,10 @@ Widget win_timeline_controls(struct xsg_app *app, Widget form)
 					     XmNtopAttachment, XmATTACH_FORM,
 					     XmNleftAttachment, XmATTACH_FORM,
 					     XmNrightAttachment, XmATTACH_FORM, XmNspacing, 4,
-					     XmNuserData, (XtPointer)app, NULL);
+					     XmNuserData, (XtPointer)app,
+					     /* buttons wrap in a narrow window instead of widening it */
+					     XmNresizeWidth, False,
+					     XmNwidth, (Dimension)view_get(VIEW_TIMELINE)->w, NULL);
 	size_t i;
 
 	for (i = 0; i < sizeof(buttons) / sizeof(buttons[0]); i++) {
