@@ -16,6 +16,11 @@
 static const char matrix_note[] =
 	"* time-bound value suspect: E and E' both low and close (the paper's caveat, \xc2\xa7" "6.4)\n"
 	"n/a: the model has no run at N or N' (e.g. the E target cannot be reached there)";
+static const char matrix_note_negative[] =
+	"* time-bound value suspect: E and E' both low and close (the paper's caveat, \xc2\xa7" "6.4)\n"
+	"n/a: the model has no run at N or N' (e.g. the E target cannot be reached there)\n"
+	"below 0: L(W,N) < 0 at one of the two sizes (E > 1 there: check how T_seq was "
+	"measured); not a scalability value";
 
 static int build(const struct view_ctx *v, int *ns, size_t *n_ns, struct plot_mcell **cells)
 {
@@ -58,6 +63,10 @@ static void fill_matrix(struct plot_matrix *pm, const struct view_ctx *v, const 
 	pm->value_names[1] = "E-conserved";
 	pm->value_names[2] = "memory-bound";
 	pm->note = matrix_note;
+	for (size_t i = 0; i < n * n; i++)
+		for (int k = 0; k < 3; k++)
+			if (cells[i].v[k] < 0)
+				pm->note = matrix_note_negative;
 	pm->sel_i = v->mat_sel_i;
 	pm->sel_j = v->mat_sel_j;
 }
