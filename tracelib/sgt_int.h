@@ -119,6 +119,7 @@ struct sgt_thread {
 	int fork_reset;            /* forked child: restart as thread 0 of the child's trace */
 	int in_lib;                /* recursion guard around registry calls */
 	uint64_t seq, n_written, lost;
+	uint64_t file_bytes;       /* bytes written to the stream file so far */
 	uint64_t lost_written;     /* part of `lost` already in the trailer or a LOST definition */
 	pid_t tid;
 	struct sgt_map objs;       /* sync objects: (address, kind) -> id, episodes */

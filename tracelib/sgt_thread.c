@@ -74,6 +74,19 @@ static void io_unlock(struct sgt_thread *t)
 	__atomic_store_n(&t->io_lock, 0, __ATOMIC_RELEASE);
 }
 
+/* Chunks at least this big get their file blocks allocated before they are written. */
+#define SGT_PREALLOC_MIN ((size_t)64 << 10)
+
+/* Allocates the blocks of the next `len` bytes of t's stream, which are written next. ext4
+ * then finds the blocks in place instead of reserving them page by page in write(): 1.5 instead
+ * of 2.6 ns per 16-byte record here (docs/tracelib.md). KEEP_SIZE leaves the file size to the
+ * write, so a crash leaves no hole; a file system without fallocate just skips it. */
+static void chunk_prealloc(struct sgt_thread *t, size_t len)
+{
+	if (len >= SGT_PREALLOC_MIN)
+		(void)fallocate(t->fd, FALLOC_FL_KEEP_SIZE, (off_t)t->file_bytes, (off_t)len);
+}
+
 /* Writes records buf[0..n) as the next chunk. io_lock held. Async-signal-safe. */
 static void chunk_write(struct sgt_thread *t, size_t n)
 {
@@ -90,7 +103,9 @@ static void chunk_write(struct sgt_thread *t, size_t n)
 	h->n_recs = (uint32_t)n;
 	sgt_clock_pair(&h->pair_ticks, &h->pair_ns);
 	sgf_chunk_seal(h, t->buf);
-	if (sgt_write_all(t->fd, h, sizeof *h + n * sizeof *t->buf) < 0) {
+	size_t len = sizeof *h + n * sizeof *t->buf;
+	chunk_prealloc(t, len);
+	if (sgt_write_all(t->fd, h, len) < 0) {
 		/* Disk full or similar: this stream stops here, and counts what it drops. */
 		t->lost += n;
 		close(t->fd);
@@ -99,6 +114,7 @@ static void chunk_write(struct sgt_thread *t, size_t n)
 	}
 	t->seq++;
 	t->n_written += n;
+	t->file_bytes += len;
 }
 
 /* Writes the trailer and closes the stream. io_lock held. Async-signal-safe. */
@@ -215,6 +231,7 @@ static int stream_open(struct sgt_thread *t)
 		close(t->fd);
 		t->fd = -1;
 	}
+	t->file_bytes = sizeof h;
 	return rc;
 }
 
