@@ -156,6 +156,8 @@ int model_merge(struct model *dst, const struct model *src);
 int model_load_compare(struct model *m, char *const *dirs, size_t n, char *err, size_t err_len);
 /* The sum of model_dir_stamp over dirs (live monitor of a comparison). */
 long long model_dirs_stamp(char *const *dirs, size_t n);
+/* Appends a copy of s to the string array *v of *n strings (grown by one). 0 or -ENOMEM. */
+int model_strv_add(char ***v, size_t *n, const char *s);
 /* The legend label of method i: its name, prefixed with the experiment's name ("a.exp:fixed")
  * when experiments are compared. */
 void model_method_label(const struct model *m, size_t i, char *buf, size_t len);

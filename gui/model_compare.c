@@ -23,22 +23,30 @@ static int exp_known(const struct model *m, const char *name)
 	return 0;
 }
 
+int model_strv_add(char ***v, size_t *n, const char *s)
+{
+	char **nv = realloc(*v, (*n + 1) * sizeof(*nv));
+
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	if (!(nv[*n] = strdup(s)))
+		return -ENOMEM;
+	(*n)++;
+	return 0;
+}
+
 /* Registers src's name (made unique) as experiment n_exps + 1; *k gets that number. */
 static int add_exp(struct model *dst, const char *name, int *k)
 {
 	char buf[256];
-	char **v;
-	int i;
+	int i, rc;
 
 	snprintf(buf, sizeof(buf), "%s", name && *name ? name : "experiment");
 	for (i = 2; exp_known(dst, buf); i++)
 		snprintf(buf, sizeof(buf), "%s#%d", name && *name ? name : "experiment", i);
-	if (!(v = realloc(dst->exps, (dst->n_exps + 1) * sizeof(*v))))
-		return -ENOMEM;
-	dst->exps = v;
-	if (!(v[dst->n_exps] = strdup(buf)))
-		return -ENOMEM;
-	dst->n_exps++;
+	if ((rc = model_strv_add(&dst->exps, &dst->n_exps, buf)) < 0)
+		return rc;
 	*k = (int)dst->n_exps;
 	return 0;
 }

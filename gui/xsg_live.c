@@ -82,15 +82,7 @@ int xsg_load(struct xsg_app *app)
 
 int xsg_dirs_add(struct xsg_app *app, const char *dir)
 {
-	char **v = realloc(app->dirs, (app->n_dirs + 1) * sizeof(*v));
-
-	if (!v)
-		return -ENOMEM;
-	app->dirs = v;
-	if (!(v[app->n_dirs] = strdup(dir)))
-		return -ENOMEM;
-	app->n_dirs++;
-	return 0;
+	return model_strv_add(&app->dirs, &app->n_dirs, dir);
 }
 
 int xsg_live_check(struct xsg_app *app)
