@@ -135,6 +135,17 @@ static void area_size(struct xsg_app *app, double *w, double *h)
 	*h = dh;
 }
 
+/* The visible range in the status line, after the mouse moved it. */
+static void say_range(struct xsg_app *app)
+{
+	char a[32], b[32], d[32];
+
+	plot_format_seconds(a, sizeof(a), app->timeline.v0);
+	plot_format_seconds(b, sizeof(b), app->timeline.v1);
+	plot_format_seconds(d, sizeof(d), timeline_duration(&app->timeline));
+	xsg_status(app, "timeline: showing %s .. %s of %s", a, b, d);
+}
+
 /* Mouse on the drawing area: wheel zooms at the pointer, drag pans, click selects. */
 static void mouse_handler(Widget w, XtPointer client, XEvent *ev, Boolean *cont)
 {
@@ -156,6 +167,7 @@ static void mouse_handler(Widget w, XtPointer client, XEvent *ev, Boolean *cont)
 		else
 			timeline_zoom(tl, ev->xbutton.button == Button4 ? 1.5 : 1 / 1.5, NAN);
 		win_timeline_refresh(app, 1);
+		say_range(app);
 	} else if (ev->type == ButtonPress && ev->xbutton.button == Button1) {
 		drag = (struct drag){ 1, ev->xbutton.x, ev->xbutton.y, 0, tl->v0, tl->v1 };
 	} else if (ev->type == MotionNotify && drag.down) {
@@ -169,6 +181,8 @@ static void mouse_handler(Widget w, XtPointer client, XEvent *ev, Boolean *cont)
 		}
 	} else if (ev->type == ButtonRelease && ev->xbutton.button == Button1 && drag.down) {
 		drag.down = 0;
+		if (drag.moved)
+			say_range(app);
 		if (!drag.moved) {
 			snprintf(cmd, sizeof(cmd), "timeline-click:%d,%d", ev->xbutton.x, ev->xbutton.y);
 			xsg_command(app, cmd);

@@ -191,3 +191,36 @@ if env -u DISPLAY "$XSG" --export "$OUT/export-cmp" --run "$RID" "$EXP" "$FIX" >
    grep -q "run $RID: " "$OUT/export-cmp/timeline.svg" && grep -q "fixture:fixed" "$OUT/export-cmp/latency.svg"; then
 	pass "--export --run $RID with two experiments"
 else fail "--export --run" "$(tail -2 "$OUT/export-cmp.log")"; fi
+
+# --- window 9 with the real mouse (xdotool): wheel zooms, a drag pans, a click reads out -------
+if ! command -v xdotool >/dev/null; then skip "timeline mouse" "xdotool not installed"; exit 0; fi
+rm -f "$OUT/ready"
+SG_GUI_ECHO_STATUS=1 "$XSG" --poll 0 --action "run-select:$RID;open:timeline;touch:$OUT/ready;wait:30000;quit" \
+	"$EXP" >"$OUT/mouse.out" 2>"$OUT/mouse.err" &
+GPID=$!
+i=0
+while [ ! -e "$OUT/ready" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+WID=$(xdotool search --name "^Run timeline" 2>/dev/null | head -1)
+if [ -z "$WID" ]; then fail "timeline mouse" "no timeline window found"; kill "$GPID"; wait "$GPID"; GPID=; exit 0; fi
+xdotool mousemove --window "$WID" 600 150 click 4 click 4 >/dev/null 2>&1      # wheel up: zoom in at x
+sleep 0.3
+xdotool mousemove --window "$WID" 600 150 mousedown 1 mousemove --window "$WID" 400 150 mouseup 1 >/dev/null 2>&1
+sleep 0.3
+xdotool mousemove --window "$WID" 500 140 click 1 >/dev/null 2>&1             # thread 1's lane
+i=0
+while ! grep -q '^status: timeline: thread 1: ' "$OUT/mouse.out" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+xwd -silent -id "$WID" 2>/dev/null | convert xwd:- "$OUT/timeline-mouse.png" 2>/dev/null
+kill "$GPID" 2>/dev/null; wait "$GPID" 2>/dev/null; GPID=
+if grep -q '^status: timeline: thread 1: .*, object: .*, start .*, duration ' "$OUT/mouse.out"; then
+	pass "timeline mouse: wheel, drag and click ($(grep '^status: timeline: thread 1' "$OUT/mouse.out" | tail -1 | cut -c19-))"
+else fail "timeline mouse" "no readout after a click on thread 1's lane: $(tail -2 "$OUT/mouse.out")"; fi
+if grep -q "X error" "$OUT/mouse.err"; then fail "timeline mouse" "$(grep -m1 'X error' "$OUT/mouse.err")"
+else pass "timeline mouse: no X error"; fi
+# two wheel steps zoom in 1.5x each (the range starts after 0 s), the drag pans to later times
+ranges=$(grep -c '^status: timeline: showing ' "$OUT/mouse.out")
+first=$(grep -m1 '^status: timeline: showing ' "$OUT/mouse.out" | cut -c27-)
+last=$(grep '^status: timeline: showing ' "$OUT/mouse.out" | tail -1 | cut -c27-)
+if [ "$ranges" -eq 3 ] && [ "$first" != "$last" ] && ! echo "$last" | grep -q '^0 s '; then
+	pass "timeline mouse: wheel zoomed to $first, drag panned to $last"
+else fail "timeline mouse" "$ranges range lines, first '$first', last '$last'"; fi
+shot_ok timeline-mouse 1100 440
