@@ -53,7 +53,8 @@ $(LIBEXEC)/scalegraph-dump: $(OBJ)/tracelib/dump.o $(LIBDIR)/libsgtread.a
 
 # Tests: cmocka programs in $(B)/tests/tracelib/, and scripts.
 SGT_TESTDIR := $(B)/tests/tracelib
-SGT_CMOCKA_TESTS := test_format test_rw test_env test_wrappers test_fork test_crash test_stress
+SGT_CMOCKA_TESTS := test_format test_rw test_env test_wrappers test_fork test_crash test_stress \
+	test_hash
 TESTS += $(addprefix $(SGT_TESTDIR)/,$(SGT_CMOCKA_TESTS)) \
 	tracelib/tests/test-visibility.sh tracelib/tests/test-dump.sh tracelib/tests/test-env.sh \
 	tracelib/tests/test-lost.sh
@@ -63,7 +64,7 @@ TESTS_DEPS_tracelib := $(SGT_TEST_HELPERS) $(LIBEXEC)/scalegraph-dump $(LIBDIR)/
 
 # Programs that record link the static libsgtrace; tools link only libsgtread. test_env calls
 # the (hidden) environment parser, so it links that object itself.
-SGT_TEST_RECORDS := test_wrappers test_fork test_stress crashee failee
+SGT_TEST_RECORDS := test_wrappers test_fork test_stress test_hash crashee failee
 $(SGT_TESTDIR)/test_env: $(OBJ)/tracelib/sgt_env.o
 $(addprefix $(SGT_TESTDIR)/,$(SGT_CMOCKA_TESTS) crashee mktrace failee): $(SGT_TESTDIR)/%: \
 		$(OBJ)/tracelib/tests/%.o $(OBJ)/tracelib/tests/tutil.o $(LIBDIR)/libsgtread.a \

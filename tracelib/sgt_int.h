@@ -28,6 +28,7 @@
 
 #include "sgf_int.h"
 #include "sgt_export.h"
+#include "sgt_hash.h"
 #include "sgtrace.h"
 
 /* Everything declared below is internal: hidden, so that the library reaches it directly
@@ -110,7 +111,8 @@ struct sgt_map {
 struct sgt_thread {
 	struct sg_event_rec *pos;  /* next free record (hot) */
 	struct sg_event_rec *end;  /* end of the buffer (hot) */
-	struct sg_event_rec *buf;
+	uint64_t hv[4];            /* payload checksum of buf..pos, whole stripes (hot, sgt_hash.h) */
+	struct sg_event_rec *buf;  /* 64-byte aligned */
 	struct sgf_chunk_header *chunk;  /* header space right before buf: one write per chunk */
 	uint32_t index, parent;
 	int fd;
@@ -142,13 +144,31 @@ static inline struct sgt_thread *sgt_me(void)
 	return t;
 }
 
+/* Adds the stripe that record r (stored as w0, w1) completes, if it completes one, to the
+ * payload checksum: every second record, found from its address (sgt_hash.h). */
+static inline void sgt_rec_hash(struct sgt_thread *t, struct sg_event_rec *r, uint64_t w0,
+				uint64_t w1)
+{
+	if (((uintptr_t)(r + 1) & 31) == 0)
+		sgt_hash_stripe(t->hv, r - 1, w0, w1);
+}
+
+/* Empties t's buffer: the next record goes to its start, with a new payload checksum. */
+static inline void sgt_buf_restart(struct sgt_thread *t)
+{
+	sgt_hash_init(t->hv);
+	__atomic_store_n(&t->pos, t->buf, __ATOMIC_RELEASE);
+}
+
 /* Stores one event at r, the calling thread's next free record, timestamped now. */
 static inline void sgt_rec_put(struct sgt_thread *t, struct sg_event_rec *r, uint64_t ticks,
 			       enum sg_ev_kind kind, uint32_t id, uint32_t aux)
 {
-	r->w0 = sg_rec_w0(ticks, kind);
-	r->w1 = sg_rec_w1(id, aux);
+	uint64_t w0 = sg_rec_w0(ticks, kind), w1 = sg_rec_w1(id, aux);
+	r->w0 = w0;
+	r->w1 = w1;
 	__atomic_store_n(&t->pos, r + 1, __ATOMIC_RELEASE);
+	sgt_rec_hash(t, r, w0, w1);
 }
 
 /* sgt_rec_put with the clock_gettime fallback clock, out of line. */
@@ -185,7 +205,8 @@ static inline void sgt_rec_t(struct sgt_thread *t, enum sg_ev_kind kind, uint32_
 	sgt_rec_store(t, r, kind, id, aux);
 }
 
-/* Records one event on the calling thread: a TLS load, a compare, rdtsc and three stores. */
+/* Records one event on the calling thread: a TLS load, a compare, rdtsc and three stores (and
+ * every second event a checksum stripe). */
 static inline void sgt_rec(enum sg_ev_kind kind, uint32_t id, uint32_t aux)
 {
 	struct sgt_thread *t = sgt_self;

@@ -87,8 +87,20 @@ static void chunk_prealloc(struct sgt_thread *t, size_t len)
 		(void)fallocate(t->fd, FALLOC_FL_KEEP_SIZE, (off_t)t->file_bytes, (off_t)len);
 }
 
-/* Writes records buf[0..n) as the next chunk. io_lock held. Async-signal-safe. */
-static void chunk_write(struct sgt_thread *t, size_t n)
+/* Seals chunk header h whose payload checksum the recording thread kept (sgt_hash.h): as
+ * sgf_chunk_seal() without the pass over the payload. The header checksum covers all of the
+ * header but its last word (docs/trace-format.md); test_hash checks both agree. */
+static void chunk_seal_kept(struct sgt_thread *t, struct sgf_chunk_header *h, size_t n)
+{
+	h->magic = SGF_CHUNK_MAGIC;
+	h->payload_hash = sgt_hash_finish(t->hv, t->buf, n);
+	h->hash = sgf_hash(h, offsetof(struct sgf_chunk_header, hash));
+}
+
+/* Writes records buf[0..n) as the next chunk. `own`: the owning thread writes, so its kept
+ * checksum is valid; from elsewhere the payload is hashed here. io_lock held.
+ * Async-signal-safe. */
+static void chunk_write(struct sgt_thread *t, size_t n, int own)
 {
 	if (n == 0)
 		return;
@@ -102,7 +114,10 @@ static void chunk_write(struct sgt_thread *t, size_t n)
 	h->seq = t->seq;
 	h->n_recs = (uint32_t)n;
 	sgt_clock_pair(&h->pair_ticks, &h->pair_ns);
-	sgf_chunk_seal(h, t->buf);
+	if (own)
+		chunk_seal_kept(t, h, n);
+	else
+		sgf_chunk_seal(h, t->buf);
 	size_t len = sizeof *h + n * sizeof *t->buf;
 	chunk_prealloc(t, len);
 	if (sgt_write_all(t->fd, h, len) < 0) {
@@ -152,8 +167,8 @@ void sgt_thread_flush(struct sgt_thread *t)
 	if (t->finished)
 		t->lost += n;
 	else
-		chunk_write(t, n);
-	__atomic_store_n(&t->pos, t->buf, __ATOMIC_RELEASE);
+		chunk_write(t, n, sgt_self == t);
+	sgt_buf_restart(t);
 	io_unlock(t);
 }
 
@@ -163,7 +178,7 @@ void sgt_thread_finish_foreign(struct sgt_thread *t, int wait)
 		return;
 	if (!t->finished && t->buf) {
 		struct sg_event_rec *pos = __atomic_load_n(&t->pos, __ATOMIC_ACQUIRE);
-		chunk_write(t, (size_t)(pos - t->buf));
+		chunk_write(t, (size_t)(pos - t->buf), 0);
 		trailer_write(t);
 	}
 	io_unlock(t);
@@ -187,7 +202,7 @@ void sgt_thread_finish(struct sgt_thread *t)
 	if (t->finished) {
 		t->lost += n;
 	} else {
-		chunk_write(t, n);
+		chunk_write(t, n, 1);
 		trailer_write(t);
 	}
 	free(t->chunk);
@@ -250,7 +265,7 @@ static int thread_begin(struct sgt_thread *t, uint32_t index, uint32_t parent)
 	rc = sgt_registry_thread(t->index, parent, t->tid);
 	if (rc < 0)
 		return rc;
-	t->pos = t->buf;
+	sgt_buf_restart(t);
 	t->end = t->buf + sgt_g.buf_recs;
 	sgt_self = t;
 	pthread_setspecific(thread_key, t);
@@ -267,7 +282,9 @@ struct sgt_thread *sgt_thread_start(uint32_t index, uint32_t parent)
 	if (!t)
 		goto fail;
 	t->fd = -1;
-	t->chunk = malloc(sizeof(struct sgf_chunk_header) + sgt_g.buf_recs * sizeof *t->buf);
+	/* 64-byte aligned, so the records after the 64-byte header start on a checksum stripe. */
+	size_t bytes = sizeof(struct sgf_chunk_header) + sgt_g.buf_recs * sizeof *t->buf;
+	t->chunk = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
 	if (!t->chunk)
 		goto fail;
 	t->buf = (struct sg_event_rec *)(t->chunk + 1);
@@ -321,7 +338,7 @@ static struct sgt_thread *fork_restart(struct sgt_thread *t)
 	if (sgt_core_fork_start() < 0 || thread_begin(t, SG_NO_ID, SG_NO_ID) < 0) {
 		t->fd = -1;
 		t->finished = 1;
-		t->pos = t->buf;
+		sgt_buf_restart(t);
 		t->end = t->buf + sgt_g.buf_recs;
 		return t;
 	}
@@ -374,6 +391,8 @@ void sgt_rec_value(struct sgt_thread *t, uint32_t counter, int64_t value)
 	r[1].w0 = sg_rec_w0(ticks, SG_EV_VALUE);
 	r[1].w1 = (uint64_t)value;
 	__atomic_store_n(&t->pos, r + 2, __ATOMIC_RELEASE);
+	sgt_rec_hash(t, r, r[0].w0, r[0].w1);
+	sgt_rec_hash(t, r + 1, r[1].w0, r[1].w1);
 }
 
 /* Grows a map to twice its size (or its first 64 slots). */
