@@ -10,19 +10,7 @@ dump=$B/libexec/scalegraph/scalegraph-dump
 sg=$B/bin/scalegraph
 mktrace=$B/tests/tracelib/mktrace
 crashee=$B/tests/tracelib/crashee
-for f in "$dump" "$mktrace" "$crashee"; do
-	if [ ! -x "$f" ]; then
-		echo "FAIL: dump: $f not built"
-		exit 1
-	fi
-done
-work=$(mktemp -d "${TMPDIR:-/tmp}/sgtest.dump.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-
-# ok NAME COND-EXIT-STATUS WHY: one result line
-ok() {
-	if [ "$2" -eq 0 ]; then echo "PASS: $1"; else echo "FAIL: $1: $3"; fi
-}
+. "$(dirname "$0")/tlib.sh" dump "$dump" "$mktrace" "$crashee"
 
 # --- help and usage --------------------------------------------------------------------------
 out=$("$dump" --help); rc=$?

@@ -8,19 +8,8 @@ set -u
 B=${B:-build}
 crashee=$PWD/$B/tests/tracelib/crashee
 dump=$PWD/$B/libexec/scalegraph/scalegraph-dump
-for f in "$crashee" "$dump"; do
-	if [ ! -x "$f" ]; then
-		echo "FAIL: env: $f not built"
-		exit 1
-	fi
-done
-work=$(mktemp -d "${TMPDIR:-/tmp}/sgtest.env.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/tlib.sh" env "$crashee" "$dump"
 n=500
-
-ok() {
-	if [ "$2" -eq 0 ]; then echo "PASS: $1"; else echo "FAIL: $1: $3"; fi
-}
 
 # bad NAME MESSAGE VAR=VALUE...: the program exits 0, says MESSAGE once, and writes no trace
 bad() {

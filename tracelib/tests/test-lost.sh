@@ -8,19 +8,7 @@ set -u
 B=${B:-build}
 dump=$B/libexec/scalegraph/scalegraph-dump
 failee=$B/tests/tracelib/failee
-for f in "$dump" "$failee"; do
-	if [ ! -x "$f" ]; then
-		echo "FAIL: lost: $f not built"
-		exit 1
-	fi
-done
-work=$(mktemp -d "${TMPDIR:-/tmp}/sgtest.lost.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-
-# ok NAME COND-EXIT-STATUS WHY: one result line
-ok() {
-	if [ "$2" -eq 0 ]; then echo "PASS: $1"; else echo "FAIL: $1: $3"; fi
-}
+. "$(dirname "$0")/tlib.sh" lost "$dump" "$failee"
 
 k=3 m=100
 want=$((k * (1 + 2 * m)))
