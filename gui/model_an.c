@@ -238,7 +238,7 @@ int model_load_store(struct model *m, const char *dir, char *err, size_t err_len
 	snprintf(name, sizeof(name), "%s", base && base[1] ? base + 1 : dir);
 	if ((rc = model_set_name(m, name)) < 0)
 		goto out;
-	if ((rc = an_exp_open(dir, AN_EXP_NO_STORE_WRITE, &e, err, err_len)) < 0)
+	if ((rc = an_exp_open(dir, 0, &e, err, err_len)) < 0)
 		goto out;
 	if ((rc = add_points(m, e)) < 0 || (rc = add_matrix(m, e)) < 0 ||
 	    (rc = add_sequential(m, e)) < 0)
