@@ -5,9 +5,8 @@
  * shared between points), the repetition statistics (median, min, max of every figure), and the
  * metrics written back into the store's metrics table so that the GUI only queries.
  *
- * T_seq of a point is the runner's (the sequential program's time, or the N=1 run's: named in
- * t_seq_source). ML(1) comes from the trace of the point's sequential run, else from the N=1
- * parallel run at the same sizes.
+ * T_seq of a point and the options of its runs are chosen in an_exp_runs.c (T_seq measured
+ * like T_para); per-run figures come from the store's cache when current (an_cache.c).
  */
 #include <errno.h>
 #include <math.h>
@@ -106,7 +105,7 @@ static int read_methods(struct an_exp *e, sqlite3 *db)
 
 static int read_points(struct an_exp *e, sqlite3 *db)
 {
-	sqlite3_stmt *s = NULL, *q = NULL, *n1 = NULL;
+	sqlite3_stmt *s = NULL, *q = NULL;
 	int rc = -EIO;
 	if (sqlite3_prepare_v2(db, "SELECT id, model, method, n_threads, scale, sizes, work, "
 			       "target, t_para_s, t_seq_s, t_seq_source, efficiency, "
@@ -117,9 +116,6 @@ static int read_points(struct an_exp *e, sqlite3 *db)
 	    sqlite3_prepare_v2(db, "SELECT pr.run_id, pr.role FROM point_runs pr JOIN runs r ON "
 			       "r.id = pr.run_id WHERE pr.point_id = ? AND r.status = 'ok' AND "
 			       "pr.role IN ('rep', 'seq') ORDER BY pr.role, r.rep", -1, &q,
-			       NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "SELECT id FROM runs WHERE kind = 'par' AND n_threads = 1 AND "
-			       "sizes = ? AND status = 'ok' ORDER BY rep LIMIT 1", -1, &n1,
 			       NULL) != SQLITE_OK)
 		goto out;
 	while (sqlite3_step(s) == SQLITE_ROW) {
@@ -162,50 +158,12 @@ static int read_points(struct an_exp *e, sqlite3 *db)
 			p->reps[n++] = id;
 		}
 		o->n_reps = (int)n;
-		sqlite3_reset(n1);
-		sqlite3_bind_text(n1, 1, p->sizes, -1, SQLITE_TRANSIENT);
-		if (sqlite3_step(n1) == SQLITE_ROW)
-			p->n1_id = sqlite3_column_int64(n1, 0);
 	}
 	rc = 0;
 out:
 	sqlite3_finalize(s);
 	sqlite3_finalize(q);
-	sqlite3_finalize(n1);
 	return rc;
-}
-
-/* The analyzed run `id`, analyzing it on first use with the options of point p. */
-static struct an_run *exp_run_get(struct an_exp *e, int64_t id, const struct an_pt *p,
-				  const struct an_run *seq)
-{
-	for (size_t i = 0; i < e->n_runs; i++)
-		if (e->runs[i].id == id)
-			return e->runs[i].run;
-	if (an_grow(&e->runs, &e->cap_runs, e->n_runs, sizeof *e->runs) < 0)
-		return NULL;
-	struct an_exp_run *x = &e->runs[e->n_runs++];
-	x->id = id;
-	x->run = NULL;
-	char dir[4096], err[1024] = "";
-	snprintf(dir, sizeof dir, "%s/runs/%lld/trace", e->dir, (long long)id);
-	struct an_run_opts o = {
-		.n_cpus = e->n_cpus, .miss_ns = e->miss_ns, .unlock_ns = e->unlock_ns,
-	};
-	if (p) {
-		o.t_seq_s = isnan(p->pub.t_seq_s) ? 0 : p->pub.t_seq_s;
-		o.t_seq_source = p->t_seq_source;
-		o.n_threads = p->pub.n_threads;
-		o.seq = seq;
-		o.t_para_ref_s = isnan(p->pub.t_para_s) ? 0 : p->pub.t_para_s;
-	}
-	if (an_run_open(dir, &o, &x->run, err, sizeof err) < 0) {
-		an_exp_problem_add(e, "run %lld: %s", (long long)id, err);
-		return NULL;
-	}
-	for (size_t i = 0; i < an_run_n_problems(x->run); i++)
-		an_exp_problem_add(e, "run %lld: %s", (long long)id, an_run_problem(x->run, i));
-	return x->run;
 }
 
 /* Median, min and max over the point's analyzed repetitions; figures unavailable in every
@@ -213,32 +171,14 @@ static struct an_run *exp_run_get(struct an_exp *e, int64_t id, const struct an_
 static void point_stats(struct an_exp *e, struct an_pt *p)
 {
 	struct an_point *o = &p->pub;
-	struct an_run *rs[64];
+	const struct an_fig *rs[64];
 	int n = 0, linked = o->n_reps;
-	const struct an_run *seq = NULL;
-	if (o->seq_id) {
-		for (size_t i = 0; i < e->n_runs; i++)
-			if (e->runs[i].id == o->seq_id)
-				seq = e->runs[i].run;
-	}
-	/* a sequential program usually has no trace: ML(1) from the N=1 run at this size */
-	char dir[4096];
-	snprintf(dir, sizeof dir, "%s/runs/%lld/trace", e->dir, (long long)o->seq_id);
-	if (o->seq_id && !seq && access(dir, F_OK) == 0)
-		seq = exp_run_get(e, o->seq_id, NULL, NULL);
-	if (!seq && p->n1_id && o->n_threads > 1)
-		seq = exp_run_get(e, p->n1_id, NULL, NULL);
 	for (int k = 0; k < o->n_reps && n < 64; k++) {
-		struct an_run *r = exp_run_get(e, p->reps[k], p, seq);
-		if (r) {
-			an_run_set_opts(r, &(struct an_run_opts){
-				.t_seq_s = isnan(o->t_seq_s) ? 0 : o->t_seq_s,
-				.t_seq_source = p->t_seq_source, .n_threads = o->n_threads,
-				.n_cpus = e->n_cpus, .miss_ns = e->miss_ns,
-				.unlock_ns = e->unlock_ns, .seq = seq,
-				.t_para_ref_s = isnan(o->t_para_s) ? 0 : o->t_para_s });
-			rs[n++] = r;
-		}
+		struct an_exp_run *x = an_exp_run_find(e, p->reps[k]);
+		if (x && !x->have_fig)
+			an_exp_run_analyze(e, x);
+		if (x && x->have_fig)
+			rs[n++] = x->fig;
 	}
 	o->n_reps = n;
 	for (int m = 0; m < AN_N_METRICS; m++) {
@@ -247,7 +187,7 @@ static void point_stats(struct an_exp *e, struct an_pt *p)
 		const char *why = n ? NULL : an_exp_str(e, "no repetition with a readable trace "
 						       "(%d run(s) linked)", linked);
 		for (int i = 0; i < n; i++) {
-			struct an_fig f = an_run_fig(rs[i], (enum an_metric)m);
+			struct an_fig f = rs[i][m];
 			if (f.unavailable) {
 				if (!why)
 					why = f.unavailable;
@@ -278,20 +218,6 @@ static void point_stats(struct an_exp *e, struct an_pt *p)
 					(e->n_cpus > 0 && o->n_threads > e->n_cpus));
 }
 
-static void store_run_metrics(struct an_exp *e, struct store *st)
-{
-	for (size_t i = 0; i < e->n_runs; i++) {
-		const struct an_run *r = e->runs[i].run;
-		if (!r)
-			continue;
-		for (int m = 0; m < AN_N_METRICS; m++) {
-			struct an_fig f = an_run_fig(r, (enum an_metric)m);
-			store_metric_put(st, e->runs[i].id, 0, 0, an_metric_name((enum an_metric)m),
-					 f.value, an_metric_unit((enum an_metric)m), f.unavailable);
-		}
-	}
-}
-
 static int fill_store(struct an_exp *e, struct store *st)
 {
 	int rc = store_begin(st);
@@ -301,7 +227,7 @@ static int fill_store(struct an_exp *e, struct store *st)
 		store_rollback(st);
 		return -EIO;
 	}
-	store_run_metrics(e, st);
+	an_cache_store(e, st);
 	for (size_t i = 0; i < e->n_pts; i++) {
 		const struct an_point *o = &e->pts[i].pub;
 		for (int m = 0; m < AN_N_METRICS; m++)
@@ -341,14 +267,26 @@ int an_exp_open(const char *dir, unsigned flags, struct an_exp **out, char *err,
 	}
 	sqlite3 *db = store_db(st);
 	if ((rc = read_machine(e, db)) < 0 || (rc = read_methods(e, db)) < 0 ||
-	    (rc = read_points(e, db)) < 0) {
+	    (rc = an_exp_runs_read(e, db)) < 0 || (rc = read_points(e, db)) < 0) {
 		snprintf(err, errlen, "%s/experiment.db: %s", dir, store_errmsg(st));
 		goto out;
 	}
 	if (!e->n_pts)
 		an_exp_problem_add(e, "%s: the experiment has no points yet (scalegraph run)", dir);
 	for (size_t i = 0; i < e->n_pts; i++)
+		an_exp_point_opts(e, &e->pts[i]);
+	an_cache_keys(e);
+	if (!(flags & AN_EXP_REANALYZE) && an_cache_load(e, db) < 0)
+		an_exp_problem_add(e, "%s/experiment.db: cached figures not read: %s", dir,
+				   store_errmsg(st));
+	for (size_t i = 0; i < e->n_pts; i++)
 		point_stats(e, &e->pts[i]);
+	size_t n_keyed = 0;
+	for (size_t i = 0; i < e->n_runs; i++)
+		n_keyed += e->runs[i].have_fig && e->runs[i].key;
+	/* nothing new: the store's metrics are current, leave them */
+	if (!e->n_analyzed && n_keyed == e->n_cache_keys)
+		writable = 0;
 	for (size_t i = 0; i < e->n_pts; i++) {
 		struct an_pt *p = &e->pts[i];
 		p->pub.model = p->model;
@@ -357,6 +295,8 @@ int an_exp_open(const char *dir, unsigned flags, struct an_exp **out, char *err,
 		p->pub.t_seq_source = p->t_seq_source;
 		p->pub.note = p->note;
 		p->pub.rep_ids = p->reps;
+		p->pub.t_basis = p->t_basis;
+		p->pub.t_seq_how = p->t_seq_how;
 	}
 	if (writable && (rc = fill_store(e, st)) < 0)
 		an_exp_problem_add(e, "%s/experiment.db: metrics not written: %s", dir,
@@ -410,14 +350,6 @@ size_t an_exp_n_methods(const struct an_exp *e) { return e->n_methods; }
 const char *an_exp_method(const struct an_exp *e, size_t i)
 {
 	return i < e->n_methods ? e->methods[i] : NULL;
-}
-
-struct an_run *an_exp_run(const struct an_exp *e, int64_t run_id)
-{
-	for (size_t i = 0; i < e->n_runs; i++)
-		if (e->runs[i].id == run_id)
-			return e->runs[i].run;
-	return NULL;
 }
 
 const struct an_point *an_exp_point_find(const struct an_exp *e, const char *model,

@@ -6,6 +6,8 @@
  *   an_run.c         orchestration, the figures of METRICS.md, accessors
  *   an_timeline.c    the per-thread state timeline for the GUI
  *   an_exp.c         experiment stores: points, repetitions, metrics written back
+ *   an_exp_runs.c    the store's runs: T_seq of a point, each run's options, analysis on demand
+ *   an_cache.c       per-run figures cached in the store's metrics table, keyed by trace and options
  *   an_matrix.c      curves, p_x, the scalability matrix
  *   an_metric.c      metric names and units, figures, repetition statistics
  *   an_report_text.c, an_report_data.c   terminal tables; CSV and JSON
@@ -157,20 +159,30 @@ int an_join_parallelism(struct an_run *r);
 struct an_pt {
 	struct an_point pub;
 	char model[16], method[32], sizes[256], t_seq_source[16], note[256];
+	char t_basis[8], t_seq_how[200];
 	int64_t *reps;
-	int64_t n1_id;             /* an N=1 parallel run at the same sizes (profile, ML(1)), 0 */
 };
 
+/* A row of the store's runs table, its analysis options and figures. */
 struct an_exp_run {
 	int64_t id;
-	struct an_run *run;        /* NULL when its trace could not be read */
+	struct an_run *run;        /* the analyzed trace: NULL until needed, or unreadable */
+	char kind[4], sizes[256], t_para_source[16];
+	int n_threads, ok, has_trace, tried, have_opts;
+	double t_wall_s, t_para_s; /* the runner's, NAN unknown */
+	struct an_run_opts opts;   /* what its figures depend on (opts.seq set at analysis) */
+	long seq;                  /* index of the run giving ML(1), -1 none */
+	uint64_t key;              /* analysis key (an_cache.c) */
+	int have_fig, from_cache;
+	struct an_fig fig[AN_N_METRICS];
 };
 
 struct an_exp {
 	char *dir;
 	struct an_pt *pts;
 	size_t n_pts, cap_pts;
-	struct an_exp_run *runs;
+	struct an_exp_run *runs;   /* every row of the runs table, by id; never reallocated after
+				      an_exp_runs_read */
 	size_t n_runs, cap_runs;
 	char **methods;
 	size_t n_methods;
@@ -181,7 +193,26 @@ struct an_exp {
 	int n_cpus;
 	double miss_ns, unlock_ns;
 	char mem_along[32];        /* the parameter the memory-bound model scales */
+	size_t n_analyzed;         /* runs read from their traces by this open */
+	size_t n_cache_keys;       /* runs with an analysis key in the store */
 };
+
+/* an_exp_runs.c */
+struct sqlite3;
+int an_exp_runs_read(struct an_exp *e, struct sqlite3 *db);
+struct an_exp_run *an_exp_run_find(const struct an_exp *e, int64_t id);
+/* Chooses T_seq of point p (docs/analyzer.md) and gives its repetitions their options. */
+void an_exp_point_opts(struct an_exp *e, struct an_pt *p);
+/* Options of a run no point gave any (a sequential run read for ML(1)). */
+void an_exp_run_base_opts(struct an_exp *e, struct an_exp_run *x);
+/* Reads and analyzes run x once; fills x->fig unless cached. NULL when unreadable. */
+struct an_run *an_exp_run_analyze(struct an_exp *e, struct an_exp_run *x);
+
+/* an_cache.c */
+void an_cache_keys(struct an_exp *e);
+int an_cache_load(struct an_exp *e, struct sqlite3 *db);
+struct store;
+void an_cache_store(const struct an_exp *e, struct store *st);
 
 void an_exp_problem_add(struct an_exp *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

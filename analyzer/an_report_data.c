@@ -232,6 +232,10 @@ static void js_point(FILE *f, const struct an_point *o)
 	js_num(f, o->target);
 	fputs(", \"t_seq_source\": ", f);
 	js_str(f, o->t_seq_source);
+	fputs(", \"t_basis\": ", f);
+	js_str(f, o->t_basis);
+	fputs(", \"t_seq_how\": ", f);
+	js_str(f, o->t_seq_how);
 	fprintf(f, ", \"oversubscribed\": %s, \"note\": ",
 		o->med[AN_OVERSUB].value > 0 ? "true" : "false");
 	js_str(f, o->note);

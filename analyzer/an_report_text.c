@@ -217,6 +217,28 @@ static void matrix_text(FILE *f, const struct an_exp *e)
 			"memory (e.g. steps) cannot be scaled by it\n", e->mem_along);
 }
 
+/* How T_seq was measured, once per distinct way, with the points that use it. */
+static void t_seq_text(FILE *f, const struct an_exp *e)
+{
+	size_t n = an_exp_n_points(e);
+	fputs("\nT_seq, measured like the T_para it divides (E = T_seq / (N T_para)):\n", f);
+	for (size_t i = 0; i < n; i++) {
+		const struct an_point *o = an_exp_point(e, i);
+		size_t j = 0;
+		while (j < i && strcmp(an_exp_point(e, j)->t_seq_how, o->t_seq_how) != 0)
+			j++;
+		if (j < i)
+			continue;   /* said already */
+		fprintf(f, "  %s\n    for", o->t_seq_how);
+		for (size_t k = i; k < n; k++) {
+			const struct an_point *q = an_exp_point(e, k);
+			if (!strcmp(q->t_seq_how, o->t_seq_how))
+				fprintf(f, " %s/%s/N=%d", q->model, q->method, q->n_threads);
+		}
+		fputc('\n', f);
+	}
+}
+
 int an_report_exp_text(FILE *f, const struct an_exp *e, unsigned flags)
 {
 	fprintf(f, "Experiment %s: %zu point(s), %d CPU(s)\n", an_exp_dir(e), an_exp_n_points(e),
@@ -235,6 +257,7 @@ int an_report_exp_text(FILE *f, const struct an_exp *e, unsigned flags)
 				fig_cell(f, 11, o->med[exp_cols[c]]);
 			fprintf(f, "  %s\n", o->med[AN_OVERSUB].value > 0 ? "yes" : "no");
 		}
+		t_seq_text(f, e);
 		fputs("\np_x (fixed size, the N of the smallest T_para) and the latency there\n", f);
 		for (size_t i = 0; i < an_exp_n_methods(e); i++) {
 			int px;

@@ -301,21 +301,27 @@ void an_run_set_opts(struct an_run *r, const struct an_run_opts *opts)
 			  : isnan(r->refs) ? an_fig_na(r->why_refs)
 			  : an_fig_val(r->refs > 0 ? r->misses / r->refs : 0);
 
+	/* T_seq pairs with a T_para measured the same way: the trace's, or (wall basis) the
+	 * run's wall time when T_seq is a whole process's wall time (docs/analyzer.md) */
 	double ts = r->opts.t_seq_s;
-	if (ts > 0 && N > 0 && tp > 0) {
-		double E = ts / (N * tp);
+	int wall = r->opts.t_para_e_s > 0;
+	double te = wall ? r->opts.t_para_e_s : tp;
+	if (ts > 0 && N > 0 && te > 0) {
+		double E = ts / (N * te);
 		f[AN_T_SEQ] = an_fig_val(ts);
 		f[AN_E] = an_fig_val(E);
-		f[AN_S] = an_fig_val(ts / tp);
-		f[AN_U] = an_fig_val(N * tp - ts - (it + pt + ml));
-		f[AN_L_E] = an_fig_val(tp * (1 - E));
+		f[AN_S] = an_fig_val(ts / te);
+		f[AN_U] = an_fig_val(N * te - ts - (it + pt + ml));
+		f[AN_L_E] = an_fig_val(te * (1 - E));
 		double Ltot = f[AN_L].value + f[AN_U].value / N;
-		f[AN_CHECK3] = an_fig_val((tp - ts / N - Ltot) / tp);
+		f[AN_CHECK3] = an_fig_val((te - ts / N - Ltot) / te);
 		/* (10) against the runner's own T_para when known: an independent measurement */
 		double tref = r->opts.t_para_ref_s > 0 ? r->opts.t_para_ref_s : tp;
 		double lref = tref * (1 - ts / (N * tref));
-		f[AN_CHECK10] = lref != 0 ? an_fig_val((Ltot - lref) / lref)
-					  : an_fig_na("T_para (1 - E) is zero");
+		f[AN_CHECK10] = wall ? an_fig_na("E from wall-clock times: no second measurement "
+						 "of that T_para to check (10) against")
+				: lref != 0 ? an_fig_val((Ltot - lref) / lref)
+					    : an_fig_na("T_para (1 - E) is zero");
 	} else {
 		const char *why = N <= 0 ? "no processor thread"
 				  : "T_seq unknown (no sequential or N=1 run given)";

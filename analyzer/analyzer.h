@@ -83,6 +83,9 @@ struct an_run_opts {
 	const char *region;        /* name of the measured region; NULL: the first one begun */
 	double t_para_ref_s;       /* the runner's own T_para (check of (10)); <= 0: unknown */
 	unsigned flags;            /* AN_VERIFY_* */
+	double t_para_e_s;         /* the T_para paired with T_seq in E, S, U, L_from_E and (3) when
+				      T_seq is a wall-clock time: this run's wall time (check10 is
+				      then unavailable: no second measurement); <= 0: T_para */
 };
 #define AN_NO_VERIFY 1u            /* skip payload checksums (headers are always checked) */
 
@@ -200,13 +203,24 @@ struct an_point {
 	const int64_t *rep_ids;    /* their run ids */
 	int64_t seq_id;            /* the sequential run analyzed for patterns and ML(1), 0: none */
 	struct an_fig med[AN_N_METRICS], min[AN_N_METRICS], max[AN_N_METRICS];
+	/* How the analyzer measured T_seq for E, S, U (med[AN_T_SEQ]); t_seq_source above names
+	 * the source it chose ("sequential" or "n1"), which can differ from the runner's. */
+	const char *t_basis;       /* "trace" (T_seq and T_para both from traces), "wall" (both
+				      wall-clock times of whole processes), "runner" (the runner's
+				      T_seq taken as given: the store has no run behind it) */
+	const char *t_seq_how;     /* a sentence for reports */
 };
 
 #define AN_EXP_NO_STORE_WRITE 1u   /* do not fill the store's metrics table */
+#define AN_EXP_REANALYZE 2u        /* ignore the figures cached in the store's metrics table */
 
 /* Opens the experiment directory `dir`, analyzes every finished run's trace and fills the
  * store's metrics (unless flags has AN_EXP_NO_STORE_WRITE or the store is read-only). Runs
- * without a readable trace give "unavailable" figures and a problem line. */
+ * without a readable trace give "unavailable" figures and a problem line.
+ * Per-run figures already in the store's metrics table are reused when their analysis key
+ * (the trace files' names, sizes and mtimes, the options the figures depend on, the analyzer's
+ * version) is current: only new or changed runs are read, so reopening an analyzed store costs
+ * milliseconds. Runs loaded that way are analyzed on first an_exp_run (profile, locks...). */
 int an_exp_open(const char *dir, unsigned flags, struct an_exp **out, char *err, size_t errlen);
 void an_exp_free(struct an_exp *e);
 
@@ -218,7 +232,8 @@ const struct an_point *an_exp_point_find(const struct an_exp *e, const char *mod
 					 const char *method, int n);
 size_t an_exp_n_problems(const struct an_exp *e);
 const char *an_exp_problem(const struct an_exp *e, size_t i);
-/* The analyzed run with this id (repetition or sequential run), or NULL. */
+/* The analyzed run with this id (any run of the store with a trace), or NULL. A run whose
+ * figures came from the store's cache is read and analyzed here on first use. */
 struct an_run *an_exp_run(const struct an_exp *e, int64_t run_id);
 int an_exp_n_cpus(const struct an_exp *e);
 

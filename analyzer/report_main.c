@@ -20,6 +20,7 @@ static void usage(FILE *f)
 	      "  --json          everything, schema in docs/report-json.md\n"
 	      "  --matrix        only the scalability matrix\n"
 	      "  --no-store-write  do not fill the store's metrics table\n"
+	      "  --reanalyze     read every trace again (ignore figures cached in the store)\n"
 	      "  --t-seq S       run or trace: the sequential time in seconds (gives E, S, U)\n"
 	      "  --region NAME   run or trace: the measured region (default: the first one)\n"
 	      "  --threads N     run or trace: the number of threads the run was given\n"
@@ -64,6 +65,8 @@ int main(int argc, char **argv)
 			matrix = 1;
 		} else if (!strcmp(a, "--no-store-write")) {
 			eflags |= AN_EXP_NO_STORE_WRITE;
+		} else if (!strcmp(a, "--reanalyze")) {
+			eflags |= AN_EXP_REANALYZE;
 		} else if (!strcmp(a, "--no-verify")) {
 			o.flags |= AN_NO_VERIFY;
 		} else if (!strcmp(a, "--t-seq")) {

@@ -19,20 +19,23 @@
 #include "an_synth.h"
 #include "store.h"
 
-/* A finished parallel run of n threads, each spanning [0, t_ns]; its trace unless no_trace. */
-static int64_t add_run(struct store *st, const char *dir, int n, const char *sizes, int rep,
-		       uint64_t t_ns, int no_trace)
+/* A finished run of `kind` with n threads, each spanning [0, t_ns] in its trace (none when
+ * no_trace; a sequential run is then timed by its wall time only, as an untraced program is);
+ * wall_ns is the process's wall time (0: t_ns). */
+static int64_t add_run_kind(struct store *st, const char *dir, const char *kind, int n,
+			    const char *sizes, int rep, uint64_t t_ns, uint64_t wall_ns, int no_trace)
 {
 	struct store_run r;
 	memset(&r, 0, sizeof r);
-	snprintf(r.kind, sizeof r.kind, "par");
+	snprintf(r.kind, sizeof r.kind, "%s", kind);
 	r.n_threads = n;
 	snprintf(r.sizes, sizeof r.sizes, "%s", sizes);
 	r.rep = rep;
 	assert_int_equal(store_run_begin(st, &r), 0);
 	snprintf(r.status, sizeof r.status, "ok");
-	r.t_para_s = (double)t_ns * 1e-9;
-	snprintf(r.t_para_source, sizeof r.t_para_source, "threads");
+	r.t_wall_s = (double)(wall_ns ? wall_ns : t_ns) * 1e-9;
+	r.t_para_s = no_trace ? r.t_wall_s : (double)t_ns * 1e-9;
+	snprintf(r.t_para_source, sizeof r.t_para_source, "%s", no_trace ? "wall" : "threads");
 	assert_int_equal(store_run_finish(st, &r, 0, NULL, NULL, 0, NULL), 0);
 	if (!no_trace) {
 		char tdir[512];
@@ -48,6 +51,13 @@ static int64_t add_run(struct store *st, const char *dir, int n, const char *siz
 		assert_int_equal(sgw_close(w, 0), 0);
 	}
 	return r.id;
+}
+
+/* A finished parallel run of n threads, each spanning [0, t_ns]; its trace unless no_trace. */
+static int64_t add_run(struct store *st, const char *dir, int n, const char *sizes, int rep,
+		       uint64_t t_ns, int no_trace)
+{
+	return add_run_kind(st, dir, "par", n, sizes, rep, t_ns, 0, no_trace);
 }
 
 static void add_point(struct store *st, const char *model, const char *method, int n,
@@ -201,6 +211,141 @@ static void test_experiment(void **state)
 	syn_rmtree(dir);
 }
 
+/* A point of method m at N whose runs are ids (role rep) plus seq (role seq, 0: none); the
+ * runner's T_seq and E as it stores them: from wall times. */
+static void add_point_seq(struct store *st, const char *m, int n, const char *sizes, int64_t rep,
+			  int64_t seq, double t_para_ns, double t_seq_ns)
+{
+	struct store_point p;
+	memset(&p, 0, sizeof p);
+	snprintf(p.sizes, sizeof p.sizes, "%s", sizes);
+	snprintf(p.model, sizeof p.model, "method");
+	snprintf(p.method, sizeof p.method, "%s", m);
+	p.n_threads = n;
+	p.scale = n;
+	p.work = 100;
+	p.target = NAN;
+	p.t_para_s = t_para_ns * 1e-9;
+	p.t_seq_s = t_seq_ns * 1e-9;
+	snprintf(p.t_seq_source, sizeof p.t_seq_source, "sequential");
+	p.efficiency = t_seq_ns / (n * t_para_ns);
+	p.converged = 1;
+	int64_t ids[2] = { rep, seq };
+	const char *roles[2] = { "rep", "seq" };
+	assert_int_equal(store_point_put(st, &p, seq ? 2 : 1, ids, roles), 0);
+}
+
+/* The store of the T_seq tests: the sequential program is untraced (wall 1500 ns at w=1, 3000
+ * ns at w=2, start-up included); the traced program's region takes 1000 ns at N=1 (wall 5000),
+ * 600 ns at N=2 (wall 4000) on w=1 and 600 ns at N=2 (wall 4000) on w=2. */
+static const char *build_seq_store(int64_t *seq2)
+{
+	const char *dir = syn_tmpdir();
+	struct store *st;
+	assert_int_equal(store_open(dir, STORE_WRITE, &st), 0);
+	assert_int_equal(store_machine_set(st, "test cpu", 2, "test", 1e9, "{\"n_cpus\": 2}"), 0);
+	assert_int_equal(store_method_add(st, "fixed", "w=1", 0), 0);
+	assert_int_equal(store_method_add(st, "grow", "w=N", 1), 0);
+	int64_t s1 = add_run_kind(st, dir, "seq", 1, "w=1", 0, 1500, 0, 1);
+	*seq2 = add_run_kind(st, dir, "seq", 1, "w=2", 0, 3000, 0, 1);
+	int64_t r1 = add_run_kind(st, dir, "par", 1, "w=1", 0, 1000, 5000, 0);
+	int64_t r2 = add_run_kind(st, dir, "par", 2, "w=1", 0, 600, 4000, 0);
+	int64_t r3 = add_run_kind(st, dir, "par", 2, "w=2", 0, 600, 4000, 0);
+	add_point_seq(st, "fixed", 1, "w=1", r1, s1, 1000, 1500);
+	add_point_seq(st, "fixed", 2, "w=1", r2, s1, 600, 1500);
+	add_point_seq(st, "grow", 1, "w=1", r1, s1, 1000, 1500);
+	add_point_seq(st, "grow", 2, "w=2", r3, *seq2, 600, 3000);
+	store_close(st);
+	return dir;
+}
+
+/* T_seq is measured like T_para: the old rule (region T_para against the sequential program's
+ * wall time) gave E(N=1) = 1500 / 1000 = 1.5. */
+static void test_t_seq_measured_like_t_para(void **state)
+{
+	int64_t seq2;
+	const char *dir = build_seq_store(&seq2);
+	struct an_exp *e;
+	char err[512] = "";
+	if (an_exp_open(dir, 0, &e, err, sizeof err) < 0)
+		fail_msg("an_exp_open: %s", err);
+	/* N=1 runs with a trace at w=1: T_seq = their T_para, E(N=1) = 1 */
+	const struct an_point *p = an_exp_point_find(e, "method", "fixed", 1);
+	assert_near(p->med[AN_T_SEQ].value, 1000e-9);
+	assert_near(p->med[AN_E].value, 1.0);
+	assert_string_equal(p->t_seq_source, "n1");
+	assert_string_equal(p->t_basis, "trace");
+	/* N=2: E = 1000 / (2 * 600), S = 1000 / 600, U = 2*600 - 1000 (no IT, PT; ML unknown),
+	 * L_from_E = 600 (1 - E) = 100, (3) and (10) exact */
+	p = an_exp_point_find(e, "method", "fixed", 2);
+	assert_near(p->med[AN_E].value, 1000.0 / 1200.0);
+	assert_near(p->med[AN_S].value, 1000.0 / 600.0);
+	assert_near(p->med[AN_U].value, 200e-9);
+	assert_near(p->med[AN_L_E].value, 100e-9);
+	assert_near(p->med[AN_CHECK3].value, 0);
+	assert_near(p->med[AN_CHECK10].value, 0);
+	/* w=2 has no N=1 run: both wall times, E = 3000 / (2 * 4000), S = 3000 / 4000,
+	 * U = 2*4000 - 3000; T_para stays the trace's; (10) has no second measurement */
+	p = an_exp_point_find(e, "method", "grow", 2);
+	assert_string_equal(p->t_basis, "wall");
+	assert_near(p->med[AN_T_PARA].value, 600e-9);
+	assert_near(p->med[AN_T_SEQ].value, 3000e-9);
+	assert_near(p->med[AN_E].value, 0.375);
+	assert_near(p->med[AN_S].value, 0.75);
+	assert_near(p->med[AN_U].value, 5000e-9);
+	assert_near(p->med[AN_CHECK3].value, 0);
+	assert_non_null(p->med[AN_CHECK10].unavailable);
+	assert_non_null(strstr(p->t_seq_how, "wall"));
+	an_exp_free(e);
+	syn_rmtree(dir);
+}
+
+/* Reopening reads no trace; a changed run and one whose T_seq changed are read again, only
+ * they; AN_EXP_REANALYZE reads all. */
+static void test_cached_open(void **state)
+{
+	int64_t seq2;
+	const char *dir = build_seq_store(&seq2);
+	struct an_exp *e;
+	char err[512] = "";
+	assert_int_equal(an_exp_open(dir, 0, &e, err, sizeof err), 0);
+	assert_int_equal(e->n_analyzed, 3);
+	double e2 = an_exp_point_find(e, "method", "fixed", 2)->med[AN_E].value;
+	an_exp_free(e);
+	assert_int_equal(an_exp_open(dir, AN_EXP_NO_STORE_WRITE, &e, err, sizeof err), 0);
+	assert_int_equal(e->n_analyzed, 0);
+	const struct an_point *p = an_exp_point_find(e, "method", "fixed", 2);
+	assert_near(p->med[AN_E].value, e2);
+	assert_near(p->med[AN_U].value, 200e-9);
+	assert_near(an_exp_point_find(e, "method", "grow", 2)->med[AN_E].value, 0.375);
+	/* a cached run is analyzed when asked for */
+	struct an_run *r = an_exp_run(e, p->rep_ids[0]);
+	assert_non_null(r);
+	assert_int_equal(an_run_n_threads(r), 2);
+	an_exp_free(e);
+	/* a new N=1 run at w=2 changes T_seq of grow N=2: that run is read again, and the new run
+	 * for its ML(1); the runs at w=1 come from the cache */
+	struct store *st;
+	assert_int_equal(store_open(dir, STORE_UPDATE, &st), 0);
+	add_run_kind(st, dir, "par", 1, "w=2", 0, 2000, 6000, 0);
+	store_close(st);
+	assert_int_equal(an_exp_open(dir, 0, &e, err, sizeof err), 0);
+	assert_int_equal(e->n_analyzed, 2);
+	p = an_exp_point_find(e, "method", "fixed", 2);
+	assert_true(an_exp_run_find(e, p->rep_ids[0])->from_cache);
+	assert_null(an_exp_run_find(e, p->rep_ids[0])->run);
+	p = an_exp_point_find(e, "method", "grow", 2);
+	assert_false(an_exp_run_find(e, p->rep_ids[0])->from_cache);
+	assert_string_equal(p->t_basis, "trace");
+	assert_near(p->med[AN_E].value, 2000.0 / 1200.0);
+	an_exp_free(e);
+	assert_int_equal(an_exp_open(dir, AN_EXP_REANALYZE | AN_EXP_NO_STORE_WRITE, &e, err,
+				     sizeof err), 0);
+	assert_int_equal(e->n_analyzed, 4);   /* the three repetitions, the N=1 run for ML(1) */
+	an_exp_free(e);
+	syn_rmtree(dir);
+}
+
 static void test_missing_store(void **state)
 {
 	struct an_exp *e = NULL;
@@ -215,6 +360,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_experiment),
+		cmocka_unit_test(test_t_seq_measured_like_t_para),
+		cmocka_unit_test(test_cached_open),
 		cmocka_unit_test(test_missing_store),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

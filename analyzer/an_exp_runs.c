@@ -1,0 +1,223 @@
+/*
+ * an_exp_runs.c — the runs of an experiment store as the analyzer sees them: every row of the
+ * runs table (kind, N, sizes, the runner's wall time and T_para), which T_seq a point uses and
+ * how it was measured, the options each run's figures are computed with, and the analysis of a
+ * run's trace on demand (an_exp_open reads only runs whose cached figures are stale; an_exp_run
+ * reads the others when a caller wants their profile or timeline).
+ *
+ * T_seq must be measured like the T_para it is divided by (METRICS.md (9)). The runner times a
+ * traced program by its measured region but an untraced sequential program only by the wall
+ * clock of its whole process (start-up and exit included), so the analyzer picks, per point:
+ *   1. traced sequential runs at the point's sizes: their T_para (trace against trace);
+ *   2. else, when the sequential runs have wall times only: the N=1 runs at these sizes with a
+ *      trace (source "n1"): E(N=1) is then 1 by construction, as it must be;
+ *   3. else the sequential wall time paired with each repetition's own wall time ("wall");
+ *   4. no sequential run in the store at all: the runner's T_seq as given ("runner").
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "an_int.h"
+#include "store.h"
+
+static int traced_source(const char *src)
+{
+	return !strcmp(src, "region") || !strcmp(src, "threads");
+}
+
+int an_exp_runs_read(struct an_exp *e, sqlite3 *db)
+{
+	sqlite3_stmt *s = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT id, kind, n_threads, sizes, status, t_wall_s, t_para_s, "
+			       "t_para_source FROM runs WHERE status <> 'running' ORDER BY id", -1,
+			       &s, NULL) != SQLITE_OK)
+		return -EIO;
+	int rc = 0;
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		if ((rc = an_grow(&e->runs, &e->cap_runs, e->n_runs, sizeof *e->runs)) < 0)
+			break;
+		struct an_exp_run *x = &e->runs[e->n_runs++];
+		memset(x, 0, sizeof *x);
+		x->id = sqlite3_column_int64(s, 0);
+		const unsigned char *t;
+		snprintf(x->kind, sizeof x->kind, "%s", (t = sqlite3_column_text(s, 1)) ? (const char *)t : "");
+		x->n_threads = sqlite3_column_int(s, 2);
+		snprintf(x->sizes, sizeof x->sizes, "%s", (t = sqlite3_column_text(s, 3)) ? (const char *)t : "");
+		t = sqlite3_column_text(s, 4);
+		x->ok = t && !strcmp((const char *)t, "ok");
+		x->t_wall_s = sqlite3_column_type(s, 5) == SQLITE_NULL ? NAN : sqlite3_column_double(s, 5);
+		x->t_para_s = sqlite3_column_type(s, 6) == SQLITE_NULL ? NAN : sqlite3_column_double(s, 6);
+		snprintf(x->t_para_source, sizeof x->t_para_source, "%s",
+			 (t = sqlite3_column_text(s, 7)) ? (const char *)t : "");
+		char dir[4096];
+		snprintf(dir, sizeof dir, "%s/runs/%lld/trace", e->dir, (long long)x->id);
+		x->has_trace = access(dir, F_OK) == 0;
+		x->seq = -1;
+	}
+	sqlite3_finalize(s);
+	return rc;
+}
+
+struct an_exp_run *an_exp_run_find(const struct an_exp *e, int64_t id)
+{
+	size_t lo = 0, hi = e->n_runs;   /* rows are in id order */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (e->runs[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < e->n_runs && e->runs[lo].id == id ? &e->runs[lo] : NULL;
+}
+
+void an_exp_run_base_opts(struct an_exp *e, struct an_exp_run *x)
+{
+	if (x->have_opts)
+		return;
+	memset(&x->opts, 0, sizeof x->opts);
+	x->opts.n_cpus = e->n_cpus;
+	x->opts.miss_ns = e->miss_ns;
+	x->opts.unlock_ns = e->unlock_ns;
+	x->have_opts = 1;
+}
+
+/* Median of the chosen times of the ok runs at `sizes` that `pick` selects (up to 64). */
+static size_t runs_median(const struct an_exp *e, const char *sizes, int (*pick)(const struct
+			  an_exp_run *), int wall, double *med, long *first)
+{
+	double v[64], mn, mx;
+	size_t n = 0;
+	*first = -1;
+	for (size_t i = 0; i < e->n_runs && n < 64; i++) {
+		const struct an_exp_run *x = &e->runs[i];
+		double t = wall ? x->t_wall_s : x->t_para_s;
+		if (!x->ok || strcmp(x->sizes, sizes) || !pick(x) || isnan(t) || t <= 0)
+			continue;
+		if (*first < 0)
+			*first = (long)i;
+		v[n++] = t;
+	}
+	if (n)
+		an_stats(v, n, med, &mn, &mx);
+	return n;
+}
+
+static int is_seq(const struct an_exp_run *x) { return !strcmp(x->kind, "seq"); }
+static int is_seq_traced(const struct an_exp_run *x)
+{
+	return is_seq(x) && traced_source(x->t_para_source);
+}
+static int is_n1_traced(const struct an_exp_run *x)
+{
+	return !strcmp(x->kind, "par") && x->n_threads == 1 && traced_source(x->t_para_source);
+}
+/* The run giving ML(1) at these sizes: a sequential run with a trace, else (N > 1) the N=1 run
+ * with a trace; -1 none. */
+static long ml1_run(const struct an_exp *e, const struct an_pt *p)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < e->n_runs; i++) {
+			const struct an_exp_run *x = &e->runs[i];
+			if (!x->ok || !x->has_trace || strcmp(x->sizes, p->sizes))
+				continue;
+			if (pass == 0 ? is_seq(x) : p->pub.n_threads > 1 && !strcmp(x->kind, "par") &&
+			    x->n_threads == 1)
+				return (long)i;
+		}
+	}
+	return -1;
+}
+
+void an_exp_point_opts(struct an_exp *e, struct an_pt *p)
+{
+	struct an_point *o = &p->pub;
+	double ts = NAN;
+	long first;
+	size_t n;
+	const char *basis = "trace";
+	if ((n = runs_median(e, p->sizes, is_seq_traced, 0, &ts, &first))) {
+		snprintf(p->t_seq_source, sizeof p->t_seq_source, "sequential");
+		snprintf(p->t_seq_how, sizeof p->t_seq_how, "T_seq: median T_para of %zu traced "
+			 "sequential run(s) at these sizes, measured like T_para", n);
+	} else if (!runs_median(e, p->sizes, is_seq, 1, &ts, &first)) {
+		/* no sequential run behind the runner's figure: take it as given */
+		basis = "runner";
+		ts = o->t_seq_s;
+		snprintf(p->t_seq_how, sizeof p->t_seq_how, "T_seq: the runner's (%s), no run of it "
+			 "in the store", p->t_seq_source[0] ? p->t_seq_source : "source unknown");
+	} else if ((n = runs_median(e, p->sizes, is_n1_traced, 0, &ts, &first))) {
+		snprintf(p->t_seq_source, sizeof p->t_seq_source, "n1");
+		snprintf(p->t_seq_how, sizeof p->t_seq_how, "T_seq: median T_para of %zu N=1 run(s) "
+			 "at these sizes, measured like T_para (the sequential program has wall "
+			 "times only)", n);
+	} else {
+		basis = "wall";
+		snprintf(p->t_seq_source, sizeof p->t_seq_source, "sequential");
+		snprintf(p->t_seq_how, sizeof p->t_seq_how, "T_seq: the sequential program's wall "
+			 "time; E, S, U pair it with each run's wall time (no N=1 run with a trace "
+			 "at these sizes)");
+	}
+	snprintf(p->t_basis, sizeof p->t_basis, "%s", basis);
+	long ml1 = ml1_run(e, p);
+	for (int k = 0; k < o->n_reps; k++) {
+		struct an_exp_run *x = an_exp_run_find(e, p->reps[k]);
+		if (!x || x->have_opts)
+			continue;   /* a run shared by points keeps the first point's options */
+		an_exp_run_base_opts(e, x);
+		struct an_run_opts *r = &x->opts;
+		r->t_seq_s = isnan(ts) ? 0 : ts;
+		r->t_seq_source = p->t_seq_source;
+		r->n_threads = o->n_threads;
+		r->t_para_ref_s = traced_source(x->t_para_source) && !isnan(x->t_para_s) ? x->t_para_s
+											 : 0;
+		if (!strcmp(basis, "wall")) {
+			r->t_para_e_s = isnan(x->t_wall_s) ? 0 : x->t_wall_s;
+			if (r->t_para_e_s <= 0)
+				r->t_seq_s = 0;   /* no wall time to pair with: E unknown */
+		}
+		x->seq = ml1 >= 0 && &e->runs[ml1] != x ? ml1 : -1;
+	}
+}
+
+struct an_run *an_exp_run_analyze(struct an_exp *e, struct an_exp_run *x)
+{
+	if (x->run || x->tried)
+		return x->run;
+	x->tried = 1;
+	an_exp_run_base_opts(e, x);
+	struct an_run_opts o = x->opts;
+	if (x->seq >= 0)
+		o.seq = an_exp_run_analyze(e, &e->runs[x->seq]);
+	char dir[4096], err[1024] = "";
+	snprintf(dir, sizeof dir, "%s/runs/%lld/trace", e->dir, (long long)x->id);
+	if (an_run_open(dir, &o, &x->run, err, sizeof err) < 0) {
+		an_exp_problem_add(e, "run %lld: %s", (long long)x->id, err);
+		x->run = NULL;
+		return NULL;
+	}
+	e->n_analyzed++;
+	if (!x->from_cache)
+		for (size_t i = 0; i < an_run_n_problems(x->run); i++)
+			an_exp_problem_add(e, "run %lld: %s", (long long)x->id,
+					   an_run_problem(x->run, i));
+	if (!x->have_fig) {
+		for (int m = 0; m < AN_N_METRICS; m++)
+			x->fig[m] = an_run_fig(x->run, (enum an_metric)m);
+		x->have_fig = 1;
+	}
+	return x->run;
+}
+
+struct an_run *an_exp_run(const struct an_exp *e, int64_t run_id)
+{
+	struct an_exp_run *x = an_exp_run_find(e, run_id);
+	if (!x || (!x->run && !x->has_trace))
+		return NULL;
+	/* analysis on first use mutates the experiment's own heap state, never a const object */
+	return an_exp_run_analyze((struct an_exp *)e, x);
+}
