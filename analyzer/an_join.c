@@ -347,7 +347,8 @@ int an_join_locks(struct an_run *r)
 		ls->pub.hold_ns = an_ticks_ns(r, ls->hold);
 		ls->pub.max_wait_ns = an_ticks_ns(r, ls->max_wait);
 	}
-	qsort(r->locks, r->n_locks, sizeof *r->locks, lock_cmp);
+	if (r->n_locks)
+		qsort(r->locks, r->n_locks, sizeof *r->locks, lock_cmp);
 	rc = 0;
 out:
 	free(tab);

@@ -110,7 +110,8 @@ void an_source_funcs(struct an_run *r)
 		o->incl_pct = total > 0 ? 100.0 * (double)o->incl_ns / (double)total : 0;
 		o->excl_pct = total > 0 ? 100.0 * (double)o->excl_ns / (double)total : 0;
 	}
-	qsort(r->funcs, r->n_funcs, sizeof *r->funcs, func_cmp);
+	if (r->n_funcs)
+		qsort(r->funcs, r->n_funcs, sizeof *r->funcs, func_cmp);
 }
 
 /* Sum over the processor threads of (last - first) of the counter called `name`; NAN and the

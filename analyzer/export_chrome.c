@@ -192,17 +192,6 @@ static void head(struct chrome *c, char ph, size_t pos, const struct sgr_event *
 	c->st->n_written++;
 }
 
-static const char *mode_name(uint32_t aux)
-{
-	switch (SG_LOCK_MODE(aux)) {
-	case SG_LOCK_MUTEX: return "mutex";
-	case SG_LOCK_RWLOCK_READ: return "read";
-	case SG_LOCK_RWLOCK_WRITE: return "write";
-	case SG_LOCK_SPIN: return "spin";
-	}
-	return "?";
-}
-
 static void put_id(struct chrome *c, uint32_t id)
 {
 	if (id == SG_NO_ID)
@@ -247,7 +236,7 @@ static int on_begin(void *ctx, size_t pos, const struct sgr_event *ev)
 		PUT(c, ",\"cat\":\"lock\",\"name\":\"lock wait\"");
 		put_object_arg(c, ev);
 		PUT(c, ",\"mode\":\"");
-		put(c, mode_name(ev->aux), strlen(mode_name(ev->aux)));
+		put(c, sg_lock_mode_name(ev->aux), strlen(sg_lock_mode_name(ev->aux)));
 		if (ev->aux & SG_LOCK_TRY)
 			PUT(c, "\",\"try\":true}}");
 		else

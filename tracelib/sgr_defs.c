@@ -169,10 +169,15 @@ static int defs_walk(struct sgr_trace *t, const unsigned char *p, size_t size)
 		}
 		off += sgf_def_size(h.len);
 	}
-	qsort(t->funcs, t->n_funcs, sizeof *t->funcs, cmp_func);
-	qsort(t->regions, t->n_regions, sizeof *t->regions, cmp_region);
-	qsort(t->objects, t->n_objects, sizeof *t->objects, cmp_object);
-	qsort(t->counters, t->n_counters, sizeof *t->counters, cmp_counter);
+	/* qsort with a NULL base is undefined even for n = 0 (UBSan): skip empty tables */
+	if (t->n_funcs)
+		qsort(t->funcs, t->n_funcs, sizeof *t->funcs, cmp_func);
+	if (t->n_regions)
+		qsort(t->regions, t->n_regions, sizeof *t->regions, cmp_region);
+	if (t->n_objects)
+		qsort(t->objects, t->n_objects, sizeof *t->objects, cmp_object);
+	if (t->n_counters)
+		qsort(t->counters, t->n_counters, sizeof *t->counters, cmp_counter);
 	return 0;
 }
 
