@@ -245,6 +245,9 @@ void plot_ticks_make(struct plot_ticks *t, const struct plot_axis *a, double lo,
 			k1 = k0 + 1;
 		while ((k1 - k0) / kstep + 1 > 9) /* readable in a small chart too */
 			kstep *= 2;
+		/* ticks on multiples of the step (1 = base^0 among them), both ends labelled */
+		k0 = floor(k0 / kstep) * kstep;
+		k1 = ceil(k1 / kstep) * kstep;
 		t->lo = pow(base, k0);
 		t->hi = pow(base, k1);
 		for (v = k0; v <= k1 + 1e-9 && t->n < PLOT_MAX_TICKS; v += kstep) {
