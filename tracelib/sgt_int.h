@@ -6,9 +6,10 @@
  *   sgt_thread.c    per-thread state: buffers, chunks, flush, finish, object caches
  *   sgt_core.c      start/finish of the process, fatal signals, fork
  *   sgt_wrap.c      the sg_pthread_* wrappers; sgt_probe.c the other recorders
- * The hot path is sgt_rec_t below: a TLS load, a bounds check, rdtsc and two stores. No locks or
- * atomic read-modify-writes; `pos` is published with a release store (a plain store on x86) so
- * that a fatal-signal handler on another thread flushes only whole records.
+ * The hot path is sgt_rec_t below: a TLS load, a bounds check, rdtsc and three stores, and every
+ * second record a stripe of the chunk checksum (sgt_hash.h). No locks or atomic
+ * read-modify-writes; `pos` is published with a release store (a plain store on x86) so that a
+ * fatal-signal handler on another thread flushes only whole records.
  */
 #ifndef SGT_INT_H
 #define SGT_INT_H
