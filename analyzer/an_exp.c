@@ -168,6 +168,37 @@ out:
 
 /* Median, min and max over the point's analyzed repetitions; figures unavailable in every
  * repetition keep the first reason. */
+/* E and S of a point from the median of the T_para they divide (T_seq is the point's), not the
+ * median of the repetitions' ratios: for two repetitions that is the mean of T_seq/T_a and
+ * T_seq/T_b, above 1 at N=1 whenever they differ. Same for L_from_E = T_para (1 - E). */
+static void ratio_from_medians(struct an_point *o, const struct an_fig *const *rs, int n)
+{
+	double te[64], ts = NAN, nn = NAN;
+	size_t k = 0;
+	for (int i = 0; i < n; i++) {
+		const struct an_fig *f = rs[i];
+		if (f[AN_E].unavailable || f[AN_T_SEQ].unavailable || f[AN_N].unavailable ||
+		    f[AN_E].value <= 0)
+			continue;
+		ts = f[AN_T_SEQ].value;
+		nn = f[AN_N].value;
+		te[k++] = ts / (nn * f[AN_E].value);   /* the T_para this E used */
+	}
+	if (!k)
+		return;
+	double md, mn, mx;
+	an_stats(te, k, &md, &mn, &mx);
+	o->med[AN_E] = an_fig_val(ts / (nn * md));
+	o->min[AN_E] = an_fig_val(ts / (nn * mx));
+	o->max[AN_E] = an_fig_val(ts / (nn * mn));
+	o->med[AN_S] = an_fig_val(ts / md);
+	o->min[AN_S] = an_fig_val(ts / mx);
+	o->max[AN_S] = an_fig_val(ts / mn);
+	o->med[AN_L_E] = an_fig_val(md - ts / nn);
+	o->min[AN_L_E] = an_fig_val(mn - ts / nn);
+	o->max[AN_L_E] = an_fig_val(mx - ts / nn);
+}
+
 static void point_stats(struct an_exp *e, struct an_pt *p)
 {
 	struct an_point *o = &p->pub;
@@ -205,6 +236,7 @@ static void point_stats(struct an_exp *e, struct an_pt *p)
 		o->min[m] = an_fig_val(mn);
 		o->max[m] = an_fig_val(mx);
 	}
+	ratio_from_medians(o, rs, n);
 	if (!n && !isnan(o->t_para_s)) {
 		/* no trace: the runner's own figures, so curves and the matrix still have a value */
 		o->med[AN_T_PARA] = o->min[AN_T_PARA] = o->max[AN_T_PARA] = an_fig_val(o->t_para_s);

@@ -192,6 +192,28 @@ static int lock_cmp(const void *a, const void *b)
 	return x->pub.id < y->pub.id ? -1 : x->pub.id > y->pub.id;
 }
 
+/* The first hold at or after `at` whose q is >= from (holds sorted by q): galloping, since a
+ * thread's successive waits move the cursor by a few holds of the other threads each time. */
+static size_t hold_gallop(const struct an_hold *h, size_t at, size_t n, uint64_t from)
+{
+	size_t lo = at, hi = at, step = 1;
+	while (hi < n && h[hi].q < from) {
+		lo = hi + 1;
+		hi += step;
+		step *= 2;
+	}
+	if (hi > n)
+		hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (h[mid].q < from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 struct lock_tab {
 	size_t start, n;           /* bucket in the merged hold array */
 	uint64_t max_dur;          /* longest hold: how far back a covering hold can start */
@@ -311,8 +333,7 @@ int an_join_locks(struct an_run *r)
 			size_t *c = &cursor[v->obj * r->n_threads + i];
 			const struct an_hold *hb = h + t->start;
 			uint64_t from = v->a > t->max_dur ? v->a - t->max_dur : 0;
-			while (*c < t->n && hb[*c].q < from)
-				(*c)++;
+			*c = hold_gallop(hb, *c, t->n, from);
 			uint64_t covered = 0, upto = v->a;
 			for (size_t j = *c; j < t->n && hb[j].q < v->b; j++) {
 				const struct an_hold *x = &hb[j];

@@ -314,6 +314,23 @@ int an_scan_thread(struct an_run *r, size_t pos, uint64_t lo, uint64_t hi)
 			/* function probes are most events: their fast paths first, on locals (stores
 			 * through s-> would make the compiler reload every field) */
 			if (kind == SG_EV_FUNC_ENTER) {
+				/* a leaf call, ENTER f directly followed by EXIT f, is most function
+				 * events: one step, no frame pushed and popped */
+				if (__builtin_expect(i + 1 < n && id < n_fs, 1)) {
+					uint64_t v0 = rec[i + 1].w0;
+					if ((v0 & 0xff) == SG_EV_FUNC_EXIT && (uint32_t)rec[i + 1].w1 == id &&
+					    __builtin_expect(inside, 1)) {
+						uint64_t dur = (v0 >> 8) - t;
+						struct an_fstat *st = &fs[id];
+						st->calls++;
+						st->excl += dur;
+						st->incl += st->active == 0 ? dur : 0;
+						if (depth > 0)
+							stack[depth - 1].child += dur;
+						i++;
+						continue;
+					}
+				}
 				if (__builtin_expect(id >= n_fs || depth == cap_stack, 0)) {
 					if (id >= n_fs &&
 					    grow_index(&s->fs, &s->n_fs, id, sizeof *s->fs) < 0)

@@ -300,6 +300,49 @@ static void test_t_seq_measured_like_t_para(void **state)
 	syn_rmtree(dir);
 }
 
+/* Two N=1 repetitions of 1000 and 3000 ns: T_seq = their median 2000, E = T_seq / median T_para
+ * = 1 (the median of the two ratios would be (2 + 2/3) / 2 = 1.33); min and max E from the
+ * slowest and the fastest repetition. */
+static void test_e_from_median_t_para(void **state)
+{
+	const char *dir = syn_tmpdir();
+	struct store *st;
+	assert_int_equal(store_open(dir, STORE_WRITE, &st), 0);
+	assert_int_equal(store_machine_set(st, "test cpu", 2, "test", 1e9, "{\"n_cpus\": 2}"), 0);
+	assert_int_equal(store_method_add(st, "fixed", "w=1", 0), 0);
+	int64_t s1 = add_run_kind(st, dir, "seq", 1, "w=1", 0, 1500, 0, 1);
+	int64_t ids[3] = { add_run_kind(st, dir, "par", 1, "w=1", 0, 1000, 0, 0),
+			   add_run_kind(st, dir, "par", 1, "w=1", 1, 3000, 0, 0), s1 };
+	struct store_point p;
+	memset(&p, 0, sizeof p);
+	snprintf(p.model, sizeof p.model, "method");
+	snprintf(p.method, sizeof p.method, "fixed");
+	snprintf(p.sizes, sizeof p.sizes, "w=1");
+	p.n_threads = 1;
+	p.scale = 1;
+	p.work = 100;
+	p.target = NAN;
+	p.t_para_s = 2000e-9;
+	p.t_seq_s = 1500e-9;
+	p.efficiency = 0.75;
+	p.converged = 1;
+	const char *roles[3] = { "rep", "rep", "seq" };
+	assert_int_equal(store_point_put(st, &p, 3, ids, roles), 0);
+	store_close(st);
+	struct an_exp *e;
+	char err[512] = "";
+	assert_int_equal(an_exp_open(dir, 0, &e, err, sizeof err), 0);
+	const struct an_point *o = an_exp_point_find(e, "method", "fixed", 1);
+	assert_near(o->med[AN_T_SEQ].value, 2000e-9);
+	assert_near(o->med[AN_E].value, 1.0);
+	assert_near(o->med[AN_S].value, 1.0);
+	assert_near(o->min[AN_E].value, 2000.0 / 3000.0);
+	assert_near(o->max[AN_E].value, 2.0);
+	assert_near(o->med[AN_L_E].value, 0);
+	an_exp_free(e);
+	syn_rmtree(dir);
+}
+
 /* Reopening reads no trace; a changed run and one whose T_seq changed are read again, only
  * they; AN_EXP_REANALYZE reads all. */
 static void test_cached_open(void **state)
@@ -361,6 +404,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_experiment),
 		cmocka_unit_test(test_t_seq_measured_like_t_para),
+		cmocka_unit_test(test_e_from_median_t_para),
 		cmocka_unit_test(test_cached_open),
 		cmocka_unit_test(test_missing_store),
 	};
