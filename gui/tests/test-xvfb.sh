@@ -55,6 +55,15 @@ gui_run() {
 	else fail "$1" "exit status $rc: $(grep -m1 'X error' "$OUT/$1.err" || tail -3 "$OUT/$1.err")"; fi
 }
 gui_run gui "$FIX" "$ACTIONS"
+# gui_bg NAME POLL DIR ACTIONS: starts the GUI in the background on DIR (status lines echoed to
+# $OUT/NAME.out, pid in GPID) and returns once ACTIONS reached their touch:$OUT/ready
+gui_bg() {
+	rm -f "$OUT/ready"
+	SG_GUI_ECHO_STATUS=1 "$XSG" --poll "$2" --action "$4" "$3" >"$OUT/$1.out" 2>"$OUT/$1.err" &
+	GPID=$!
+	i=0
+	while [ ! -e "$OUT/ready" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+}
 
 # shot_ok NAME MINW MINH: exists, at least MINW x MINH, not blank (>= 12 colours, the
 # drawing's white plus the palette)
@@ -106,12 +115,7 @@ LIVE=$OUT/live-csv
 mkdir -p "$LIVE" && cp "$FIX"/* "$LIVE"/
 n0=$(($(wc -l <"$LIVE/runs.csv") - 1))
 n1=$((n0 + 1))
-rm -f "$OUT/ready"
-"$XSG" --poll 100 --action "expect:runs=$n0;touch:$OUT/ready;expect:runs=$n1,10000;shot:main=$OUT/live-csv.png;quit" \
-	"$LIVE" >"$OUT/live-csv.out" 2>"$OUT/live-csv.err" &
-GPID=$!
-i=0
-while [ ! -e "$OUT/ready" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+gui_bg live-csv 100 "$LIVE" "expect:runs=$n0;touch:$OUT/ready;expect:runs=$n1,10000;shot:main=$OUT/live-csv.png;quit"
 echo "fixed,64,4000000,3,balls=40000 steps=100,running," >>"$LIVE/runs.csv"
 wait "$GPID"; rc=$?; GPID=
 if [ $rc -eq 0 ]; then pass "live monitor: CSV run appended while open is shown"
@@ -127,12 +131,7 @@ EXP=$OUT/live.exp
 PATH=$PWD/$B/bin:$PATH "$B/bin/scalegraph" run "$SPEC" -o "$EXP" --threads 1 --repeat 1 >"$OUT/run1.log" 2>&1
 r1=$(sqlite3 "$EXP/experiment.db" "select count(*) from runs" 2>/dev/null)
 if [ -z "$r1" ] || [ "$r1" -eq 0 ]; then fail "live store" "first scalegraph run made no runs: $(tail -2 "$OUT/run1.log")"; exit 0; fi
-rm -f "$OUT/ready"
-SG_GUI_ECHO_STATUS=1 "$XSG" --poll 200 --action "expect:runs=$r1;open:time;touch:$OUT/ready;wait:100000;quit" \
-	"$EXP" >"$OUT/live-store.out" 2>"$OUT/live-store.err" &
-GPID=$!
-i=0
-while [ ! -e "$OUT/ready" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+gui_bg live-store 200 "$EXP" "expect:runs=$r1;open:time;touch:$OUT/ready;wait:100000;quit"
 PATH=$PWD/$B/bin:$PATH "$B/bin/scalegraph" run "$SPEC" -o "$EXP" --threads 1,2 --repeat 1 >"$OUT/run2.log" 2>&1
 r2=$(sqlite3 "$EXP/experiment.db" "select count(*) from runs")
 # the GUI polls every 200 ms: give it up to 5 s to show the final count
@@ -194,12 +193,7 @@ else fail "--export --run" "$(tail -2 "$OUT/export-cmp.log")"; fi
 
 # --- window 9 with the real mouse (xdotool): wheel zooms, a drag pans, a click reads out -------
 if ! command -v xdotool >/dev/null; then skip "timeline mouse" "xdotool not installed"; exit 0; fi
-rm -f "$OUT/ready"
-SG_GUI_ECHO_STATUS=1 "$XSG" --poll 0 --action "run-select:$RID;open:timeline;touch:$OUT/ready;wait:30000;quit" \
-	"$EXP" >"$OUT/mouse.out" 2>"$OUT/mouse.err" &
-GPID=$!
-i=0
-while [ ! -e "$OUT/ready" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+gui_bg mouse 0 "$EXP" "run-select:$RID;open:timeline;touch:$OUT/ready;wait:30000;quit"
 WID=$(xdotool search --name "^Run timeline" 2>/dev/null | head -1)
 if [ -z "$WID" ]; then fail "timeline mouse" "no timeline window found"; kill "$GPID"; wait "$GPID"; GPID=; exit 0; fi
 xdotool mousemove --window "$WID" 600 150 click 4 click 4 >/dev/null 2>&1      # wheel up: zoom in at x
