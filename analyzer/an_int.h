@@ -149,6 +149,10 @@ void an_source_counters(struct an_run *r);
 /* an_scan.c */
 int an_scan_thread(struct an_run *r, size_t pos, uint64_t lo, uint64_t hi);
 void an_scan_free(struct an_tscan *s);
+/* Without reading every record: each thread's first and last event and, for the region `named`
+ * (SG_NO_ID: the first one begun), its first begin and last end, into r->ts[] as the full scan
+ * would give them to the clip choice. 0 or -ENOMEM. */
+int an_scan_regions(struct an_run *r, uint32_t named);
 
 /* an_join.c */
 int an_join_barriers(struct an_run *r);

@@ -75,6 +75,17 @@ int64_t an_time_ns(const struct an_run *r, uint64_t ticks)
 
 /* Picks [t0, t1]: the region named in opts (or the first one begun), else the threads' span.
  * Returns 1 when the clip is narrower than the full range that was scanned. */
+/* The id of the region named in opts, SG_NO_ID when none is named or it is not defined. */
+static uint32_t region_id(const struct an_run *r)
+{
+	for (size_t i = 0; r->opts.region && i < sgr_n_regions(r->tr); i++) {
+		const struct sgr_region *g = sgr_region_at(r->tr, i);
+		if (g->name && strcmp(g->name, r->opts.region) == 0)
+			return g->id;
+	}
+	return SG_NO_ID;
+}
+
 static int choose_clip(struct an_run *r)
 {
 	uint64_t lo = UINT64_MAX, hi = 0;
@@ -315,13 +326,14 @@ void an_run_set_opts(struct an_run *r, const struct an_run_opts *opts)
 		f[AN_L_E] = an_fig_val(te * (1 - E));
 		double Ltot = f[AN_L].value + f[AN_U].value / N;
 		f[AN_CHECK3] = an_fig_val((te - ts / N - Ltot) / te);
-		/* (10) against the runner's own T_para when known: an independent measurement */
+		/* (10) against the runner's own T_para when known: an independent measurement;
+		 * relative to T_para' (1 - E'), or to T_para' where that is zero (N=1 with T_seq
+		 * from this very run) */
 		double tref = r->opts.t_para_ref_s > 0 ? r->opts.t_para_ref_s : tp;
 		double lref = tref * (1 - ts / (N * tref));
 		f[AN_CHECK10] = wall ? an_fig_na("E from wall-clock times: no second measurement "
 						 "of that T_para to check (10) against")
-				: lref != 0 ? an_fig_val((Ltot - lref) / lref)
-					    : an_fig_na("T_para (1 - E) is zero");
+				: an_fig_val((Ltot - lref) / (lref != 0 ? lref : tref));
 	} else {
 		const char *why = N <= 0 ? "no processor thread"
 				  : "T_seq unknown (no sequential or N=1 run given)";
@@ -367,7 +379,10 @@ int an_run_open(const char *dir, const struct an_run_opts *opts, struct an_run *
 	r->tl = calloc(r->n_threads, sizeof *r->tl);
 	if (!r->ts || !r->th || !r->tl)
 		goto out;
-	if ((rc = scan_all(r, 0, SG_TICKS_MAX)) < 0)
+	/* with regions defined, find the measured interval first (a light walk that stops at the
+	 * first begin and, backwards, at the last end) so the full pass runs once, clipped */
+	int pre = sgr_n_regions(r->tr) > 0;
+	if ((rc = pre ? an_scan_regions(r, region_id(r)) : scan_all(r, 0, SG_TICKS_MAX)) < 0)
 		goto out;
 	int any = 0;
 	for (size_t i = 0; i < r->n_threads; i++)
@@ -379,7 +394,7 @@ int an_run_open(const char *dir, const struct an_run_opts *opts, struct an_run *
 		rc = -ENODATA;
 		goto out;
 	}
-	if (choose_clip(r) && (rc = scan_all(r, r->t0, r->t1)) < 0)
+	if ((choose_clip(r) || pre) && (rc = scan_all(r, r->t0, r->t1)) < 0)
 		goto out;
 	choose_processors(r);
 	if ((rc = an_join_barriers(r)) < 0 || (rc = an_join_locks(r)) < 0 ||

@@ -269,6 +269,30 @@ int sgr_cursor_next(struct sgr_cursor *c, struct sgr_span *span)
 	return 0;
 }
 
+void sgr_cursor_init_end(struct sgr_cursor *c, struct sgr_trace *t, size_t thread_pos)
+{
+	c->t = t;
+	c->pos = thread_pos;
+	c->chunk = thread_pos < t->n_streams ? t->streams[thread_pos].n_chunks : 0;
+}
+
+int sgr_cursor_prev(struct sgr_cursor *c, struct sgr_span *span)
+{
+	if (c->pos >= c->t->n_streams)
+		return 0;
+	struct sgr_stream *s = &c->t->streams[c->pos];
+	while (c->chunk > 0) {
+		struct sgr_chunk *ch = &s->chunks[--c->chunk];
+		if (!chunk_ok(c->t, s, ch))
+			continue;
+		span->recs = (const struct sg_event_rec *)(ch->h + 1);
+		span->n = ch->h->n_recs;
+		span->seq = ch->h->seq;
+		return 1;
+	}
+	return 0;
+}
+
 void sgr_iter_init(struct sgr_iter *it, struct sgr_trace *t, size_t thread_pos)
 {
 	sgr_cursor_init(&it->cur, t, thread_pos);

@@ -140,6 +140,11 @@ struct sgr_cursor {
 void sgr_cursor_init(struct sgr_cursor *c, struct sgr_trace *t, size_t thread_pos);
 /* Sets *span to the next undamaged chunk; returns 1, or 0 at the end of the stream. */
 int sgr_cursor_next(struct sgr_cursor *c, struct sgr_span *span);
+/* Backward walk: sgr_cursor_init_end puts the cursor after the stream's last chunk, and
+ * sgr_cursor_prev sets *span to the previous undamaged chunk (1), or returns 0 at the start. For
+ * finding the last event of a kind without reading the whole stream. */
+void sgr_cursor_init_end(struct sgr_cursor *c, struct sgr_trace *t, size_t thread_pos);
+int sgr_cursor_prev(struct sgr_cursor *c, struct sgr_span *span);
 
 /* Simple path: decoded events. */
 struct sgr_event {
