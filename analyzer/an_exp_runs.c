@@ -221,3 +221,24 @@ struct an_run *an_exp_run(const struct an_exp *e, int64_t run_id)
 	/* analysis on first use mutates the experiment's own heap state, never a const object */
 	return an_exp_run_analyze((struct an_exp *)e, x);
 }
+
+struct an_run *an_exp_seq_profile(const struct an_exp *e, const struct an_point *o,
+				  const char **source, int64_t *run_id)
+{
+	*source = NULL;
+	*run_id = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < e->n_runs; i++) {
+			struct an_exp_run *x = &e->runs[i];
+			if (!x->ok || !x->has_trace || strcmp(x->sizes, o->sizes) ||
+			    (pass == 0 ? !is_seq(x) : strcmp(x->kind, "par") || x->n_threads != 1))
+				continue;
+			struct an_run *r = an_exp_run(e, x->id);
+			if (!r)
+				continue;
+			*source = pass == 0 ? "sequential" : "n1";
+			*run_id = x->id;
+			return r;
+		}
+	return NULL;
+}

@@ -127,6 +127,24 @@ static void js_fig(FILE *f, struct an_fig x)
 	fputc('}', f);
 }
 
+/* The function profile of a run as a JSON array, largest exclusive time first. */
+static void js_funcs(FILE *f, const struct an_run *r)
+{
+	fputc('[', f);
+	for (size_t i = 0; i < an_run_n_funcs(r); i++) {
+		const struct an_func *x = an_run_func(r, i);
+		fprintf(f, "%s\n  {\"id\": %u, \"name\": ", i ? "," : "", x->id);
+		js_str(f, x->name);
+		fputs(", \"file\": ", f);
+		js_str(f, x->file);
+		fprintf(f, ", \"line\": %d, \"calls\": %llu, \"incl_ns\": %lld, \"excl_ns\": %lld, "
+			"\"incl_pct\": %.4f, \"excl_pct\": %.4f}", x->line,
+			(unsigned long long)x->calls, (long long)x->incl_ns, (long long)x->excl_ns,
+			x->incl_pct, x->excl_pct);
+	}
+	fputc(']', f);
+}
+
 static void js_strs(FILE *f, size_t n, const char *(*get)(const void *, size_t), const void *o)
 {
 	fputc('[', f);
@@ -171,19 +189,9 @@ static void js_run_body(FILE *f, const struct an_run *r)
 			fputs("null", f);
 		fprintf(f, ", \"events\": %llu}", (unsigned long long)t->n_events);
 	}
-	fputs("],\n \"functions\": [", f);
-	for (size_t i = 0; i < an_run_n_funcs(r); i++) {
-		const struct an_func *x = an_run_func(r, i);
-		fprintf(f, "%s\n  {\"id\": %u, \"name\": ", i ? "," : "", x->id);
-		js_str(f, x->name);
-		fputs(", \"file\": ", f);
-		js_str(f, x->file);
-		fprintf(f, ", \"line\": %d, \"calls\": %llu, \"incl_ns\": %lld, \"excl_ns\": %lld, "
-			"\"incl_pct\": %.4f, \"excl_pct\": %.4f}", x->line,
-			(unsigned long long)x->calls, (long long)x->incl_ns, (long long)x->excl_ns,
-			x->incl_pct, x->excl_pct);
-	}
-	fputs("],\n \"locks\": [", f);
+	fputs("],\n \"functions\": ", f);
+	js_funcs(f, r);
+	fputs(",\n \"locks\": [", f);
 	for (size_t i = 0; i < an_run_n_locks(r); i++) {
 		const struct an_lock *l = an_run_lock(r, i);
 		fprintf(f, "%s\n  {\"id\": %u, \"kind\": \"%s\", \"acquires\": %llu, "
@@ -214,6 +222,52 @@ int an_report_run_json(FILE *f, const struct an_run *r)
 	js_run_body(f, r);
 	fputc('\n', f);
 	return ferror(f) ? -EIO : 0;
+}
+
+/* Sequential patterns vs W: one entry per method and size (an_report_text.c says the same). */
+static void js_patterns(FILE *f, const struct an_exp *e)
+{
+	fputs(",\n \"patterns\": [", f);
+	int first = 1;
+	for (size_t i = 0; i < an_exp_n_points(e); i++) {
+		const struct an_point *o = an_exp_point(e, i);
+		int seen = 0;
+		for (size_t j = 0; j < i && !seen; j++) {
+			const struct an_point *q = an_exp_point(e, j);
+			seen = !strcmp(q->model, "method") && !strcmp(q->method, o->method) &&
+			       !strcmp(q->sizes, o->sizes);
+		}
+		if (strcmp(o->model, "method") != 0 || seen)
+			continue;
+		const char *src;
+		int64_t id;
+		struct an_run *r = an_exp_seq_profile(e, o, &src, &id);
+		fputs(first ? "\n  {\"method\": " : ",\n  {\"method\": ", f);
+		first = 0;
+		js_str(f, o->method);
+		fputs(", \"W\": ", f);
+		js_num(f, o->work);
+		fputs(", \"sizes\": ", f);
+		js_str(f, o->sizes);
+		if (!r) {
+			fputs(", \"source\": null, \"run\": null, \"unavailable\": ", f);
+			js_str(f, "no traced sequential or N=1 run at these sizes");
+			fputc('}', f);
+			continue;
+		}
+		fputs(", \"source\": ", f);
+		js_str(f, src);
+		fprintf(f, ", \"run\": %lld, \"cpu_utilization\": ", (long long)id);
+		js_fig(f, an_run_fig(r, AN_CPU_UTIL));
+		fputs(", \"memory_access_rate\": ", f);
+		js_fig(f, an_run_fig(r, AN_MEM_RATE));
+		fputs(", \"miss_rate\": ", f);
+		js_fig(f, an_run_fig(r, AN_MISS_RATE));
+		fputs(",\n   \"functions\": ", f);
+		js_funcs(f, r);
+		fputc('}', f);
+	}
+	fputc(']', f);
 }
 
 static void js_point(FILE *f, const struct an_point *o)
@@ -274,7 +328,9 @@ int an_report_exp_json(FILE *f, const struct an_exp *e, unsigned flags)
 		fputs(i ? ",\n" : "\n", f);
 		js_point(f, an_exp_point(e, i));
 	}
-	fputs("],\n \"p_x\": [", f);
+	fputc(']', f);
+	js_patterns(f, e);
+	fputs(",\n \"p_x\": [", f);
 	int first = 1;
 	for (size_t i = 0; i < an_exp_n_methods(e); i++) {
 		int px;

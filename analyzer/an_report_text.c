@@ -239,6 +239,70 @@ static void t_seq_text(FILE *f, const struct an_exp *e)
 	}
 }
 
+/* The first point of model "method" before index i with o's method and sizes (said already). */
+static int pattern_seen(const struct an_exp *e, size_t i, const struct an_point *o)
+{
+	for (size_t j = 0; j < i; j++) {
+		const struct an_point *q = an_exp_point(e, j);
+		if (!strcmp(q->model, "method") && !strcmp(q->method, o->method) &&
+		    !strcmp(q->sizes, o->sizes))
+			return 1;
+	}
+	return 0;
+}
+
+#define PROFILE_ROWS 20
+
+static void profile_text(FILE *f, const struct an_run *r)
+{
+	size_t n = an_run_n_funcs(r);
+	fprintf(f, "    %-32s %10s %12s %12s %7s %7s\n", "function", "calls", "incl s", "excl s",
+		"incl %", "excl %");
+	for (size_t k = 0; k < n && k < PROFILE_ROWS; k++) {
+		const struct an_func *x = an_run_func(r, k);
+		fprintf(f, "    %-32s %10llu %12.6g %12.6g %7.2f %7.2f\n", x->name,
+			(unsigned long long)x->calls, (double)x->incl_ns * 1e-9,
+			(double)x->excl_ns * 1e-9, x->incl_pct, x->excl_pct);
+	}
+	if (n > PROFILE_ROWS)
+		fprintf(f, "    ... %zu more (--json lists them all)\n", n - PROFILE_ROWS);
+	if (!n)
+		fputs("    no function was traced (instrument with scalegraph cc)\n", f);
+}
+
+/* Sequential patterns vs W (§4.2.1): per method and size, the figures and top function of the
+ * traced sequential run, else of the N=1 run there; with AN_REPORT_PROFILE the whole profile. */
+static void patterns_text(FILE *f, const struct an_exp *e, unsigned flags)
+{
+	fputs("\nSequential patterns vs W (per method and size: the traced sequential run, else the "
+	      "N=1 run there)\n", f);
+	for (size_t i = 0; i < an_exp_n_points(e); i++) {
+		const struct an_point *o = an_exp_point(e, i);
+		if (strcmp(o->model, "method") != 0 || pattern_seen(e, i, o))
+			continue;
+		const char *src;
+		int64_t id;
+		struct an_run *r = an_exp_seq_profile(e, o, &src, &id);
+		fprintf(f, "  %-10s W=%-10.4g ", o->method, o->work);
+		if (!r) {
+			fprintf(f, "no traced sequential or N=1 run at %s\n", o->sizes);
+			continue;
+		}
+		fprintf(f, "%-10s run %-5lld cpu util", src, (long long)id);
+		fig_cell(f, 8, an_run_fig(r, AN_CPU_UTIL));
+		fputs("  mem rate", f);
+		fig_cell(f, 8, an_run_fig(r, AN_MEM_RATE));
+		fputs("  miss rate", f);
+		fig_cell(f, 8, an_run_fig(r, AN_MISS_RATE));
+		const struct an_func *top = an_run_n_funcs(r) ? an_run_func(r, 0) : NULL;
+		if (top)
+			fprintf(f, "  top: %s %.1f%%", top->name, top->excl_pct);
+		fputc('\n', f);
+		if (flags & AN_REPORT_PROFILE)
+			profile_text(f, r);
+	}
+}
+
 int an_report_exp_text(FILE *f, const struct an_exp *e, unsigned flags)
 {
 	fprintf(f, "Experiment %s: %zu point(s), %d CPU(s)\n", an_exp_dir(e), an_exp_n_points(e),
@@ -274,23 +338,7 @@ int an_report_exp_text(FILE *f, const struct an_exp *e, unsigned flags)
 				fprintf(f, "%.6g s\n", lat.value);
 		}
 		parallelism_text(f, e);
-		fputs("\nSequential patterns vs W (profile of the N=1 run at that size)\n", f);
-		for (size_t i = 0; i < an_exp_n_points(e); i++) {
-			const struct an_point *o = an_exp_point(e, i);
-			if (strcmp(o->model, "method") != 0 || o->n_threads != 1 || !o->n_reps)
-				continue;
-			struct an_run *r = an_exp_run(e, o->rep_ids[0]);
-			const struct an_func *top = r ? an_run_func(r, 0) : NULL;
-			fprintf(f, "  %-10s W=%-10.4g cpu util", o->method, o->work);
-			fig_cell(f, 8, o->med[AN_CPU_UTIL]);
-			fputs("  mem rate", f);
-			fig_cell(f, 8, o->med[AN_MEM_RATE]);
-			fputs("  miss rate", f);
-			fig_cell(f, 8, o->med[AN_MISS_RATE]);
-			if (top)
-				fprintf(f, "  top: %s %.1f%%", top->name, top->excl_pct);
-			fputc('\n', f);
-		}
+		patterns_text(f, e, flags);
 	}
 	matrix_text(f, e);
 	if (!(flags & AN_REPORT_MATRIX_ONLY)) {

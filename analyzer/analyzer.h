@@ -237,6 +237,13 @@ const char *an_exp_problem(const struct an_exp *e, size_t i);
 struct an_run *an_exp_run(const struct an_exp *e, int64_t run_id);
 int an_exp_n_cpus(const struct an_exp *e);
 
+/* The run whose profile stands for the sequential program at the sizes of point o (sequential
+ * patterns, METRICS.md §4.2.1): a traced sequential run at those sizes, else an N=1 run there,
+ * analyzed on first use. *source is "sequential" or "n1"; NULL (and *source NULL) when no such
+ * run has a readable trace. */
+struct an_run *an_exp_seq_profile(const struct an_exp *e, const struct an_point *o,
+				  const char **source, int64_t *run_id);
+
 /* Methods in spec order (model "method"). */
 size_t an_exp_n_methods(const struct an_exp *e);
 const char *an_exp_method(const struct an_exp *e, size_t i);
@@ -269,6 +276,7 @@ int an_exp_matrix_cell(const struct an_exp *e, int n, int n2, struct an_cell *ce
 /* ---- Reports (analyzer/report*.c) ---------------------------------------------------------- */
 
 #define AN_REPORT_MATRIX_ONLY 1u
+#define AN_REPORT_PROFILE 2u       /* text: the function profile of each sequential pattern */
 /* Terminal tables, CSV and JSON (docs/report-json.md) of an experiment or of one run. */
 int an_report_exp_text(FILE *f, const struct an_exp *e, unsigned flags);
 int an_report_exp_csv(FILE *f, const struct an_exp *e, unsigned flags);

@@ -19,6 +19,7 @@ static void usage(FILE *f)
 	      "  --csv           one row per (method, N, W); with --matrix the matrix cells\n"
 	      "  --json          everything, schema in docs/report-json.md\n"
 	      "  --matrix        only the scalability matrix\n"
+	      "  --profile       experiment: the function profile of each sequential pattern\n"
 	      "  --no-store-write  do not fill the store's metrics table\n"
 	      "  --reanalyze     read every trace again (ignore figures cached in the store)\n"
 	      "  --t-seq S       run or trace: the sequential time in seconds (gives E, S, U)\n"
@@ -48,7 +49,7 @@ static double num_arg(const char *opt, const char *s, double min)
 
 int main(int argc, char **argv)
 {
-	int csv = 0, json = 0, matrix = 0;
+	int csv = 0, json = 0, matrix = 0, profile = 0;
 	unsigned eflags = 0;
 	struct an_run_opts o = { 0 };
 	const char *path = NULL;
@@ -65,6 +66,8 @@ int main(int argc, char **argv)
 			matrix = 1;
 		} else if (!strcmp(a, "--no-store-write")) {
 			eflags |= AN_EXP_NO_STORE_WRITE;
+		} else if (!strcmp(a, "--profile")) {
+			profile = 1;
 		} else if (!strcmp(a, "--reanalyze")) {
 			eflags |= AN_EXP_REANALYZE;
 		} else if (!strcmp(a, "--no-verify")) {
@@ -96,7 +99,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "scalegraph report: error: %s\n", err);
 			return 1;
 		}
-		unsigned rf = matrix ? AN_REPORT_MATRIX_ONLY : 0;
+		unsigned rf = (matrix ? AN_REPORT_MATRIX_ONLY : 0) | (profile ? AN_REPORT_PROFILE : 0);
 		rc = json ? an_report_exp_json(stdout, e, rf) : csv ? an_report_exp_csv(stdout, e, rf)
 								    : an_report_exp_text(stdout, e, rf);
 		if (csv || json)

@@ -43,6 +43,12 @@ rc=$?
 check text_report "exit $rc: $(head -3 "$T/text.err")" test $rc -eq 0
 check text_has_matrix "no matrix" grep -q "^Scalability matrix" "$T/text"
 check text_has_px "no p_x" grep -q "p_x = " "$T/text"
+# sequential patterns: the untraced billiards-seq leaves the N=1 run's profile, with functions
+check text_patterns_from_n1 "$(grep -A2 '^Sequential patterns' "$T/text")" \
+	grep -Eq '^  fixed +W=[^ ]+ +n1 +run [0-9]+ .*top: ' "$T/text"
+"$REPORT" --profile --no-store-write "$T/exp" > "$T/prof" 2>&1
+check profile_table "$(grep -A3 '^Sequential patterns' "$T/prof")" \
+	grep -Eq '^    function +calls +incl s +excl s' "$T/prof"
 # ML: available with a hardware PMU, else one line saying why (never a silent zero)
 if grep -q "^  ML  " "$T/text"; then
 	check ml_unavailable_says_why "$(grep '^  ML ' "$T/text")" \
@@ -100,6 +106,9 @@ for p in d["points"]:
         v = p["figures"]["E"].get("median")
         if v is None or not 0.75 < v < 1.34 or p["t_basis"] != "trace":
             bad.append("%s: E(N=1)=%s (%s)" % (p["method"], v, p["t_seq_how"]))
+pat = [p for p in d["patterns"] if p["method"] == "fixed"]
+if not pat or pat[0]["source"] != "n1" or not pat[0]["functions"]:
+    bad.append("patterns: %s" % pat[:1])
 print("; ".join(bad) if bad else "ok")
 EOF
 )

@@ -188,6 +188,13 @@ static void test_experiment(void **state)
 	fclose(f);
 	assert_non_null(strstr(buf, "N,N2,time_bound,e_conserved,memory_bound\n1,2,0.5,0.5,\n"));
 	free(buf);
+	/* the paper's caveat beside the starred time-bound value of (4, 8): E 0.3 and 0.25 */
+	f = open_memstream(&buf, &len);
+	assert_int_equal(an_report_exp_text(f, e, AN_REPORT_MATRIX_ONLY), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "*0.93/"));
+	assert_non_null(strstr(buf, "the paper's caveat"));
+	free(buf);
 	an_exp_free(e);
 
 	/* the metrics the analyzer wrote into the store */
@@ -389,6 +396,105 @@ static void test_cached_open(void **state)
 	syn_rmtree(dir);
 }
 
+/* A finished one-thread run of `kind` whose trace has the events ev and functions f1, f2. */
+static int64_t add_run_funcs(struct store *st, const char *dir, const char *kind,
+			     const char *sizes, const struct syn_ev *ev, uint64_t t_ns)
+{
+	struct store_run r;
+	memset(&r, 0, sizeof r);
+	snprintf(r.kind, sizeof r.kind, "%s", kind);
+	r.n_threads = 1;
+	snprintf(r.sizes, sizeof r.sizes, "%s", sizes);
+	assert_int_equal(store_run_begin(st, &r), 0);
+	snprintf(r.status, sizeof r.status, "ok");
+	r.t_wall_s = r.t_para_s = (double)t_ns * 1e-9;
+	snprintf(r.t_para_source, sizeof r.t_para_source, "threads");
+	assert_int_equal(store_run_finish(st, &r, 0, NULL, NULL, 0, NULL), 0);
+	char tdir[512];
+	snprintf(tdir, sizeof tdir, "%s/runs/%lld/trace", dir, (long long)r.id);
+	struct sgw_trace *w;
+	assert_int_equal(sgw_create(tdir, NULL, &w), 0);
+	assert_int_equal(sgw_function(w, 1, "f1", "a.c", 1), 0);
+	assert_int_equal(sgw_function(w, 2, "f2", "a.c", 2), 0);
+	assert_int_equal(syn_thread(w, 0, ev), 0);
+	assert_int_equal(sgw_close(w, 0), 0);
+	return r.id;
+}
+
+/* Sequential patterns: the traced sequential run's profile at w=1 (f1 excl 600 of 1000 ns,
+ * f2 300), the N=1 run's at w=2 (the sequential run there has no trace: f2 400 of 500), none at
+ * w=4; text, --profile and JSON say so. */
+static void test_sequential_patterns(void **state)
+{
+	const char *dir = syn_tmpdir();
+	struct store *st;
+	assert_int_equal(store_open(dir, STORE_WRITE, &st), 0);
+	assert_int_equal(store_machine_set(st, "test cpu", 2, "test", 1e9, "{\"n_cpus\": 2}"), 0);
+	assert_int_equal(store_method_add(st, "grow", "w=N", 0), 0);
+	static const struct syn_ev seq_ev[] = {
+		{ 0, SG_EV_THREAD_BEGIN, 0, SG_NO_ID }, { 100, SG_EV_FUNC_ENTER, 1, 0 },
+		{ 200, SG_EV_FUNC_ENTER, 2, 0 }, { 500, SG_EV_FUNC_EXIT, 2, 0 },
+		{ 1000, SG_EV_FUNC_EXIT, 1, 0 }, { 1000, SG_EV_THREAD_END, 0, 0 },
+		{ 0, SG_EV_NONE, 0, 0 } };
+	static const struct syn_ev n1_ev[] = {
+		{ 0, SG_EV_THREAD_BEGIN, 0, SG_NO_ID }, { 0, SG_EV_FUNC_ENTER, 2, 0 },
+		{ 400, SG_EV_FUNC_EXIT, 2, 0 }, { 500, SG_EV_THREAD_END, 0, 0 },
+		{ 0, SG_EV_NONE, 0, 0 } };
+	int64_t s1 = add_run_funcs(st, dir, "seq", "w=1", seq_ev, 1000);
+	int64_t r1 = add_run_kind(st, dir, "par", 1, "w=1", 0, 1200, 0, 0);
+	add_run_kind(st, dir, "seq", 1, "w=2", 0, 900, 0, 1);
+	int64_t n2 = add_run_funcs(st, dir, "par", "w=2", n1_ev, 500);
+	int64_t r2 = add_run_kind(st, dir, "par", 2, "w=2", 0, 400, 0, 0);
+	int64_t r4 = add_run_kind(st, dir, "par", 4, "w=4", 0, 400, 0, 0);
+	add_point_seq(st, "grow", 1, "w=1", r1, s1, 1200, 1000);
+	add_point_seq(st, "grow", 2, "w=2", r2, 0, 400, 900);
+	add_point_seq(st, "grow", 4, "w=4", r4, 0, 400, 1800);
+	store_close(st);
+	struct an_exp *e;
+	char err[512] = "";
+	assert_int_equal(an_exp_open(dir, 0, &e, err, sizeof err), 0);
+	const char *src;
+	int64_t id;
+	struct an_run *r = an_exp_seq_profile(e, an_exp_point_find(e, "method", "grow", 1), &src,
+					      &id);
+	assert_non_null(r);
+	assert_string_equal(src, "sequential");
+	assert_int_equal(id, s1);
+	assert_int_equal(an_run_n_funcs(r), 2);
+	assert_string_equal(an_run_func(r, 0)->name, "f1");
+	assert_int_equal(an_run_func(r, 0)->excl_ns, 600);
+	assert_int_equal(an_run_func(r, 0)->incl_ns, 900);
+	assert_near(an_run_func(r, 0)->excl_pct, 60.0);
+	assert_int_equal(an_run_func(r, 1)->excl_ns, 300);
+	r = an_exp_seq_profile(e, an_exp_point_find(e, "method", "grow", 2), &src, &id);
+	assert_non_null(r);
+	assert_string_equal(src, "n1");
+	assert_int_equal(id, n2);
+	assert_near(an_run_func(r, 0)->excl_pct, 80.0);
+	assert_null(an_exp_seq_profile(e, an_exp_point_find(e, "method", "grow", 4), &src, &id));
+	assert_null(src);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_int_equal(an_report_exp_text(f, e, AN_REPORT_PROFILE), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "top: f1 60.0%"));
+	assert_non_null(strstr(buf, "top: f2 80.0%"));
+	assert_non_null(strstr(buf, "no traced sequential or N=1 run at w=4"));
+	assert_non_null(strstr(buf, "    f1                                        1        9e-07        6e-07   90.00   60.00\n"));
+	free(buf);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(an_report_exp_json(f, e, 0), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "\"patterns\": [\n  {\"method\": \"grow\", \"W\": 100, "
+				    "\"sizes\": \"w=1\", \"source\": \"sequential\""));
+	assert_non_null(strstr(buf, "\"name\": \"f2\", \"file\": \"a.c\", \"line\": 2, "
+				    "\"calls\": 1, \"incl_ns\": 400, \"excl_ns\": 400"));
+	free(buf);
+	an_exp_free(e);
+	syn_rmtree(dir);
+}
+
 static void test_missing_store(void **state)
 {
 	struct an_exp *e = NULL;
@@ -406,6 +512,7 @@ int main(void)
 		cmocka_unit_test(test_t_seq_measured_like_t_para),
 		cmocka_unit_test(test_e_from_median_t_para),
 		cmocka_unit_test(test_cached_open),
+		cmocka_unit_test(test_sequential_patterns),
 		cmocka_unit_test(test_missing_store),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
