@@ -81,6 +81,7 @@ struct an_tscan {
 	struct an_frame *stack;
 	size_t depth, cap_stack;
 	uint64_t n_releases;
+	uint32_t n_lock_ids;       /* 1 + the largest lock id in holds and lock intervals, 0: none */
 	uint64_t unmatched;        /* events that did not pair (exit without enter, ...) */
 	/* regions met: id, first begin, last end */
 	struct an_reg { uint32_t id; uint64_t begin, end; int has_begin, has_end; } *reg;

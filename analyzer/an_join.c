@@ -228,16 +228,11 @@ int an_join_locks(struct an_run *r)
 	struct lock_tab *tab = NULL;
 	struct an_hold *h = NULL, *tmp = NULL;
 	size_t *cursor = NULL, *fill = NULL;
-	/* size the object table by the largest id met */
+	/* the object table is sized by the largest lock id the scan met */
 	for (size_t i = 0; i < r->n_threads; i++) {
 		struct an_tscan *s = &r->ts[i];
-		for (size_t k = 0; k < s->n_holds; k++)
-			if (s->holds[k].obj != SG_NO_ID && s->holds[k].obj + 1 > n_obj)
-				n_obj = s->holds[k].obj + 1;
-		for (size_t k = 0; k < s->n_iv; k++)
-			if ((s->iv[k].type == IV_LOCK || s->iv[k].type == IV_LOCK_FAIL) &&
-			    s->iv[k].obj != SG_NO_ID && s->iv[k].obj + 1 > n_obj)
-				n_obj = s->iv[k].obj + 1;
+		if (s->n_lock_ids > n_obj)
+			n_obj = s->n_lock_ids;
 		total += s->n_holds;
 	}
 	tab = calloc(n_obj + 1, sizeof *tab);
@@ -287,28 +282,16 @@ int an_join_locks(struct an_run *r)
 	cursor = calloc((n_obj + 1) * r->n_threads, sizeof *cursor);
 	if (!cursor)
 		goto out;
-	size_t n_used = 0;
-	for (size_t i = 0; i < r->n_threads; i++) {
-		struct an_tscan *s = &r->ts[i];
-		for (size_t k = 0; k < s->n_iv; k++)
-			if ((s->iv[k].type == IV_LOCK || s->iv[k].type == IV_LOCK_FAIL) &&
-			    s->iv[k].obj != SG_NO_ID)
-				tab[s->iv[k].obj].used = 1;
-	}
-	for (size_t o = 0; o < n_obj; o++)
-		if (tab[o].used)
-			tab[o].slot = n_used++;
+	/* one entry per id (slot = id); the ids without holds or waits are dropped below */
 	free(r->locks);
-	r->locks = calloc(n_used ? n_used : 1, sizeof *r->locks);
+	r->locks = calloc(n_obj ? n_obj : 1, sizeof *r->locks);
 	if (!r->locks)
 		goto out;
-	r->n_locks = n_used;
+	r->n_locks = n_obj;
 	for (size_t o = 0; o < n_obj; o++) {
-		if (!tab[o].used)
-			continue;
-		struct an_lockstat *ls = &r->locks[tab[o].slot];
+		struct an_lockstat *ls = &r->locks[o];
+		tab[o].slot = o;
 		ls->pub.id = (uint32_t)o;
-		ls->pub.kind = an_source_obj_kind(r, (uint32_t)o);
 		for (size_t k = 0; k < tab[o].n; k++)
 			ls->hold += h[tab[o].start + k].x - h[tab[o].start + k].q;
 	}
@@ -361,6 +344,15 @@ int an_join_locks(struct an_run *r)
 		r->th[i].lock_wait_ns = an_ticks_ns(r, wait);
 		r->th[i].lock_ovh_ns = an_ticks_ns(r, ovh);
 	}
+	size_t n_used = 0;
+	for (size_t o = 0; o < n_obj; o++) {
+		struct an_lockstat *ls = &r->locks[o];
+		if (tab[o].used || ls->pub.acquires || ls->pub.failed_trylocks) {
+			ls->pub.kind = an_source_obj_kind(r, (uint32_t)o);
+			r->locks[n_used++] = *ls;
+		}
+	}
+	r->n_locks = n_used;
 	for (size_t l = 0; l < r->n_locks; l++) {
 		struct an_lockstat *ls = &r->locks[l];
 		ls->pub.wait_ns = an_ticks_ns(r, ls->wait);

@@ -175,6 +175,8 @@ static __attribute__((noinline)) int scan_other(struct an_tscan *s, struct pend 
 		break;
 	case SG_EV_LOCK_REQUEST:
 		p->req_t = t, p->req_obj = id, p->req_aux = aux, p->has_req = 1;
+		if (id != SG_NO_ID && id >= s->n_lock_ids)
+			s->n_lock_ids = id + 1;   /* lock intervals start at a request */
 		break;
 	case SG_EV_LOCK_ACQUIRED:
 		if (p->has_req && p->req_obj == id) {
@@ -183,6 +185,8 @@ static __attribute__((noinline)) int scan_other(struct an_tscan *s, struct pend 
 				return -ENOMEM;
 			p->has_req = 0;
 		}
+		if (id != SG_NO_ID && id >= s->n_lock_ids)
+			s->n_lock_ids = id + 1;   /* holds start here (after a cond wait too) */
 		if (p->n_open < MAX_OPEN_HOLDS)
 			p->open[p->n_open].q = t, p->open[p->n_open].obj = id,
 			p->open[p->n_open++].mode = SG_LOCK_MODE(aux);
@@ -324,6 +328,7 @@ int an_scan_thread(struct an_run *r, size_t pos, uint64_t lo, uint64_t hi)
 			last = tb;
 		}
 		for (size_t i = 0; i < n; i++) {
+			__builtin_prefetch((const char *)&rec[i] + 2048);
 			uint64_t w0 = rec[i].w0, w1 = rec[i].w1;
 			uint64_t t = w0 >> 8;
 			unsigned kind = (unsigned)(w0 & 0xff);
