@@ -252,6 +252,15 @@ void sgr_cursor_init(struct sgr_cursor *c, struct sgr_trace *t, size_t thread_po
 	c->chunk = 0;
 }
 
+/* The records of a checked chunk as a span; returns 1. */
+static int span_of(const struct sgr_chunk *ch, struct sgr_span *span)
+{
+	span->recs = (const struct sg_event_rec *)(ch->h + 1);
+	span->n = ch->h->n_recs;
+	span->seq = ch->h->seq;
+	return 1;
+}
+
 int sgr_cursor_next(struct sgr_cursor *c, struct sgr_span *span)
 {
 	if (c->pos >= c->t->n_streams)
@@ -259,12 +268,8 @@ int sgr_cursor_next(struct sgr_cursor *c, struct sgr_span *span)
 	struct sgr_stream *s = &c->t->streams[c->pos];
 	while (c->chunk < s->n_chunks) {
 		struct sgr_chunk *ch = &s->chunks[c->chunk++];
-		if (!chunk_ok(c->t, s, ch))
-			continue;
-		span->recs = (const struct sg_event_rec *)(ch->h + 1);
-		span->n = ch->h->n_recs;
-		span->seq = ch->h->seq;
-		return 1;
+		if (chunk_ok(c->t, s, ch))
+			return span_of(ch, span);
 	}
 	return 0;
 }
@@ -283,12 +288,8 @@ int sgr_cursor_prev(struct sgr_cursor *c, struct sgr_span *span)
 	struct sgr_stream *s = &c->t->streams[c->pos];
 	while (c->chunk > 0) {
 		struct sgr_chunk *ch = &s->chunks[--c->chunk];
-		if (!chunk_ok(c->t, s, ch))
-			continue;
-		span->recs = (const struct sg_event_rec *)(ch->h + 1);
-		span->n = ch->h->n_recs;
-		span->seq = ch->h->seq;
-		return 1;
+		if (chunk_ok(c->t, s, ch))
+			return span_of(ch, span);
 	}
 	return 0;
 }

@@ -19,6 +19,24 @@
 #include "an_synth.h"
 #include "store.h"
 
+/* Inserts a finished run row: wall time wall_ns, T_para t_ns from its trace ("threads"), or
+ * the wall time when t_ns is 0 (an untraced program, "wall"). */
+static void run_row(struct store *st, struct store_run *r, const char *kind, int n,
+		    const char *sizes, int rep, uint64_t wall_ns, uint64_t t_ns)
+{
+	memset(r, 0, sizeof *r);
+	snprintf(r->kind, sizeof r->kind, "%s", kind);
+	r->n_threads = n;
+	snprintf(r->sizes, sizeof r->sizes, "%s", sizes);
+	r->rep = rep;
+	assert_int_equal(store_run_begin(st, r), 0);
+	snprintf(r->status, sizeof r->status, "ok");
+	r->t_wall_s = (double)wall_ns * 1e-9;
+	r->t_para_s = (double)(t_ns ? t_ns : wall_ns) * 1e-9;
+	snprintf(r->t_para_source, sizeof r->t_para_source, "%s", t_ns ? "threads" : "wall");
+	assert_int_equal(store_run_finish(st, r, 0, NULL, NULL, 0, NULL), 0);
+}
+
 /* A finished run of `kind` with n threads, each spanning [0, t_ns] in its trace (none when
  * no_trace; a sequential run is then timed by its wall time only, as an untraced program is);
  * wall_ns is the process's wall time (0: t_ns). */
@@ -26,17 +44,7 @@ static int64_t add_run_kind(struct store *st, const char *dir, const char *kind,
 			    const char *sizes, int rep, uint64_t t_ns, uint64_t wall_ns, int no_trace)
 {
 	struct store_run r;
-	memset(&r, 0, sizeof r);
-	snprintf(r.kind, sizeof r.kind, "%s", kind);
-	r.n_threads = n;
-	snprintf(r.sizes, sizeof r.sizes, "%s", sizes);
-	r.rep = rep;
-	assert_int_equal(store_run_begin(st, &r), 0);
-	snprintf(r.status, sizeof r.status, "ok");
-	r.t_wall_s = (double)(wall_ns ? wall_ns : t_ns) * 1e-9;
-	r.t_para_s = no_trace ? r.t_wall_s : (double)t_ns * 1e-9;
-	snprintf(r.t_para_source, sizeof r.t_para_source, "%s", no_trace ? "wall" : "threads");
-	assert_int_equal(store_run_finish(st, &r, 0, NULL, NULL, 0, NULL), 0);
+	run_row(st, &r, kind, n, sizes, rep, wall_ns ? wall_ns : t_ns, no_trace ? 0 : t_ns);
 	if (!no_trace) {
 		char tdir[512];
 		snprintf(tdir, sizeof tdir, "%s/runs/%lld/trace", dir, (long long)r.id);
@@ -218,10 +226,11 @@ static void test_experiment(void **state)
 	syn_rmtree(dir);
 }
 
-/* A point of method m at N whose runs are ids (role rep) plus seq (role seq, 0: none); the
- * runner's T_seq and E as it stores them: from wall times. */
-static void add_point_seq(struct store *st, const char *m, int n, const char *sizes, int64_t rep,
-			  int64_t seq, double t_para_ns, double t_seq_ns)
+/* A point of method m at N linked to n runs ids with their roles; the runner's T_seq and E as
+ * it stores them: from wall times. */
+static void add_point_runs(struct store *st, const char *m, int n, const char *sizes, int n_ids,
+			   const int64_t *ids, const char *const *roles, double t_para_ns,
+			   double t_seq_ns)
 {
 	struct store_point p;
 	memset(&p, 0, sizeof p);
@@ -237,9 +246,25 @@ static void add_point_seq(struct store *st, const char *m, int n, const char *si
 	snprintf(p.t_seq_source, sizeof p.t_seq_source, "sequential");
 	p.efficiency = t_seq_ns / (n * t_para_ns);
 	p.converged = 1;
+	assert_int_equal(store_point_put(st, &p, n_ids, ids, roles), 0);
+}
+
+/* The same with one repetition and its sequential run (0: none). */
+static void add_point_seq(struct store *st, const char *m, int n, const char *sizes, int64_t rep,
+			  int64_t seq, double t_para_ns, double t_seq_ns)
+{
 	int64_t ids[2] = { rep, seq };
 	const char *roles[2] = { "rep", "seq" };
-	assert_int_equal(store_point_put(st, &p, seq ? 2 : 1, ids, roles), 0);
+	add_point_runs(st, m, n, sizes, seq ? 2 : 1, ids, roles, t_para_ns, t_seq_ns);
+}
+
+/* A new store on 2 CPUs without a calibration, open for writing. */
+static const char *new_store(struct store **st)
+{
+	const char *dir = syn_tmpdir();
+	assert_int_equal(store_open(dir, STORE_WRITE, st), 0);
+	assert_int_equal(store_machine_set(*st, "test cpu", 2, "test", 1e9, "{\"n_cpus\": 2}"), 0);
+	return dir;
 }
 
 /* The store of the T_seq tests: the sequential program is untraced (wall 1500 ns at w=1, 3000
@@ -247,10 +272,8 @@ static void add_point_seq(struct store *st, const char *m, int n, const char *si
  * 600 ns at N=2 (wall 4000) on w=1 and 600 ns at N=2 (wall 4000) on w=2. */
 static const char *build_seq_store(int64_t *seq2)
 {
-	const char *dir = syn_tmpdir();
 	struct store *st;
-	assert_int_equal(store_open(dir, STORE_WRITE, &st), 0);
-	assert_int_equal(store_machine_set(st, "test cpu", 2, "test", 1e9, "{\"n_cpus\": 2}"), 0);
+	const char *dir = new_store(&st);
 	assert_int_equal(store_method_add(st, "fixed", "w=1", 0), 0);
 	assert_int_equal(store_method_add(st, "grow", "w=N", 1), 0);
 	int64_t s1 = add_run_kind(st, dir, "seq", 1, "w=1", 0, 1500, 0, 1);
@@ -312,29 +335,14 @@ static void test_t_seq_measured_like_t_para(void **state)
  * slowest and the fastest repetition. */
 static void test_e_from_median_t_para(void **state)
 {
-	const char *dir = syn_tmpdir();
 	struct store *st;
-	assert_int_equal(store_open(dir, STORE_WRITE, &st), 0);
-	assert_int_equal(store_machine_set(st, "test cpu", 2, "test", 1e9, "{\"n_cpus\": 2}"), 0);
+	const char *dir = new_store(&st);
 	assert_int_equal(store_method_add(st, "fixed", "w=1", 0), 0);
 	int64_t s1 = add_run_kind(st, dir, "seq", 1, "w=1", 0, 1500, 0, 1);
 	int64_t ids[3] = { add_run_kind(st, dir, "par", 1, "w=1", 0, 1000, 0, 0),
 			   add_run_kind(st, dir, "par", 1, "w=1", 1, 3000, 0, 0), s1 };
-	struct store_point p;
-	memset(&p, 0, sizeof p);
-	snprintf(p.model, sizeof p.model, "method");
-	snprintf(p.method, sizeof p.method, "fixed");
-	snprintf(p.sizes, sizeof p.sizes, "w=1");
-	p.n_threads = 1;
-	p.scale = 1;
-	p.work = 100;
-	p.target = NAN;
-	p.t_para_s = 2000e-9;
-	p.t_seq_s = 1500e-9;
-	p.efficiency = 0.75;
-	p.converged = 1;
 	const char *roles[3] = { "rep", "rep", "seq" };
-	assert_int_equal(store_point_put(st, &p, 3, ids, roles), 0);
+	add_point_runs(st, "fixed", 1, "w=1", 3, ids, roles, 2000, 1500);
 	store_close(st);
 	struct an_exp *e;
 	char err[512] = "";
@@ -401,15 +409,7 @@ static int64_t add_run_funcs(struct store *st, const char *dir, const char *kind
 			     const char *sizes, const struct syn_ev *ev, uint64_t t_ns)
 {
 	struct store_run r;
-	memset(&r, 0, sizeof r);
-	snprintf(r.kind, sizeof r.kind, "%s", kind);
-	r.n_threads = 1;
-	snprintf(r.sizes, sizeof r.sizes, "%s", sizes);
-	assert_int_equal(store_run_begin(st, &r), 0);
-	snprintf(r.status, sizeof r.status, "ok");
-	r.t_wall_s = r.t_para_s = (double)t_ns * 1e-9;
-	snprintf(r.t_para_source, sizeof r.t_para_source, "threads");
-	assert_int_equal(store_run_finish(st, &r, 0, NULL, NULL, 0, NULL), 0);
+	run_row(st, &r, kind, 1, sizes, 0, t_ns, t_ns);
 	char tdir[512];
 	snprintf(tdir, sizeof tdir, "%s/runs/%lld/trace", dir, (long long)r.id);
 	struct sgw_trace *w;
@@ -426,10 +426,8 @@ static int64_t add_run_funcs(struct store *st, const char *dir, const char *kind
  * w=4; text, --profile and JSON say so. */
 static void test_sequential_patterns(void **state)
 {
-	const char *dir = syn_tmpdir();
 	struct store *st;
-	assert_int_equal(store_open(dir, STORE_WRITE, &st), 0);
-	assert_int_equal(store_machine_set(st, "test cpu", 2, "test", 1e9, "{\"n_cpus\": 2}"), 0);
+	const char *dir = new_store(&st);
 	assert_int_equal(store_method_add(st, "grow", "w=N", 0), 0);
 	static const struct syn_ev seq_ev[] = {
 		{ 0, SG_EV_THREAD_BEGIN, 0, SG_NO_ID }, { 100, SG_EV_FUNC_ENTER, 1, 0 },
