@@ -507,9 +507,9 @@ static int place_include(struct probe *p, const struct inst_node *start, uint32_
 	int at_bol = ls == 0 || (p->src[ls - 1] == '\n' && !(ls >= 2 && p->src[ls - 2] == '\\'));
 	if (at_bol)
 		edits_addf(p->e, ls, 0, "#include <sgtrace.h>\n#line %u \"%s\"\n", line, p->file_esc);
-	else
-		edits_addf(p->e, off, 0, "\n#include <sgtrace.h>\n#line %u \"%s\"\n", line,
-			   p->file_esc);
+	else /* after a stray backslash, a newline alone would splice the include into its line */
+		edits_addf(p->e, off, 0, "%s#include <sgtrace.h>\n#line %u \"%s\"\n",
+			   off > 0 && p->src[off - 1] == '\\' ? "\n\n" : "\n", line, p->file_esc);
 	return 0;
 }
 

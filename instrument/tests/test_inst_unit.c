@@ -140,6 +140,19 @@ static void test_include_once_per_branch(void **state)
 	inst_result_free(&r);
 }
 
+/* A stray backslash before the first probed item (fuzz find): the include must not be spliced
+ * onto the backslash's line by the newline inserted before it. */
+static void test_include_after_stray_backslash(void **state)
+{
+	(void)state;
+	const char *src = "int a;\n\\void f(void) { pthread_mutex_lock(&m); }\n";
+	struct inst_result r;
+	char *out = run(src, INST_FUNC_NONE, NULL, &r);
+	assert_int_equal(r.n_renamed, 1);
+	assert_non_null(strstr(out, "int a;\n\\\n\n#include <sgtrace.h>\n#line 2 \"t.c\"\nvoid f"));
+	inst_result_free(&r);
+}
+
 static void test_never_crash(void **state)
 {
 	(void)state;
@@ -206,6 +219,7 @@ int main(void)
 		cmocka_unit_test(test_edits),
 		cmocka_unit_test(test_selection),
 		cmocka_unit_test(test_include_once_per_branch),
+		cmocka_unit_test(test_include_after_stray_backslash),
 		cmocka_unit_test(test_never_crash),
 		cmocka_unit_test(test_unparsable_warns),
 	};
