@@ -109,7 +109,7 @@ static int read_points(struct an_exp *e, sqlite3 *db)
 	int rc = -EIO;
 	if (sqlite3_prepare_v2(db, "SELECT id, model, method, n_threads, scale, sizes, work, "
 			       "target, t_para_s, t_seq_s, t_seq_source, efficiency, "
-			       "oversubscribed, note FROM points ORDER BY "
+			       "oversubscribed, note, converged FROM points ORDER BY "
 			       "CASE model WHEN 'method' THEN 0 ELSE 1 END, model, (SELECT position FROM "
 			       "methods m WHERE m.name = points.method), method, n_threads",
 			       -1, &s, NULL) != SQLITE_OK ||
@@ -140,6 +140,7 @@ static int read_points(struct an_exp *e, sqlite3 *db)
 		o->efficiency = col_num(s, 11);
 		o->oversubscribed = sqlite3_column_int(s, 12);
 		copy_col(p->note, sizeof p->note, s, 13);
+		o->converged = sqlite3_column_type(s, 14) == SQLITE_NULL || sqlite3_column_int(s, 14);
 		sqlite3_reset(q);
 		sqlite3_bind_int64(q, 1, o->id);
 		size_t cap = 0, n = 0;

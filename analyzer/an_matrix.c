@@ -127,6 +127,16 @@ int an_exp_matrix_cell(const struct an_exp *ce, int n, int n2, struct an_cell *c
 		}
 		c->point[m] = a->id;
 		c->point2[m] = b->id;
+		c->off_target[m] = !a->converged || !b->converged;
+		if (n == 1 && a->t_seq_source && strcmp(a->t_seq_source, "n1") == 0) {
+			/* T_seq is this very run: E = 1, L(W,1) = 0, and every ratio would read 0 */
+			c->scale[m] = an_fig_na("L(W,1) = 0: T_seq is the N=1 run itself, so there is "
+						"no latency at N=1 to compare with (a traced "
+						"sequential program gives one)");
+			if (m == AN_TIME_BOUND)
+				c->isospeed = c->scale[m];
+			continue;
+		}
 		if (m == AN_TIME_BOUND) {
 			struct an_fig E1 = a->med[AN_E], E2 = b->med[AN_E];
 			if (E1.unavailable || E2.unavailable) {

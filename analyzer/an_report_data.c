@@ -369,7 +369,9 @@ int an_report_exp_json(FILE *f, const struct an_exp *e, unsigned flags)
 			}
 			fputs(", \"isospeed\": ", f);
 			js_fig(f, c.isospeed);
-			fprintf(f, ", \"caveat\": %s}", c.caveat ? "true" : "false");
+			fprintf(f, ", \"caveat\": %s, \"off_target\": [%s, %s, %s]}",
+				c.caveat ? "true" : "false", c.off_target[0] ? "true" : "false",
+				c.off_target[1] ? "true" : "false", c.off_target[2] ? "true" : "false");
 		}
 	fputs("]},\n \"problems\": ", f);
 	js_strs(f, an_exp_n_problems(e), exp_problem, e);

@@ -167,7 +167,7 @@ static void matrix_text(FILE *f, const struct an_exp *e)
 	for (size_t j = 1; j < k; j++)
 		fprintf(f, " %20d", ns[j]);
 	fputc('\n', f);
-	int caveats = 0;
+	int caveats = 0, off_target = 0;
 	for (size_t i = 0; i + 1 < k; i++) {
 		fprintf(f, "%6d", ns[i]);
 		for (size_t j = 1; j < k; j++) {
@@ -181,7 +181,9 @@ static void matrix_text(FILE *f, const struct an_exp *e)
 				if (c.scale[m].unavailable)
 					snprintf(part[m], sizeof part[m], "-");
 				else
-					snprintf(part[m], sizeof part[m], "%.2f", c.scale[m].value);
+					snprintf(part[m], sizeof part[m], "%.2f%s", c.scale[m].value,
+						 c.off_target[m] ? "~" : "");
+				off_target += !c.scale[m].unavailable && c.off_target[m];
 			}
 			snprintf(cell, sizeof cell, "%s%s/%s/%s", c.caveat ? "*" : "", part[0],
 				 part[1], part[2]);
@@ -193,6 +195,16 @@ static void matrix_text(FILE *f, const struct an_exp *e)
 	if (caveats)
 		fprintf(f, "  * time-bound: E and E' are both below 0.5 and within 0.1 of each "
 			"other; (12) and (13) then overestimate scalability (the paper's caveat)\n");
+	if (off_target) {
+		fprintf(f, "  ~ the size search missed the model's target at N or N' (the value pairs "
+			"the closest sizes it found):\n");
+		for (size_t i = 0; i < an_exp_n_points(e); i++) {
+			const struct an_point *o = an_exp_point(e, i);
+			if (strcmp(o->model, "method") != 0 && !o->converged)
+				fprintf(f, "      %s N=%d: %s\n", o->model, o->n_threads,
+					o->note && *o->note ? o->note : "(no note)");
+		}
+	}
 	/* why cells are empty, once per reason */
 	const char *said[16];
 	size_t n_said = 0;
@@ -209,7 +221,12 @@ static void matrix_text(FILE *f, const struct an_exp *e)
 				if (!why || s < n_said || n_said == 16)
 					continue;
 				said[n_said++] = why;
-				fprintf(f, "  - %s: %s\n", an_model_name((enum an_model)m), why);
+				int all = 1;
+				for (int o = 0; o < AN_N_MODELS; o++)
+					all &= c.scale[o].unavailable &&
+					       strcmp(c.scale[o].unavailable, why) == 0;
+				fprintf(f, "  - %s: %s\n", all ? "n/a" : an_model_name((enum an_model)m),
+					why);
 			}
 		}
 	if (e->mem_along[0])

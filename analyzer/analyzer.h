@@ -198,6 +198,8 @@ struct an_point {
 	double t_para_s, t_seq_s, efficiency;   /* the runner's figures (NAN unknown) */
 	const char *t_seq_source;
 	int oversubscribed;
+	int converged;             /* a searched model point reached its target (±2 % of the time
+				      bound, ±0.02 of E); 1 for points placed without a search */
 	const char *note;
 	int n_reps;                /* analyzed repetitions */
 	const int64_t *rep_ids;    /* their run ids */
@@ -269,6 +271,8 @@ struct an_cell {
 	struct an_fig isospeed;             /* time-bound case 2 (13): E / E' */
 	int64_t point[AN_N_MODELS], point2[AN_N_MODELS];  /* the two points, 0 when missing */
 	int caveat;                         /* time-bound: E and E' both low and close */
+	int off_target[AN_N_MODELS];        /* the search missed the model's target at N or N':
+					       the value pairs the closest sizes it found */
 };
 /* Fills the cell (N, N2); values unavailable with the reason ("no e-conserved runs at N=8"). */
 int an_exp_matrix_cell(const struct an_exp *e, int n, int n2, struct an_cell *cell);

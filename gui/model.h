@@ -70,6 +70,8 @@ struct model_cell {
 	int n, n2;                       /* N < N' */
 	struct model_fig time_bound, e_conserved, memory_bound;
 	int caveat;                      /* time-bound E and E' low and close (paper §6.4) */
+	int off_target[3];               /* time-bound, E-conserved, memory-bound: the size
+					    search missed its target at N or N' */
 };
 
 struct model_func {
@@ -115,6 +117,7 @@ struct model {
 	size_t n_machine;
 	int n_cpus;                    /* from the machine description, 0 if unknown */
 	const char *seq_why;           /* why there is no profile / patterns (interned), or NULL */
+	const char *seq_source;        /* which run the profile is of (interned), or NULL */
 
 	int cur_method;                /* index into methods, -1 when there are none */
 	int sel_run;                   /* index into runs, -1 for none */

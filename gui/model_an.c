@@ -81,28 +81,36 @@ static int add_matrix(struct model *m, const struct an_exp *e)
 			mc.e_conserved = fig_of(m, c.scale[AN_E_CONSERVED]);
 			mc.memory_bound = fig_of(m, c.scale[AN_MEMORY_BOUND]);
 			mc.caveat = c.caveat;
+			for (int k = 0; k < 3; k++)
+				mc.off_target[k] = c.off_target[k];
 			rc = model_add_cell(m, &mc);
 		}
 	return rc;
 }
 
-/* Profile of the first sequential run, patterns of every sequential run (one per method and
- * size). */
+/* Profile and patterns of the sequential program per method and size (METRICS.md §4.2.1): the
+ * traced sequential run there, else the N=1 run there (an_exp_seq_profile); the profile window
+ * shows the first one found and says which run it is. */
 static int add_sequential(struct model *m, const struct an_exp *e)
 {
 	size_t i, k;
-	int rc = 0, have_profile = 0, seq_runs = 0, traced = 0;
-	char name[128];
+	int rc = 0, have_profile = 0, seq_runs = 0, found = 0;
+	char name[128], src_text[200];
 
 	for (i = 0; i < an_exp_n_points(e) && rc == 0; i++) {
 		const struct an_point *p = an_exp_point(e, i);
-		struct an_run *r = p->seq_id ? an_exp_run(e, p->seq_id) : NULL;
+		const char *source = NULL;
+		int64_t run_id = 0;
+		struct an_run *r;
 		struct model_pattern pat;
 
 		seq_runs += p->seq_id != 0;
-		traced += r != NULL;
-		if (!r || strcmp(p->model, "method") != 0)
+		if (strcmp(p->model, "method") != 0)
 			continue;
+		r = an_exp_seq_profile(e, p, &source, &run_id);
+		if (!r)
+			continue;
+		found++;
 		if (!have_profile) {
 			for (k = 0; k < an_run_n_funcs(r) && rc == 0; k++) {
 				const struct an_func *f = an_run_func(r, k);
@@ -111,6 +119,13 @@ static int add_sequential(struct model *m, const struct an_exp *e)
 				rc = model_add_func(m, &mf);
 			}
 			have_profile = an_run_n_funcs(r) > 0;
+			if (have_profile) {
+				snprintf(src_text, sizeof(src_text), "%s run %lld, W = %g",
+					 strcmp(source, "n1") == 0 ?
+					 "no traced sequential run: the N=1" : "sequential",
+					 (long long)run_id, p->work);
+				m->seq_source = model_intern(m, src_text);
+			}
 		}
 		point_name(p, name, sizeof(name));
 		pat.method = name;
@@ -122,10 +137,11 @@ static int add_sequential(struct model *m, const struct an_exp *e)
 			rc = model_add_pattern(m, &pat);
 	}
 	/* say why the profile and patterns windows will be empty */
-	if (rc == 0 && !traced)
-		m->seq_why = model_intern(m, seq_runs ? "the sequential runs have no trace (build the "
-					  "sequential program with scalegraph cc to profile it)" :
-					  "the experiment has no sequential runs (a spec's sequential line)");
+	if (rc == 0 && !found)
+		m->seq_why = model_intern(m, seq_runs ? "neither the sequential runs nor the N=1 runs "
+					  "have a trace (build the programs with scalegraph cc)" :
+					  "no sequential runs and no traced N=1 runs (a spec's "
+					  "sequential line)");
 	return rc;
 }
 

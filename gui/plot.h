@@ -174,6 +174,7 @@ size_t plot_table_draw(cairo_t *cr, struct plot_rect r, const struct plot_table 
 struct plot_mcell {
 	double v[3];            /* NAN: unavailable ("n/a") */
 	int caveat;             /* marks v[0] with '*' (paper §6.4) */
+	int off[3];             /* marks v[k] with '~': its size search missed the target */
 };
 struct plot_matrix {
 	const char *title;

@@ -279,8 +279,8 @@ static void matrix_geom(struct plot_rect r, const struct plot_matrix *m, struct 
 	g->hw = 70;
 	g->x0 = r.x + 20 + g->hw;
 	g->y0 = r.y + 64;
-	g->cw = fmin(150, (r.w - 40 - g->hw) / (double)n);
-	g->ch = fmin(70, (r.h - 64 - 110) / (double)n);
+	g->cw = fmin(240, (r.w - 40 - g->hw) / (double)n);
+	g->ch = fmin(100, (r.h - 64 - 110) / (double)n);
 }
 
 int plot_matrix_hit(struct plot_rect r, const struct plot_matrix *m, double x, double y,
@@ -340,7 +340,8 @@ int plot_matrix_draw(cairo_t *cr, struct plot_rect r, const struct plot_matrix *
 				cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 				plot_set_font(cr, g.cw < 120 ? PLOT_FONT_SMALL : PLOT_FONT_TICK);
 				if (isfinite(c->v[k]))
-					snprintf(buf, sizeof(buf), "%.2f%s", c->v[k], k == 0 && c->caveat ? "*" : "");
+					snprintf(buf, sizeof(buf), "%.2f%s%s", c->v[k],
+						 k == 0 && c->caveat ? "*" : "", c->off[k] ? "~" : "");
 				else
 					snprintf(buf, sizeof(buf), "n/a");
 				plot_text(cr, x + sw * (k + 0.5), y + g.ch / 2 + 4, PLOT_CENTER, buf);

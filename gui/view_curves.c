@@ -99,6 +99,30 @@ static int chart_or_message(cairo_t *cr, struct plot_rect r, const struct plot_c
 	return plot_chart_draw(cr, r, c);
 }
 
+/* A patterns chart with patterns but no value of figure f (0 CPU utilization, 1 memory access
+ * rate, 2 miss rate) says why, e.g. "unavailable: no hardware PMU (ENOENT)", never a blank. */
+static void pattern_unavailable(cairo_t *cr, struct plot_rect r, const struct model *m, int f)
+{
+	const char *why = NULL;
+	char text[400];
+	size_t q;
+
+	for (q = 0; q < m->n_patterns; q++) {
+		const struct model_pattern *pt = &m->patterns[q];
+		const struct model_fig *fg = f == 0 ? &pt->cpu_util : f == 1 ? &pt->mem_rate : &pt->miss_rate;
+		if (!isnan(fig_value(fg)))
+			return;
+		if (!why)
+			why = fg->why;
+	}
+	if (m->n_patterns == 0)
+		return;
+	snprintf(text, sizeof(text), "unavailable: %s", why ? why : "not measured");
+	cairo_set_source_rgb(cr, 0.6, 0.1, 0.1);
+	plot_set_font(cr, PLOT_FONT_LABEL);
+	plot_text_wrapped(cr, r.x + 70, r.y + r.h * 0.4, r.w - 100, 16, text);
+}
+
 /* The legend the charts of a window share (they draw the same series), with c's note: a strip
  * of height shared_legend_height at the bottom; the charts are drawn with legend_off. */
 static void shared_legend(cairo_t *cr, double w, double h, const struct plot_chart *c,
@@ -493,10 +517,10 @@ int view_patterns_draw(cairo_t *cr, double w, double h, const struct view_ctx *v
 			ch = (h - lh) * 0.5;
 			shared_legend(cr, w, h, &c, PLOT_IDEAL_NONE, lh);
 		}
-		rc = chart_or_message(cr, (struct plot_rect){ f == 2 ? w * 0.5 : 0, f == 0 ? 0 : ch,
-							      f == 0 ? w : w * 0.5, ch }, &c);
-		if (rc < 0)
+		struct plot_rect pr = { f == 2 ? w * 0.5 : 0, f == 0 ? 0 : ch, f == 0 ? w : w * 0.5, ch };
+		if ((rc = chart_or_message(cr, pr, &c)) < 0)
 			goto out;
+		pattern_unavailable(cr, pr, m, f);
 	}
 	if (m->n_patterns == 0) {
 		plot_set_font(cr, PLOT_FONT_LABEL);

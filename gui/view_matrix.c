@@ -13,15 +13,6 @@
 
 #define MAX_NS 32
 
-static const char matrix_note[] =
-	"* time-bound value suspect: E and E' both low and close (the paper's caveat, \xc2\xa7" "6.4)\n"
-	"n/a: the model has no run at N or N' (e.g. the E target cannot be reached there)";
-static const char matrix_note_negative[] =
-	"* time-bound value suspect: E and E' both low and close (the paper's caveat, \xc2\xa7" "6.4)\n"
-	"n/a: the model has no run at N or N' (e.g. the E target cannot be reached there)\n"
-	"below 0: L(W,N) < 0 at one of the two sizes (E > 1 there: check how T_seq was "
-	"measured); not a scalability value";
-
 static int build(const struct view_ctx *v, int *ns, size_t *n_ns, struct plot_mcell **cells)
 {
 	const struct model *m = v->m;
@@ -47,12 +38,58 @@ static int build(const struct view_ctx *v, int *ns, size_t *n_ns, struct plot_mc
 		pc->v[1] = c->e_conserved.why ? NAN : c->e_conserved.v;
 		pc->v[2] = c->memory_bound.why ? NAN : c->memory_bound.v;
 		pc->caveat = c->caveat;
+		for (int k = 0; k < 3; k++)
+			pc->off[k] = c->off_target[k] && isfinite(pc->v[k]);
 	}
 	return 0;
 }
 
+/* The key under the matrix: the marks that occur, and why each kind of n/a cell is empty (the
+ * analyzer's reasons, once each, at most four). */
+static void matrix_note(char *buf, size_t len, const struct model *m, const struct plot_mcell *cells,
+			size_t n_cells)
+{
+	int caveat = 0, off = 0, negative = 0;
+	const char *said[4];
+	size_t n_said = 0, used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n_cells; i++)
+		for (int k = 0; k < 3; k++) {
+			caveat |= cells[i].caveat;
+			off |= cells[i].off[k];
+			negative |= cells[i].v[k] < 0;
+		}
+#define NOTE(...) (used += (size_t)snprintf(buf + used, used < len ? len - used : 0, __VA_ARGS__))
+	if (caveat)
+		NOTE("* time-bound value suspect: E and E' both low and close (the paper's caveat, "
+		     "\xc2\xa7" "6.4)\n");
+	if (off)
+		NOTE("~ the size search missed the model's target at N or N' (e.g. the E target cannot "
+		     "be reached there): the value pairs the closest sizes it found\n");
+	if (negative)
+		NOTE("below 0: L(W,N) < 0 at one of the two sizes (E > 1 there: check how T_seq was "
+		     "measured); not a scalability value\n");
+	for (size_t i = 0; i < m->n_cells; i++) {
+		const struct model_fig *f[3] = { &m->cells[i].time_bound, &m->cells[i].e_conserved,
+						 &m->cells[i].memory_bound };
+		for (int k = 0; k < 3; k++) {
+			size_t s = 0;
+			while (f[k]->why && s < n_said && strcmp(said[s], f[k]->why) != 0)
+				s++;
+			if (!f[k]->why || s < n_said || n_said == 4)
+				continue;
+			said[n_said++] = f[k]->why;
+			NOTE("n/a: %s\n", f[k]->why);
+		}
+	}
+#undef NOTE
+	if (used > 0 && used < len)
+		buf[used - 1] = '\0';   /* no trailing newline */
+}
+
 static void fill_matrix(struct plot_matrix *pm, const struct view_ctx *v, const char *title,
-			const int *ns, size_t n, const struct plot_mcell *cells)
+			const int *ns, size_t n, const struct plot_mcell *cells, char *note, size_t note_len)
 {
 	memset(pm, 0, sizeof(*pm));
 	pm->title = title;
@@ -62,11 +99,8 @@ static void fill_matrix(struct plot_matrix *pm, const struct view_ctx *v, const 
 	pm->value_names[0] = "time-bound";
 	pm->value_names[1] = "E-conserved";
 	pm->value_names[2] = "memory-bound";
-	pm->note = matrix_note;
-	for (size_t i = 0; i < n * n; i++)
-		for (int k = 0; k < 3; k++)
-			if (cells[i].v[k] < 0)
-				pm->note = matrix_note_negative;
+	matrix_note(note, note_len, v->m, cells, n * n);
+	pm->note = note[0] ? note : NULL;
 	pm->sel_i = v->mat_sel_i;
 	pm->sel_j = v->mat_sel_j;
 }
@@ -117,7 +151,7 @@ int view_matrix_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 {
 	struct plot_mcell *cells = NULL;
 	struct plot_matrix pm;
-	char title[256];
+	char title[256], note[1600];
 	int ns[MAX_NS];
 	size_t n;
 	int rc;
@@ -133,7 +167,7 @@ int view_matrix_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 		plot_text(cr, w / 2, h / 2, PLOT_CENTER, "no matrix in this experiment (needs runs at two N or more)");
 		goto out;
 	}
-	fill_matrix(&pm, v, title, ns, n, cells);
+	fill_matrix(&pm, v, title, ns, n, cells, note, sizeof(note));
 	if ((rc = plot_matrix_draw(cr, matrix_rect(w, h), &pm)) < 0)
 		goto out;
 	draw_selection(cr, v, ns, w, h);
@@ -147,13 +181,14 @@ int view_matrix_hit(const struct view_ctx *v, double w, double h, double x, doub
 	struct plot_mcell *cells = NULL;
 	struct plot_matrix pm;
 	int ns[MAX_NS];
+	char note[8];
 	size_t n;
 	int hit = 0;
 
 	if (build(v, ns, &n, &cells) < 0)
 		return 0;
 	if (n >= 2) {
-		fill_matrix(&pm, v, "", ns, n, cells);
+		fill_matrix(&pm, v, "", ns, n, cells, note, sizeof(note));
 		hit = plot_matrix_hit(matrix_rect(w, h), &pm, x, y, i, j);
 	}
 	free(cells);

@@ -158,7 +158,7 @@ int view_profile_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	struct plot_bar *bars;
 	char (*text)[96];
 	struct plot_hbars hb;
-	char title[256], t[32];
+	char title[256], t[32], axis[256];
 	double total = 0;
 	size_t i, n = m->n_funcs < 20 ? m->n_funcs : 20;
 	int rc;
@@ -190,7 +190,9 @@ int view_profile_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 		snprintf(text[i], sizeof(text[i]), "%.1f %%  %s  %ld calls", 100 * bars[i].value, t, f->calls);
 		bars[i].text = text[i];
 	}
-	hb = (struct plot_hbars){ title, "share of exclusive time", PLOT_UNIT_PERCENT, bars, n, 0 };
+	snprintf(axis, sizeof(axis), "share of exclusive time%s%s%s", m->seq_source ? " (" : "",
+		 m->seq_source ? m->seq_source : "", m->seq_source ? ")" : "");
+	hb = (struct plot_hbars){ title, axis, PLOT_UNIT_PERCENT, bars, n, 0 };
 	rc = plot_hbars_draw(cr, (struct plot_rect){ 0, 0, w, h }, &hb);
 out:
 	free(bars);

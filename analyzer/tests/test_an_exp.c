@@ -289,6 +289,73 @@ static const char *build_seq_store(int64_t *seq2)
 	return dir;
 }
 
+/* A time-bound point at N on one repetition and an untraced sequential run; converged or not. */
+static void add_time_bound(struct store *st, int n, const char *sizes, int64_t rep, int64_t seq,
+			   int converged)
+{
+	int64_t ids[2] = { rep, seq };
+	const char *roles[2] = { "rep", "seq" };
+	struct store_point p;
+	memset(&p, 0, sizeof p);
+	snprintf(p.model, sizeof p.model, "time-bound");
+	snprintf(p.method, sizeof p.method, "fixed");
+	snprintf(p.sizes, sizeof p.sizes, "%s", sizes);
+	p.n_threads = n;
+	p.scale = n;
+	p.work = 100;
+	p.target = 1e-6;
+	p.t_para_s = p.t_seq_s = p.efficiency = NAN;
+	snprintf(p.t_seq_source, sizeof p.t_seq_source, "sequential");
+	p.converged = converged;
+	if (!converged)
+		snprintf(p.note, sizeof p.note, "closest T_para = 0.9 us");
+	assert_int_equal(store_point_put(st, &p, 2, ids, roles), 0);
+}
+
+/* Matrix marks: with T_seq taken from the N=1 run itself L(W,1) = 0, so the row N=1 is n/a
+ * with that reason (not a row of zeros); a point whose search missed its target marks every
+ * value it enters with '~' and the report lists its note. Time-bound at N=2 and N=4 on w=2:
+ * E = 3000 / (2 * 4000) = 0.375 and 3000 / (4 * 4000) = 0.1875 (wall against wall),
+ * scale = (1 - 0.375) / (1 - 0.1875) = 0.769. */
+static void test_matrix_marks(void **state)
+{
+	int64_t seq2;
+	const char *dir = build_seq_store(&seq2);
+	struct store *st;
+	assert_int_equal(store_open(dir, STORE_WRITE, &st), 0);
+	int64_t s1 = add_run_kind(st, dir, "seq", 1, "w=1", 1, 1500, 0, 1);
+	int64_t r1 = add_run_kind(st, dir, "par", 1, "w=1", 1, 1000, 5000, 0);
+	int64_t r2 = add_run_kind(st, dir, "par", 2, "w=2", 1, 600, 4000, 0);
+	int64_t r4 = add_run_kind(st, dir, "par", 4, "w=2", 0, 600, 4000, 0);
+	add_time_bound(st, 1, "w=1", r1, s1, 1);
+	add_time_bound(st, 2, "w=2", r2, seq2, 0);
+	add_time_bound(st, 4, "w=2", r4, seq2, 1);
+	store_close(st);
+	struct an_exp *e;
+	char err[512] = "";
+	if (an_exp_open(dir, 0, &e, err, sizeof err) < 0)
+		fail_msg("an_exp_open: %s", err);
+	struct an_cell c;
+	assert_int_equal(an_exp_matrix_cell(e, 1, 2, &c), 0);
+	assert_non_null(c.scale[AN_TIME_BOUND].unavailable);
+	assert_non_null(strstr(c.scale[AN_TIME_BOUND].unavailable, "L(W,1) = 0"));
+	assert_int_equal(an_exp_matrix_cell(e, 2, 4, &c), 0);
+	assert_near(c.scale[AN_TIME_BOUND].value, (1 - 0.375) / (1 - 0.1875));
+	assert_int_equal(c.off_target[AN_TIME_BOUND], 1);
+	assert_int_equal(c.off_target[AN_E_CONSERVED], 0);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_int_equal(an_report_exp_text(f, e, AN_REPORT_MATRIX_ONLY), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "0.77~/-/-"));
+	assert_non_null(strstr(buf, "time-bound N=2: closest T_para = 0.9 us"));
+	assert_non_null(strstr(buf, "time-bound: L(W,1) = 0: T_seq is the N=1 run itself"));
+	free(buf);
+	an_exp_free(e);
+	syn_rmtree(dir);
+}
+
 /* T_seq is measured like T_para: the old rule (region T_para against the sequential program's
  * wall time) gave E(N=1) = 1500 / 1000 = 1.5. */
 static void test_t_seq_measured_like_t_para(void **state)
@@ -508,6 +575,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_experiment),
 		cmocka_unit_test(test_t_seq_measured_like_t_para),
+		cmocka_unit_test(test_matrix_marks),
 		cmocka_unit_test(test_e_from_median_t_para),
 		cmocka_unit_test(test_cached_open),
 		cmocka_unit_test(test_sequential_patterns),
