@@ -98,7 +98,8 @@ enum sg_obj_kind {
 
 enum sg_counter_origin {
 	SG_COUNTER_HARDWARE = 1, /* perf_event hardware/PMU event */
-	SG_COUNTER_SOFTWARE = 2, /* perf_event software event (task-clock, page faults, ...) */
+	SG_COUNTER_SOFTWARE = 2, /* perf software event, or task-clock, context-switches and
+				    page-faults from the kernel's per-thread accounting */
 	SG_COUNTER_SCHED = 3,    /* /proc/self/task/TID/schedstat */
 	SG_COUNTER_USER = 4,     /* sg_counter_add */
 };
