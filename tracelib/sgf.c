@@ -8,30 +8,6 @@
 
 #include "sgf_int.h"
 
-#define P1 UINT64_C(0x9E3779B185EBCA87)
-#define P2 UINT64_C(0xC2B2AE3D27D4EB4F)
-#define P3 UINT64_C(0x165667B19E3779F9)
-#define P4 UINT64_C(0x85EBCA77C2B2AE63)
-#define P5 UINT64_C(0x27D4EB2F165667C5)
-
-static inline uint64_t rotl64(uint64_t x, int r)
-{
-	return (x << r) | (x >> (64 - r));
-}
-
-static inline uint64_t xxh_round(uint64_t acc, uint64_t in)
-{
-	acc += in * P2;
-	acc = rotl64(acc, 31);
-	return acc * P1;
-}
-
-static inline uint64_t xxh_merge(uint64_t acc, uint64_t v)
-{
-	acc ^= xxh_round(0, v);
-	return acc * P1 + P4;
-}
-
 static inline uint64_t load64(const unsigned char *p)
 {
 	uint64_t v;
@@ -43,36 +19,20 @@ uint64_t sgf_hash(const void *data, uint64_t len)
 {
 	const unsigned char *p = data;
 	const unsigned char *end = p + (len & ~UINT64_C(7));
-	uint64_t h;
+	uint64_t v[4], h;
+	sgf_xxh_init(v);
 	if (len >= 32) {
 		const unsigned char *limit = end - 32;
-		uint64_t v1 = P1 + P2, v2 = P2, v3 = 0, v4 = -P1;
 		do {
-			v1 = xxh_round(v1, load64(p));
-			v2 = xxh_round(v2, load64(p + 8));
-			v3 = xxh_round(v3, load64(p + 16));
-			v4 = xxh_round(v4, load64(p + 24));
+			for (int i = 0; i < 4; i++)
+				v[i] = sgf_xxh_round(v[i], load64(p + 8 * i));
 			p += 32;
 		} while (p <= limit);
-		h = rotl64(v1, 1) + rotl64(v2, 7) + rotl64(v3, 12) + rotl64(v4, 18);
-		h = xxh_merge(h, v1);
-		h = xxh_merge(h, v2);
-		h = xxh_merge(h, v3);
-		h = xxh_merge(h, v4);
-	} else {
-		h = P5;
 	}
-	h += len;
-	for (; p < end; p += 8) {
-		h ^= xxh_round(0, load64(p));
-		h = rotl64(h, 27) * P1 + P4;
-	}
-	h ^= h >> 33;
-	h *= P2;
-	h ^= h >> 29;
-	h *= P3;
-	h ^= h >> 32;
-	return h;
+	h = sgf_xxh_lanes(v, len >= 32) + len;
+	for (; p < end; p += 8)
+		h = sgf_xxh_tail8(h, load64(p));
+	return sgf_xxh_avalanche(h);
 }
 
 /* The hashed prefix of every 64-byte structure: all but its last word. */

@@ -54,4 +54,63 @@ static inline size_t sgf_def_size(uint32_t len)
  * does not match. */
 int sgf_def_check(const void *p, size_t avail);
 
+/* XXH64 (seed 0) in pieces, for sgf_hash() and the recorder's running chunk checksum
+ * (sgt_hash.h), so that both compute the same bytes the same way. */
+#define SGF_XXH_P1 UINT64_C(0x9E3779B185EBCA87)
+#define SGF_XXH_P2 UINT64_C(0xC2B2AE3D27D4EB4F)
+#define SGF_XXH_P3 UINT64_C(0x165667B19E3779F9)
+#define SGF_XXH_P4 UINT64_C(0x85EBCA77C2B2AE63)
+#define SGF_XXH_P5 UINT64_C(0x27D4EB2F165667C5)
+
+static inline uint64_t sgf_xxh_rotl(uint64_t x, int r)
+{
+	return (x << r) | (x >> (64 - r));
+}
+
+static inline uint64_t sgf_xxh_round(uint64_t acc, uint64_t in)
+{
+	acc += in * SGF_XXH_P2;
+	return sgf_xxh_rotl(acc, 31) * SGF_XXH_P1;
+}
+
+/* The four lane accumulators of an empty input. */
+static inline void sgf_xxh_init(uint64_t v[4])
+{
+	v[0] = SGF_XXH_P1 + SGF_XXH_P2;
+	v[1] = SGF_XXH_P2;
+	v[2] = 0;
+	v[3] = -SGF_XXH_P1;
+}
+
+/* The hash before its length and tail: the lanes' merge (inputs of 32 bytes or more), else P5. */
+static inline uint64_t sgf_xxh_lanes(const uint64_t v[4], int any_stripe)
+{
+	if (!any_stripe)
+		return SGF_XXH_P5;
+	uint64_t h = sgf_xxh_rotl(v[0], 1) + sgf_xxh_rotl(v[1], 7) + sgf_xxh_rotl(v[2], 12) +
+		     sgf_xxh_rotl(v[3], 18);
+	for (int i = 0; i < 4; i++) {
+		h ^= sgf_xxh_round(0, v[i]);
+		h = h * SGF_XXH_P1 + SGF_XXH_P4;
+	}
+	return h;
+}
+
+/* Adds one 8-byte word of the tail (after the last whole 32-byte stripe). */
+static inline uint64_t sgf_xxh_tail8(uint64_t h, uint64_t w)
+{
+	h ^= sgf_xxh_round(0, w);
+	return sgf_xxh_rotl(h, 27) * SGF_XXH_P1 + SGF_XXH_P4;
+}
+
+static inline uint64_t sgf_xxh_avalanche(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= SGF_XXH_P2;
+	h ^= h >> 29;
+	h *= SGF_XXH_P3;
+	h ^= h >> 32;
+	return h;
+}
+
 #endif /* SGF_INT_H */
