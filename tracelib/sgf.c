@@ -24,8 +24,10 @@ uint64_t sgf_hash(const void *data, uint64_t len)
 	if (len >= 32) {
 		const unsigned char *limit = end - 32;
 		do {
-			for (int i = 0; i < 4; i++)
-				v[i] = sgf_xxh_round(v[i], load64(p + 8 * i));
+			v[0] = sgf_xxh_round(v[0], load64(p));
+			v[1] = sgf_xxh_round(v[1], load64(p + 8));
+			v[2] = sgf_xxh_round(v[2], load64(p + 16));
+			v[3] = sgf_xxh_round(v[3], load64(p + 24));
 			p += 32;
 		} while (p <= limit);
 	}

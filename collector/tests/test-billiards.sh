@@ -14,6 +14,13 @@ fi
 "$SG" run "$SPEC" -o "$T/exp" >"$T/out" 2>&1
 rc=$?
 check series_completes "exit $rc: $(tail -5 "$T/out")" test $rc -eq 0
+# the runner ends by letting the analyzer cache its figures: every repetition behind a point has
+# them (search probes outside any point are not analyzed)
+uncached=$(q "select count(*) from runs r where r.status = 'ok' and r.kind = 'par' and exists
+	(select 1 from point_runs pr where pr.run_id = r.id and pr.role = 'rep') and not exists
+	(select 1 from metrics m where m.run_id = r.id and m.name = 'T_para')")
+check analyzed_at_end "$(grep analyzed "$T/out"); $uncached runs without cached figures" \
+	sh -c "grep -q 'analyzed in .* s (figures cached' '$T/out' && test '$uncached' -eq 0"
 check wal_mode "journal mode $(q 'pragma journal_mode')" test "$(q 'pragma journal_mode')" = wal
 check spec_text_stored "spec row" test "$(q 'select text from spec')" = "$(cat "$SPEC")"
 check machine_stored "machine: $(q 'select cpu_model, n_cpus from machine')" \
