@@ -91,8 +91,13 @@ static void probe_one(struct pmu_probe *p, int *leader, int *fds, int *n_fds, in
 	if (fd < 0) {
 		pmu_unavailable_reason(-fd, p->hardware, paranoid, p->reason, sizeof p->reason);
 		if (kernel_only(&p->attr) && (fd == -EACCES || fd == -EPERM)) {
+			/* prefix the reason, cutting its end when the whole does not fit */
+			static const char pre[] = "counts only in kernel mode: ";
+			size_t keep = sizeof p->reason - sizeof pre;
 			char tmp[sizeof p->reason];
-			snprintf(tmp, sizeof tmp, "counts only in kernel mode: %s", p->reason);
+			memcpy(tmp, pre, sizeof pre - 1);
+			memcpy(tmp + sizeof pre - 1, p->reason, keep);
+			tmp[sizeof tmp - 1] = '\0';
 			memcpy(p->reason, tmp, sizeof tmp);
 		}
 		return;
