@@ -157,8 +157,8 @@ static int instrument_one(const char *src, const char *tmp, int k, const struct 
 	const char *base = strrchr(src, '/');
 	base = base ? base + 1 : src;
 	char dir[PATH_MAX];
-	snprintf(dir, sizeof dir, "%s/%d", tmp, k);
-	if ((size_t)snprintf(out, out_len, "%s/%s", dir, base) >= out_len) {
+	if ((size_t)snprintf(dir, sizeof dir, "%s/%d", tmp, k) >= sizeof dir ||
+	    (size_t)snprintf(out, out_len, "%s/%s", dir, base) >= out_len) {
 		rc = -ENAMETOOLONG;
 		goto out;
 	}
@@ -241,8 +241,8 @@ static void remove_tree(const char *tmp, int n)
 {
 	char p[PATH_MAX];
 	for (int k = 0; k < n; k++) {
-		snprintf(p, sizeof p, "%s/%d", tmp, k);
-		rmdir(p);
+		if ((size_t)snprintf(p, sizeof p, "%s/%d", tmp, k) < sizeof p)
+			rmdir(p);
 	}
 	rmdir(tmp);
 }
