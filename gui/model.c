@@ -248,8 +248,11 @@ void model_finish(struct model *m)
 	size_t i;
 
 	for (i = 0; i < m->n_methods; i++)
-		qsort(m->methods[i].pts, m->methods[i].n_pts, sizeof(struct model_point), point_cmp);
-	qsort(m->funcs, m->n_funcs, sizeof(struct model_func), func_cmp);
+		if (m->methods[i].n_pts > 1)
+			qsort(m->methods[i].pts, m->methods[i].n_pts, sizeof(struct model_point),
+			      point_cmp);
+	if (m->n_funcs > 1)   /* qsort on a NULL table is undefined even for 0 elements */
+		qsort(m->funcs, m->n_funcs, sizeof(struct model_func), func_cmp);
 	for (i = 0; i < m->n_cells; i++)
 		if (!m->cells[i].caveat)
 			m->cells[i].caveat = time_bound_caveat(m, m->cells[i].n, m->cells[i].n2);
