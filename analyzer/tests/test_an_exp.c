@@ -126,6 +126,19 @@ static const char *build_store(void)
 	return dir;
 }
 
+/* The report `fn` writes of e with flags, as a malloc'd string. */
+static char *report(int (*fn)(FILE *, const struct an_exp *, unsigned), const struct an_exp *e,
+		    unsigned flags)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(fn(f, e, flags), 0);
+	fclose(f);
+	return buf;
+}
+
 static void assert_near(double v, double want)
 {
 	if (fabs(v - want) > 1e-9 * (fabs(want) > 1 ? fabs(want) : 1))
@@ -180,26 +193,18 @@ static void test_experiment(void **state)
 	/* oversubscribed: N=4 on 2 CPUs */
 	assert_int_equal(an_exp_point_find(e, "time-bound", NULL, 4)->med[AN_OVERSUB].value, 1);
 	/* the CSV: header and a row */
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	assert_int_equal(an_report_exp_csv(f, e, 0), 0);
-	fclose(f);
+	char *buf = report(an_report_exp_csv, e, 0);
 	assert_non_null(strstr(buf, "method,N,W,reps,T_para,T_seq,E,S,L,IT_edge,IT_barrier,"
 				    "IT_lock,IT_cond,IT_sched,PT_barrier,PT_lock,PT_thread,ML,U,"
 				    "parallelism,oversubscribed\n"));
 	assert_non_null(strstr(buf, "\nfixed,2,100,3,2e-06,8e-07,0.2,"));
 	assert_non_null(strstr(buf, "\ntime-bound,4,100,1,"));
 	free(buf);
-	f = open_memstream(&buf, &len);
-	assert_int_equal(an_report_exp_csv(f, e, AN_REPORT_MATRIX_ONLY), 0);
-	fclose(f);
+	buf = report(an_report_exp_csv, e, AN_REPORT_MATRIX_ONLY);
 	assert_non_null(strstr(buf, "N,N2,time_bound,e_conserved,memory_bound\n1,2,0.5,0.5,\n"));
 	free(buf);
 	/* the paper's caveat beside the starred time-bound value of (4, 8): E 0.3 and 0.25 */
-	f = open_memstream(&buf, &len);
-	assert_int_equal(an_report_exp_text(f, e, AN_REPORT_MATRIX_ONLY), 0);
-	fclose(f);
+	buf = report(an_report_exp_text, e, AN_REPORT_MATRIX_ONLY);
 	assert_non_null(strstr(buf, "*0.93/"));
 	assert_non_null(strstr(buf, "the paper's caveat"));
 	free(buf);
@@ -343,11 +348,7 @@ static void test_matrix_marks(void **state)
 	assert_near(c.scale[AN_TIME_BOUND].value, (1 - 0.375) / (1 - 0.1875));
 	assert_int_equal(c.off_target[AN_TIME_BOUND], 1);
 	assert_int_equal(c.off_target[AN_E_CONSERVED], 0);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	assert_int_equal(an_report_exp_text(f, e, AN_REPORT_MATRIX_ONLY), 0);
-	fclose(f);
+	char *buf = report(an_report_exp_text, e, AN_REPORT_MATRIX_ONLY);
 	assert_non_null(strstr(buf, "0.77~/-/-"));
 	assert_non_null(strstr(buf, "time-bound N=2: closest T_para = 0.9 us"));
 	assert_non_null(strstr(buf, "time-bound: L(W,1) = 0: T_seq is the N=1 run itself"));
@@ -538,19 +539,13 @@ static void test_sequential_patterns(void **state)
 	assert_near(an_run_func(r, 0)->excl_pct, 80.0);
 	assert_null(an_exp_seq_profile(e, an_exp_point_find(e, "method", "grow", 4), &src, &id));
 	assert_null(src);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	assert_int_equal(an_report_exp_text(f, e, AN_REPORT_PROFILE), 0);
-	fclose(f);
+	char *buf = report(an_report_exp_text, e, AN_REPORT_PROFILE);
 	assert_non_null(strstr(buf, "top: f1 60.0%"));
 	assert_non_null(strstr(buf, "top: f2 80.0%"));
 	assert_non_null(strstr(buf, "no traced sequential or N=1 run at w=4"));
 	assert_non_null(strstr(buf, "    f1                                        1        9e-07        6e-07   90.00   60.00\n"));
 	free(buf);
-	f = open_memstream(&buf, &len);
-	assert_int_equal(an_report_exp_json(f, e, 0), 0);
-	fclose(f);
+	buf = report(an_report_exp_json, e, 0);
 	assert_non_null(strstr(buf, "\"patterns\": [\n  {\"method\": \"grow\", \"W\": 100, "
 				    "\"sizes\": \"w=1\", \"source\": \"sequential\""));
 	assert_non_null(strstr(buf, "\"name\": \"f2\", \"file\": \"a.c\", \"line\": 2, "
