@@ -2,7 +2,9 @@
  * an_report_text.c — the terminal report: aligned tables with units for a run (figures, threads,
  * function profile, locks, barriers) and for an experiment (points, p_x, sequential patterns,
  * the scalability matrix laid out like the paper's Fig. 14), and one line per unavailable source
- * saying why. Times print in seconds with 6 significant digits.
+ * saying why. Times print with the unit that fits (ns, us, ms, s) and 3 significant digits,
+ * ratios with 3 decimals: what a reader compares at a glance. CSV and JSON keep full precision
+ * in seconds.
  */
 #include <errno.h>
 #include <math.h>
@@ -13,12 +15,52 @@
 
 #define MAX_ROWS 20   /* functions and locks listed per run */
 
-static void fig_cell(FILE *f, int w, struct an_fig x)
+/* Seconds with the unit that fits and 3 significant digits: "0", "850 ns", "12.3 us",
+ * "2.00 ms", "-4.56 s", "1234 s". */
+static const char *fmt_time(char *buf, size_t n, double s)
 {
+	static const struct { double scale; const char *unit; } units[] = {
+		{ 1e9, "ns" }, { 1e6, "us" }, { 1e3, "ms" }, { 1, "s" },
+	};
+	double a = fabs(s);
+	size_t u = 0;
+	if (a == 0 || !isfinite(s)) {
+		snprintf(buf, n, isfinite(s) ? "0" : "-");
+		return buf;
+	}
+	while (u + 1 < sizeof units / sizeof units[0] && a * units[u].scale >= 999.5)
+		u++;
+	double v = s * units[u].scale, av = fabs(v);
+	snprintf(buf, n, av >= 99.95 ? "%.0f %s" : av >= 9.995 ? "%.1f %s" : "%.2f %s", v,
+		 units[u].unit);
+	return buf;
+}
+
+/* A figure of metric m for a terminal column ("-" when unavailable): times as fmt_time, counts
+ * as integers, the relative errors of checks (3) and (10) with 2 significant digits, other
+ * ratios with 3 decimals (3 significant digits when very large or very small). */
+static const char *fmt_fig(char *buf, size_t n, struct an_fig x, enum an_metric m)
+{
+	double a = fabs(x.value);
 	if (x.unavailable || !isfinite(x.value))
-		fprintf(f, " %*s", w, "-");
+		snprintf(buf, n, "-");
+	else if (!strcmp(an_metric_unit(m), "s"))
+		fmt_time(buf, n, x.value);
+	else if (m == AN_N || m == AN_OVERSUB)
+		snprintf(buf, n, "%.0f", x.value);
+	else if (m == AN_CHECK3 || m == AN_CHECK10)
+		snprintf(buf, n, "%.2g", x.value);
+	else if (a != 0 && (a < 0.001 || a >= 1e4))
+		snprintf(buf, n, "%.3g", x.value);
 	else
-		fprintf(f, " %*.6g", w, x.value);
+		snprintf(buf, n, "%.3f", x.value);
+	return buf;
+}
+
+static void fig_cell(FILE *f, int w, struct an_fig x, enum an_metric m)
+{
+	char buf[32];
+	fprintf(f, " %*s", w, fmt_fig(buf, sizeof buf, x, m));
 }
 
 /* One line per metric unavailable, with the first reason met (figs: n rows of AN_N_METRICS). */
@@ -37,6 +79,9 @@ static void unavailable_lines(FILE *f, const struct an_fig *const *figs, size_t 
 	}
 }
 
+/* A time in ns, formatted into buf (char[16]) by fmt_time. */
+#define NS(buf, ns) fmt_time((buf), sizeof(buf), (double)(ns) * 1e-9)
+
 static const enum an_metric run_rows[] = {
 	AN_N, AN_T_PARA, AN_T_SEQ, AN_E, AN_S, AN_L, AN_IT_EDGE, AN_IT_BARRIER, AN_IT_LOCK,
 	AN_IT_COND, AN_IT_SCHED, AN_PT_BARRIER, AN_PT_LOCK, AN_PT_THREAD, AN_ML, AN_ML_RAW, AN_U,
@@ -52,50 +97,51 @@ int an_report_run_text(FILE *f, const struct an_run *r)
 		(unsigned long long)an_run_n_events(r), (long long)t0, (long long)t1);
 	for (size_t i = 0; i < an_run_n_notes(r); i++)
 		fprintf(f, "  note: %s\n", an_run_note(r, i));
-	fputs("\nFigure               value          unit\n", f);
+	fputs("\nFigure                    value\n", f);
 	for (size_t k = 0; k < sizeof run_rows / sizeof run_rows[0]; k++) {
 		struct an_fig x = an_run_fig(r, run_rows[k]);
 		fprintf(f, "%-18s", an_metric_name(run_rows[k]));
-		fig_cell(f, 14, x);
-		fprintf(f, "  %s\n", x.unavailable ? "unavailable" : an_metric_unit(run_rows[k]));
+		fig_cell(f, 12, x, run_rows[k]);
+		fputs(x.unavailable ? "  unavailable\n" : "\n", f);
 	}
-	fputs("\nThread  proc        T_i[s]       busy[s]   bar.wait[s]    bar.ovh[s]  lock.wait[s]"
-	      "   lock.ovh[s]       cond[s]  create/join[s]\n", f);
+	char c[8][16];
+	fputs("\nThread  proc        T_i       busy   bar.wait    bar.ovh  lock.wait   lock.ovh"
+	      "       cond  create/join\n", f);
 	for (size_t i = 0; i < an_run_n_threads(r); i++) {
 		const struct an_thread *t = an_run_thread(r, i);
-		fprintf(f, "%6u  %4s %13.6g %13.6g %13.6g %13.6g %13.6g %13.6g %13.6g %15.6g\n",
-			t->index, t->processor ? "yes" : "no", t->t_ns * 1e-9, t->busy_ns * 1e-9,
-			t->barrier_wait_ns * 1e-9, t->barrier_ovh_ns * 1e-9, t->lock_wait_ns * 1e-9,
-			t->lock_ovh_ns * 1e-9, t->cond_ns * 1e-9, t->thread_ns * 1e-9);
+		fprintf(f, "%6u  %4s %10s %10s %10s %10s %10s %10s %10s %12s\n", t->index,
+			t->processor ? "yes" : "no", NS(c[0], t->t_ns), NS(c[1], t->busy_ns),
+			NS(c[2], t->barrier_wait_ns), NS(c[3], t->barrier_ovh_ns),
+			NS(c[4], t->lock_wait_ns), NS(c[5], t->lock_ovh_ns), NS(c[6], t->cond_ns),
+			NS(c[7], t->thread_ns));
 	}
 	if (an_run_n_funcs(r)) {
-		fputs("\nFunction                          calls     incl[s]     excl[s]  excl[%]\n",
-		      f);
+		fputs("\nFunction                          calls       incl       excl  excl[%]\n", f);
 		for (size_t i = 0; i < an_run_n_funcs(r) && i < MAX_ROWS; i++) {
 			const struct an_func *x = an_run_func(r, i);
-			fprintf(f, "%-28.28s %10llu %11.6g %11.6g %8.2f\n", x->name,
-				(unsigned long long)x->calls, x->incl_ns * 1e-9, x->excl_ns * 1e-9,
-				x->excl_pct);
+			fprintf(f, "%-28.28s %10llu %10s %10s %8.2f\n", x->name,
+				(unsigned long long)x->calls, NS(c[0], x->incl_ns),
+				NS(c[1], x->excl_ns), x->excl_pct);
 		}
 	}
 	if (an_run_n_locks(r)) {
-		fputs("\nLock (most contended)  kind     acquires contended    wait[s]     ovh[s]"
-		      "    hold[s] max.wait[s]\n", f);
+		fputs("\nLock (most contended)  kind     acquires contended       wait        ovh"
+		      "       hold   max.wait\n", f);
 		for (size_t i = 0; i < an_run_n_locks(r) && i < MAX_ROWS; i++) {
 			const struct an_lock *l = an_run_lock(r, i);
-			fprintf(f, "%21u  %-7s %9llu %9llu %10.4g %10.4g %10.4g %10.4g\n", l->id,
-				l->kind, (unsigned long long)l->acquires,
-				(unsigned long long)l->contended, l->wait_ns * 1e-9, l->ovh_ns * 1e-9,
-				l->hold_ns * 1e-9, l->max_wait_ns * 1e-9);
+			fprintf(f, "%21u  %-7s %9llu %9llu %10s %10s %10s %10s\n", l->id, l->kind,
+				(unsigned long long)l->acquires, (unsigned long long)l->contended,
+				NS(c[0], l->wait_ns), NS(c[1], l->ovh_ns), NS(c[2], l->hold_ns),
+				NS(c[3], l->max_wait_ns));
 		}
 	}
 	if (an_run_n_barriers(r)) {
-		fputs("\nBarrier  episodes    wait[s]     ovh[s]  worst skew[s] (episode)\n", f);
+		fputs("\nBarrier  episodes       wait        ovh  worst skew (episode)\n", f);
 		for (size_t i = 0; i < an_run_n_barriers(r); i++) {
 			const struct an_barrier *b = an_run_barrier(r, i);
-			fprintf(f, "%7u %9llu %10.4g %10.4g %14.4g (%u)\n", b->id,
-				(unsigned long long)b->episodes, b->wait_ns * 1e-9, b->ovh_ns * 1e-9,
-				b->worst_skew_ns * 1e-9, b->worst_episode);
+			fprintf(f, "%7u %9llu %10s %10s %11s (%u)\n", b->id,
+				(unsigned long long)b->episodes, NS(c[0], b->wait_ns),
+				NS(c[1], b->ovh_ns), NS(c[2], b->worst_skew_ns), b->worst_episode);
 		}
 	}
 	const struct an_fig *figs[AN_N_METRICS];
@@ -115,6 +161,13 @@ static const enum an_metric exp_cols[] = {
 	AN_PAR_SHARE,
 };
 #define N_EXP_COLS (sizeof exp_cols / sizeof exp_cols[0])
+
+/* Wide enough for "-123 ms" and for the column's name. */
+static int exp_col_width(enum an_metric m)
+{
+	int w = (int)strlen(an_metric_name(m));
+	return w > 9 ? w : 9;
+}
 
 /* Fig. 12: parallelism of the plain methods' points, by N, in order of problem size W. */
 static void parallelism_text(FILE *f, const struct an_exp *e)
@@ -145,9 +198,9 @@ static void parallelism_text(FILE *f, const struct an_exp *e)
 				break;
 			last_w = best->work;
 			fprintf(f, "  W=%.4g:", best->work);
-			fig_cell(f, 1, best->med[AN_PARALLELISM]);
-			fputs("/", f);
-			fig_cell(f, 1, best->med[AN_PAR_SHARE]);
+			fig_cell(f, 1, best->med[AN_PARALLELISM], AN_PARALLELISM);
+			fputs(" /", f);
+			fig_cell(f, 1, best->med[AN_PAR_SHARE], AN_PAR_SHARE);
 		}
 		fputc('\n', f);
 	}
@@ -273,13 +326,14 @@ static int pattern_seen(const struct an_exp *e, size_t i, const struct an_point 
 static void profile_text(FILE *f, const struct an_run *r)
 {
 	size_t n = an_run_n_funcs(r);
-	fprintf(f, "    %-32s %10s %12s %12s %7s %7s\n", "function", "calls", "incl s", "excl s",
+	char c[2][16];
+	fprintf(f, "    %-32s %10s %10s %10s %7s %7s\n", "function", "calls", "incl", "excl",
 		"incl %", "excl %");
 	for (size_t k = 0; k < n && k < PROFILE_ROWS; k++) {
 		const struct an_func *x = an_run_func(r, k);
-		fprintf(f, "    %-32s %10llu %12.6g %12.6g %7.2f %7.2f\n", x->name,
-			(unsigned long long)x->calls, (double)x->incl_ns * 1e-9,
-			(double)x->excl_ns * 1e-9, x->incl_pct, x->excl_pct);
+		fprintf(f, "    %-32s %10llu %10s %10s %7.2f %7.2f\n", x->name,
+			(unsigned long long)x->calls, NS(c[0], x->incl_ns), NS(c[1], x->excl_ns),
+			x->incl_pct, x->excl_pct);
 	}
 	if (n > PROFILE_ROWS)
 		fprintf(f, "    ... %zu more (--json lists them all)\n", n - PROFILE_ROWS);
@@ -306,11 +360,11 @@ static void patterns_text(FILE *f, const struct an_exp *e, unsigned flags)
 			continue;
 		}
 		fprintf(f, "%-10s run %-5lld cpu util", src, (long long)id);
-		fig_cell(f, 8, an_run_fig(r, AN_CPU_UTIL));
+		fig_cell(f, 6, an_run_fig(r, AN_CPU_UTIL), AN_CPU_UTIL);
 		fputs("  mem rate", f);
-		fig_cell(f, 8, an_run_fig(r, AN_MEM_RATE));
+		fig_cell(f, 6, an_run_fig(r, AN_MEM_RATE), AN_MEM_RATE);
 		fputs("  miss rate", f);
-		fig_cell(f, 8, an_run_fig(r, AN_MISS_RATE));
+		fig_cell(f, 6, an_run_fig(r, AN_MISS_RATE), AN_MISS_RATE);
 		const struct an_func *top = an_run_n_funcs(r) ? an_run_func(r, 0) : NULL;
 		if (top)
 			fprintf(f, "  top: %s %.1f%%", top->name, top->excl_pct);
@@ -325,17 +379,18 @@ int an_report_exp_text(FILE *f, const struct an_exp *e, unsigned flags)
 	fprintf(f, "Experiment %s: %zu point(s), %d CPU(s)\n", an_exp_dir(e), an_exp_n_points(e),
 		an_exp_n_cpus(e));
 	if (!(flags & AN_REPORT_MATRIX_ONLY)) {
-		fprintf(f, "\nPoints (median of repetitions; times in s)\n%-12s %-10s %4s %10s %4s",
-			"model", "method", "N", "W", "reps");
+		fprintf(f, "\nPoints (median of repetitions)\n%-12s %-10s %4s %10s %4s", "model",
+			"method", "N", "W", "reps");
 		for (size_t c = 0; c < N_EXP_COLS; c++)
-			fprintf(f, " %11s", an_metric_name(exp_cols[c]));
+			fprintf(f, " %*s", exp_col_width(exp_cols[c]), an_metric_name(exp_cols[c]));
 		fputs("  oversub\n", f);
 		for (size_t i = 0; i < an_exp_n_points(e); i++) {
 			const struct an_point *o = an_exp_point(e, i);
 			fprintf(f, "%-12s %-10s %4d %10.4g %4d", o->model, o->method, o->n_threads,
 				o->work, o->n_reps);
 			for (size_t c = 0; c < N_EXP_COLS; c++)
-				fig_cell(f, 11, o->med[exp_cols[c]]);
+				fig_cell(f, exp_col_width(exp_cols[c]), o->med[exp_cols[c]],
+					 exp_cols[c]);
 			fprintf(f, "  %s\n", o->med[AN_OVERSUB].value > 0 ? "yes" : "no");
 		}
 		t_seq_text(f, e);
@@ -347,12 +402,13 @@ int an_report_exp_text(FILE *f, const struct an_exp *e, unsigned flags)
 				fprintf(f, "  %-10s no runs\n", an_exp_method(e, i));
 				continue;
 			}
-			fprintf(f, "  %-10s p_x = %d   T_para = %.6g s   L = ", an_exp_method(e, i),
-				px, tp.value);
+			char c[2][16];
+			fprintf(f, "  %-10s p_x = %d   T_para = %s   L = ", an_exp_method(e, i), px,
+				fmt_time(c[0], sizeof c[0], tp.value));
 			if (lat.unavailable)
 				fprintf(f, "unavailable (%s)\n", lat.unavailable);
 			else
-				fprintf(f, "%.6g s\n", lat.value);
+				fprintf(f, "%s\n", fmt_time(c[1], sizeof c[1], lat.value));
 		}
 		parallelism_text(f, e);
 		patterns_text(f, e, flags);

@@ -48,7 +48,7 @@ check text_patterns_from_n1 "$(grep -A2 '^Sequential patterns' "$T/text")" \
 	grep -Eq '^  fixed +W=[^ ]+ +n1 +run [0-9]+ .*top: ' "$T/text"
 "$REPORT" --profile --no-store-write "$T/exp" > "$T/prof" 2>&1
 check profile_table "$(grep -A3 '^Sequential patterns' "$T/prof")" \
-	grep -Eq '^    function +calls +incl s +excl s' "$T/prof"
+	grep -Eq '^    function +calls +incl +excl +incl %' "$T/prof"
 # ML: available with a hardware PMU, else one line saying why (never a silent zero)
 if grep -q "^  ML  " "$T/text"; then
 	check ml_unavailable_says_why "$(grep '^  ML ' "$T/text")" \

@@ -208,6 +208,12 @@ static void test_experiment(void **state)
 	assert_non_null(strstr(buf, "*0.93/"));
 	assert_non_null(strstr(buf, "the paper's caveat"));
 	free(buf);
+	/* the terminal table: times with their unit (T_para 2000 ns, T_seq 800 ns), E with 3
+	 * decimals, p_x's T_para and L = 1000 ns (1 - 0.8) */
+	buf = report(an_report_exp_text, e, 0);
+	assert_non_null(strstr(buf, "\nmethod       fixed         2        100    3   2.00 us    800 ns     0.200"));
+	assert_non_null(strstr(buf, "p_x = 1   T_para = 1.00 us   L = 200 ns"));
+	free(buf);
 	an_exp_free(e);
 
 	/* the metrics the analyzer wrote into the store */
@@ -543,7 +549,7 @@ static void test_sequential_patterns(void **state)
 	assert_non_null(strstr(buf, "top: f1 60.0%"));
 	assert_non_null(strstr(buf, "top: f2 80.0%"));
 	assert_non_null(strstr(buf, "no traced sequential or N=1 run at w=4"));
-	assert_non_null(strstr(buf, "    f1                                        1        9e-07        6e-07   90.00   60.00\n"));
+	assert_non_null(strstr(buf, "    f1                                        1     900 ns     600 ns   90.00   60.00\n"));
 	free(buf);
 	buf = report(an_report_exp_json, e, 0);
 	assert_non_null(strstr(buf, "\"patterns\": [\n  {\"method\": \"grow\", \"W\": 100, "
