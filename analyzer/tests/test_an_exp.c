@@ -126,6 +126,16 @@ static const char *build_store(void)
 	return dir;
 }
 
+/* The experiment at dir, analyzed (flags 0), or the test fails with the analyzer's message. */
+static struct an_exp *open_exp(const char *dir)
+{
+	struct an_exp *e;
+	char err[512] = "";
+	if (an_exp_open(dir, 0, &e, err, sizeof err) < 0)
+		fail_msg("an_exp_open: %s", err);
+	return e;
+}
+
 /* The report `fn` writes of e with flags, as a malloc'd string. */
 static char *report(int (*fn)(FILE *, const struct an_exp *, unsigned), const struct an_exp *e,
 		    unsigned flags)
@@ -148,10 +158,7 @@ static void assert_near(double v, double want)
 static void test_experiment(void **state)
 {
 	const char *dir = build_store();
-	struct an_exp *e;
-	char err[512] = "";
-	if (an_exp_open(dir, 0, &e, err, sizeof err) < 0)
-		fail_msg("an_exp_open: %s", err);
+	struct an_exp *e = open_exp(dir);
 	/* repetitions: median, min, max of T_para */
 	const struct an_point *p = an_exp_point_find(e, "method", "fixed", 2);
 	assert_non_null(p);
@@ -342,10 +349,7 @@ static void test_matrix_marks(void **state)
 	add_time_bound(st, 2, "w=2", r2, seq2, 0);
 	add_time_bound(st, 4, "w=2", r4, seq2, 1);
 	store_close(st);
-	struct an_exp *e;
-	char err[512] = "";
-	if (an_exp_open(dir, 0, &e, err, sizeof err) < 0)
-		fail_msg("an_exp_open: %s", err);
+	struct an_exp *e = open_exp(dir);
 	struct an_cell c;
 	assert_int_equal(an_exp_matrix_cell(e, 1, 2, &c), 0);
 	assert_non_null(c.scale[AN_TIME_BOUND].unavailable);
@@ -369,10 +373,7 @@ static void test_t_seq_measured_like_t_para(void **state)
 {
 	int64_t seq2;
 	const char *dir = build_seq_store(&seq2);
-	struct an_exp *e;
-	char err[512] = "";
-	if (an_exp_open(dir, 0, &e, err, sizeof err) < 0)
-		fail_msg("an_exp_open: %s", err);
+	struct an_exp *e = open_exp(dir);
 	/* N=1 runs with a trace at w=1: T_seq = their T_para, E(N=1) = 1 */
 	const struct an_point *p = an_exp_point_find(e, "method", "fixed", 1);
 	assert_near(p->med[AN_T_SEQ].value, 1000e-9);
