@@ -58,6 +58,8 @@ struct an_frame {
 
 struct an_fstat {
 	uint64_t calls;
+	uint64_t leaf;             /* ticks of leaf calls (ENTER f, EXIT f): during the scan only,
+				      folded into incl and excl at its end (an_scan.c) */
 	uint64_t incl, excl;       /* ticks */
 	uint32_t active;           /* frames of this function on the stack (recursion) */
 };

@@ -110,6 +110,34 @@ static struct an_reg *region_get(struct an_tscan *s, uint32_t id)
 	return g;
 }
 
+/* Leaf calls add their time to `leaf` only, whatever the function's other frames (two stores
+ * instead of four loads and stores, in the hot loop). That is excl, and incl where no frame of
+ * the same function was open (inclusive time counts a recursion's outermost frame only): so when
+ * a function's outermost frame opens, incl takes `leaf` and when it closes gives it back, which
+ * takes out the leaf calls made while it was open; at the scan's end incl and excl get `leaf`.
+ * (Unsigned sums: incl may wrap in between, the end result is exact.) */
+static inline void fstat_open(struct an_fstat *st)
+{
+	st->calls++;
+	if (st->active++ == 0)
+		st->incl += st->leaf;
+}
+
+static inline void fstat_close(struct an_fstat *st, uint64_t dur)
+{
+	if (--st->active == 0)
+		st->incl += dur - st->leaf;
+}
+
+static void fstat_fold_leaves(struct an_tscan *s)
+{
+	for (size_t f = 0; f < s->n_fs; f++) {
+		s->fs[f].incl += s->fs[f].leaf;
+		s->fs[f].excl += s->fs[f].leaf;
+		s->fs[f].leaf = 0;
+	}
+}
+
 /* func_exit: pops the frame of `id` at time t (frames above it were left without an exit:
  * they are closed at t too and counted as unmatched). */
 static void func_exit(struct an_tscan *s, uint32_t id, uint64_t t)
@@ -126,9 +154,7 @@ static void func_exit(struct an_tscan *s, uint32_t id, uint64_t t)
 		struct an_fstat *st = &s->fs[f->func];
 		uint64_t dur = t - f->enter;
 		st->excl += dur - (f->child < dur ? f->child : dur);
-		if (st->active == 1)
-			st->incl += dur;
-		st->active--;
+		fstat_close(st, dur);
 		if (s->depth > 0)
 			s->stack[s->depth - 1].child += dur;
 		if (s->depth >= d)
@@ -287,6 +313,143 @@ static __attribute__((noinline)) int scan_other(struct an_tscan *s, struct pend 
 	return used;
 }
 
+/* The hot loop's state between spans; while a span is read it lives in locals of scan_span
+ * (stores through s-> would make the compiler reload every field after each store). `child` is
+ * the callee time of the top frame, stack[depth - 1].child, kept out of memory while that frame
+ * is on top: a leaf call adds to it without a load or a test of depth (at depth 0 it is a
+ * scratch value). */
+struct scan_loop {
+	struct an_frame *stack;
+	struct an_fstat *fs;
+	size_t depth, cap_stack, n_fs;
+	uint64_t child;
+	uint64_t first, last;      /* inside the clip */
+};
+
+/* One span of a thread's records. `inside` is a constant at each call: 1 when the whole span
+ * lies inside the clip (the usual case: no per-record clamp, leaf calls in one step), 0 when
+ * records have to be clamped to [lo, hi] one by one. The two are separate functions so that
+ * each has the registers to itself; the state lives in locals and goes back to *L (and the
+ * stack depth to s) around the calls that need it. Returns 0 or -ENOMEM. */
+static inline __attribute__((always_inline)) int
+scan_span(struct an_tscan *s, struct pend *pd, size_t pos, struct scan_loop *L,
+	  const struct sg_event_rec *p, const struct sg_event_rec *end, const int inside)
+{
+	const uint64_t lo = s->lo, hi = s->hi, span = hi - lo;
+	struct an_frame *stack = L->stack;
+	struct an_fstat *fs = L->fs;
+	size_t depth = L->depth, cap_stack = L->cap_stack, n_fs = L->n_fs;
+	uint64_t child = L->child;
+	int rc = 0;
+	while (p < end) {
+		if (inside) {
+			/* a leaf call, ENTER f directly followed by EXIT f, is most function
+			 * events: runs of them take one step each, in a loop of their own with
+			 * few live values (same sums as a push and pop below) */
+			while (p + 1 < end) {
+				uint64_t a0 = p[0].w0, b0 = p[1].w0;
+				uint32_t f = (uint32_t)p[0].w1;
+				if ((a0 & 0xff) != SG_EV_FUNC_ENTER || (b0 & 0xff) != SG_EV_FUNC_EXIT ||
+				    (uint32_t)p[1].w1 != f || f >= n_fs)
+					break;
+				/* the loop waits on the records' loads: ask for them 2 KiB ahead */
+				__builtin_prefetch((const char *)p + 2048);
+				/* (b0 >> 8) - (a0 >> 8) in one step: EXIT's kind byte is above
+				 * ENTER's, so the subtraction borrows nothing from the times */
+				uint64_t dur = (b0 - a0) >> 8;
+				fs[f].calls++;
+				fs[f].leaf += dur;
+				child += dur;
+				p += 2;
+			}
+			if (p == end)
+				break;
+		}
+		__builtin_prefetch((const char *)p + 2048);
+		uint64_t w0 = p->w0, w1 = p->w1;
+		uint64_t t = w0 >> 8;
+		unsigned kind = (unsigned)(w0 & 0xff);
+		uint32_t id = (uint32_t)w1;
+		if (!inside) {
+			/* one compare for "inside the clip" (unsigned wrap-around) */
+			if (t - lo > span) {
+				t = t < lo ? lo : hi;
+			} else {
+				if (t < L->first)
+					L->first = t;
+				L->last = t;
+			}
+		}
+		/* function probes are most events: their paths first */
+		if (kind == SG_EV_FUNC_ENTER) {
+			if (__builtin_expect(id >= n_fs || depth == cap_stack, 0)) {
+				if (id >= n_fs && grow_index(&s->fs, &s->n_fs, id, sizeof *s->fs) < 0) {
+					rc = -ENOMEM;
+					break;
+				}
+				if (depth == cap_stack &&
+				    an_grow(&s->stack, &s->cap_stack, depth, sizeof *s->stack) < 0) {
+					rc = -ENOMEM;
+					break;
+				}
+				fs = s->fs, n_fs = s->n_fs;
+				stack = s->stack, cap_stack = s->cap_stack;
+			}
+			if (depth > 0)
+				stack[depth - 1].child = child;
+			stack[depth++] = (struct an_frame){ id, t, 0 };
+			child = 0;
+			fstat_open(&fs[id]);
+			p++;
+			continue;
+		}
+		if (kind == SG_EV_FUNC_EXIT) {
+			if (__builtin_expect(depth > 0 && stack[depth - 1].func == id, 1)) {
+				struct an_frame *f = &stack[--depth];
+				struct an_fstat *st = &fs[id];
+				uint64_t dur = t - f->enter;
+				st->excl += dur - child;
+				fstat_close(st, dur);
+				child = depth > 0 ? stack[depth - 1].child + dur : 0;
+			} else {
+				if (depth > 0)
+					stack[depth - 1].child = child;
+				s->depth = depth;
+				func_exit(s, id, t);
+				depth = s->depth;
+				child = depth > 0 ? stack[depth - 1].child : 0;
+			}
+			p++;
+			continue;
+		}
+		int u = scan_other(s, pd, pos, kind, t, w0 >> 8, id, (uint32_t)(w1 >> 32),
+				   p + 1 < end ? p + 1 : NULL);
+		if (u < 0) {
+			rc = u;
+			break;
+		}
+		p += 1 + u;
+	}
+	L->stack = stack, L->fs = fs;
+	L->depth = depth, L->cap_stack = cap_stack, L->n_fs = n_fs;
+	L->child = child;
+	return rc;
+}
+
+static __attribute__((noinline)) int scan_span_inside(struct an_tscan *s, struct pend *pd,
+						       size_t pos, struct scan_loop *L,
+						       const struct sg_event_rec *p, size_t n)
+{
+	return scan_span(s, pd, pos, L, p, p + n, 1);
+}
+
+static __attribute__((noinline)) int scan_span_clipped(struct an_tscan *s, struct pend *pd,
+							size_t pos, struct scan_loop *L,
+							const struct sg_event_rec *p, size_t n)
+{
+	return scan_span(s, pd, pos, L, p, p + n, 0);
+}
+
 int an_scan_thread(struct an_run *r, size_t pos, uint64_t lo, uint64_t hi)
 {
 	struct an_tscan *s = &r->ts[pos];
@@ -304,15 +467,14 @@ int an_scan_thread(struct an_run *r, size_t pos, uint64_t lo, uint64_t hi)
 	}
 	struct pend pd;
 	memset(&pd, 0, sizeof pd);
-	uint64_t first = UINT64_MAX, last = 0, n_ev = 0, span = hi - lo;
-	struct an_frame *stack = s->stack;
-	struct an_fstat *fs = s->fs;
-	size_t depth = 0, cap_stack = s->cap_stack, n_fs = s->n_fs;
-
+	uint64_t n_ev = 0, span = hi - lo;
+	struct scan_loop L = { .stack = s->stack, .fs = s->fs, .cap_stack = s->cap_stack,
+			       .n_fs = s->n_fs, .first = UINT64_MAX };
 	struct sgr_cursor cur;
 	struct sgr_span sp;
 	sgr_cursor_init(&cur, r->tr, pos);
-	while (sgr_cursor_next(&cur, &sp)) {
+	int rc = 0;
+	while (rc == 0 && sgr_cursor_next(&cur, &sp)) {
 		const struct sg_event_rec *rec = sp.recs;
 		size_t n = sp.n;
 		n_ev += n;
@@ -321,95 +483,29 @@ int an_scan_thread(struct an_run *r, size_t pos, uint64_t lo, uint64_t hi)
 		/* a thread's records are in time order: when both ends of the span lie inside the
 		 * clip, so does every record, and the per-record clamp is skipped */
 		uint64_t ta = rec[0].w0 >> 8, tb = rec[n - 1].w0 >> 8;
-		int inside = ta - lo <= span && tb - lo <= span && ta <= tb;
-		if (inside) {
-			if (ta < first)
-				first = ta;
-			last = tb;
-		}
-		for (size_t i = 0; i < n; i++) {
-			__builtin_prefetch((const char *)&rec[i] + 2048);
-			uint64_t w0 = rec[i].w0, w1 = rec[i].w1;
-			uint64_t t = w0 >> 8;
-			unsigned kind = (unsigned)(w0 & 0xff);
-			/* one compare for "inside the clip" (unsigned wrap-around) */
-			if (__builtin_expect(!inside, 0)) {
-				if (t - lo > span) {
-					t = t < lo ? lo : hi;
-				} else {
-					if (t < first)
-						first = t;
-					last = t;
-				}
-			}
-			uint32_t id = (uint32_t)w1, aux = (uint32_t)(w1 >> 32);
-			/* function probes are most events: their fast paths first, on locals (stores
-			 * through s-> would make the compiler reload every field) */
-			if (kind == SG_EV_FUNC_ENTER) {
-				/* a leaf call, ENTER f directly followed by EXIT f, is most function
-				 * events: one step, no frame pushed and popped */
-				if (__builtin_expect(i + 1 < n && id < n_fs, 1)) {
-					uint64_t v0 = rec[i + 1].w0;
-					if ((v0 & 0xff) == SG_EV_FUNC_EXIT && (uint32_t)rec[i + 1].w1 == id &&
-					    __builtin_expect(inside, 1)) {
-						uint64_t dur = (v0 >> 8) - t;
-						struct an_fstat *st = &fs[id];
-						st->calls++;
-						st->excl += dur;
-						st->incl += st->active == 0 ? dur : 0;
-						if (depth > 0)
-							stack[depth - 1].child += dur;
-						i++;
-						continue;
-					}
-				}
-				if (__builtin_expect(id >= n_fs || depth == cap_stack, 0)) {
-					if (id >= n_fs &&
-					    grow_index(&s->fs, &s->n_fs, id, sizeof *s->fs) < 0)
-						return -ENOMEM;
-					if (depth == cap_stack &&
-					    an_grow(&s->stack, &s->cap_stack, depth, sizeof *s->stack) < 0)
-						return -ENOMEM;
-					fs = s->fs, n_fs = s->n_fs;
-					stack = s->stack, cap_stack = s->cap_stack;
-				}
-				stack[depth++] = (struct an_frame){ id, t, 0 };
-				fs[id].calls++;
-				fs[id].active++;
-				continue;
-			}
-			if (kind == SG_EV_FUNC_EXIT) {
-				if (__builtin_expect(depth > 0 && stack[depth - 1].func == id, 1)) {
-					struct an_frame *f = &stack[--depth];
-					struct an_fstat *st = &fs[id];
-					uint64_t dur = t - f->enter;
-					st->excl += dur - f->child;
-					st->incl += st->active == 1 ? dur : 0;
-					st->active--;
-					if (depth > 0)
-						stack[depth - 1].child += dur;
-				} else {
-					s->depth = depth;
-					func_exit(s, id, t);
-					depth = s->depth;
-				}
-				continue;
-			}
-			int u = scan_other(s, &pd, pos, kind, t, w0 >> 8, id, aux,
-					   i + 1 < n ? &rec[i + 1] : NULL);
-			if (u < 0)
-				return u;
-			i += (size_t)u;
+		if (ta - lo <= span && tb - lo <= span && ta <= tb) {
+			if (ta < L.first)
+				L.first = ta;
+			L.last = tb;
+			rc = scan_span_inside(s, &pd, pos, &L, rec, n);
+		} else {
+			rc = scan_span_clipped(s, &pd, pos, &L, rec, n);
 		}
 	}
-	s->depth = depth;
+	if (L.depth > 0)
+		L.stack[L.depth - 1].child = L.child;
+	s->depth = L.depth;
+	if (rc < 0)
+		return rc;
+	uint64_t last = L.last;
 	/* frames still open at the end are closed at the thread's last event */
 	while (s->depth > 0)
 		func_exit(s, s->stack[s->depth - 1].func, last > s->stack[s->depth - 1].enter ?
 			  last : s->stack[s->depth - 1].enter);
-	s->first = first;
+	fstat_fold_leaves(s);
+	s->first = L.first;
 	s->last = last;
-	s->seen = first != UINT64_MAX;
+	s->seen = L.first != UINT64_MAX;
 	s->n_events = n_ev;
 	return 0;
 }
