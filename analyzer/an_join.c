@@ -218,6 +218,8 @@ struct lock_tab {
 	size_t start, n;           /* bucket in the merged hold array */
 	uint64_t max_dur;          /* longest hold: how far back a covering hold can start */
 	int used;
+	int unsorted;              /* a thread's run is out of q order: a lock held twice at once
+				      (recursive mutex, read lock) records its inner hold first */
 	size_t slot;
 };
 
@@ -241,7 +243,8 @@ int an_join_locks(struct an_run *r)
 	fill = calloc(n_obj + 1, sizeof *fill);
 	if (!tab || !h || !tmp || !fill)
 		goto out;
-	/* bucket the holds by object, thread after thread (each thread's run is sorted) */
+	/* bucket the holds by object, thread after thread (each thread's run is in release order,
+	 * which is q order unless the thread held the lock twice at once) */
 	for (size_t i = 0; i < r->n_threads; i++) {
 		struct an_tscan *s = &r->ts[i];
 		for (size_t k = 0; k < s->n_holds; k++)
@@ -265,7 +268,10 @@ int an_join_locks(struct an_run *r)
 			if (x->obj == SG_NO_ID)
 				continue;
 			struct lock_tab *t = &tab[x->obj];
-			h[t->start + fill[x->obj]++] = *x;
+			size_t at = t->start + fill[x->obj]++;
+			if (fill[x->obj] > bounds[x->obj * bounds_cap + i] + 1 && h[at - 1].q > x->q)
+				t->unsorted = 1;
+			h[at] = *x;
 			if (x->x - x->q > t->max_dur)
 				t->max_dur = x->x - x->q;
 			t->used = 1;
@@ -273,7 +279,9 @@ int an_join_locks(struct an_run *r)
 	}
 	for (size_t o = 0; o < n_obj; o++) {
 		bounds[o * bounds_cap + r->n_threads] = fill[o];
-		if (tab[o].n > 1)
+		if (tab[o].n > 1 && tab[o].unsorted)
+			qsort(h + tab[o].start, tab[o].n, sizeof *h, hold_cmp);
+		else if (tab[o].n > 1)
 			merge_runs(h + tab[o].start, tmp, &bounds[o * bounds_cap], r->n_threads);
 	}
 	free(bounds);

@@ -199,6 +199,62 @@ static void test_lock_waits(void **state)
 	syn_rmtree(dir);
 }
 
+/* A recursive mutex: thread 0 takes mutex 1 at 10100 and again at 10200, releases the inner
+ * hold at 10300 and the outer one at 10400 (its holds are recorded in release order: the inner
+ * one first). Thread 1 waits 10150..10410: covered 10150..10400 = 250 ns by the outer hold. Before
+ * that, 40 and 30 uncontended acquires, so that the lock has enough holds for the merge of the
+ * threads' runs (a run out of q order there once cut the covered part to 200 ns). */
+static void test_recursive_lock(void **state)
+{
+	struct syn_ev t0[8 + 3 * 40], t1[8 + 3 * 30];
+	int a = 0, b = 0;
+	t0[a++] = (struct syn_ev)E(0, THREAD_BEGIN, 0, SG_NO_ID);
+	t1[b++] = (struct syn_ev)E(0, THREAD_BEGIN, 1, SG_NO_ID);
+	for (uint64_t k = 0; k < 40; k++) {
+		t0[a++] = (struct syn_ev)E(1000 + 20 * k, LOCK_REQUEST, 1, SG_LOCK_MUTEX);
+		t0[a++] = (struct syn_ev)E(1002 + 20 * k, LOCK_ACQUIRED, 1, SG_LOCK_MUTEX);
+		t0[a++] = (struct syn_ev)E(1010 + 20 * k, LOCK_RELEASE, 1, SG_LOCK_MUTEX);
+	}
+	for (uint64_t k = 0; k < 30; k++) {
+		t1[b++] = (struct syn_ev)E(5000 + 20 * k, LOCK_REQUEST, 1, SG_LOCK_MUTEX);
+		t1[b++] = (struct syn_ev)E(5002 + 20 * k, LOCK_ACQUIRED, 1, SG_LOCK_MUTEX);
+		t1[b++] = (struct syn_ev)E(5010 + 20 * k, LOCK_RELEASE, 1, SG_LOCK_MUTEX);
+	}
+	static const struct syn_ev n0[] = {
+		E(10090, LOCK_REQUEST, 1, SG_LOCK_MUTEX), E(10100, LOCK_ACQUIRED, 1, SG_LOCK_MUTEX),
+		E(10195, LOCK_REQUEST, 1, SG_LOCK_MUTEX), E(10200, LOCK_ACQUIRED, 1, SG_LOCK_MUTEX),
+		E(10300, LOCK_RELEASE, 1, SG_LOCK_MUTEX), E(10400, LOCK_RELEASE, 1, SG_LOCK_MUTEX),
+		E(11000, THREAD_END, 0, 0), END
+	};
+	static const struct syn_ev n1[] = {
+		E(10150, LOCK_REQUEST, 1, SG_LOCK_MUTEX), E(10410, LOCK_ACQUIRED, 1, SG_LOCK_MUTEX),
+		E(10420, LOCK_RELEASE, 1, SG_LOCK_MUTEX), E(11000, THREAD_END, 1, 0), END
+	};
+	for (const struct syn_ev *e = n0;; e++) {
+		t0[a++] = *e;
+		if (e->kind == SG_EV_NONE)
+			break;
+	}
+	for (const struct syn_ev *e = n1;; e++) {
+		t1[b++] = *e;
+		if (e->kind == SG_EV_NONE)
+			break;
+	}
+	const char *dir = two_threads(SG_OBJ_MUTEX, t0, t1);
+	struct an_run *r = open_run(dir, NULL);
+	assert_fig_ns(r, AN_IT_LOCK, 250);
+	assert_int_equal(an_run_thread(r, 1)->lock_wait_ns, 250);
+	assert_int_equal(an_run_thread(r, 0)->lock_wait_ns, 0);
+	assert_int_equal(an_run_n_locks(r), 1);
+	const struct an_lock *l = an_run_lock(r, 0);
+	assert_int_equal(l->acquires, 40 + 30 + 2 + 1);
+	assert_int_equal(l->contended, 1);
+	assert_int_equal(l->wait_ns, 250);
+	assert_int_equal(l->hold_ns, 40 * 8 + 30 * 8 + 300 + 100 + 10);
+	an_run_free(r);
+	syn_rmtree(dir);
+}
+
 /* A master (thread 0) creates workers 1 and 2 and joins them; region "work" 50..955. */
 static const char *master_trace(int with_region)
 {
@@ -447,6 +503,7 @@ int main(void)
 		cmocka_unit_test(test_barrier_skew),
 		cmocka_unit_test(test_timeline),
 		cmocka_unit_test(test_lock_waits),
+		cmocka_unit_test(test_recursive_lock),
 		cmocka_unit_test(test_edge_idle),
 		cmocka_unit_test(test_nested_functions),
 		cmocka_unit_test(test_pmu_mock_ml),
