@@ -24,6 +24,9 @@
 
 /* Growable array helper: ensures room for one more element. 0 or -ENOMEM. */
 int an_grow(void *pp, size_t *cap, size_t n, size_t elem);
+/* Asks for transparent huge pages on the 2 MiB pages inside a large block: one page fault per
+ * 2 MiB instead of per 4 KiB (fresh pages are a large part of a pass's time here). */
+void an_huge_pages(void *p, size_t bytes);
 
 /* A blocked or primitive interval of one thread (a non-busy piece of its timeline). */
 enum an_ivl_type { IV_BARRIER, IV_LOCK, IV_LOCK_FAIL, IV_COND, IV_THREAD };
@@ -40,8 +43,22 @@ struct an_ivl {
 /* A lock hold [q, x] of one thread. */
 struct an_hold {
 	uint64_t q, x;
-	uint32_t obj, mode;
 	uint32_t thread;           /* position */
+	uint32_t mode;
+};
+
+/* The holds of one lock over all threads, appended by the per-thread passes straight into the
+ * lock's own vector (thread after thread: one run per thread, in release order) and merged into
+ * q order by the lock join, which then frees them. */
+struct an_lock_holds {
+	struct an_hold *h;
+	size_t n, cap;
+	size_t *run;               /* where each thread's run starts */
+	size_t n_run, cap_run;
+	uint64_t max_dur;          /* the longest hold: how far back a covering hold can start */
+	uint64_t total;            /* ticks held */
+	int unsorted;              /* a run out of q order: a lock held twice at once (recursive
+				      mutex, two read locks) records its inner hold first */
 };
 
 /* Running totals of one counter in one thread, inside the clip. */
@@ -74,8 +91,6 @@ struct an_tscan {
 	uint64_t t_barrier, t_lock, t_lock_fail, t_cond, t_thread, t_join;   /* ticks */
 	struct an_ivl *iv;         /* non-busy intervals, in time order */
 	size_t n_iv, cap_iv;
-	struct an_hold *holds;
-	size_t n_holds, cap_holds;
 	struct an_ctr *ctr;        /* indexed by counter id */
 	size_t n_ctr;
 	struct an_fstat *fs;       /* indexed by function id */
@@ -83,7 +98,7 @@ struct an_tscan {
 	struct an_frame *stack;
 	size_t depth, cap_stack;
 	uint64_t n_releases;
-	uint32_t n_lock_ids;       /* 1 + the largest lock id in holds and lock intervals, 0: none */
+	uint32_t n_lock_ids;       /* 1 + the largest lock id of lock intervals and acquires, 0: none */
 	uint64_t unmatched;        /* events that did not pair (exit without enter, ...) */
 	/* regions met: id, first begin, last end */
 	struct an_reg { uint32_t id; uint64_t begin, end; int has_begin, has_end; } *reg;
@@ -107,6 +122,8 @@ struct an_run {
 	struct an_run_opts opts;
 	size_t n_threads;
 	struct an_tscan *ts;       /* per thread position */
+	struct an_lock_holds *lh;  /* per lock id, from the passes until the lock join */
+	size_t n_lh;
 	struct an_thread *th;
 	uint64_t t0, t1;           /* ticks */
 	int have_region;
@@ -150,8 +167,11 @@ void an_source_funcs(struct an_run *r);
 void an_source_counters(struct an_run *r);
 
 /* an_scan.c */
+/* The pass over thread pos, clipped to [lo, hi], into r->ts[pos]; its lock holds go to r->lh
+ * (the caller scans every thread once after an_scan_holds_free). 0 or -ENOMEM. */
 int an_scan_thread(struct an_run *r, size_t pos, uint64_t lo, uint64_t hi);
 void an_scan_free(struct an_tscan *s);
+void an_scan_holds_free(struct an_run *r);
 /* Without reading every record: each thread's first and last event and, for the region `named`
  * (SG_NO_ID: the first one begun), its first begin and last end, into r->ts[] as the full scan
  * would give them to the clip choice. 0 or -ENOMEM. */

@@ -151,12 +151,10 @@ out:
 static int hold_cmp(const void *a, const void *b)
 {
 	const struct an_hold *x = a, *y = b;
-	if (x->obj != y->obj)
-		return x->obj < y->obj ? -1 : 1;
 	return x->q < y->q ? -1 : x->q > y->q;
 }
 
-/* Merges the per-thread runs (each sorted by q) inside one object's bucket. */
+/* Merges the per-thread runs (each sorted by q) of one lock's holds. */
 static void merge_runs(struct an_hold *h, struct an_hold *tmp, const size_t *bounds, size_t n_runs)
 {
 	size_t n = bounds[n_runs];
@@ -192,10 +190,15 @@ static int lock_cmp(const void *a, const void *b)
 	return x->pub.id < y->pub.id ? -1 : x->pub.id > y->pub.id;
 }
 
-/* The first hold at or after `at` whose q is >= from (holds sorted by q): galloping, since a
- * thread's successive waits move the cursor by a few holds of the other threads each time. */
-static size_t hold_gallop(const struct an_hold *h, size_t at, size_t n, uint64_t from)
+/* The first hold at or after `at` whose q is >= from (holds sorted by q). A thread's successive
+ * waits on a lock move the cursor by the other threads' holds in between, usually a few: they
+ * are stepped over in order (the next ones are in the same cache lines), and only a longer way
+ * is galloped. */
+static size_t hold_seek(const struct an_hold *h, size_t at, size_t n, uint64_t from)
 {
+	for (int k = 0; k < 16; k++, at++)
+		if (at == n || h[at].q >= from)
+			return at;
 	size_t lo = at, hi = at, step = 1;
 	while (hi < n && h[hi].q < from) {
 		lo = hi + 1;
@@ -214,77 +217,38 @@ static size_t hold_gallop(const struct an_hold *h, size_t at, size_t n, uint64_t
 	return lo;
 }
 
-struct lock_tab {
-	size_t start, n;           /* bucket in the merged hold array */
-	uint64_t max_dur;          /* longest hold: how far back a covering hold can start */
-	int used;
-	int unsorted;              /* a thread's run is out of q order: a lock held twice at once
-				      (recursive mutex, read lock) records its inner hold first */
-	size_t slot;
-};
-
 int an_join_locks(struct an_run *r)
 {
 	int rc = -ENOMEM;
-	size_t n_obj = 0, total = 0;
-	struct lock_tab *tab = NULL;
-	struct an_hold *h = NULL, *tmp = NULL;
-	size_t *cursor = NULL, *fill = NULL;
+	size_t n_obj = 0, max_n = 0;
+	struct an_hold *tmp = NULL;
+	size_t *cursor = NULL;
 	/* the object table is sized by the largest lock id the scan met */
-	for (size_t i = 0; i < r->n_threads; i++) {
-		struct an_tscan *s = &r->ts[i];
-		if (s->n_lock_ids > n_obj)
-			n_obj = s->n_lock_ids;
-		total += s->n_holds;
-	}
-	tab = calloc(n_obj + 1, sizeof *tab);
-	h = malloc((total + 1) * sizeof *h);
-	tmp = malloc((total + 1) * sizeof *tmp);
-	fill = calloc(n_obj + 1, sizeof *fill);
-	if (!tab || !h || !tmp || !fill)
+	for (size_t i = 0; i < r->n_threads; i++)
+		if (r->ts[i].n_lock_ids > n_obj)
+			n_obj = r->ts[i].n_lock_ids;
+	size_t n_lh = r->n_lh < n_obj ? r->n_lh : n_obj;   /* holds start at an acquire */
+	for (size_t o = 0; o < n_lh; o++)
+		if (r->lh[o].n > max_n)
+			max_n = r->lh[o].n;
+	/* each lock's holds into q order: its threads' runs merged, or sorted when one of them is
+	 * out of order; one scratch vector of the largest lock's size serves all */
+	tmp = malloc((max_n + 1) * sizeof *tmp);
+	if (!tmp)
 		goto out;
-	/* bucket the holds by object, thread after thread (each thread's run is in release order,
-	 * which is q order unless the thread held the lock twice at once) */
-	for (size_t i = 0; i < r->n_threads; i++) {
-		struct an_tscan *s = &r->ts[i];
-		for (size_t k = 0; k < s->n_holds; k++)
-			if (s->holds[k].obj != SG_NO_ID)
-				tab[s->holds[k].obj].n++;
-	}
-	for (size_t o = 0, at = 0; o < n_obj; o++) {
-		tab[o].start = at;
-		at += tab[o].n;
-	}
-	size_t bounds_cap = r->n_threads + 1;
-	size_t *bounds = malloc(bounds_cap * sizeof *bounds * (n_obj + 1));
-	if (!bounds)
-		goto out;
-	for (size_t i = 0; i < r->n_threads; i++) {
-		struct an_tscan *s = &r->ts[i];
-		for (size_t o = 0; o < n_obj; o++)
-			bounds[o * bounds_cap + i] = fill[o];
-		for (size_t k = 0; k < s->n_holds; k++) {
-			struct an_hold *x = &s->holds[k];
-			if (x->obj == SG_NO_ID)
-				continue;
-			struct lock_tab *t = &tab[x->obj];
-			size_t at = t->start + fill[x->obj]++;
-			if (fill[x->obj] > bounds[x->obj * bounds_cap + i] + 1 && h[at - 1].q > x->q)
-				t->unsorted = 1;
-			h[at] = *x;
-			if (x->x - x->q > t->max_dur)
-				t->max_dur = x->x - x->q;
-			t->used = 1;
+	for (size_t o = 0; o < n_lh; o++) {
+		struct an_lock_holds *L = &r->lh[o];
+		if (L->n > 1 && L->unsorted) {
+			qsort(L->h, L->n, sizeof *L->h, hold_cmp);
+		} else if (L->n_run > 1) {
+			if (an_grow(&L->run, &L->cap_run, L->n_run, sizeof *L->run) < 0)
+				goto out;
+			L->run[L->n_run] = L->n;
+			merge_runs(L->h, tmp, L->run, L->n_run);
 		}
 	}
-	for (size_t o = 0; o < n_obj; o++) {
-		bounds[o * bounds_cap + r->n_threads] = fill[o];
-		if (tab[o].n > 1 && tab[o].unsorted)
-			qsort(h + tab[o].start, tab[o].n, sizeof *h, hold_cmp);
-		else if (tab[o].n > 1)
-			merge_runs(h + tab[o].start, tmp, &bounds[o * bounds_cap], r->n_threads);
-	}
-	free(bounds);
+	free(tmp);
+	tmp = NULL;
 
 	/* per-object stats */
 	cursor = calloc((n_obj + 1) * r->n_threads, sizeof *cursor);
@@ -298,13 +262,12 @@ int an_join_locks(struct an_run *r)
 	r->n_locks = n_obj;
 	for (size_t o = 0; o < n_obj; o++) {
 		struct an_lockstat *ls = &r->locks[o];
-		tab[o].slot = o;
 		ls->pub.id = (uint32_t)o;
-		for (size_t k = 0; k < tab[o].n; k++)
-			ls->hold += h[tab[o].start + k].x - h[tab[o].start + k].q;
+		ls->hold = o < n_lh ? r->lh[o].total : 0;
 	}
 
 	/* waits: the part covered by other threads' holds */
+	static const struct an_lock_holds none;
 	for (size_t i = 0; i < r->n_threads; i++) {
 		struct an_tscan *s = &r->ts[i];
 		uint64_t wait = 0, ovh = 0;
@@ -312,7 +275,7 @@ int an_join_locks(struct an_run *r)
 			struct an_ivl *v = &s->iv[k];
 			if ((v->type != IV_LOCK && v->type != IV_LOCK_FAIL) || v->obj == SG_NO_ID)
 				continue;
-			struct an_lockstat *ls = &r->locks[tab[v->obj].slot];
+			struct an_lockstat *ls = &r->locks[v->obj];
 			uint64_t dur = v->b - v->a;
 			if (v->type == IV_LOCK_FAIL) {
 				ls->pub.failed_trylocks++;
@@ -320,13 +283,13 @@ int an_join_locks(struct an_run *r)
 				ovh += dur;
 				continue;
 			}
-			struct lock_tab *t = &tab[v->obj];
+			const struct an_lock_holds *L = v->obj < n_lh ? &r->lh[v->obj] : &none;
 			size_t *c = &cursor[v->obj * r->n_threads + i];
-			const struct an_hold *hb = h + t->start;
-			uint64_t from = v->a > t->max_dur ? v->a - t->max_dur : 0;
-			*c = hold_gallop(hb, *c, t->n, from);
+			const struct an_hold *hb = L->h;
+			uint64_t from = v->a > L->max_dur ? v->a - L->max_dur : 0;
+			*c = hold_seek(hb, *c, L->n, from);
 			uint64_t covered = 0, upto = v->a;
-			for (size_t j = *c; j < t->n && hb[j].q < v->b; j++) {
+			for (size_t j = *c; j < L->n && hb[j].q < v->b; j++) {
 				const struct an_hold *x = &hb[j];
 				if (x->thread == i || x->x <= upto)
 					continue;
@@ -355,7 +318,7 @@ int an_join_locks(struct an_run *r)
 	size_t n_used = 0;
 	for (size_t o = 0; o < n_obj; o++) {
 		struct an_lockstat *ls = &r->locks[o];
-		if (tab[o].used || ls->pub.acquires || ls->pub.failed_trylocks) {
+		if ((o < n_lh && r->lh[o].n > 0) || ls->pub.acquires || ls->pub.failed_trylocks) {
 			ls->pub.kind = an_source_obj_kind(r, (uint32_t)o);
 			r->locks[n_used++] = *ls;
 		}
@@ -372,11 +335,9 @@ int an_join_locks(struct an_run *r)
 		qsort(r->locks, r->n_locks, sizeof *r->locks, lock_cmp);
 	rc = 0;
 out:
-	free(tab);
-	free(h);
+	an_scan_holds_free(r);   /* consumed */
 	free(tmp);
 	free(cursor);
-	free(fill);
 	return rc;
 }
 
@@ -414,14 +375,18 @@ int an_join_parallelism(struct an_run *r)
 	for (size_t i = 0; i < r->n_threads; i++)
 		if (r->th[i].processor && r->ts[i].seen)
 			total += 2 * r->ts[i].n_iv + 2;
-	uint64_t *a = malloc((total + 1) * sizeof *a), *b = malloc((total + 1) * sizeof *b);
+	/* both key arrays in one block with huge pages: fresh pages cost a fault and zeroing each,
+	 * and this block is 32 bytes per interval (it was a tenth of the time on the bench trace
+	 * with 4 KiB pages) */
+	uint64_t *block = malloc(2 * (total + 1) * sizeof *block);
 	size_t *bounds = malloc((r->n_threads + 2) * sizeof *bounds);
-	if (!a || !b || !bounds) {
-		free(a);
-		free(b);
+	if (!block || !bounds) {
+		free(block);
 		free(bounds);
 		return -ENOMEM;
 	}
+	an_huge_pages(block, 2 * (total + 1) * sizeof *block);
+	uint64_t *a = block, *b = block + total + 1;
 	size_t at = 0;
 	bounds[0] = 0;
 	for (size_t i = 0; i < r->n_threads; i++)
@@ -459,8 +424,7 @@ int an_join_parallelism(struct an_run *r)
 		tp = t;
 		cnt += (a[k] & 1) ? 1 : -1;
 	}
-	free(a);
-	free(b);
+	free(block);
 	free(bounds);
 	r->par_busy = busy;
 	r->par_multi = multi;

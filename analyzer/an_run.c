@@ -349,6 +349,7 @@ static int scan_all(struct an_run *r, uint64_t lo, uint64_t hi)
 {
 	int rc = 0;
 	r->n_events = 0;
+	an_scan_holds_free(r);   /* those of an unclipped pass before */
 	for (size_t i = 0; i < r->n_threads; i++) {
 		if ((rc = an_scan_thread(r, i, lo, hi)) < 0)
 			break;
@@ -418,12 +419,6 @@ int an_run_open(const char *dir, const struct an_run_opts *opts, struct an_run *
 		an_run_note_add(r, "PT_lock: acquire part only (a release is one event and no "
 				"calibrated release cost was given)");
 	an_run_set_opts(r, NULL);
-	/* the scan's big vectors other than intervals are no longer needed */
-	for (size_t i = 0; i < r->n_threads; i++) {
-		free(r->ts[i].holds);
-		r->ts[i].holds = NULL;
-		r->ts[i].n_holds = r->ts[i].cap_holds = 0;
-	}
 	*out = r;
 	r = NULL;
 	rc = 0;
@@ -439,6 +434,7 @@ void an_run_free(struct an_run *r)
 		return;
 	for (size_t i = 0; r->ts && i < r->n_threads; i++)
 		an_scan_free(&r->ts[i]);
+	an_scan_holds_free(r);
 	for (size_t i = 0; r->tl && i < r->n_threads; i++)
 		free(r->tl[i].iv);
 	for (size_t i = 0; i < r->n_problems; i++)

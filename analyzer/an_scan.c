@@ -1,8 +1,9 @@
 /*
  * an_scan.c — the one pass over one thread's raw records: the hot loop of the analyzer. It reads
  * the reader's spans of 16-byte records in place and, per event kind, updates a few running
- * totals, the function stack, and two small vectors (non-busy intervals, lock holds) that the
- * cross-thread joins of an_join.c consume. Times stay in ticks; every timestamp is clamped to
+ * totals, the function stack, the thread's vector of non-busy intervals and, per lock, the
+ * vector of holds shared by all threads (r->lh), which the cross-thread joins of an_join.c
+ * consume. Times stay in ticks; every timestamp is clamped to
  * the clip [lo, hi] so that intervals crossing the measured region are cut at its edges.
  *
  * What the wrappers record (tracelib/sgt_wrap.c) and how it is read here:
@@ -40,7 +41,6 @@ int an_grow(void *pp, size_t *cap, size_t n, size_t elem)
 void an_scan_free(struct an_tscan *s)
 {
 	free(s->iv);
-	free(s->holds);
 	free(s->ctr);
 	free(s->fs);
 	free(s->stack);
@@ -48,10 +48,19 @@ void an_scan_free(struct an_tscan *s)
 	memset(s, 0, sizeof *s);
 }
 
-/* Room for `n` elements at once: the interval and hold vectors have at most one element per two
- * records, so reserving that bound up front avoids the growth copies; the pages are touched only
- * as far as they are used. Large blocks ask for transparent huge pages (one fault per 2 MiB
- * instead of per 4 KiB: page faults were a third of the time on real traces). */
+void an_huge_pages(void *p, size_t bytes)
+{
+	size_t huge = (size_t)2 << 20;
+	uintptr_t a = ((uintptr_t)p + huge - 1) & ~(uintptr_t)(huge - 1);
+	uintptr_t b = ((uintptr_t)p + bytes) & ~(uintptr_t)(huge - 1);
+	if (b > a)
+		madvise((void *)a, b - a, MADV_HUGEPAGE);
+}
+
+/* Room for `n` elements at once: the interval vector has at most one element per two records,
+ * so reserving that bound up front avoids the growth copies; the pages are touched only as far
+ * as they are used. Large blocks ask for transparent huge pages (one fault per 2 MiB instead of
+ * per 4 KiB: page faults were a third of the time on real traces). */
 static void reserve(void *pp, size_t *cap, size_t n, size_t elem)
 {
 	void **p = pp;
@@ -62,11 +71,18 @@ static void reserve(void *pp, size_t *cap, size_t n, size_t elem)
 		return;   /* an_grow will try smaller steps */
 	*p = q;
 	*cap = n;
-	size_t huge = (size_t)2 << 20;
-	uintptr_t a = ((uintptr_t)q + huge - 1) & ~(uintptr_t)(huge - 1);
-	uintptr_t b = ((uintptr_t)q + n * elem) & ~(uintptr_t)(huge - 1);
-	if (b > a)
-		madvise((void *)a, b - a, MADV_HUGEPAGE);
+	an_huge_pages(q, n * elem);
+}
+
+void an_scan_holds_free(struct an_run *r)
+{
+	for (size_t o = 0; o < r->n_lh; o++) {
+		free(r->lh[o].h);
+		free(r->lh[o].run);
+	}
+	free(r->lh);
+	r->lh = NULL;
+	r->n_lh = 0;
 }
 
 static int grow_index(void *pp, size_t *n, uint32_t id, size_t elem)
@@ -94,6 +110,34 @@ static int push_iv(struct an_tscan *s, uint64_t a, uint64_t b, uint32_t obj, uin
 	if (s->n_iv == s->cap_iv && an_grow(&s->iv, &s->cap_iv, s->n_iv, sizeof *s->iv) < 0)
 		return -ENOMEM;
 	s->iv[s->n_iv++] = (struct an_ivl){ a, b, obj, aux, type, 0, 0 };
+	return 0;
+}
+
+/* Appends the hold [q, x] of thread pos to lock id's vector. A lock's vector grows by doubling
+ * (a large block is moved by mremap, not copied) and asks for huge pages once it is large: one
+ * page fault per 2 MiB. */
+static int hold_push(struct an_run *r, size_t pos, uint32_t id, uint64_t q, uint64_t x,
+		     uint32_t mode)
+{
+	if (id >= r->n_lh && grow_index(&r->lh, &r->n_lh, id, sizeof *r->lh) < 0)
+		return -ENOMEM;
+	struct an_lock_holds *L = &r->lh[id];
+	if (L->n == L->cap) {
+		if (an_grow(&L->h, &L->cap, L->n, sizeof *L->h) < 0)
+			return -ENOMEM;
+		an_huge_pages(L->h, L->cap * sizeof *L->h);
+	}
+	if (L->n == 0 || L->h[L->n - 1].thread != pos) {
+		if (an_grow(&L->run, &L->cap_run, L->n_run, sizeof *L->run) < 0)
+			return -ENOMEM;
+		L->run[L->n_run++] = L->n;
+	} else if (L->h[L->n - 1].q > q) {
+		L->unsorted = 1;
+	}
+	L->h[L->n++] = (struct an_hold){ q, x, (uint32_t)pos, mode };
+	if (x - q > L->max_dur)
+		L->max_dur = x - q;
+	L->total += x - q;
 	return 0;
 }
 
@@ -180,9 +224,10 @@ struct pend {
  * out of the hot loop so that the loop's state stays in registers. `next` is the following
  * record of the span (NULL at its end): a COUNTER's value. Returns 1 when it consumed `next`,
  * 0, or -ENOMEM. */
-static __attribute__((noinline)) int scan_other(struct an_tscan *s, struct pend *p, size_t pos,
-						 unsigned kind, uint64_t t, uint64_t raw, uint32_t id,
-						 uint32_t aux, const struct sg_event_rec *next)
+static __attribute__((noinline)) int scan_other(struct an_run *r, struct an_tscan *s,
+						 struct pend *p, size_t pos, unsigned kind, uint64_t t,
+						 uint64_t raw, uint32_t id, uint32_t aux,
+						 const struct sg_event_rec *next)
 {
 	int used = 0;
 	switch (kind) {
@@ -236,11 +281,9 @@ static __attribute__((noinline)) int scan_other(struct an_tscan *s, struct pend 
 			s->unmatched++;
 			break;
 		}
-		if (s->n_holds == s->cap_holds &&
-		    an_grow(&s->holds, &s->cap_holds, s->n_holds, sizeof *s->holds) < 0)
+		if (id != SG_NO_ID &&
+		    hold_push(r, pos, id, p->open[k - 1].q, t, p->open[k - 1].mode) < 0)
 			return -ENOMEM;
-		s->holds[s->n_holds++] = (struct an_hold){ p->open[k - 1].q, t, id,
-							   p->open[k - 1].mode, (uint32_t)pos };
 		p->open[k - 1] = p->open[--p->n_open];
 		break;
 	}
@@ -332,8 +375,9 @@ struct scan_loop {
  * each has the registers to itself; the state lives in locals and goes back to *L (and the
  * stack depth to s) around the calls that need it. Returns 0 or -ENOMEM. */
 static inline __attribute__((always_inline)) int
-scan_span(struct an_tscan *s, struct pend *pd, size_t pos, struct scan_loop *L,
-	  const struct sg_event_rec *p, const struct sg_event_rec *end, const int inside)
+scan_span(struct an_run *r, struct an_tscan *s, struct pend *pd, size_t pos,
+	  struct scan_loop *L, const struct sg_event_rec *p, const struct sg_event_rec *end,
+	  const int inside)
 {
 	const uint64_t lo = s->lo, hi = s->hi, span = hi - lo;
 	struct an_frame *stack = L->stack;
@@ -422,7 +466,7 @@ scan_span(struct an_tscan *s, struct pend *pd, size_t pos, struct scan_loop *L,
 			p++;
 			continue;
 		}
-		int u = scan_other(s, pd, pos, kind, t, w0 >> 8, id, (uint32_t)(w1 >> 32),
+		int u = scan_other(r, s, pd, pos, kind, t, w0 >> 8, id, (uint32_t)(w1 >> 32),
 				   p + 1 < end ? p + 1 : NULL);
 		if (u < 0) {
 			rc = u;
@@ -436,18 +480,18 @@ scan_span(struct an_tscan *s, struct pend *pd, size_t pos, struct scan_loop *L,
 	return rc;
 }
 
-static __attribute__((noinline)) int scan_span_inside(struct an_tscan *s, struct pend *pd,
+static __attribute__((noinline)) int scan_span_inside(struct an_run *r, struct pend *pd,
 						       size_t pos, struct scan_loop *L,
 						       const struct sg_event_rec *p, size_t n)
 {
-	return scan_span(s, pd, pos, L, p, p + n, 1);
+	return scan_span(r, &r->ts[pos], pd, pos, L, p, p + n, 1);
 }
 
-static __attribute__((noinline)) int scan_span_clipped(struct an_tscan *s, struct pend *pd,
+static __attribute__((noinline)) int scan_span_clipped(struct an_run *r, struct pend *pd,
 							size_t pos, struct scan_loop *L,
 							const struct sg_event_rec *p, size_t n)
 {
-	return scan_span(s, pd, pos, L, p, p + n, 0);
+	return scan_span(r, &r->ts[pos], pd, pos, L, p, p + n, 0);
 }
 
 int an_scan_thread(struct an_run *r, size_t pos, uint64_t lo, uint64_t hi)
@@ -461,10 +505,8 @@ int an_scan_thread(struct an_run *r, size_t pos, uint64_t lo, uint64_t hi)
 	    grow_index(&s->fs, &s->n_fs, (uint32_t)(sgr_n_functions(r->tr) + 63), sizeof *s->fs) < 0)
 		return -ENOMEM;
 	const struct sgr_thread *th = sgr_thread(r->tr, pos);
-	if (th && th->n_recs > 64) {
+	if (th && th->n_recs > 64)
 		reserve(&s->iv, &s->cap_iv, (size_t)(th->n_recs / 2 + 1), sizeof *s->iv);
-		reserve(&s->holds, &s->cap_holds, (size_t)(th->n_recs / 2 + 1), sizeof *s->holds);
-	}
 	struct pend pd;
 	memset(&pd, 0, sizeof pd);
 	uint64_t n_ev = 0, span = hi - lo;
@@ -487,9 +529,9 @@ int an_scan_thread(struct an_run *r, size_t pos, uint64_t lo, uint64_t hi)
 			if (ta < L.first)
 				L.first = ta;
 			L.last = tb;
-			rc = scan_span_inside(s, &pd, pos, &L, rec, n);
+			rc = scan_span_inside(r, &pd, pos, &L, rec, n);
 		} else {
-			rc = scan_span_clipped(s, &pd, pos, &L, rec, n);
+			rc = scan_span_clipped(r, &pd, pos, &L, rec, n);
 		}
 	}
 	if (L.depth > 0)
