@@ -217,12 +217,24 @@ static size_t hold_seek(const struct an_hold *h, size_t at, size_t n, uint64_t f
 	return lo;
 }
 
+/* Where a thread's waits on one lock start looking for covering holds. The first hold that can
+ * reach a wait at all has q >= a - the lock's longest hold; `f` is the largest such bound so
+ * far (a thread's waits come in time order). Past it there may be many more holds that ended
+ * before the wait began: a lock with one long hold made every wait look at every hold of that
+ * length before it (most of the time of a lock-heavy real trace). `x` is past those: the holds
+ * from the first with q >= f up to x end at or before a_x, so a wait with a >= a_x skips them;
+ * one with a smaller a (a thread whose clock went back) does not. */
+struct hold_cursor {
+	size_t x;
+	uint64_t f, a_x;
+};
+
 int an_join_locks(struct an_run *r)
 {
 	int rc = -ENOMEM;
 	size_t n_obj = 0, max_n = 0;
 	struct an_hold *tmp = NULL;
-	size_t *cursor = NULL;
+	struct hold_cursor *cursor = NULL;
 	/* the object table is sized by the largest lock id the scan met */
 	for (size_t i = 0; i < r->n_threads; i++)
 		if (r->ts[i].n_lock_ids > n_obj)
@@ -284,12 +296,19 @@ int an_join_locks(struct an_run *r)
 				continue;
 			}
 			const struct an_lock_holds *L = v->obj < n_lh ? &r->lh[v->obj] : &none;
-			size_t *c = &cursor[v->obj * r->n_threads + i];
+			struct hold_cursor *c = &cursor[v->obj * r->n_threads + i];
 			const struct an_hold *hb = L->h;
 			uint64_t from = v->a > L->max_dur ? v->a - L->max_dur : 0;
-			*c = hold_seek(hb, *c, L->n, from);
+			if (from > c->f)
+				c->f = from;
+			size_t at = hold_seek(hb, v->a >= c->a_x ? c->x : 0, L->n, c->f);
+			while (at < L->n && hb[at].x <= v->a)
+				at++;
+			c->x = at;
+			c->a_x = v->a;
+			/* the holds skipped ended before the wait: the loop below would pass over them */
 			uint64_t covered = 0, upto = v->a;
-			for (size_t j = *c; j < L->n && hb[j].q < v->b; j++) {
+			for (size_t j = at; j < L->n && hb[j].q < v->b; j++) {
 				const struct an_hold *x = &hb[j];
 				if (x->thread == i || x->x <= upto)
 					continue;
