@@ -362,15 +362,38 @@ out:
 
 /* ---- parallelism ---- */
 
-/* A boundary of a processor's busy time as one sortable key: 2t + 1 when busy starts, 2t when
- * it ends (ends first at equal times). */
-static size_t busy_keys(const struct an_tscan *s, uint64_t *k)
+/* A processor's busy boundaries as sortable keys, made in order a block at a time: 2t + 1 where
+ * busy starts, 2t where it ends (ends first at equal times): its first event, each non-busy
+ * interval clamped to [first, last] (an end at a, a start at b), its last event. */
+struct busy_keys {
+	const struct an_ivl *iv;
+	size_t j, n;
+	uint64_t lo, hi, prev;
+	int stage;                 /* 0: first key next, 1: intervals, 2: last key next, 3: done */
+};
+
+static void busy_keys_init(struct busy_keys *it, const struct an_tscan *s)
 {
-	uint64_t lo = s->first, hi = s->last, prev = 2 * lo + 1;
+	*it = (struct busy_keys){ .iv = s->iv, .n = s->n_iv, .lo = s->first, .hi = s->last };
+}
+
+/* Writes up to cap (>= 2) next keys into k; returns how many, 0 at the end. */
+static size_t busy_keys_fill(struct busy_keys *it, uint64_t *k, size_t cap)
+{
+	uint64_t lo = it->lo, hi = it->hi, prev = it->prev;
 	size_t n = 0;
-	k[n++] = prev;
-	for (size_t j = 0; j < s->n_iv; j++) {
-		uint64_t a = s->iv[j].a, b = s->iv[j].b;
+	if (it->stage == 0) {
+		k[n++] = prev = 2 * lo + 1;
+		it->stage = 1;
+	}
+	for (; it->stage == 1; it->j++) {
+		if (it->j == it->n) {
+			it->stage = 2;
+			break;
+		}
+		if (n + 2 > cap)
+			break;
+		uint64_t a = it->iv[it->j].a, b = it->iv[it->j].b;
 		a = a < lo ? lo : a > hi ? hi : a;
 		b = b < lo ? lo : b > hi ? hi : b;
 		uint64_t ka = 2 * a, kb = 2 * b + 1;
@@ -382,23 +405,99 @@ static size_t busy_keys(const struct an_tscan *s, uint64_t *k)
 		k[n++] = kb;
 		prev = kb;
 	}
-	k[n++] = 2 * hi > prev ? 2 * hi : prev + 1;
+	if (it->stage == 2 && n < cap) {
+		k[n++] = 2 * hi > prev ? 2 * hi : prev + 1;
+		it->stage = 3;
+	}
+	it->prev = prev;
 	return n;
 }
 
-int an_join_parallelism(struct an_run *r)
+/* The sweep over the merged keys: busy time (summed over processors) and busy time while two or
+ * more were busy. */
+struct busy_sweep {
+	uint64_t busy, multi, tp;
+	long cnt;
+};
+
+static inline void busy_sweep_key(struct busy_sweep *w, uint64_t key)
 {
-	/* every processor's sorted boundary keys, merged pairwise into one sorted sequence, then
-	 * one sweep counting the busy processors */
-	size_t total = 0, n_runs = 0;
-	for (size_t i = 0; i < r->n_threads; i++)
-		if (r->th[i].processor && r->ts[i].seen)
-			total += 2 * r->ts[i].n_iv + 2;
+	uint64_t t = key >> 1;
+	if (w->cnt > 0 && t > w->tp) {
+		w->busy += (uint64_t)w->cnt * (t - w->tp);
+		if (w->cnt >= 2)
+			w->multi += (uint64_t)w->cnt * (t - w->tp);
+	}
+	w->tp = t;
+	w->cnt += (key & 1) ? 1 : -1;
+}
+
+/* One processor's keys through a small buffer. */
+struct key_stream {
+	struct busy_keys it;
+	size_t i, n;
+	uint64_t buf[256];
+};
+
+static inline uint64_t key_stream_peek(struct key_stream *k)
+{
+	if (k->i == k->n) {
+		k->n = busy_keys_fill(&k->it, k->buf, sizeof k->buf / sizeof *k->buf);
+		k->i = 0;
+		if (k->n == 0)
+			return UINT64_MAX;   /* above any key: times are 56-bit */
+	}
+	return k->buf[k->i];
+}
+
+/* One or two processors (every N=1 and N=2 run): their keys go to the sweep as they are made,
+ * merged on the way; no key arrays (their fresh pages cost more than the sweep: a third of the
+ * time of a billiards N=1 trace). The sweep's sums stay in locals (stores through w could alias
+ * the key buffers). */
+static void sweep_streams(struct an_run *r, const size_t *proc, size_t n, struct busy_sweep *out)
+{
+	struct busy_sweep w = *out;
+	struct key_stream ks[2];
+	for (size_t k = 0; k < 2; k++) {
+		ks[k].i = ks[k].n = 0;
+		if (k < n)
+			busy_keys_init(&ks[k].it, &r->ts[proc[k]]);
+		else
+			ks[k].it = (struct busy_keys){ .stage = 3 };
+	}
+	if (n == 1) {
+		while ((ks[0].n = busy_keys_fill(&ks[0].it, ks[0].buf, 256)) > 0)
+			for (size_t k = 0; k < ks[0].n; k++)
+				busy_sweep_key(&w, ks[0].buf[k]);
+	} else {
+		for (;;) {
+			uint64_t x = key_stream_peek(&ks[0]), y = key_stream_peek(&ks[1]);
+			if (x == UINT64_MAX && y == UINT64_MAX)
+				break;
+			if (x <= y) {
+				busy_sweep_key(&w, x);
+				ks[0].i++;
+			} else {
+				busy_sweep_key(&w, y);
+				ks[1].i++;
+			}
+		}
+	}
+	*out = w;
+}
+
+/* More processors: every processor's keys into one array, merged pairwise into one sorted
+ * sequence, then the sweep. */
+static int sweep_arrays(struct an_run *r, const size_t *proc, size_t n_runs, struct busy_sweep *w)
+{
+	size_t total = 0;
+	for (size_t k = 0; k < n_runs; k++)
+		total += 2 * r->ts[proc[k]].n_iv + 2;
 	/* both key arrays in one block with huge pages: fresh pages cost a fault and zeroing each,
 	 * and this block is 32 bytes per interval (it was a tenth of the time on the bench trace
 	 * with 4 KiB pages) */
 	uint64_t *block = malloc(2 * (total + 1) * sizeof *block);
-	size_t *bounds = malloc((r->n_threads + 2) * sizeof *bounds);
+	size_t *bounds = malloc((n_runs + 2) * sizeof *bounds);
 	if (!block || !bounds) {
 		free(block);
 		free(bounds);
@@ -408,11 +507,12 @@ int an_join_parallelism(struct an_run *r)
 	uint64_t *a = block, *b = block + total + 1;
 	size_t at = 0;
 	bounds[0] = 0;
-	for (size_t i = 0; i < r->n_threads; i++)
-		if (r->th[i].processor && r->ts[i].seen) {
-			at += busy_keys(&r->ts[i], a + at);
-			bounds[++n_runs] = at;
-		}
+	for (size_t k = 0; k < n_runs; k++) {
+		struct busy_keys it;
+		busy_keys_init(&it, &r->ts[proc[k]]);
+		at += busy_keys_fill(&it, a + at, total - at);
+		bounds[k + 1] = at;
+	}
 	while (n_runs > 1) {
 		size_t m = 0;
 		for (size_t k = 0; k < n_runs; k += 2) {
@@ -431,21 +531,29 @@ int an_join_parallelism(struct an_run *r)
 		a = b;
 		b = t;
 	}
-	uint64_t busy = 0, multi = 0, tp = 0;
-	long cnt = 0;
-	for (size_t k = 0; k < at; k++) {
-		uint64_t t = a[k] >> 1;
-		if (cnt > 0 && t > tp) {
-			busy += (uint64_t)cnt * (t - tp);
-			if (cnt >= 2)
-				multi += (uint64_t)cnt * (t - tp);
-		}
-		tp = t;
-		cnt += (a[k] & 1) ? 1 : -1;
-	}
+	for (size_t k = 0; k < at; k++)
+		busy_sweep_key(w, a[k]);
 	free(block);
 	free(bounds);
-	r->par_busy = busy;
-	r->par_multi = multi;
 	return 0;
+}
+
+int an_join_parallelism(struct an_run *r)
+{
+	size_t *proc = malloc((r->n_threads + 1) * sizeof *proc), n = 0;
+	if (!proc)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->n_threads; i++)
+		if (r->th[i].processor && r->ts[i].seen)
+			proc[n++] = i;
+	struct busy_sweep w = { 0 };
+	int rc = 0;
+	if (n <= 2)
+		sweep_streams(r, proc, n, &w);
+	else
+		rc = sweep_arrays(r, proc, n, &w);
+	free(proc);
+	r->par_busy = w.busy;
+	r->par_multi = w.multi;
+	return rc;
 }
