@@ -34,10 +34,11 @@ struct an_ivl {
 	uint64_t a, b;             /* ticks: start, end */
 	uint32_t obj;              /* barrier/lock/cond id */
 	uint32_t aux;              /* barrier episode; lock mode */
-	uint32_t type;             /* enum an_ivl_type */
-	uint32_t pad;
-	uint64_t part;             /* after the joins, BARRIER and LOCK: ticks of [a, b] that were
-				      waiting (the rest is primitive time); see an_join.c */
+	uint64_t part : 56;        /* after the joins, BARRIER and LOCK: ticks of [a, b] that were
+				      waiting (the rest is primitive time); see an_join.c. Ticks
+				      are 56-bit (SG_TICKS_MAX): the type fits beside them, 32
+				      bytes an interval instead of 40 (they are fresh pages) */
+	uint64_t type : 8;         /* enum an_ivl_type */
 };
 
 /* A lock hold [q, x] of one thread. */

@@ -109,7 +109,7 @@ static int push_iv(struct an_tscan *s, uint64_t a, uint64_t b, uint32_t obj, uin
 {
 	if (s->n_iv == s->cap_iv && an_grow(&s->iv, &s->cap_iv, s->n_iv, sizeof *s->iv) < 0)
 		return -ENOMEM;
-	s->iv[s->n_iv++] = (struct an_ivl){ a, b, obj, aux, type, 0, 0 };
+	s->iv[s->n_iv++] = (struct an_ivl){ a, b, obj, aux, 0, type };
 	return 0;
 }
 
