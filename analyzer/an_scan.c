@@ -220,14 +220,12 @@ struct pend {
 	size_t n_open;
 };
 
-/* Every record other than a function probe: synchronization, threads, counters, regions. Kept
- * out of the hot loop so that the loop's state stays in registers. `next` is the following
- * record of the span (NULL at its end): a COUNTER's value. Returns 1 when it consumed `next`,
- * 0, or -ENOMEM. */
-static __attribute__((noinline)) int scan_other(struct an_run *r, struct an_tscan *s,
-						 struct pend *p, size_t pos, unsigned kind, uint64_t t,
-						 uint64_t raw, uint32_t id, uint32_t aux,
-						 const struct sg_event_rec *next)
+/* Every record other than a function probe: synchronization, threads, counters, regions. `t`
+ * is its time clamped to the clip, `raw` as recorded. `next` is the following record of the span
+ * (NULL at its end): a COUNTER's value. Returns 1 when it consumed `next`, 0, or -ENOMEM. */
+static int scan_other(struct an_run *r, struct an_tscan *s, struct pend *p, size_t pos,
+		      unsigned kind, uint64_t t, uint64_t raw, uint32_t id, uint32_t aux,
+		      const struct sg_event_rec *next)
 {
 	int used = 0;
 	switch (kind) {
@@ -369,6 +367,42 @@ struct scan_loop {
 	uint64_t first, last;      /* inside the clip */
 };
 
+/* A record's time clamped to the clip [lo, hi] (one compare for "inside": unsigned wrap-around);
+ * the first and last times inside are noted. For spans not wholly inside the clip. */
+static inline uint64_t clip_time(struct scan_loop *L, uint64_t lo, uint64_t hi, uint64_t t)
+{
+	if (t - lo > hi - lo)
+		return t < lo ? lo : hi;
+	if (t < L->first)
+		L->first = t;
+	L->last = t;
+	return t;
+}
+
+/* The records from p up to the next function probe (or the span's end), all through
+ * scan_other: one call out of the hot loop for a lock's REQUEST, ACQUIRED and RELEASE instead of
+ * one each. Returns how many records it consumed (>= 1), or -ENOMEM. */
+static __attribute__((noinline)) long scan_others(struct an_run *r, struct an_tscan *s,
+						  struct pend *pd, size_t pos, struct scan_loop *L,
+						  const struct sg_event_rec *p,
+						  const struct sg_event_rec *end, int inside)
+{
+	const struct sg_event_rec *q = p;
+	unsigned kind;
+	do {
+		uint64_t w0 = q->w0, w1 = q->w1, raw = w0 >> 8;
+		kind = (unsigned)(w0 & 0xff);
+		uint64_t t = inside ? raw : clip_time(L, s->lo, s->hi, raw);
+		int u = scan_other(r, s, pd, pos, kind, t, raw, (uint32_t)w1, (uint32_t)(w1 >> 32),
+				   q + 1 < end ? q + 1 : NULL);
+		if (u < 0)
+			return u;
+		q += 1 + u;
+		kind = q < end ? (unsigned)(q->w0 & 0xff) : SG_EV_FUNC_ENTER;
+	} while (kind != SG_EV_FUNC_ENTER && kind != SG_EV_FUNC_EXIT);
+	return q - p;
+}
+
 /* One span of a thread's records. `inside` is a constant at each call: 1 when the whole span
  * lies inside the clip (the usual case: no per-record clamp, leaf calls in one step), 0 when
  * records have to be clamped to [lo, hi] one by one. The two are separate functions so that
@@ -379,7 +413,7 @@ scan_span(struct an_run *r, struct an_tscan *s, struct pend *pd, size_t pos,
 	  struct scan_loop *L, const struct sg_event_rec *p, const struct sg_event_rec *end,
 	  const int inside)
 {
-	const uint64_t lo = s->lo, hi = s->hi, span = hi - lo;
+	const uint64_t lo = s->lo, hi = s->hi;
 	struct an_frame *stack = L->stack;
 	struct an_fstat *fs = L->fs;
 	size_t depth = L->depth, cap_stack = L->cap_stack, n_fs = L->n_fs;
@@ -410,21 +444,19 @@ scan_span(struct an_run *r, struct an_tscan *s, struct pend *pd, size_t pos,
 				break;
 		}
 		__builtin_prefetch((const char *)p + 2048);
-		uint64_t w0 = p->w0, w1 = p->w1;
-		uint64_t t = w0 >> 8;
+		uint64_t w0 = p->w0;
 		unsigned kind = (unsigned)(w0 & 0xff);
-		uint32_t id = (uint32_t)w1;
-		if (!inside) {
-			/* one compare for "inside the clip" (unsigned wrap-around) */
-			if (t - lo > span) {
-				t = t < lo ? lo : hi;
-			} else {
-				if (t < L->first)
-					L->first = t;
-				L->last = t;
+		if (kind != SG_EV_FUNC_ENTER && kind != SG_EV_FUNC_EXIT) {
+			long u = scan_others(r, s, pd, pos, L, p, end, inside);
+			if (u < 0) {
+				rc = (int)u;
+				break;
 			}
+			p += u;
+			continue;
 		}
-		/* function probes are most events: their paths first */
+		uint32_t id = (uint32_t)p->w1;
+		uint64_t t = inside ? w0 >> 8 : clip_time(L, lo, hi, w0 >> 8);
 		if (kind == SG_EV_FUNC_ENTER) {
 			if (__builtin_expect(id >= n_fs || depth == cap_stack, 0)) {
 				if (id >= n_fs && grow_index(&s->fs, &s->n_fs, id, sizeof *s->fs) < 0) {
@@ -444,35 +476,24 @@ scan_span(struct an_run *r, struct an_tscan *s, struct pend *pd, size_t pos,
 			stack[depth++] = (struct an_frame){ id, t, 0 };
 			child = 0;
 			fstat_open(&fs[id]);
-			p++;
-			continue;
+		} else if (__builtin_expect(depth > 0 && stack[depth - 1].func == id, 1)) {
+			/* FUNC_EXIT of the top frame */
+			struct an_frame *f = &stack[--depth];
+			struct an_fstat *st = &fs[id];
+			uint64_t dur = t - f->enter;
+			st->excl += dur - child;
+			fstat_close(st, dur);
+			child = depth > 0 ? stack[depth - 1].child + dur : 0;
+		} else {
+			/* FUNC_EXIT of a frame below the top, or of none */
+			if (depth > 0)
+				stack[depth - 1].child = child;
+			s->depth = depth;
+			func_exit(s, id, t);
+			depth = s->depth;
+			child = depth > 0 ? stack[depth - 1].child : 0;
 		}
-		if (kind == SG_EV_FUNC_EXIT) {
-			if (__builtin_expect(depth > 0 && stack[depth - 1].func == id, 1)) {
-				struct an_frame *f = &stack[--depth];
-				struct an_fstat *st = &fs[id];
-				uint64_t dur = t - f->enter;
-				st->excl += dur - child;
-				fstat_close(st, dur);
-				child = depth > 0 ? stack[depth - 1].child + dur : 0;
-			} else {
-				if (depth > 0)
-					stack[depth - 1].child = child;
-				s->depth = depth;
-				func_exit(s, id, t);
-				depth = s->depth;
-				child = depth > 0 ? stack[depth - 1].child : 0;
-			}
-			p++;
-			continue;
-		}
-		int u = scan_other(r, s, pd, pos, kind, t, w0 >> 8, id, (uint32_t)(w1 >> 32),
-				   p + 1 < end ? p + 1 : NULL);
-		if (u < 0) {
-			rc = u;
-			break;
-		}
-		p += 1 + u;
+		p++;
 	}
 	L->stack = stack, L->fs = fs;
 	L->depth = depth, L->cap_stack = cap_stack, L->n_fs = n_fs;
