@@ -154,30 +154,33 @@ static int hold_cmp(const void *a, const void *b)
 	return x->q < y->q ? -1 : x->q > y->q;
 }
 
-/* Merges the per-thread runs (each sorted by q) of one lock's holds. */
-static void merge_runs(struct an_hold *h, struct an_hold *tmp, const size_t *bounds, size_t n_runs)
+/* Merges the threads' runs of one lock's holds (each sorted by q; run[k] is where run k starts,
+ * run[n_runs] = n) into q order: pairs of runs level by level between h and tmp, with one copy
+ * back at the end when the result is in tmp. run[] is overwritten with each level's bounds. */
+static void merge_runs(struct an_hold *h, struct an_hold *tmp, size_t *run, size_t n_runs)
 {
-	size_t n = bounds[n_runs];
-	if (n_runs <= 1)
-		return;
-	if (n_runs > 16 || n < 64) {
-		qsort(h, n, sizeof *h, hold_cmp);
-		return;
+	struct an_hold *src = h, *dst = tmp;
+	size_t n = run[n_runs];
+	while (n_runs > 1) {
+		size_t m = 0;
+		for (size_t k = 0; k < n_runs; k += 2) {
+			size_t i = run[k], ie = run[k + 1], j = ie;
+			size_t je = k + 2 <= n_runs ? run[k + 2] : ie, o = i;
+			while (i < ie && j < je)
+				dst[o++] = src[j].q < src[i].q ? src[j++] : src[i++];
+			memcpy(dst + o, src + i, (ie - i) * sizeof *src);
+			o += ie - i;
+			memcpy(dst + o, src + j, (je - j) * sizeof *src);
+			o += je - j;
+			run[++m] = o;
+		}
+		n_runs = m;
+		struct an_hold *t = src;
+		src = dst;
+		dst = t;
 	}
-	size_t mid = n_runs / 2;
-	merge_runs(h, tmp, bounds, mid);
-	size_t nb[17];
-	for (size_t k = mid; k <= n_runs; k++)
-		nb[k - mid] = bounds[k] - bounds[mid];
-	merge_runs(h + bounds[mid], tmp, nb, n_runs - mid);
-	size_t i = 0, j = bounds[mid], o = 0;
-	while (i < bounds[mid] && j < n)
-		tmp[o++] = h[j].q < h[i].q ? h[j++] : h[i++];
-	while (i < bounds[mid])
-		tmp[o++] = h[i++];
-	while (j < n)
-		tmp[o++] = h[j++];
-	memcpy(h, tmp, n * sizeof *h);
+	if (src != h)
+		memcpy(h, src, n * sizeof *h);
 }
 
 static int lock_cmp(const void *a, const void *b)

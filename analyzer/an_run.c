@@ -176,11 +176,13 @@ static void choose_processors(struct an_run *r)
 }
 
 /* Splits every create/join interval: create is all primitive; a join waits (part) until the
- * joined thread's last event, the rest is primitive. Returns the primitive ticks of thread i. */
-static uint64_t thread_prims(struct an_run *r, size_t i)
+ * joined thread's last event, the rest is primitive. Returns the primitive ticks of thread i
+ * and sets *jwait to the joins' waiting ticks. */
+static uint64_t thread_prims(struct an_run *r, size_t i, uint64_t *jwait)
 {
 	struct an_tscan *s = &r->ts[i];
 	uint64_t prim = 0;
+	*jwait = 0;
 	for (size_t k = 0; k < s->n_iv; k++) {
 		struct an_ivl *v = &s->iv[k];
 		if (v->type != IV_THREAD)
@@ -195,6 +197,7 @@ static uint64_t thread_prims(struct an_run *r, size_t i)
 				v->part = end - v->a;
 		}
 		prim += (v->b - v->a) - v->part;
+		*jwait += v->part;
 	}
 	return prim;
 }
@@ -213,10 +216,7 @@ static void thread_figures(struct an_run *r)
 		t->s_ns = an_time_ns(r, s->first);
 		t->e_ns = an_time_ns(r, s->last);
 		t->t_ns = an_ticks_ns(r, s->last - s->first);
-		uint64_t prim = thread_prims(r, i), jwait = 0;
-		for (size_t k = 0; k < s->n_iv; k++)
-			if (s->iv[k].type == IV_THREAD)
-				jwait += s->iv[k].part;
+		uint64_t jwait, prim = thread_prims(r, i, &jwait);
 		t->thread_ns = an_ticks_ns(r, prim);
 		t->cond_ns = an_ticks_ns(r, s->t_cond);
 		int64_t rel = (int64_t)llround((double)s->n_releases * r->opts.unlock_ns);
