@@ -496,17 +496,13 @@ static int sweep_arrays(struct an_run *r, const size_t *proc, size_t n_runs, str
 	size_t total = 0;
 	for (size_t k = 0; k < n_runs; k++)
 		total += 2 * r->ts[proc[k]].n_iv + 2;
-	/* both key arrays in one block with huge pages: fresh pages cost a fault and zeroing each,
-	 * and this block is 32 bytes per interval (it was a tenth of the time on the bench trace
-	 * with 4 KiB pages) */
-	uint64_t *block = malloc(2 * (total + 1) * sizeof *block);
+	uint64_t *block = malloc(2 * (total + 1) * sizeof *block);   /* both key arrays */
 	size_t *bounds = malloc((n_runs + 2) * sizeof *bounds);
 	if (!block || !bounds) {
 		free(block);
 		free(bounds);
 		return -ENOMEM;
 	}
-	an_huge_pages(block, 2 * (total + 1) * sizeof *block);
 	uint64_t *a = block, *b = block + total + 1;
 	size_t at = 0;
 	bounds[0] = 0;
