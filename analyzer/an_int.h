@@ -24,9 +24,6 @@
 
 /* Growable array helper: ensures room for one more element. 0 or -ENOMEM. */
 int an_grow(void *pp, size_t *cap, size_t n, size_t elem);
-/* Asks for transparent huge pages on the 2 MiB pages inside a large block: one page fault per
- * 2 MiB instead of per 4 KiB (fresh pages are a large part of a pass's time here). */
-void an_huge_pages(void *p, size_t bytes);
 
 /* A blocked or primitive interval of one thread (a non-busy piece of its timeline). */
 enum an_ivl_type { IV_BARRIER, IV_LOCK, IV_LOCK_FAIL, IV_COND, IV_THREAD };

@@ -48,15 +48,6 @@ void an_scan_free(struct an_tscan *s)
 	memset(s, 0, sizeof *s);
 }
 
-void an_huge_pages(void *p, size_t bytes)
-{
-	size_t huge = (size_t)2 << 20;
-	uintptr_t a = ((uintptr_t)p + huge - 1) & ~(uintptr_t)(huge - 1);
-	uintptr_t b = ((uintptr_t)p + bytes) & ~(uintptr_t)(huge - 1);
-	if (b > a)
-		madvise((void *)a, b - a, MADV_HUGEPAGE);
-}
-
 /* Room for `n` elements at once: the interval vector has at most one element per two records,
  * so reserving that bound up front avoids the growth copies; the pages are touched only as far
  * as they are used. Large blocks ask for transparent huge pages (one fault per 2 MiB instead of
@@ -71,7 +62,11 @@ static void reserve(void *pp, size_t *cap, size_t n, size_t elem)
 		return;   /* an_grow will try smaller steps */
 	*p = q;
 	*cap = n;
-	an_huge_pages(q, n * elem);
+	size_t huge = (size_t)2 << 20;
+	uintptr_t a = ((uintptr_t)q + huge - 1) & ~(uintptr_t)(huge - 1);
+	uintptr_t b = ((uintptr_t)q + n * elem) & ~(uintptr_t)(huge - 1);
+	if (b > a)
+		madvise((void *)a, b - a, MADV_HUGEPAGE);
 }
 
 void an_scan_holds_free(struct an_run *r)
@@ -113,9 +108,8 @@ static int push_iv(struct an_tscan *s, uint64_t a, uint64_t b, uint32_t obj, uin
 	return 0;
 }
 
-/* Appends the hold [q, x] of thread pos to lock id's vector. A lock's vector grows by doubling
- * (a large block is moved by mremap, not copied) and asks for huge pages once it is large: one
- * page fault per 2 MiB. */
+/* Appends the hold [q, x] of thread pos to lock id's vector (it grows by doubling: a large block
+ * is moved by mremap, not copied). */
 static int hold_push(struct an_run *r, size_t pos, uint32_t id, uint64_t q, uint64_t x,
 		     uint32_t mode)
 {
@@ -125,7 +119,6 @@ static int hold_push(struct an_run *r, size_t pos, uint32_t id, uint64_t q, uint
 	if (L->n == L->cap) {
 		if (an_grow(&L->h, &L->cap, L->n, sizeof *L->h) < 0)
 			return -ENOMEM;
-		an_huge_pages(L->h, L->cap * sizeof *L->h);
 	}
 	if (L->n == 0 || L->h[L->n - 1].thread != pos) {
 		if (an_grow(&L->run, &L->cap_run, L->n_run, sizeof *L->run) < 0)
