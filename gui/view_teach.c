@@ -101,6 +101,7 @@ static int teach_matrix_draw(cairo_t *cr, struct plot_rect r, const struct teach
 	if (n < 3)
 		return 0;
 	n--; /* from N = 2: L(W,1) = 0 makes every ratio from N = 1 zero */
+	memset(cells, 0, sizeof(cells));   /* no caveat, no missed search: the model is exact */
 	for (i = 0; i < n; i++)
 		for (j = i + 1; j < n; j++) {
 			struct plot_mcell *c = &cells[i * n + j];
