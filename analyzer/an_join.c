@@ -309,6 +309,10 @@ int an_join_locks(struct an_run *r)
 				at++;
 			c->x = at;
 			c->a_x = v->a;
+			/* this cursor moves on at this thread's next wait on this lock, after waits
+			 * on other locks: its next holds would be cache misses by then */
+			if (at + 8 < L->n)
+				__builtin_prefetch(&hb[at + 8]);
 			/* the holds skipped ended before the wait: the loop below would pass over them */
 			uint64_t covered = 0, upto = v->a;
 			for (size_t j = at; j < L->n && hb[j].q < v->b; j++) {
