@@ -99,7 +99,7 @@ static int grow_index(void *pp, size_t *n, uint32_t id, size_t elem)
 	return 0;
 }
 
-static int push_iv(struct an_tscan *s, uint64_t a, uint64_t b, uint32_t obj, uint32_t aux,
+static inline int push_iv(struct an_tscan *s, uint64_t a, uint64_t b, uint32_t obj, uint32_t aux,
 		   enum an_ivl_type type)
 {
 	if (s->n_iv == s->cap_iv && an_grow(&s->iv, &s->cap_iv, s->n_iv, sizeof *s->iv) < 0)
