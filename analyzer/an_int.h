@@ -55,6 +55,8 @@ struct an_lock_holds {
 	size_t n_run, cap_run;
 	uint64_t max_dur;          /* the longest hold: how far back a covering hold can start */
 	uint64_t total;            /* ticks held */
+	uint64_t last_q;           /* of h[n - 1], kept here: a load from h would wait on it */
+	uint32_t last_thread;
 	int unsorted;              /* a run out of q order: a lock held twice at once (recursive
 				      mutex, two read locks) records its inner hold first */
 };

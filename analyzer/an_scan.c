@@ -120,14 +120,16 @@ static int hold_push(struct an_run *r, size_t pos, uint32_t id, uint64_t q, uint
 		if (an_grow(&L->h, &L->cap, L->n, sizeof *L->h) < 0)
 			return -ENOMEM;
 	}
-	if (L->n == 0 || L->h[L->n - 1].thread != pos) {
+	if (L->n == 0 || L->last_thread != pos) {
 		if (an_grow(&L->run, &L->cap_run, L->n_run, sizeof *L->run) < 0)
 			return -ENOMEM;
 		L->run[L->n_run++] = L->n;
-	} else if (L->h[L->n - 1].q > q) {
+	} else if (L->last_q > q) {
 		L->unsorted = 1;
 	}
 	L->h[L->n++] = (struct an_hold){ q, x, (uint32_t)pos, mode };
+	L->last_q = q;
+	L->last_thread = (uint32_t)pos;
 	if (x - q > L->max_dur)
 		L->max_dur = x - q;
 	L->total += x - q;
@@ -275,7 +277,11 @@ static int scan_other(struct an_run *r, struct an_tscan *s, struct pend *p, size
 		if (id != SG_NO_ID &&
 		    hold_push(r, pos, id, p->open[k - 1].q, t, p->open[k - 1].mode) < 0)
 			return -ENOMEM;
-		p->open[k - 1] = p->open[--p->n_open];
+		/* the slot takes the last open hold; most releases are of the last one, and
+		 * copying it onto itself stalled on the store of its parts (the load of the whole
+		 * entry cannot be forwarded from them) */
+		if (k - 1 != --p->n_open)
+			p->open[k - 1] = p->open[p->n_open];
 		break;
 	}
 	case SG_EV_COND_WAIT_BEGIN:
