@@ -232,6 +232,8 @@ struct hold_cursor {
 	uint64_t f, a_x;
 };
 
+static const struct an_lock_holds no_holds;   /* of a lock with waits but no hold at all */
+
 int an_join_locks(struct an_run *r)
 {
 	int rc = -ENOMEM;
@@ -282,7 +284,6 @@ int an_join_locks(struct an_run *r)
 	}
 
 	/* waits: the part covered by other threads' holds */
-	static const struct an_lock_holds none;
 	for (size_t i = 0; i < r->n_threads; i++) {
 		struct an_tscan *s = &r->ts[i];
 		uint64_t wait = 0, ovh = 0;
@@ -298,7 +299,7 @@ int an_join_locks(struct an_run *r)
 				ovh += dur;
 				continue;
 			}
-			const struct an_lock_holds *L = v->obj < n_lh ? &r->lh[v->obj] : &none;
+			const struct an_lock_holds *L = v->obj < n_lh ? &r->lh[v->obj] : &no_holds;
 			struct hold_cursor *c = &cursor[v->obj * r->n_threads + i];
 			const struct an_hold *hb = L->h;
 			uint64_t from = v->a > L->max_dur ? v->a - L->max_dur : 0;
@@ -313,7 +314,7 @@ int an_join_locks(struct an_run *r)
 			 * on other locks: its next holds would be cache misses by then */
 			if (at + 8 < L->n)
 				__builtin_prefetch(&hb[at + 8]);
-			/* the holds skipped ended before the wait: the loop below would pass over them */
+			/* the holds skipped ended before the wait: the loop would pass over them */
 			uint64_t covered = 0, upto = v->a;
 			for (size_t j = at; j < L->n && hb[j].q < v->b; j++) {
 				const struct an_hold *x = &hb[j];

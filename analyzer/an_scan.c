@@ -3,8 +3,8 @@
  * the reader's spans of 16-byte records in place and, per event kind, updates a few running
  * totals, the function stack, the thread's vector of non-busy intervals and, per lock, the
  * vector of holds shared by all threads (r->lh), which the cross-thread joins of an_join.c
- * consume. Times stay in ticks; every timestamp is clamped to
- * the clip [lo, hi] so that intervals crossing the measured region are cut at its edges.
+ * consume. Times stay in ticks; every timestamp is clamped to the clip [lo, hi] so that
+ * intervals crossing the measured region are cut at its edges.
  *
  * What the wrappers record (tracelib/sgt_wrap.c) and how it is read here:
  *   LOCK_REQUEST r .. LOCK_ACQUIRED q      one acquire, a wait interval [r, q]; a hold opens at q
@@ -99,8 +99,8 @@ static int grow_index(void *pp, size_t *n, uint32_t id, size_t elem)
 	return 0;
 }
 
-static inline int push_iv(struct an_tscan *s, uint64_t a, uint64_t b, uint32_t obj, uint32_t aux,
-		   enum an_ivl_type type)
+static inline int push_iv(struct an_tscan *s, uint64_t a, uint64_t b, uint32_t obj,
+			  uint32_t aux, enum an_ivl_type type)
 {
 	if (s->n_iv == s->cap_iv && an_grow(&s->iv, &s->cap_iv, s->n_iv, sizeof *s->iv) < 0)
 		return -ENOMEM;
@@ -116,10 +116,8 @@ static int hold_push(struct an_run *r, size_t pos, uint32_t id, uint64_t q, uint
 	if (id >= r->n_lh && grow_index(&r->lh, &r->n_lh, id, sizeof *r->lh) < 0)
 		return -ENOMEM;
 	struct an_lock_holds *L = &r->lh[id];
-	if (L->n == L->cap) {
-		if (an_grow(&L->h, &L->cap, L->n, sizeof *L->h) < 0)
-			return -ENOMEM;
-	}
+	if (L->n == L->cap && an_grow(&L->h, &L->cap, L->n, sizeof *L->h) < 0)
+		return -ENOMEM;
 	if (L->n == 0 || L->last_thread != pos) {
 		if (an_grow(&L->run, &L->cap_run, L->n_run, sizeof *L->run) < 0)
 			return -ENOMEM;
@@ -149,12 +147,13 @@ static struct an_reg *region_get(struct an_tscan *s, uint32_t id)
 	return g;
 }
 
-/* Leaf calls add their time to `leaf` only, whatever the function's other frames (two stores
- * instead of four loads and stores, in the hot loop). That is excl, and incl where no frame of
- * the same function was open (inclusive time counts a recursion's outermost frame only): so when
- * a function's outermost frame opens, incl takes `leaf` and when it closes gives it back, which
- * takes out the leaf calls made while it was open; at the scan's end incl and excl get `leaf`.
- * (Unsigned sums: incl may wrap in between, the end result is exact.) */
+/* Leaf calls (ENTER f directly followed by EXIT f) add their time to `leaf` only, whatever the
+ * function's other frames: two read-modify-writes in the hot loop instead of three and a test.
+ * All of it is exclusive time; inclusive time takes only the leaf calls made while no frame of
+ * the same function was open (a recursion counts its outermost frame alone). So when a
+ * function's outermost frame opens, incl gains the `leaf` of that moment, and when it closes,
+ * loses the `leaf` of then: the leaf calls in between cancel out. At the scan's end incl and excl
+ * get `leaf`. (Unsigned sums: incl may wrap in between, the end result is exact.) */
 static inline void fstat_open(struct an_fstat *st)
 {
 	st->calls++;
@@ -397,7 +396,7 @@ static __attribute__((noinline)) long scan_others(struct an_run *r, struct an_ts
 		if (u < 0)
 			return u;
 		q += 1 + u;
-		kind = q < end ? (unsigned)(q->w0 & 0xff) : SG_EV_FUNC_ENTER;
+		kind = q < end ? (unsigned)(q->w0 & 0xff) : SG_EV_FUNC_ENTER;   /* end: stop */
 	} while (kind != SG_EV_FUNC_ENTER && kind != SG_EV_FUNC_EXIT);
 	return q - p;
 }
@@ -426,8 +425,9 @@ scan_span(struct an_run *r, struct an_tscan *s, struct pend *pd, size_t pos,
 			while (p + 1 < end) {
 				uint64_t a0 = p[0].w0, b0 = p[1].w0;
 				uint32_t f = (uint32_t)p[0].w1;
-				if ((a0 & 0xff) != SG_EV_FUNC_ENTER || (b0 & 0xff) != SG_EV_FUNC_EXIT ||
-				    (uint32_t)p[1].w1 != f || f >= n_fs)
+				if ((a0 & 0xff) != SG_EV_FUNC_ENTER ||
+				    (b0 & 0xff) != SG_EV_FUNC_EXIT || (uint32_t)p[1].w1 != f ||
+				    f >= n_fs)
 					break;
 				/* the loop waits on the records' loads: ask for them 2 KiB ahead */
 				__builtin_prefetch((const char *)p + 2048);
@@ -458,12 +458,10 @@ scan_span(struct an_run *r, struct an_tscan *s, struct pend *pd, size_t pos,
 		uint64_t t = inside ? w0 >> 8 : clip_time(L, lo, hi, w0 >> 8);
 		if (kind == SG_EV_FUNC_ENTER) {
 			if (__builtin_expect(id >= n_fs || depth == cap_stack, 0)) {
-				if (id >= n_fs && grow_index(&s->fs, &s->n_fs, id, sizeof *s->fs) < 0) {
-					rc = -ENOMEM;
-					break;
-				}
-				if (depth == cap_stack &&
-				    an_grow(&s->stack, &s->cap_stack, depth, sizeof *s->stack) < 0) {
+				if ((id >= n_fs &&
+				     grow_index(&s->fs, &s->n_fs, id, sizeof *s->fs) < 0) ||
+				    (depth == cap_stack && an_grow(&s->stack, &s->cap_stack, depth,
+								   sizeof *s->stack) < 0)) {
 					rc = -ENOMEM;
 					break;
 				}
