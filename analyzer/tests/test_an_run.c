@@ -206,7 +206,7 @@ static void test_lock_waits(void **state)
  * threads' runs (a run out of q order there once cut the covered part to 200 ns). */
 static void test_recursive_lock(void **state)
 {
-	struct syn_ev t0[8 + 3 * 40], t1[8 + 3 * 30];
+	struct syn_ev t0[16 + 3 * 40], t1[16 + 3 * 30];   /* the loops, then n0 or n1 */
 	int a = 0, b = 0;
 	t0[a++] = (struct syn_ev)E(0, THREAD_BEGIN, 0, SG_NO_ID);
 	t1[b++] = (struct syn_ev)E(0, THREAD_BEGIN, 1, SG_NO_ID);
