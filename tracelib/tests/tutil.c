@@ -78,6 +78,12 @@ void tu_reexec_traced(int argc, char **argv, const char *tag)
 	tu_tmpdir(dir, sizeof dir, tag);
 	snprintf(trace, sizeof trace, "%s/trace", dir);
 	setenv("SG_TRACE_DIR", trace, 1);
+	/* Without SG_TRACE_DIR this process started recording into the default ./sgtrace.<pid>/
+	 * before main; exec abandons that trace, so remove it rather than leave it behind in the
+	 * caller's directory. */
+	char own[64];
+	snprintf(own, sizeof own, "sgtrace.%d", (int)getpid());
+	tu_rm_rf(own);
 	execv("/proc/self/exe", argv);
 	perror("execv");
 	abort();
