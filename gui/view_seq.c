@@ -187,7 +187,8 @@ int view_profile_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 		plot_format_seconds(t, sizeof(t), f->excl_s);
 		bars[i].label = f->name;
 		bars[i].value = total > 0 ? f->excl_s / total : NAN;
-		snprintf(text[i], sizeof(text[i]), "%.1f %%  %s  %ld calls", 100 * bars[i].value, t, f->calls);
+		snprintf(text[i], sizeof(text[i]), "%.1f %%  %s  %ld call%s", 100 * bars[i].value,
+			 t, f->calls, f->calls == 1 ? "" : "s");
 		bars[i].text = text[i];
 	}
 	snprintf(axis, sizeof(axis), "share of exclusive time%s%s%s", m->seq_source ? " (" : "",
