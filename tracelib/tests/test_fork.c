@@ -114,7 +114,7 @@ static void test_silent_child_creates_nothing(void **state)
 
 int main(int argc, char **argv)
 {
-	tu_reexec_traced(argc, argv, "fork");
+	tu_reexec_traced(argc, argv, "fork", sg_trace_dir());
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_child_trace),
 		cmocka_unit_test(test_silent_child_creates_nothing),

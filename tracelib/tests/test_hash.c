@@ -84,7 +84,7 @@ static void recorded_chunks_verify(void **state)
 int main(int argc, char **argv)
 {
 	setenv("SG_TRACE_BUFFER", "64K", 0);
-	tu_reexec_traced(argc, argv, "hash");
+	tu_reexec_traced(argc, argv, "hash", sg_trace_dir());
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(kept_equals_xxh64),
 		cmocka_unit_test(recorded_chunks_verify),

@@ -124,7 +124,7 @@ static void test_stress(void **state)
 
 int main(int argc, char **argv)
 {
-	tu_reexec_traced(argc, argv, "stress");
+	tu_reexec_traced(argc, argv, "stress", sg_trace_dir());
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stress),
 	};

@@ -547,7 +547,7 @@ static void test_main_thread_is_zero(void **state)
 
 int main(int argc, char **argv)
 {
-	tu_reexec_traced(argc, argv, "wrappers");
+	tu_reexec_traced(argc, argv, "wrappers", sg_trace_dir());
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mutex),
 		cmocka_unit_test(test_mutex_errors),

@@ -69,7 +69,7 @@ struct sgr_trace *tu_open_ok(const char *dir)
 	return t;
 }
 
-void tu_reexec_traced(int argc, char **argv, const char *tag)
+void tu_reexec_traced(int argc, char **argv, const char *tag, const char *own_trace)
 {
 	(void)argc;
 	if (getenv("SG_TRACE_DIR"))
@@ -78,12 +78,10 @@ void tu_reexec_traced(int argc, char **argv, const char *tag)
 	tu_tmpdir(dir, sizeof dir, tag);
 	snprintf(trace, sizeof trace, "%s/trace", dir);
 	setenv("SG_TRACE_DIR", trace, 1);
-	/* Without SG_TRACE_DIR this process started recording into the default ./sgtrace.<pid>/
-	 * before main; exec abandons that trace, so remove it rather than leave it behind in the
-	 * caller's directory. */
-	char own[64];
-	snprintf(own, sizeof own, "sgtrace.%d", (int)getpid());
-	tu_rm_rf(own);
+	/* exec abandons the trace this process began before main (the default ./sgtrace.<pid>/):
+	 * remove it rather than leave it behind in the caller's directory */
+	if (own_trace)
+		tu_rm_rf(own_trace);
 	execv("/proc/self/exe", argv);
 	perror("execv");
 	abort();

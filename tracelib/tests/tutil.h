@@ -33,8 +33,10 @@ int tu_fixture_teardown(void **state);
 struct sgr_trace *tu_open_ok(const char *dir);
 
 /* When SG_TRACE_DIR is not set, sets it to a fresh temporary trace directory and re-executes
- * the program, so that libsgtrace's constructor sees it. Returns in the re-executed program. */
-void tu_reexec_traced(int argc, char **argv, const char *tag);
+ * the program, so that libsgtrace's constructor sees it. Returns in the re-executed program.
+ * own_trace: the trace this process has already begun (sg_trace_dir(), NULL: none), removed
+ * before the exec. */
+void tu_reexec_traced(int argc, char **argv, const char *tag, const char *own_trace);
 
 /* In a program started by tu_reexec_traced(.., tag): removes the temporary directory that holds
  * its trace (call at the end of main; the trace stays when SG_TRACE_DIR was set by hand). */
