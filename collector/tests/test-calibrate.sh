@@ -13,7 +13,8 @@ start=$(date +%s.%N)
 rc=$?
 secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
 check calibrate_runs "exit $rc: $(cat "$T/err")" test $rc -eq 0
-check calibrate_under_5s "took $secs s" awk -v s="$secs" 'BEGIN { exit !(s < 5) }'
+# How long calibration takes is a bench figure (bench/collector-run.sh), not a test verdict.
+echo "info: calibrate measured in $secs s"
 check json_cached "no cache file" cmp -s "$T/m.json" "$T/cache/scalegraph/machine.json"
 n=$(num n_cpus)
 check n_cpus "n_cpus=$n, nproc=$(nproc)" test "$n" = "$(nproc)"
@@ -40,12 +41,9 @@ else
 		'{"name": "cycles", "kind": "hardware", "available": false, "reason": "no hardware PMU (ENOENT)"}' \
 		"$T/m.json"
 fi
-# cached: same answer, no measuring
-start=$(date +%s.%N)
+# cached: the same answer byte for byte (a new measurement never repeats every figure)
 "$SG" calibrate --json >"$T/m2.json"
-secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
-check cache_reused "took $secs s, differs: $(diff "$T/m.json" "$T/m2.json" | head -3)" \
-	sh -c "cmp -s '$T/m.json' '$T/m2.json' && awk -v s=$secs 'BEGIN { exit !(s < 0.3) }'"
+check cache_reused "differs: $(diff "$T/m.json" "$T/m2.json" | head -3)" cmp -s "$T/m.json" "$T/m2.json"
 # another machine's cache (other key) is not used
 sed -i 's/"key": "/"key": "another machine /' "$T/cache/scalegraph/machine.json"
 "$SG" calibrate --json >"$T/m3.json"
