@@ -219,8 +219,10 @@ int view_latency_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	if ((rc = method_series(&p, m, MODEL_L)) < 0)
 		goto out;
 	chart_vs_n(&c, title, &p, 0,
-		   (struct plot_axis){ "L(W,N) = T_para (1 - E)", PLOT_LOG10, PLOT_UNIT_SECONDS, NAN, NAN, 0 });
-	c.note = "L = (IT + PT + ML) / N + U / N\nper thread, seconds";
+		   (struct plot_axis){ "average latency L(W,N)", PLOT_LOG10, PLOT_UNIT_SECONDS, NAN, NAN, 0 });
+	/* the analyzer's L leaves U out: it equals T_para (1 - E) only where U = 0 (at N = 1 with
+	 * T_seq from that run, E = 1 but L is the N=1 run's own waits) */
+	c.note = "L = (IT + PT + ML) / N per thread\n= T_para (1 - E) - U / N";
 	if ((pm = px_method(m)) >= 0) {
 		int k = model_method_px(&m->methods[pm]);
 		if (k >= 0 && !m->methods[pm].pts[k].fig[MODEL_L].why) {
