@@ -692,6 +692,11 @@ static void draw_mark(cairo_t *cr, const struct plot_chart *c, const struct plot
 		double w = plot_text_width(cr, c->mark_label);
 		double lx = fmin(fmax(x - w / 2, pa.x + 2), pa.x + pa.w - w - 2);
 		double ly = y - 14 < pa.y + 12 ? y + 24 : y - 14;
+		/* on a translucent white ground: the curves through the point cross the label */
+		cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+		cairo_rectangle(cr, lx - 2, ly - 11, w + 4, 14);
+		cairo_fill(cr);
+		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 		plot_text(cr, lx, ly, PLOT_LEFT, c->mark_label);
 	}
 }
