@@ -277,7 +277,7 @@ int view_sources_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	struct view_pool p;
 	struct plot_chart c;
 	struct plot_stack st;
-	char title[256], note[1024] = "", zero_note[256] = "", label[96];
+	char title[256], note[1024] = "", zero_note[256] = "", neg_note[256] = "", label[96];
 	const char *glabels_p[64], *llabels[MODEL_N_METRICS];
 	char glabels[64][16];
 	double vals[64 * MODEL_N_METRICS];
@@ -302,16 +302,23 @@ int view_sources_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	view_title(title, sizeof(title), v, label);
 	for (k = MODEL_FIRST_SOURCE; k <= MODEL_LAST_SOURCE; k++) {
 		struct plot_series *s;
-		size_t avail = 0, zero = 0;
+		size_t avail = 0, zero = 0, neg = 0;
 		for (j = 0; j < me->n_pts; j++) {
 			avail += me->pts[j].fig[k].why == NULL;
 			zero += me->pts[j].fig[k].why == NULL && me->pts[j].fig[k].v == 0;
+			neg += me->pts[j].fig[k].why == NULL && me->pts[j].fig[k].v < 0;
 		}
 		if (avail > 0 && zero == avail) {
 			/* measured and zero: a log axis cannot show it, so say it */
 			size_t n = strlen(zero_note);
 			snprintf(zero_note + n, sizeof(zero_note) - n, "%s%s", n ? ", " : "zero at every N: ",
 				 model_metric_name(k));
+		} else if (avail > 0 && zero + neg == avail) {
+			/* a residual U below zero at every N: no line on the log axis either, only its
+			 * part of the stacked columns, so say it */
+			size_t n = strlen(neg_note);
+			snprintf(neg_note + n, sizeof(neg_note) - n, "%s%s",
+				 n ? ", " : "at or below 0 at every N (stacked columns only): ", model_metric_name(k));
 		}
 		if (avail == 0) {
 			/* listed with its reason, never drawn as zero */
@@ -358,6 +365,10 @@ int view_sources_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	if (zero_note[0]) {
 		size_t n = strlen(note);
 		snprintf(note + n, sizeof(note) - n, "%s%s", n ? "\n" : "", zero_note);
+	}
+	if (neg_note[0]) {
+		size_t n = strlen(note);
+		snprintf(note + n, sizeof(note) - n, "%s%s", n ? "\n" : "", neg_note);
 	}
 	chart_vs_n(&c, title, &p, 0,
 		   (struct plot_axis){ "per-thread latency (source / N)", PLOT_LOG10, PLOT_UNIT_SECONDS, NAN, NAN, 0 });
