@@ -467,11 +467,13 @@ int view_parallelism_draw(cairo_t *cr, double w, double h, const struct view_ctx
 	memset(&c, 0, sizeof(c));
 	c.title = title;
 	c.x = (struct plot_axis){ "problem size W", PLOT_LOG10, PLOT_UNIT_NONE, NAN, NAN, 0 };
-	c.y = (struct plot_axis){ "parallelism", PLOT_LINEAR, PLOT_UNIT_PERCENT, NAN, 1.0, 1 };
+	/* the model's parallelism is the analyzer's average parallelism, busy time / T_para: a
+	 * number of threads, 0 .. N, not a share */
+	c.y = (struct plot_axis){ "average parallelism (busy threads)", PLOT_LINEAR, PLOT_UNIT_NONE, NAN, NAN, 1 };
 	c.series = p.s;
 	c.n_series = p.n_s;
 	c.mark_x = c.mark_y = NAN;
-	c.note = "share of the work done while\ntwo or more threads were busy\n(methods shown, by N)";
+	c.note = "busy thread time / T_para:\nhow many threads compute at once\n(methods shown, by N)";
 	rc = chart_or_message(cr, (struct plot_rect){ 0, 0, w, h }, &c);
 out:
 	view_pool_free(&p);

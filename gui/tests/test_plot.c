@@ -102,7 +102,7 @@ static void test_export_all_views(void **state)
 		[VIEW_TIME] = { "Execution time vs N", "threads N (log", "parallel time T_para (log)", "p_x = 32 (fixed)" },
 		[VIEW_LATENCY] = { "Average latency L(W,N) vs N", "threads N (log", "upper bound L at p_x = 32", "e-conserved" },
 		[VIEW_SOURCES] = { "Latency sources vs N", "IT_barrier barrier waiting", "unavailable:", "schedstat not recorded" },
-		[VIEW_PARALLELISM] = { "Parallelism vs problem size", "problem size W (log)", "N = 32", "parallelism [%]" },
+		[VIEW_PARALLELISM] = { "Parallelism vs problem size", "problem size W (log)", "N = 32", "average parallelism (busy threads)" },
 		[VIEW_MATRIX] = { "Scalability matrix", "N' (to)", "0.42", "n/a" },
 		/* the fixture is a CSV experiment: no traces, the window says how to get a run */
 		[VIEW_TIMELINE] = { "Run timeline", "no run open: select a run in the browser" },
