@@ -486,7 +486,7 @@ int view_patterns_draw(cairo_t *cr, double w, double h, const struct view_ctx *v
 	const struct model *m = v->m;
 	struct view_pool p;
 	struct plot_chart c;
-	char title[256];
+	char title[256], none[512] = "";
 	size_t i, j, q;
 	double lh = 0, ch = h * 0.5;
 	int rc = 0, f;
@@ -502,6 +502,16 @@ int view_patterns_draw(cairo_t *cr, double w, double h, const struct view_ctx *v
 				continue;
 			for (q = 0; q < m->n_patterns; q++)
 				cnt += strcmp(m->patterns[q].method, m->methods[i].name) == 0;
+			if (cnt == 0 && m->n_patterns > 0) {
+				/* no pattern at any size of this method (the analyzer measures them on
+				 * the points of the scaling methods): named under the legend, not a
+				 * legend entry without a line */
+				size_t n = strlen(none);
+				if (f == 0)
+					snprintf(none + n, sizeof(none) - n, "%s%s", n ? ", " : "no patterns: ",
+						 m->methods[i].name);
+				continue;
+			}
 			if (!(s = view_pool_series(&p, m->methods[i].name, cnt))) {
 				rc = -ENOMEM;
 				goto out;
@@ -526,6 +536,7 @@ int view_patterns_draw(cairo_t *cr, double w, double h, const struct view_ctx *v
 		c.n_series = p.n_s - base;
 		c.mark_x = c.mark_y = NAN;
 		c.legend_off = 1;
+		c.note = none[0] ? none : NULL;
 		if (f == 0) {
 			/* one legend for the three charts, at the bottom */
 			lh = shared_legend_height(cr, w, &c, PLOT_IDEAL_NONE);
