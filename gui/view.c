@@ -64,12 +64,26 @@ int view_timeline_draw(cairo_t *cr, double w, double h, const struct view_ctx *v
 
 void view_method_style(const struct model *m, struct plot_series *s, size_t i)
 {
-	size_t k, local = 0;
+	const struct model_method *me = &m->methods[i];
+	size_t k, local = 0, style;
 
 	for (k = 0; k < i; k++)
-		local += m->methods[k].exp == m->methods[i].exp;
-	view_series_style(s, m->methods[i].exp > 0 ? local : i);
-	if (m->methods[i].exp > 0)
+		local += m->methods[k].exp == me->exp;
+	style = me->exp > 0 ? local : i;
+	if (me->exp > 0) {
+		/* "EXP:fixed" looks like the first experiment's "fixed", dashed, so the same method
+		 * is the same colour and marker in both */
+		size_t n = strlen(m->exps[me->exp - 1]);
+		const char *base = strncmp(me->name, m->exps[me->exp - 1], n) == 0 && me->name[n] == ':' ?
+					   me->name + n + 1 : me->name;
+		for (k = 0; k < m->n_methods; k++)
+			if (m->methods[k].exp == 0 && strcmp(m->methods[k].name, base) == 0) {
+				style = k;
+				break;
+			}
+	}
+	view_series_style(s, style);
+	if (me->exp > 0)
 		s->dashed = 1;
 }
 
