@@ -268,8 +268,24 @@ static inline struct sgt_slot *sgt_map_get(struct sgt_map *m, uintptr_t key,
 	return sgt_map_slow(m, key, make, arg);
 }
 
-/* The slot of sync object `addr` of `kind` for thread t (NULL only when out of memory). */
-struct sgt_slot *sgt_object(struct sgt_thread *t, const void *addr, enum sg_obj_kind kind);
+/* sgt_object when the object is not in its home slot: probes further, or registers it. */
+struct sgt_slot *sgt_object_slow(struct sgt_thread *t, uintptr_t key) __attribute__((noinline));
+
+/* The slot of sync object `addr` of `kind` for thread t (NULL only when out of memory). Inline
+ * up to the home slot, where a thread's few objects almost always are: a wrapper then makes no
+ * call but the real pthread one. */
+static inline struct sgt_slot *sgt_object(struct sgt_thread *t, const void *addr,
+					  enum sg_obj_kind kind)
+{
+	uintptr_t key = ((uintptr_t)addr << 3) | (uintptr_t)kind;
+	struct sgt_map *m = &t->objs;
+	if (SGT_LIKELY(m->slots != NULL)) {
+		struct sgt_slot *s = &m->slots[sgt_map_hash(key, m->mask)];
+		if (SGT_LIKELY(s->key == key))
+			return s;
+	}
+	return sgt_object_slow(t, key);
+}
 
 /* ---- registry (sgt_registry.c) ---- */
 /* Opens the definitions file of sgt_g.dir (writing its header), replaying earlier definitions

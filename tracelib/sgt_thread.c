@@ -446,8 +446,7 @@ static uint32_t make_object(uintptr_t key, const void *addr)
 	return sgt_registry_object(addr, (enum sg_obj_kind)(key & 7));
 }
 
-struct sgt_slot *sgt_object(struct sgt_thread *t, const void *addr, enum sg_obj_kind kind)
+struct sgt_slot *sgt_object_slow(struct sgt_thread *t, uintptr_t key)
 {
-	uintptr_t key = ((uintptr_t)addr << 3) | (uintptr_t)kind;
-	return sgt_map_get(&t->objs, key, make_object, addr);
+	return sgt_map_slow(&t->objs, key, make_object, (const void *)(key >> 3));
 }
