@@ -210,7 +210,7 @@ int view_latency_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	const struct model *m = v->m;
 	struct view_pool p;
 	struct plot_chart c;
-	char title[256], mark[128], lat[32];
+	char title[256], mark[160], lat[32], lat_e[32];
 	int rc, pm;
 
 	if ((rc = view_pool_init(&p, m->n_methods + 1, total_points(m))) < 0)
@@ -230,7 +230,15 @@ int view_latency_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 			c.mark_x = pt->n;
 			c.mark_y = pt->fig[MODEL_L].v;
 			plot_format_seconds(lat, sizeof(lat), c.mark_y);
-			snprintf(mark, sizeof(mark), "upper bound L at p_x = %d: %s", pt->n, lat);
+			/* the report's p_x line gives T_para (1 - E), eq. (10), which counts U too */
+			if (!pt->fig[MODEL_T_PARA].why && !pt->fig[MODEL_E].why) {
+				plot_format_seconds(lat_e, sizeof(lat_e), pt->fig[MODEL_T_PARA].v *
+						    (1 - pt->fig[MODEL_E].v));
+				snprintf(mark, sizeof(mark), "upper bound L at p_x = %d: %s (T_para(1-E) = %s)",
+					 pt->n, lat, lat_e);
+			} else {
+				snprintf(mark, sizeof(mark), "upper bound L at p_x = %d: %s", pt->n, lat);
+			}
 			c.mark_label = mark;
 		}
 	}
