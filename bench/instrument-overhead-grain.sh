@@ -2,11 +2,11 @@
 # instrument-overhead-grain.sh — what tracing costs as a function of how often a program
 # synchronizes, in regimes where the figure can be resolved. instrument-overhead.sh measures
 # billiards at N = 2 on two vCPUs, where the plain build alone spreads 1.0-2.9 s (each barrier
-# wake-up crosses vCPUs through the hypervisor, ~10 us, and whether a run lands in the fast or the
-# slow mode decides its time). Here, the default-filter build against the plain one, interleaved,
-# as the median of the per-pair ratios, for:
+# episode across the two vCPUs costs ~20 us, over ten times the work between two barriers, and
+# whether a run lands in the fast or the slow mode decides its time). Here, the default-filter
+# build against the plain one, interleaved, as the median of the per-pair ratios, for:
 #   billiards pinned to one CPU   both threads on CPU 0: no cross-vCPU wake-ups, a stable
-#                                 1.5 us iteration, every record on the critical path
+#                                 3 us iteration, every record on the critical path
 #   jacobi 256 x 2000, N = 2      a barrier episode every ~20 us per thread
 #   jacobi 1024 x 200, N = 2      a barrier episode every ~0.5 ms per thread
 # and the records per second of each traced run, the figure that decides the cost: overhead ~
