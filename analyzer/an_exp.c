@@ -200,6 +200,12 @@ static void ratio_from_medians(struct an_point *o, const struct an_fig *const *r
 	o->max[AN_L_E] = an_fig_val(mx - ts / nn);
 }
 
+/* Figure m of point o from the runner alone: one value, so median, min and max alike. */
+static void point_runner_fig(struct an_point *o, enum an_metric m, double v)
+{
+	o->med[m] = o->min[m] = o->max[m] = an_fig_val(v);
+}
+
 static void point_stats(struct an_exp *e, struct an_pt *p)
 {
 	struct an_point *o = &p->pub;
@@ -239,16 +245,34 @@ static void point_stats(struct an_exp *e, struct an_pt *p)
 	}
 	ratio_from_medians(o, rs, n);
 	if (!n && !isnan(o->t_para_s)) {
-		/* no trace: the runner's own figures, so curves and the matrix still have a value */
-		o->med[AN_T_PARA] = o->min[AN_T_PARA] = o->max[AN_T_PARA] = an_fig_val(o->t_para_s);
+		/* no trace: the runner's own figures (means of the linked repetitions), so curves,
+		 * speedup and the matrix still have a value */
+		o->n_reps = linked;
+		point_runner_fig(o, AN_T_PARA, o->t_para_s);
+		if (!isnan(o->t_seq_s) && o->t_seq_s > 0)
+			point_runner_fig(o, AN_T_SEQ, o->t_seq_s);
 		if (!isnan(o->efficiency)) {
-			o->med[AN_E] = o->min[AN_E] = o->max[AN_E] = an_fig_val(o->efficiency);
-			o->med[AN_L_E] = o->min[AN_L_E] = o->max[AN_L_E] =
-				an_fig_val(o->t_para_s * (1 - o->efficiency));
+			point_runner_fig(o, AN_E, o->efficiency);
+			point_runner_fig(o, AN_S, o->efficiency * o->n_threads);
+			point_runner_fig(o, AN_L_E, o->t_para_s * (1 - o->efficiency));
 		}
 	}
 	o->med[AN_OVERSUB] = an_fig_val(o->oversubscribed ||
 					(e->n_cpus > 0 && o->n_threads > e->n_cpus));
+}
+
+/* How many points have figures in the store's metrics table; -1 when it cannot be read. */
+static long metric_points(sqlite3 *db)
+{
+	sqlite3_stmt *q;
+	long n = -1;
+	if (sqlite3_prepare_v2(db, "SELECT count(DISTINCT point_id) FROM metrics WHERE point_id > 0 "
+			       "AND (point2_id IS NULL OR point2_id = 0)", -1, &q, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(q) == SQLITE_ROW)
+		n = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	return n;
 }
 
 static int fill_store(struct an_exp *e, struct store *st)
@@ -317,9 +341,14 @@ int an_exp_open(const char *dir, unsigned flags, struct an_exp **out, char *err,
 	size_t n_keyed = 0;
 	for (size_t i = 0; i < e->n_runs; i++)
 		n_keyed += e->runs[i].have_fig && e->runs[i].key;
-	/* nothing new: the store's metrics are current, leave them */
-	if (!e->n_analyzed && n_keyed == e->n_cache_keys)
+	/* nothing new: the store's metrics are current, leave them (points of untraced runs have
+	 * no cache key: their metrics are current when every point has its rows) */
+	if (!e->n_analyzed && n_keyed == e->n_cache_keys && metric_points(db) == (long)e->n_pts)
 		writable = 0;
+	if (e->n_untraced)
+		an_exp_problem_add(e, "%zu run(s) have no trace (a build without scalegraph cc, "
+				   "or --no-trace): their points carry the runner's wall-clock T_para, "
+				   "T_seq, E and S only", e->n_untraced);
 	for (size_t i = 0; i < e->n_pts; i++) {
 		struct an_pt *p = &e->pts[i];
 		p->pub.model = p->model;

@@ -189,6 +189,11 @@ struct an_run *an_exp_run_analyze(struct an_exp *e, struct an_exp_run *x)
 	if (x->run || x->tried)
 		return x->run;
 	x->tried = 1;
+	if (!x->has_trace && !traced_source(x->t_para_source)) {
+		/* an untraced build or --no-trace, not a lost trace: counted, said once (an_exp.c) */
+		e->n_untraced++;
+		return NULL;
+	}
 	an_exp_run_base_opts(e, x);
 	struct an_run_opts o = x->opts;
 	if (x->seq >= 0)
