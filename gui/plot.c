@@ -399,6 +399,15 @@ static void data_range(const struct plot_chart *c, int ydir, double *lo, double 
 	}
 	if (ydir && c->ideal == PLOT_IDEAL_EFFICIENCY)
 		*hi = fmax(*hi, 1.0);
+	if (ydir && c->ideal == PLOT_IDEAL_SPEEDUP && isfinite(*hi)) {
+		/* S = N over the data's N: speedups far below it (0.01 at N = 4) still show how far */
+		double xlo, xhi;
+		data_range(c, 0, &xlo, &xhi);
+		if (isfinite(xlo) && isfinite(xhi)) {
+			*lo = fmin(*lo, xlo);
+			*hi = fmax(*hi, xhi);
+		}
+	}
 	if (isfinite(a->min))
 		*lo = a->min;
 	if (isfinite(a->max))

@@ -260,6 +260,38 @@ static void test_unavailable_is_a_gap(void **state)
 	cairo_surface_destroy(surf);
 }
 
+/* The ideal speedup S = N stays in view however far below it the data lie: with S at most 0.5
+ * over N = 1..4 the y axis still reaches 4 (a tick "4" on each axis). */
+static void test_ideal_speedup_in_view(void **state)
+{
+	static const double x[] = { 1, 2, 4 }, y[] = { 0.5, 0.1, 0.02 };
+	struct plot_series s = { "s", x, y, 3, 0, PLOT_MARK_NONE, 0, 0 };
+	struct plot_chart c;
+	cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 400, 300);
+	cairo_t *cr = cairo_create(surf);
+	struct plot_text_sink sink = { NULL, 0, 0 };
+	const char *at;
+	int fours = 0;
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	c.title = "speedup";
+	c.x = (struct plot_axis){ "threads N", PLOT_LOG2, PLOT_UNIT_NONE, NAN, NAN, 0 };
+	c.y = (struct plot_axis){ "speedup S", PLOT_LOG2, PLOT_UNIT_NONE, NAN, NAN, 0 };
+	c.series = &s;
+	c.n_series = 1;
+	c.ideal = PLOT_IDEAL_SPEEDUP;
+	c.mark_x = c.mark_y = NAN;
+	plot_text_sink_attach(cr, &sink);
+	assert_int_equal(plot_chart_draw(cr, (struct plot_rect){ 0, 0, 400, 300 }, &c), 0);
+	for (at = sink.buf; (at = strstr(at, "\n4\n")) != NULL; at += 2)
+		fours++;
+	assert_int_equal(fours, 2);
+	plot_text_sink_free(&sink);
+	cairo_destroy(cr);
+	cairo_surface_destroy(surf);
+}
+
 static void test_timeline_draws(void **state)
 {
 	static const struct plot_segment a[] = { { 0, 0.4, 0 }, { 0.4, 0.5, 1 }, { 0.5, 1.0, 0 } };
@@ -291,6 +323,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ticks_and_units),
 		cmocka_unit_test(test_unavailable_is_a_gap),
+		cmocka_unit_test(test_ideal_speedup_in_view),
 		cmocka_unit_test(test_timeline_draws),
 		cmocka_unit_test(test_export_all_views),
 		cmocka_unit_test(test_pdf_reproducible),
