@@ -13,8 +13,8 @@
 
 static const cairo_user_data_key_t sink_key;
 
-/* Okabe & Ito (2008), reordered so the first colours are the most distinct on white; yellow
- * last (poor on white). */
+/* Okabe & Ito (2008), reordered so the first colours are the most distinct on white; olive
+ * (their yellow, darkened) last. */
 static const double palette[PLOT_N_COLORS][3] = {
 	{ 0.000, 0.447, 0.698 }, /* blue */
 	{ 0.835, 0.369, 0.000 }, /* vermillion */
@@ -23,7 +23,7 @@ static const double palette[PLOT_N_COLORS][3] = {
 	{ 0.902, 0.624, 0.000 }, /* orange */
 	{ 0.337, 0.706, 0.914 }, /* sky blue */
 	{ 0.000, 0.000, 0.000 }, /* black */
-	{ 0.941, 0.894, 0.259 }, /* yellow */
+	{ 0.600, 0.560, 0.000 }, /* olive: their yellow (0.94, 0.89, 0.26) vanishes on white */
 };
 
 void plot_color_rgb(int idx, double rgb[3])
