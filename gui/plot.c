@@ -391,7 +391,9 @@ static void data_range(const struct plot_chart *c, int ydir, double *lo, double 
 			continue;
 		for (k = 0; k < s->n; k++) {
 			double v = ydir ? s->y[k] : s->x[k];
-			if (!usable(&c->x, s->x[k]) || !usable(&c->y, s->y[k]))
+			/* x spans every point that has one, so that a chart whose values are all
+			 * unavailable keeps the sizes or thread counts they would be drawn at */
+			if (!usable(&c->x, s->x[k]) || (ydir && !usable(&c->y, s->y[k])))
 				continue;
 			*lo = fmin(*lo, v);
 			*hi = fmax(*hi, v);
