@@ -256,16 +256,24 @@ static inline uint32_t sgt_map_hash(uintptr_t key, uint32_t mask)
 	return (uint32_t)(((uint64_t)key * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & mask;
 }
 
-static inline struct sgt_slot *sgt_map_get(struct sgt_map *m, uintptr_t key,
-					   uint32_t (*make)(uintptr_t key, const void *arg),
-					   const void *arg)
+/* The slot of `key` when it sits in its home slot (almost always: a thread's maps are small
+ * and half empty), else NULL: the lookups' inline part. */
+static inline struct sgt_slot *sgt_map_home(const struct sgt_map *m, uintptr_t key)
 {
 	if (SGT_LIKELY(m->slots != NULL)) {
 		struct sgt_slot *s = &m->slots[sgt_map_hash(key, m->mask)];
 		if (SGT_LIKELY(s->key == key))
 			return s;
 	}
-	return sgt_map_slow(m, key, make, arg);
+	return NULL;
+}
+
+static inline struct sgt_slot *sgt_map_get(struct sgt_map *m, uintptr_t key,
+					   uint32_t (*make)(uintptr_t key, const void *arg),
+					   const void *arg)
+{
+	struct sgt_slot *s = sgt_map_home(m, key);
+	return SGT_LIKELY(s != NULL) ? s : sgt_map_slow(m, key, make, arg);
 }
 
 /* sgt_object when the object is not in its home slot: probes further, or registers it. */
@@ -278,13 +286,8 @@ static inline struct sgt_slot *sgt_object(struct sgt_thread *t, const void *addr
 					  enum sg_obj_kind kind)
 {
 	uintptr_t key = ((uintptr_t)addr << 3) | (uintptr_t)kind;
-	struct sgt_map *m = &t->objs;
-	if (SGT_LIKELY(m->slots != NULL)) {
-		struct sgt_slot *s = &m->slots[sgt_map_hash(key, m->mask)];
-		if (SGT_LIKELY(s->key == key))
-			return s;
-	}
-	return sgt_object_slow(t, key);
+	struct sgt_slot *s = sgt_map_home(&t->objs, key);
+	return SGT_LIKELY(s != NULL) ? s : sgt_object_slow(t, key);
 }
 
 /* ---- registry (sgt_registry.c) ---- */
