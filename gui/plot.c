@@ -291,6 +291,14 @@ void plot_ticks_make(struct plot_ticks *t, const struct plot_axis *a, double lo,
 	t->n = i;
 }
 
+void plot_note_add(char *buf, size_t len, const char *first, const char *sep, const char *item)
+{
+	size_t n = strlen(buf);
+
+	if (n < len)
+		snprintf(buf + n, len - n, "%s%s", n ? sep : first, item);
+}
+
 /* --- line chart --------------------------------------------------------------------------- */
 
 void plot_marker(cairo_t *cr, double x, double y, enum plot_marker m, double s)

@@ -119,6 +119,10 @@ void plot_marker(cairo_t *cr, double x, double y, enum plot_marker m, double siz
 /* Draws the chart into r. Returns 0, or -EINVAL for an empty rectangle. The legend goes beside
  * the plot when it fits there, else below it in as many columns as the width allows. */
 int plot_chart_draw(cairo_t *cr, struct plot_rect r, const struct plot_chart *c);
+/* Appends `item` to the note in buf (size len): after `first` when buf is empty, else after
+ * `sep`; cut at the buffer's end. */
+void plot_note_add(char *buf, size_t len, const char *first, const char *sep, const char *item);
+
 /* A legend shared by charts drawn with legend_off: the series, ideal line and note of c in
  * columns across a strip of width w; plot_legend_height says how tall the strip must be. */
 double plot_legend_height(cairo_t *cr, double w, const struct plot_chart *c);

@@ -178,11 +178,8 @@ int plot_stack_draw(cairo_t *cr, struct plot_rect r, const struct plot_stack *s)
 		int any = 0;
 		for (g = 0; g < s->n_groups; g++)
 			any |= isfinite(s->values[g * s->n_layers + l]);
-		if (!any) {
-			size_t n = strlen(note);
-			snprintf(note + n, sizeof(note) - n, "%s%s", n ? ", " : "unavailable: ",
-				 s->layer_labels[l]);
-		}
+		if (!any)
+			plot_note_add(note, sizeof(note), "unavailable: ", ", ", s->layer_labels[l]);
 		plot_color(cr, s->layer_colors ? s->layer_colors[l] : (int)l);
 		cairo_rectangle(cr, pa.x + pa.w + 16, y - 11, 14, 14);
 		if (any)

@@ -210,7 +210,7 @@ int view_latency_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	const struct model *m = v->m;
 	struct view_pool p;
 	struct plot_chart c;
-	char title[256], mark[160], lat[32], lat_e[32];
+	char title[256], mark[160], lat[32], lat_e[32], lat_e_note[64] = "";
 	int rc, pm;
 
 	if ((rc = view_pool_init(&p, m->n_methods + 1, total_points(m))) < 0)
@@ -230,15 +230,15 @@ int view_latency_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 			c.mark_x = pt->n;
 			c.mark_y = pt->fig[MODEL_L].v;
 			plot_format_seconds(lat, sizeof(lat), c.mark_y);
-			/* the report's p_x line gives T_para (1 - E), eq. (10), which counts U too */
+			/* beside it the report's p_x figure, T_para (1 - E) of eq. (10), which counts U
+			 * too */
 			if (!pt->fig[MODEL_T_PARA].why && !pt->fig[MODEL_E].why) {
 				plot_format_seconds(lat_e, sizeof(lat_e), pt->fig[MODEL_T_PARA].v *
 						    (1 - pt->fig[MODEL_E].v));
-				snprintf(mark, sizeof(mark), "upper bound L at p_x = %d: %s (T_para(1-E) = %s)",
-					 pt->n, lat, lat_e);
-			} else {
-				snprintf(mark, sizeof(mark), "upper bound L at p_x = %d: %s", pt->n, lat);
+				snprintf(lat_e_note, sizeof(lat_e_note), " (T_para(1-E) = %s)", lat_e);
 			}
+			snprintf(mark, sizeof(mark), "upper bound L at p_x = %d: %s%s", pt->n, lat,
+				 lat_e_note);
 			c.mark_label = mark;
 		}
 	}
@@ -318,15 +318,14 @@ int view_sources_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 		}
 		if (avail > 0 && zero == avail) {
 			/* measured and zero: a log axis cannot show it, so say it */
-			size_t n = strlen(zero_note);
-			snprintf(zero_note + n, sizeof(zero_note) - n, "%s%s", n ? ", " : "zero at every N: ",
-				 model_metric_name(k));
+			plot_note_add(zero_note, sizeof(zero_note), "zero at every N: ", ", ",
+				      model_metric_name(k));
 		} else if (avail > 0 && zero + neg == avail) {
 			/* a residual U below zero at every N: no line on the log axis either, only its
 			 * part of the stacked columns, so say it */
-			size_t n = strlen(neg_note);
-			snprintf(neg_note + n, sizeof(neg_note) - n, "%s%s",
-				 n ? ", " : "at or below 0 at every N (stacked columns only): ", model_metric_name(k));
+			plot_note_add(neg_note, sizeof(neg_note),
+				      "at or below 0 at every N (stacked columns only): ", ", ",
+				      model_metric_name(k));
 		}
 		if (avail == 0) {
 			/* listed with its reason, never drawn as zero */
@@ -370,14 +369,10 @@ int view_sources_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 			((double *)s->y)[j] = fig_value(&me->pts[j].fig[MODEL_L]);
 		}
 	}
-	if (zero_note[0]) {
-		size_t n = strlen(note);
-		snprintf(note + n, sizeof(note) - n, "%s%s", n ? "\n" : "", zero_note);
-	}
-	if (neg_note[0]) {
-		size_t n = strlen(note);
-		snprintf(note + n, sizeof(note) - n, "%s%s", n ? "\n" : "", neg_note);
-	}
+	if (zero_note[0])
+		plot_note_add(note, sizeof(note), "", "\n", zero_note);
+	if (neg_note[0])
+		plot_note_add(note, sizeof(note), "", "\n", neg_note);
 	chart_vs_n(&c, title, &p, 0,
 		   (struct plot_axis){ "per-thread latency (source / N)", PLOT_LOG10, PLOT_UNIT_SECONDS, NAN, NAN, 0 });
 	c.note = note;
