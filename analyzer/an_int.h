@@ -221,7 +221,7 @@ struct an_exp {
 	double miss_ns, unlock_ns;
 	char mem_along[32];        /* the parameter the memory-bound model scales */
 	size_t n_analyzed;         /* runs read from their traces by this open */
-	size_t n_untraced;         /* runs asked for that have no trace directory */
+	size_t n_untraced;         /* runs asked for that were never traced (no trace, wall time) */
 	size_t n_cache_keys;       /* runs with an analysis key in the store */
 };
 
