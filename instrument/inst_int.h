@@ -47,7 +47,7 @@ struct inst_cond {
 	uint32_t dir_line;
 };
 
-/* A wrapped pthread name called inside a #define body, renamed like any call. */
+/* A wrapped name (pthread_*, sem_*) called inside a #define body, renamed like any call. */
 struct inst_site {
 	uint32_t off;
 	uint32_t line;
@@ -174,7 +174,7 @@ uint32_t inst_cond_new(struct inst_lex *lx, uint32_t dir_off, uint32_t dir_line)
  * PRAGMA_BEGIN/END/BAD or 0 (not ours); *name gets the string literal with quotes, or NULL. */
 int inst_pragma_parse(const char *p, size_t n, const char **name, size_t *name_len);
 
-/* The names of the pthread functions libsgtrace wraps (sgtrace.h sg_pthread_*). */
+/* Is s[0..len) the name of a function libsgtrace wraps (sgtrace.h: sg_pthread_*, sg_sem_*)? */
 int inst_is_wrapped(const char *s, size_t len);
 /* Non-zero when c may appear in an identifier. */
 static inline int inst_is_idch(int c)

@@ -2,9 +2,10 @@
  * inst_probe.c — the pass that picks probe points. It reads the island tree (inst_parser.y) and
  * decides, top-level item by item: is this a function definition (name, line, K&R form), does
  * the selection (default rule, --filter, --all-functions, --no-functions) give it entry/exit
- * probes, which calls to wrapped pthread functions it renames to sg_*, which region pragmas
- * become sg_region_begin/end calls, and where `#include <sgtrace.h>` must go so that every
- * rewritten line sees it under every #if combination. It only adds edits; inst_edit.c splices.
+ * probes, which calls to wrapped pthread/semaphore functions it renames to sg_*, which region
+ * pragmas become sg_region_begin/end calls, and where `#include <sgtrace.h>` must go so that
+ * every rewritten line sees it under every #if combination. It only adds edits; inst_edit.c
+ * splices.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -238,7 +239,7 @@ static int head_is_initializer(const struct probe *p, int32_t head)
 	return 0;
 }
 
-/* `s.pthread_mutex_lock(x)`, `p->pthread_mutex_lock(x)`: a struct member, not the function. */
+/* `s.pthread_mutex_lock(x)`, `p->sem_post`: a struct member, not the function. */
 static int is_member(const struct probe *p, uint32_t off)
 {
 	while (off > 0 && (p->src[off - 1] == ' ' || p->src[off - 1] == '\t' ||
@@ -301,7 +302,7 @@ static void walk(struct probe *p, int32_t i, enum walk_ctx ctx, int code, int de
 		break;
 	}
 	case N_ID:
-		if (inst_is_wrapped(p->src + n->off, n->end - n->off))
+		if (inst_is_wrapped(p->src + n->off, n->end - n->off) && !is_member(p, n->off))
 			inst_warn(p->d, n->line, n->col, "'%.*s' is named but not called here (its "
 				  "address taken?): calls through it are not traced",
 				  (int)(n->end - n->off), p->src + n->off);
@@ -450,7 +451,7 @@ static int fn_detect(const struct probe *p, int32_t *items, size_t k, struct fn 
 }
 
 /* Default rule (docs/instrumenter.md): probe main, thread start routines, and functions that
- * loop or synchronise *and* call other functions. Leaf functions (no call but to the pthread
+ * loop or synchronise *and* call other functions. Leaf functions (no call but to the sync
  * wrappers, whose events are recorded anyway) are left alone even when they loop: they are
  * the small helpers called in inner loops whose probes would dominate the overhead. */
 static int fn_selected(struct probe *p, const struct fn *f, const struct inst_node *nm,

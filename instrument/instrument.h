@@ -1,9 +1,10 @@
 /*
  * instrument.h — the public interface of the source instrumenter (`scalegraph instrument`,
  * `scalegraph cc`). It reads one unpreprocessed C file and returns the same text with probes
- * spliced in at byte offsets: function entry/exit scope guards, pthread calls renamed to their
- * libsgtrace `sg_` wrappers, `#pragma scalegraph region` lines turned into sg_region_begin/end
- * calls, and `#include <sgtrace.h>` + `#line` where needed. docs/instrumenter.md has the rules.
+ * spliced in at byte offsets: function entry/exit scope guards, pthread and POSIX semaphore calls
+ * renamed to their libsgtrace `sg_` wrappers, `#pragma scalegraph region` lines turned into
+ * sg_region_begin/end calls, and `#include <sgtrace.h>` + `#line` where needed.
+ * docs/instrumenter.md has the rules.
  */
 #ifndef INSTRUMENT_H
 #define INSTRUMENT_H
@@ -34,7 +35,7 @@ struct inst_result {
 	size_t len;
 	unsigned n_functions;   /* function definitions found */
 	unsigned n_probed;      /* of those, given entry/exit probes */
-	unsigned n_renamed;     /* pthread calls renamed to sg_ wrappers */
+	unsigned n_renamed;     /* pthread/sem calls renamed to sg_ wrappers */
 	unsigned n_regions;     /* region pragmas converted */
 	unsigned n_warnings;
 };

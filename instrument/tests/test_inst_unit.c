@@ -1,8 +1,9 @@
 /*
  * test_inst_unit.c — cmocka unit tests of the instrumenter's parts through its public API and
  * private helpers: filter files (syntax, errors with file:line:col, last-match-wins), region
- * pragma parsing, edit splicing, the selection rules, and inputs that must never crash or
- * change (empty, NUL bytes, unbalanced brackets, deep nesting, huge identifiers).
+ * pragma parsing, edit splicing, the selection rules, the wrapped-name check and the renaming of
+ * semaphore calls, and inputs that must never crash or change (empty, NUL bytes, unbalanced
+ * brackets, deep nesting, huge identifiers).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -153,6 +154,70 @@ static void test_include_after_stray_backslash(void **state)
 	inst_result_free(&r);
 }
 
+/* The fast check of wrapped names: every name sgtrace.h wraps, and the near misses around them
+ * (other sem_/pthread_ functions, prefixes, longer names, the length bound respected). */
+static void test_is_wrapped(void **state)
+{
+	(void)state;
+	static const char *yes[] = {
+		"pthread_create", "pthread_join", "pthread_mutex_lock", "pthread_mutex_trylock",
+		"pthread_mutex_unlock", "pthread_barrier_wait", "pthread_spin_lock",
+		"pthread_spin_trylock", "pthread_spin_unlock", "pthread_rwlock_rdlock",
+		"pthread_rwlock_tryrdlock", "pthread_rwlock_wrlock", "pthread_rwlock_trywrlock",
+		"pthread_rwlock_unlock", "pthread_cond_wait", "pthread_cond_timedwait",
+		"pthread_cond_signal", "pthread_cond_broadcast",
+		"sem_init", "sem_open", "sem_wait", "sem_trywait", "sem_post", "sem_timedwait",
+		"sem_clockwait",
+	};
+	static const char *no[] = {
+		"", "s", "p", "sem_", "sem_w", "sem_wai", "sem_waitx", "sem_wait_count",
+		"my_sem_wait", "Sem_wait", "sem_destroy", "sem_getvalue", "sem_close", "sem_unlink",
+		"sem_timedwaitx", "sem_clockwai", "semwait", "sem_post_", "pthread_",
+		"pthread_mutex_init", "pthread_create_x", "pthread_self", "pthread_exit",
+		"sg_sem_wait", "sg_pthread_mutex_lock", "main",
+	};
+	for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
+		assert_true(inst_is_wrapped(yes[i], strlen(yes[i])));
+	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+		assert_false(inst_is_wrapped(no[i], strlen(no[i])));
+	/* only len bytes count: the start of a longer identifier is not the name */
+	assert_true(inst_is_wrapped("sem_waitx", 8));
+	assert_false(inst_is_wrapped("sem_wait", 7));
+	assert_false(inst_is_wrapped("pthread_join", 11));
+}
+
+/* Semaphore calls are renamed like pthread calls (also in #define bodies); struct members and
+ * identifiers that merely contain a wrapped name are not, and a member access is not warned
+ * about, while a name taken as a function pointer is. */
+static void test_sem_rename(void **state)
+{
+	(void)state;
+	const char *src =
+		"#define ACQ(s) sem_wait(s)\n"
+		"int f(sem_t *s, struct st *o)\n"
+		"{\n"
+		"\tint my_sem_wait_count = 0;\n"
+		"\tsem_post(s); sem_trywait(s); o->sem_post++; o->sem_wait(s);\n"
+		"\tint (*fp)(sem_t *) = sem_post;\n"
+		"\treturn ACQ(s) + my_sem_wait_count + sem_getvalue(s, 0) + fp(s);\n"
+		"}\n";
+	char buf[512] = "";
+	FILE *mem = fmemopen(buf, sizeof buf, "w");
+	struct inst_options o = { .diag = mem, .func_mode = INST_FUNC_NONE };
+	struct inst_result r;
+	assert_int_equal(inst_file(src, strlen(src), "s.c", &o, &r), 0);
+	fclose(mem);
+	assert_int_equal(r.n_renamed, 3);
+	assert_non_null(strstr(r.text, "#define ACQ(s) sg_sem_wait(s)\n"));
+	assert_non_null(strstr(r.text, "\tsg_sem_post(s); sg_sem_trywait(s); o->sem_post++; "
+			       "o->sem_wait(s);\n"));
+	assert_non_null(strstr(r.text, "\tint (*fp)(sem_t *) = sem_post;\n"));
+	assert_non_null(strstr(r.text, "+ my_sem_wait_count + sem_getvalue(s, 0) +"));
+	assert_string_equal(buf, "s.c:6:23: warning: 'sem_post' is named but not called here (its "
+			    "address taken?): calls through it are not traced\n");
+	inst_result_free(&r);
+}
+
 static void test_never_crash(void **state)
 {
 	(void)state;
@@ -220,6 +285,8 @@ int main(void)
 		cmocka_unit_test(test_selection),
 		cmocka_unit_test(test_include_once_per_branch),
 		cmocka_unit_test(test_include_after_stray_backslash),
+		cmocka_unit_test(test_is_wrapped),
+		cmocka_unit_test(test_sem_rename),
 		cmocka_unit_test(test_never_crash),
 		cmocka_unit_test(test_unparsable_warns),
 	};
