@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "offcpu.h"
 #include "pmu_int.h"
 #include "pmu_open.h"
 #include "sg_counters_int.h"
@@ -109,6 +110,7 @@ int sgc_process_init(void)
 
 	/* In a forked child the thread-local descriptors count the parent's thread. */
 	thread_close();
+	offcpu_process_init();
 	memset(&cs, 0, sizeof cs);
 	cs.sched_id = SG_NO_ID;
 	for (int i = 0; i < PMU_N_TASK; i++)
@@ -234,6 +236,7 @@ void sgc_sample(void)
 
 void sgc_thread_begin(void)
 {
+	offcpu_thread_sample();
 	if (!cs.enabled || tc.active)
 		return;
 	for (int g = 0; g < N_GROUPS; g++) {
@@ -261,6 +264,7 @@ void sgc_thread_begin(void)
 
 void sgc_thread_end(void)
 {
+	offcpu_thread_sample();
 	if (!cs.enabled || !tc.active)
 		return;
 	sgc_sample();

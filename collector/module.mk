@@ -2,7 +2,8 @@
 # and the experiment store library (libsgstore.a, header collector/store.h).
 
 # Compiled into libsgtrace by tracelib/module.mk (hidden visibility); libsgtrace links -lpfm.
-SGTRACE_COUNTER_SRCS := collector/counters.c collector/pmu.c collector/pmu_open.c
+SGTRACE_COUNTER_SRCS := collector/counters.c collector/offcpu.c collector/swrec.c collector/pmu.c \
+	collector/pmu_open.c
 SGTRACE_COUNTER_LIBS := -lpfm
 
 CFLAGS_collector := -Icollector

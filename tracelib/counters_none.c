@@ -23,3 +23,22 @@ void sgc_sample(void)
 void sgc_thread_end(void)
 {
 }
+
+int sgc_sched_start(void)
+{
+	trace_sched_define(SGF_SCHED_UNAVAILABLE, 0, "off-CPU records not built into libsgtrace");
+	return 0;
+}
+
+void sgc_sched_sample_all(void)
+{
+}
+
+void sgc_sched_stop(int in_signal)
+{
+	(void)in_signal;
+}
+
+void sgc_sched_fork_child(void)
+{
+}

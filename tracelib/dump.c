@@ -5,7 +5,6 @@
  * damaged chunks, streams cut short) and the problems the reader found. The `otf2-print` of
  * scalegraph traces, for people and tests.
  */
-#include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,8 +19,11 @@ static void usage(FILE *f)
 		   "  t_ns thread event object-or-name\n"
 		   "(t_ns: ns since the trace's epoch), then a summary: threads, events per kind,\n"
 		   "lost events, damaged chunks. Damage is reported as FILE: chunk K: reason, and\n"
-		   "everything readable is still printed. A forked child's trace is a directory\n"
-		   "fork.<pid>/ inside the trace, listed in the summary; dump it on its own.\n\n"
+		   "everything readable is still printed. A trace root (SG_TRACE_DIR) holds one\n"
+		   "directory per process, proc.<pid>/: dump reads the main one (the first started\n"
+		   "whose parent is not traced there) and lists the others; give a process's own\n"
+		   "directory to dump that one. The sched stream (context switches, CPU time and\n"
+		   "run delay samples) is printed with thread column \"sched\".\n\n"
 		   "  --summary    print only the summary\n"
 		   "  --no-verify  skip payload checksums\n"
 		   "  --strict     exit with status 3 when the reader found any problem\n\n"
@@ -119,6 +121,33 @@ static void describe(struct sgr_trace *t, const struct sgr_event *e, char *out, 
 	case SG_EV_JOIN_BEGIN:
 		thread_name(e->id, out, len);
 		return;
+	case SG_EV_SEM_WAIT_BEGIN:
+		object_name(t, e->id, a, sizeof a);
+		snprintf(out, len, "%s%s", a, e->aux == SG_SEM_TRY ? " try" :
+			 e->aux == SG_SEM_TIMED ? " timed" : "");
+		return;
+	case SG_EV_SEM_WAIT_END:
+	case SG_EV_SEM_POST:
+		object_name(t, e->id, a, sizeof a);
+		snprintf(out, len, "%s rc=%" PRIu32, a, e->aux);
+		return;
+	case SG_EV_SEM_INIT:
+		object_name(t, e->id, a, sizeof a);
+		snprintf(out, len, "%s value=%" PRIu32, a, e->aux);
+		return;
+	case SG_EV_SWITCH_OUT:
+	case SG_EV_SWITCH_IN:
+		snprintf(out, len, "tid %" PRIu32 " cpu %" PRIu32 "%s", e->id, SG_SWITCH_CPU(e->aux),
+			 e->aux & SG_SWITCH_PREEMPTED ? " preempted" :
+			 e->kind == SG_EV_SWITCH_OUT ? " blocked" : "");
+		return;
+	case SG_EV_TASK_CPU:
+	case SG_EV_TASK_DELAY:
+		snprintf(out, len, "tid %" PRIu32 " %" PRId64 " ns", e->id, e->value);
+		return;
+	case SG_EV_SWITCH_LOST:
+		snprintf(out, len, "%" PRId64 " records", e->value);
+		return;
 	case SG_EV_COUNTER: {
 		const struct sgr_counter *c = sgr_counter(t, e->id);
 		if (c)
@@ -141,17 +170,18 @@ struct head {
 	int live;
 };
 
-/* Prints all events, merged in time order (ties: lower thread position first). */
+/* Prints all events, merged in time order (ties: lower thread position first, the sched
+ * stream last). */
 static void print_events(struct sgr_trace *t, int print, uint64_t *per_kind, size_t n_kinds)
 {
-	size_t n = sgr_n_threads(t);
-	struct head *h = calloc(n ? n : 1, sizeof *h);
+	size_t n = sgr_n_threads(t) + 1;
+	struct head *h = calloc(n, sizeof *h);
 	if (!h) {
 		fprintf(stderr, "scalegraph-dump: error: out of memory\n");
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		sgr_iter_init(&h[i].it, t, i);
+		sgr_iter_init(&h[i].it, t, i + 1 < n ? i : SGR_POS_SCHED);
 		h[i].live = sgr_iter_next(&h[i].it, &h[i].ev);
 	}
 	char desc[512];
@@ -165,8 +195,12 @@ static void print_events(struct sgr_trace *t, int print, uint64_t *per_kind, siz
 		struct sgr_event *e = &h[best].ev;
 		if (print) {
 			describe(t, e, desc, sizeof desc);
-			printf("%" PRId64 " %" PRIu32 " %s %s\n", e->t_ns, e->thread,
-			       sg_ev_kind_name(e->kind), desc);
+			if (e->thread == SGF_SCHED_THREAD)
+				printf("%" PRId64 " sched %s %s\n", e->t_ns, sg_ev_kind_name(e->kind),
+				       desc);
+			else
+				printf("%" PRId64 " %" PRIu32 " %s %s\n", e->t_ns, e->thread,
+				       sg_ev_kind_name(e->kind), desc);
 		}
 		per_kind[(size_t)e->kind < n_kinds ? (size_t)e->kind : 0]++;
 		h[best].live = sgr_iter_next(&h[best].it, &h[best].ev);
@@ -182,8 +216,10 @@ static void print_summary(struct sgr_trace *t, const uint64_t *per_kind, const c
 	for (size_t k = 0; k < SG_EV_KIND_COUNT + 1; k++)
 		total += per_kind[k];
 	printf("# summary of %s\n", dir);
-	printf("pid %" PRIu32 "%s, clock %s", in->pid, in->parent_pid ? " (forked)" : "",
-	       in->clock == SGF_CLOCK_TSC ? "tsc" : "ns");
+	printf("pid %" PRIu32, in->pid);
+	if (in->parent_pid)
+		printf(" (child of %" PRIu32 ")", in->parent_pid);
+	printf(", clock %s", in->clock == SGF_CLOCK_TSC ? "tsc" : "ns");
 	if (in->clock == SGF_CLOCK_TSC)
 		printf(" (%.6f ns/tick from %" PRIu32 " clock pairs)", in->ns_per_tick,
 		       in->n_clock_pairs);
@@ -204,6 +240,14 @@ static void print_summary(struct sgr_trace *t, const uint64_t *per_kind, const c
 	}
 	printf("threads %zu, events %" PRIu64 ", lost %" PRIu64 ", damaged chunks %" PRIu64
 	       ", streams cut short %" PRIu64 "\n", n, total, lost, damaged, cut);
+	const struct sgr_sched *sc = sgr_sched(t);
+	if (!sc->defined)
+		printf("sched: not recorded (a trace of format 1.1)\n");
+	else if (sc->unavailable)
+		printf("sched: switch records unavailable: %s\n", sc->text);
+	else
+		printf("sched: %s; %" PRIu64 " records%s\n", sc->text, sc->n_recs,
+		       !sc->present ? ", sched.sgs missing" : sc->complete ? "" : ", cut short");
 	if (in->counters_off)
 		printf("counters: unavailable: %s\n", in->counters_off);
 	for (size_t i = 0; i < sgr_n_counters(t); i++) {
@@ -222,20 +266,22 @@ static void print_summary(struct sgr_trace *t, const uint64_t *per_kind, const c
 		printf("  %s/%s\n", dir, sgr_problem(t, i));
 }
 
-/* Lists the traces of forked children (fork.<pid>/ directories), which are read separately. */
-static void print_forks(const char *dir)
+/* Lists the other processes of the trace, which are read separately. */
+static void print_processes(struct sgr_trace *t)
 {
-	DIR *d = opendir(dir);
-	if (!d)
+	size_t n = sgr_n_processes(t);
+	if (n < 2)
 		return;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		unsigned pid;
-		char rest;
-		if (sscanf(e->d_name, "fork.%u%c", &pid, &rest) == 1)
-			printf("forked child: %s/%s (pid %u)\n", dir, e->d_name, pid);
+	printf("processes: %zu (this summary is of pid %" PRIu32 "; dump another by its "
+	       "directory)\n", n, sgr_info(t)->pid);
+	for (size_t i = 0; i < n; i++) {
+		const struct sgr_process *p = sgr_process(t, i);
+		char parent[32] = "not traced here";
+		if (p->parent_pid)
+			snprintf(parent, sizeof parent, "%" PRIu32, p->parent_pid);
+		printf("  pid %" PRIu32 ", parent %s: %s%s\n", p->pid, parent, p->dir,
+		       p->read ? " (this one)" : "");
 	}
-	closedir(d);
 }
 
 int main(int argc, char **argv)
@@ -276,10 +322,11 @@ int main(int argc, char **argv)
 	uint64_t per_kind[SG_EV_KIND_COUNT + 1] = { 0 };
 	print_events(t, !summary_only, per_kind, SG_EV_KIND_COUNT);
 	size_t np = sgr_n_problems(t);
+	const char *pdir = sgr_dir(t);
 	for (size_t i = 0; i < np; i++)
-		fprintf(stderr, "%s/%s\n", dir, sgr_problem(t, i));
-	print_summary(t, per_kind, dir);
-	print_forks(dir);
+		fprintf(stderr, "%s/%s\n", pdir, sgr_problem(t, i));
+	print_summary(t, per_kind, pdir);
+	print_processes(t);
 	sgr_close(t);
 	return strict && np ? 3 : 0;
 }

@@ -10,10 +10,11 @@ CFLAGS_tracelib := -fPIC -fvisibility=hidden
 
 SGF_OBJS := $(OBJ)/tracelib/sgf.o $(OBJ)/tracelib/sgf_names.o $(OBJ)/tracelib/sgt_io.o
 SGT_CORE_OBJS := $(addprefix $(OBJ)/tracelib/,sgt_env.o sgt_clock.o sgt_registry.o \
-	sgt_thread.o sgt_core.o sgt_wrap.o sgt_probe.o) $(SGF_OBJS)
+	sgt_thread.o sgt_core.o sgt_wrap.o sgt_probe.o sgt_sched.o) $(SGF_OBJS)
 SGT_COUNTER_OBJS = $(patsubst %.c,$(OBJ)/sgtc/%.o,$(or $(SGTRACE_COUNTER_SRCS),tracelib/counters_none.c))
 SGT_OBJS = $(SGT_CORE_OBJS) $(SGT_COUNTER_OBJS)
-SGR_OBJS := $(addprefix $(OBJ)/tracelib/,sgr_open.o sgr_defs.o sgr_stream.o sgw_write.o) \
+SGR_OBJS := $(addprefix $(OBJ)/tracelib/,sgr_open.o sgr_defs.o sgr_stream.o sgr_procs.o \
+	sgw_write.o) \
 	$(SGF_OBJS)
 
 LIBS     += $(LIBDIR)/libsgtrace.a $(LIBDIR)/libsgtrace.so $(LIBDIR)/libsgtread.a

@@ -15,7 +15,9 @@
 
 #include <stdint.h>
 
-#include "sgtrace_format.h"   /* enum sg_counter_origin, SG_NO_ID */
+#include <stddef.h>
+
+#include "sgtrace_format.h"   /* enum sg_counter_origin, SG_NO_ID, struct sg_event_rec */
 
 /* Implemented by the counter code. Return 0 or a negative errno; a failure turns counters off,
  * never tracing. */
@@ -23,6 +25,20 @@ int sgc_process_init(void);
 void sgc_thread_begin(void);
 void sgc_sample(void);
 void sgc_thread_end(void);
+
+/* The off-CPU record (collector/offcpu.c): the kernel's context-switch records of this
+ * process's threads and samples of each thread's CPU time and run delay, into the sched stream.
+ *   sgc_sched_start       once after sgc_process_init (and in a forked child after its own):
+ *                         opens the switch events and starts the drain thread, or defines the
+ *                         sched stream as unavailable with the reason
+ *   sgc_sched_sample_all  at region begin/end: CPU time and run delay of every traced thread
+ *   sgc_sched_stop        at exit (in_signal 0) or in a fatal-signal handler (1): the last
+ *                         records are drained and the stream closed
+ *   sgc_sched_fork_child  in a forked child, before anything else: forget the parent's */
+int sgc_sched_start(void);
+void sgc_sched_sample_all(void);
+void sgc_sched_stop(int in_signal);
+void sgc_sched_fork_child(void);
 
 /* Implemented by libsgtrace. Defines a counter (once per process) and returns its id, or
  * SG_NO_ID on failure. `unavailable` is NULL for a working counter, else the reason it could not
@@ -36,5 +52,19 @@ void trace_counter_record(uint32_t id, int64_t value);
  * and why ("counters not built", "perf_event_open: EACCES"): reports then say "unavailable:
  * <reason>" for every counter. */
 void trace_counters_unavailable(const char *reason);
+
+/* Implemented by libsgtrace, for the off-CPU record. */
+/* Appends records (ticks: ns since the epoch) to the sched stream. Async-signal-safe with
+ * in_signal (no lock is waited for). */
+void trace_sched_put(const struct sg_event_rec *recs, size_t n, int in_signal);
+/* The SCHED definition: flags SGF_SCHED_UNAVAILABLE and the reason, or how it is recorded. */
+void trace_sched_define(unsigned flags, unsigned n_cpus, const char *text);
+/* CLOCK_MONOTONIC ns at tick 0 of the trace; the process id the trace is written for. */
+uint64_t trace_epoch_ns(void);
+uint32_t trace_pid(void);
+/* OS thread ids of the threads being traced now (at most max). */
+size_t trace_thread_tids(int32_t *tids, size_t max);
+/* The calling thread is never traced (the drain thread). */
+void trace_thread_ignore(void);
 
 #endif /* SG_COUNTERS_INT_H */

@@ -32,6 +32,15 @@ SG_EXPORT const char *sg_ev_kind_name(enum sg_ev_kind kind)
 		[SG_EV_JOIN_END] = "join_end",
 		[SG_EV_COUNTER] = "counter",
 		[SG_EV_VALUE] = "value",
+		[SG_EV_SEM_WAIT_BEGIN] = "sem_wait_begin",
+		[SG_EV_SEM_WAIT_END] = "sem_wait_end",
+		[SG_EV_SEM_POST] = "sem_post",
+		[SG_EV_SEM_INIT] = "sem_init",
+		[SG_EV_SWITCH_OUT] = "switch_out",
+		[SG_EV_SWITCH_IN] = "switch_in",
+		[SG_EV_TASK_CPU] = "task_cpu",
+		[SG_EV_TASK_DELAY] = "task_delay",
+		[SG_EV_SWITCH_LOST] = "switch_lost",
 	};
 	if ((unsigned)kind >= SG_EV_KIND_COUNT)
 		return "?";
@@ -46,6 +55,7 @@ SG_EXPORT const char *sg_obj_kind_name(enum sg_obj_kind kind)
 	case SG_OBJ_SPIN: return "spinlock";
 	case SG_OBJ_BARRIER: return "barrier";
 	case SG_OBJ_COND: return "cond";
+	case SG_OBJ_SEM: return "semaphore";
 	}
 	return "?";
 }

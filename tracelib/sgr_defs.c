@@ -122,6 +122,17 @@ static int def_decode(struct sgr_trace *t, struct defs_cap *cap, const struct sg
 		st->th.lost += q[0];
 		return 0;
 	}
+	case SGF_DEF_SCHED:
+		if (len < 8 || take_strings((const char *)pl + 8, len - 8, s, 1) < 0)
+			return -EINVAL;
+		memcpy(u, pl, 8);
+		if (!t->sched.defined) {
+			t->sched.defined = 1;
+			t->sched.unavailable = (u[0] & SGF_SCHED_UNAVAILABLE) != 0;
+			t->sched.n_cpus = u[1];
+			t->sched.text = strdup(s[0]);
+		}
+		return 0;
 	case SGF_DEF_COUNTERS_OFF:
 		if (take_strings((const char *)pl, len, s, 1) < 0)
 			return -EINVAL;

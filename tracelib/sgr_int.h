@@ -31,7 +31,12 @@ struct sgr_pair {
 };
 
 struct sgr_trace {
-	char *dir;
+	char *dir;                         /* the process directory read */
+	char *root;                        /* the directory given to sgr_open */
+	struct sgr_process *procs;         /* the processes found under root */
+	size_t n_procs;
+	struct sgr_sched sched;            /* the sched stream's summary (format 1.2) */
+	struct sgr_stream *sched_stream;   /* NULL without sched.sgs */
 	unsigned flags;
 	struct sgr_info info;
 	char *counters_off;
@@ -69,6 +74,11 @@ struct sgr_stream *sgr_stream_get(struct sgr_trace *t, uint32_t index, int creat
 
 /* Maps every stream file of the directory and walks its chunk headers. 0 or -errno. */
 int sgr_streams_load(struct sgr_trace *t);
+/* The stream at cursor position pos: a thread's, or the sched stream (SGR_POS_SCHED). */
+struct sgr_stream *sgr_stream_at(struct sgr_trace *t, size_t pos);
+/* Finds the processes under t->root, picks the one to read and sets t->dir. 0 or -errno. */
+int sgr_procs_find(struct sgr_trace *t, char *err, size_t errlen);
+void sgr_procs_free(struct sgr_trace *t);
 void sgr_streams_free(struct sgr_trace *t);
 
 /* Grows an array *p of *cap elements of `size` bytes to hold n+1. 0 or -ENOMEM. */

@@ -69,8 +69,8 @@ int sgr_open(const char *dir, unsigned flags, struct sgr_trace **out, char *err,
 	int rc = -ENOMEM;
 	pthread_mutex_init(&t->lock, NULL);
 	t->flags = flags;
-	t->dir = strdup(dir);
-	if (!t->dir)
+	t->root = strdup(dir);
+	if (!t->root || (rc = sgr_procs_find(t, err, errlen)) < 0)
 		goto out;
 	rc = sgr_defs_read(t, err, errlen);
 	if (rc < 0)
@@ -82,6 +82,8 @@ int sgr_open(const char *dir, unsigned flags, struct sgr_trace **out, char *err,
 		goto out;
 	}
 	t->info.counters_off = t->counters_off;
+	if (!t->sched.text)
+		t->sched.text = strdup("");
 	clock_fit(t);
 out:
 	if (rc < 0) {
@@ -118,6 +120,9 @@ void sgr_close(struct sgr_trace *t)
 		free(t->problems[i]);
 	free(t->problems);
 	free(t->counters_off);
+	free((char *)t->sched.text);
+	sgr_procs_free(t);
+	free(t->root);
 	free(t->dir);
 	pthread_mutex_destroy(&t->lock);
 	free(t);

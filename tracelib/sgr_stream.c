@@ -66,7 +66,8 @@ static int stream_walk(struct sgr_trace *t, struct sgr_stream *s)
 		if (sgf_trailer_check(tr) == 0) {
 			s->th.complete = 1;
 			s->th.lost += tr->lost;
-			sgr_pair_add(t, tr->pair_ticks, tr->pair_ns);
+			if (s->th.index != SGF_SCHED_THREAD)   /* its ticks are ns: not in the fit */
+				sgr_pair_add(t, tr->pair_ticks, tr->pair_ns);
 			if (tr->n_chunks != next_seq)
 				sgr_problem_add(t, "%s: trailer counts %llu chunks, stream has %llu",
 						s->file, (unsigned long long)tr->n_chunks,
@@ -108,7 +109,8 @@ static int stream_walk(struct sgr_trace *t, struct sgr_stream *s)
 		s->chunks[s->n_chunks++] = (struct sgr_chunk){ h, CHUNK_UNCHECKED };
 		s->th.n_chunks++;
 		s->th.n_recs += h->n_recs;
-		sgr_pair_add(t, h->pair_ticks, h->pair_ns);
+		if (s->th.index != SGF_SCHED_THREAD)
+			sgr_pair_add(t, h->pair_ticks, h->pair_ns);
 		next_seq = h->seq + 1;
 		off += bytes;
 	}
@@ -116,8 +118,9 @@ static int stream_walk(struct sgr_trace *t, struct sgr_stream *s)
 		sgr_problem_add(t, "%s: chunk %llu: cut short (%zu bytes of a header)", s->file,
 				(unsigned long long)next_seq, s->size - off);
 	sgr_problem_add(t, "%s: no trailer: the stream was cut short after %llu whole chunks "
-			"(thread did not finish: crash or kill?)", s->file,
-			(unsigned long long)s->n_chunks);
+			"(%s did not finish: crash or kill?)", s->file,
+			(unsigned long long)s->n_chunks,
+			s->th.index == SGF_SCHED_THREAD ? "the process" : "thread");
 	return 0;
 }
 
@@ -190,6 +193,30 @@ static int streams_scan_dir(struct sgr_trace *t)
 	return rc;
 }
 
+/* The sched stream, when sched.sgs exists. */
+static int sched_load(struct sgr_trace *t)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	if ((size_t)snprintf(path, sizeof path, "%s/%s", t->dir, SGF_SCHED_NAME) >= sizeof path)
+		return -ENAMETOOLONG;
+	if (stat(path, &st) < 0)
+		return 0;
+	struct sgr_stream *s = calloc(1, sizeof *s);
+	if (!s)
+		return -ENOMEM;
+	s->th.index = SGF_SCHED_THREAD;
+	s->th.parent = SG_NO_ID;
+	snprintf(s->file, sizeof s->file, "%s", SGF_SCHED_NAME);
+	t->sched_stream = s;
+	int rc = stream_load(t, s);
+	t->sched.present = s->th.readable;
+	t->sched.complete = s->th.complete;
+	t->sched.n_recs = s->th.n_recs;
+	t->sched.lost = s->th.lost;
+	return rc;
+}
+
 int sgr_streams_load(struct sgr_trace *t)
 {
 	int rc = streams_scan_dir(t);
@@ -199,18 +226,33 @@ int sgr_streams_load(struct sgr_trace *t)
 			sgr_problem_add(t, "%s: thread %u has no definition", s->file, s->th.index);
 		rc = stream_load(t, s);
 	}
+	if (rc == 0)
+		rc = sched_load(t);
 	return rc;
+}
+
+static void stream_unmap(struct sgr_stream *s)
+{
+	if (s->map)
+		munmap((void *)s->map, s->size);
+	free(s->chunks);
 }
 
 void sgr_streams_free(struct sgr_trace *t)
 {
-	for (size_t i = 0; i < t->n_streams; i++) {
-		struct sgr_stream *s = &t->streams[i];
-		if (s->map)
-			munmap((void *)s->map, s->size);
-		free(s->chunks);
-	}
+	for (size_t i = 0; i < t->n_streams; i++)
+		stream_unmap(&t->streams[i]);
 	free(t->streams);
+	if (t->sched_stream)
+		stream_unmap(t->sched_stream);
+	free(t->sched_stream);
+}
+
+struct sgr_stream *sgr_stream_at(struct sgr_trace *t, size_t pos)
+{
+	if (pos == SGR_POS_SCHED)
+		return t->sched_stream;
+	return pos < t->n_streams ? &t->streams[pos] : NULL;
 }
 
 /* Checks chunk c of stream s once; reports it when damaged. Returns 1 when readable. */
@@ -237,9 +279,9 @@ static int chunk_ok(struct sgr_trace *t, struct sgr_stream *s, struct sgr_chunk 
 uint64_t sgr_verify(struct sgr_trace *t)
 {
 	uint64_t bad = 0;
-	for (size_t i = 0; i < t->n_streams; i++) {
-		struct sgr_stream *s = &t->streams[i];
-		for (size_t k = 0; k < s->n_chunks; k++)
+	for (size_t i = 0; i <= t->n_streams; i++) {
+		struct sgr_stream *s = i < t->n_streams ? &t->streams[i] : t->sched_stream;
+		for (size_t k = 0; s && k < s->n_chunks; k++)
 			bad += !chunk_ok(t, s, &s->chunks[k]);
 	}
 	return bad;
@@ -263,9 +305,9 @@ static int span_of(const struct sgr_chunk *ch, struct sgr_span *span)
 
 int sgr_cursor_next(struct sgr_cursor *c, struct sgr_span *span)
 {
-	if (c->pos >= c->t->n_streams)
+	struct sgr_stream *s = sgr_stream_at(c->t, c->pos);
+	if (!s)
 		return 0;
-	struct sgr_stream *s = &c->t->streams[c->pos];
 	while (c->chunk < s->n_chunks) {
 		struct sgr_chunk *ch = &s->chunks[c->chunk++];
 		if (chunk_ok(c->t, s, ch))
@@ -278,14 +320,15 @@ void sgr_cursor_init_end(struct sgr_cursor *c, struct sgr_trace *t, size_t threa
 {
 	c->t = t;
 	c->pos = thread_pos;
-	c->chunk = thread_pos < t->n_streams ? t->streams[thread_pos].n_chunks : 0;
+	struct sgr_stream *s = sgr_stream_at(t, thread_pos);
+	c->chunk = s ? s->n_chunks : 0;
 }
 
 int sgr_cursor_prev(struct sgr_cursor *c, struct sgr_span *span)
 {
-	if (c->pos >= c->t->n_streams)
+	struct sgr_stream *s = sgr_stream_at(c->t, c->pos);
+	if (!s)
 		return 0;
-	struct sgr_stream *s = &c->t->streams[c->pos];
 	while (c->chunk > 0) {
 		struct sgr_chunk *ch = &s->chunks[--c->chunk];
 		if (chunk_ok(c->t, s, ch))
@@ -300,7 +343,8 @@ void sgr_iter_init(struct sgr_iter *it, struct sgr_trace *t, size_t thread_pos)
 	it->span.n = 0;
 	it->span.recs = NULL;
 	it->i = 0;
-	it->thread = thread_pos < t->n_streams ? t->streams[thread_pos].th.index : SG_NO_ID;
+	struct sgr_stream *s = sgr_stream_at(t, thread_pos);
+	it->thread = s ? s->th.index : SG_NO_ID;
 }
 
 int sgr_iter_next(struct sgr_iter *it, struct sgr_event *ev)
@@ -317,13 +361,14 @@ int sgr_iter_next(struct sgr_iter *it, struct sgr_event *ev)
 		if (kind == SG_EV_VALUE)
 			continue;   /* a value without its COUNTER record: nothing to attach it to */
 		ev->ticks = sg_rec_ticks(r);
-		ev->t_ns = sgr_ticks_to_ns(&it->cur.t->info, ev->ticks);
+		ev->t_ns = it->cur.pos == SGR_POS_SCHED ? (int64_t)ev->ticks
+			   : sgr_ticks_to_ns(&it->cur.t->info, ev->ticks);
 		ev->thread = it->thread;
 		ev->kind = kind;
 		ev->id = sg_rec_id(r);
 		ev->aux = sg_rec_aux(r);
 		ev->value = 0;
-		if (kind == SG_EV_COUNTER && it->i < it->span.n &&
+		if (sg_kind_has_value(kind) && it->i < it->span.n &&
 		    sg_rec_kind(&it->span.recs[it->i]) == SG_EV_VALUE)
 			ev->value = (int64_t)it->span.recs[it->i++].w1;
 		return 1;

@@ -1,14 +1,18 @@
 /*
  * sgt_core.c — the life of libsgtrace in a process: the constructor reads the environment,
- * creates the trace directory and starts the main thread as thread 0; the destructor finishes
- * every stream at exit; fatal signals flush what was recorded before the process dies; a forked
- * child records into its own trace directory <dir>/fork.<pid>/, created on its first event.
+ * creates the process's own trace directory <root>/proc.<pid>/ under the trace root
+ * (SG_TRACE_DIR) and starts the main thread as thread 0; the destructor finishes every stream
+ * at exit; fatal signals flush what was recorded before the process dies. Every process writes
+ * its own directory, never one another process wrote: a forked child gets <root>/proc.<pid>/
+ * on its first event, and a program it executes (fork+exec, system()) finds the root and its
+ * traced parent in SG_TRACE_DIR and SG_TRACE_PARENT, which the constructor exports.
  */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sg_counters_int.h"
@@ -33,6 +37,8 @@ static void fatal_handler(int sig)
 	int saved = errno;
 	if (!__atomic_exchange_n(&in_fatal, 1, __ATOMIC_ACQ_REL)) {
 		sg_trace_active = 0;
+		sgc_sched_stop(1);
+		sgt_sched_close(1);
 		struct sgt_thread *me = sgt_self;
 		if (me)
 			sgt_thread_finish_foreign(me, 0);
@@ -75,11 +81,15 @@ static void atfork_parent(void)
 	sgt_registry_atfork_parent();
 }
 
+void sgt_sched_fork_child(void);
+
 static void atfork_child(void)
 {
 	sgt_registry_atfork_child();
 	if (!configured)
 		return;
+	sgc_sched_fork_child();
+	sgt_sched_fork_child();
 	sgt_g.parent_pid = sgt_g.pid;
 	sgt_g.pid = (uint32_t)getpid();
 	sgt_g.fork_pending = 1;
@@ -89,7 +99,49 @@ static void atfork_child(void)
 		sgt_thread_done = 0;
 }
 
-/* Called on a forked child's first event: creates <parent dir>/fork.<pid>/ with definitions
+int sgt_proc_dir_make(void)
+{
+	char d[PATH_MAX];
+	for (int k = 1; k <= 1000; k++) {
+		int n = k == 1 ? snprintf(d, sizeof d, "%s/" SGF_PROC_PREFIX "%u", sgt_g.root, sgt_g.pid)
+			       : snprintf(d, sizeof d, "%s/" SGF_PROC_PREFIX "%u.%d", sgt_g.root,
+					  sgt_g.pid, k);
+		if (n < 0 || (size_t)n >= sizeof d)
+			return -ENAMETOOLONG;
+		if (mkdir(d, 0777) == 0) {
+			memcpy(sgt_g.dir, d, (size_t)n + 1);
+			return 0;
+		}
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
+/* Tells the programs this process starts where to trace and whom they descend from: the root
+ * as an absolute path (a child may change directory) and this process's pid. */
+static void env_export(void)
+{
+	char abs[PATH_MAX], pid[16];
+	const char *root = realpath(sgt_g.root, abs) ? abs : sgt_g.root;
+	setenv("SG_TRACE_DIR", root, 1);
+	snprintf(pid, sizeof pid, "%u", sgt_g.pid);
+	setenv("SG_TRACE_PARENT", pid, 1);
+}
+
+/* The traced process that started this one through exec (SG_TRACE_PARENT), else 0. */
+static uint32_t env_parent(void)
+{
+	const char *v = getenv("SG_TRACE_PARENT");
+	char *end;
+	if (!v || !*v)
+		return 0;
+	unsigned long p = strtoul(v, &end, 10);
+	return *end == '\0' && p > 0 && p < UINT32_MAX && p != (unsigned long)getpid()
+	       ? (uint32_t)p : 0;
+}
+
+/* Called on a forked child's first event: creates <root>/proc.<pid>/ with definitions
  * replayed from the parent. 0 or -errno (the child then records nothing). */
 int sgt_core_fork_start(void);
 int sgt_core_fork_start(void)
@@ -97,19 +149,16 @@ int sgt_core_fork_start(void)
 	if (!sgt_g.fork_pending)
 		return 0;
 	sgt_g.fork_pending = 0;
-	char dir[PATH_MAX];
-	int n = snprintf(dir, sizeof dir, "%s/fork.%u", sgt_g.dir, sgt_g.pid);
-	if (n < 0 || (size_t)n >= sizeof dir)
-		return -ENAMETOOLONG;
-	memcpy(sgt_g.dir, dir, (size_t)n + 1);
-	int rc = sgt_mkdir_p(sgt_g.dir);
+	int rc = sgt_proc_dir_make();
 	if (rc == 0)
 		rc = sgt_registry_open(1);
 	if (rc < 0) {
 		sg_trace_active = 0;
 		return rc;
 	}
+	env_export();
 	sgc_process_init();
+	sgc_sched_start();
 	return 0;
 }
 
@@ -128,9 +177,13 @@ __attribute__((constructor)) static void sgt_init(void)
 	sgt_g.buf_recs = (cfg.buf_bytes - sizeof(struct sgf_chunk_header)) /
 			 sizeof(struct sg_event_rec);
 	sgt_g.counters_barrier = cfg.counters_barrier;
+	sgt_g.parent_pid = env_parent();
+	snprintf(sgt_g.root, sizeof sgt_g.root, "%s", cfg.dir);
 	snprintf(sgt_g.dir, sizeof sgt_g.dir, "%s", cfg.dir);
-	int rc = sgt_mkdir_p(sgt_g.dir);
+	int rc = sgt_mkdir_p(sgt_g.root);
 	const char *what = "cannot create the trace directory";
+	if (rc == 0)
+		rc = sgt_proc_dir_make();
 	if (rc == 0) {
 		what = "cannot write the definitions file";
 		rc = sgt_registry_open(0);
@@ -146,11 +199,13 @@ __attribute__((constructor)) static void sgt_init(void)
 	}
 	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
 	signals_install();
+	env_export();
 	sgt_g.started = 1;
 	configured = 1;
 	sg_trace_active = 1;
 	sgc_process_init();
 	sgt_thread_start(SG_NO_ID, SG_NO_ID);   /* the main thread is thread 0 */
+	sgc_sched_start();
 }
 
 __attribute__((destructor)) static void sgt_fini(void)
@@ -167,6 +222,8 @@ __attribute__((destructor)) static void sgt_fini(void)
 		sgt_thread_lost_report(t);   /* events dropped after a stream ended */
 	}
 	sgt_thread_failed_report(1);
+	sgc_sched_stop(0);
+	sgt_sched_close(0);
 	sgt_registry_clock_pair();
 	sgt_registry_close();
 	configured = 0;

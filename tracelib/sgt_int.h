@@ -42,7 +42,7 @@
 /* ---- configuration (sgt_env.c) ---- */
 struct sgt_config {
 	int enabled;
-	char dir[PATH_MAX - 64];   /* room left for "/fork.<pid>/thread.<N>.sgs" */
+	char dir[PATH_MAX - 96];   /* room left for "/proc.<pid>.<k>/thread.<N>.sgs" */
 	size_t buf_bytes;
 	int counters_barrier;      /* SG_COUNTERS_BARRIER=1: sample counters at barrier episodes */
 	int clock;                 /* SG_TRACE_CLOCK: 0 auto, else the enum sgf_clock asked for */
@@ -68,9 +68,24 @@ struct sgt_global {
 	int counters_barrier;
 	int started;               /* the trace directory exists */
 	int fork_pending;          /* forked child: its trace is created on its first event */
-	char dir[PATH_MAX];
+	char root[PATH_MAX - 96];  /* the trace root (SG_TRACE_DIR): one directory per process */
+	char dir[PATH_MAX];        /* this process's own: <root>/proc.<pid>[.<k>] */
 };
 extern struct sgt_global sgt_g;
+
+/* Creates this process's own trace directory <root>/proc.<pid> (proc.<pid>.2, .3, ... when a
+ * directory of that name exists already: another process's trace is never written into) and
+ * sets sgt_g.dir. 0 or -errno. */
+int sgt_proc_dir_make(void);
+
+/* ---- sched stream (sgt_sched.c): the process's context switches and per-thread CPU time and
+ * run delay, written by the counter code's drain (collector/offcpu.c) into sched.sgs ---- */
+int sgt_sched_open(void);
+/* Appends records (ticks in ns since the epoch) to the sched stream; whole chunks are written
+ * as the buffer fills. `in_signal`: from a fatal-signal handler (no lock is waited for). */
+void sgt_sched_put(const struct sg_event_rec *recs, size_t n, int in_signal);
+/* Writes what is buffered and the trailer, and closes the stream. */
+void sgt_sched_close(int in_signal);
 
 /* ---- clock (sgt_clock.c) ---- */
 /* Chooses the clock (`want`: 0 for the invariant TSC where the CPU promises one, else
@@ -303,6 +318,8 @@ uint32_t sgt_registry_counter(const char *name, const char *unit, enum sg_counte
 			      const char *unavailable, const char **stored);
 int sgt_registry_thread(uint32_t index, uint32_t parent, pid_t tid);
 int sgt_registry_clock_pair(void);
+/* The SCHED definition: how this process's sched stream is recorded, or why it is not. */
+int sgt_registry_sched(unsigned flags, unsigned n_cpus, const char *text);
 /* Appends a LOST definition (thread `index` lost `n` more events): one write() to the
  * append-only definitions file, no lock, so async-signal-safe. 0 or -errno. */
 int sgt_registry_lost(uint32_t index, uint64_t n);

@@ -71,11 +71,17 @@ static void region_rec(const char *name, enum sg_ev_kind kind)
 		name = "";
 	struct sgt_slot *s = name_slot(t, name, 0);
 	uint32_t id = s ? s->id : SG_NO_ID;
+	/* the samples of every thread's CPU time and run delay just outside the region, so that
+	 * their cost is not in it; the calling thread's counters just inside, as before */
+	if (kind == SG_EV_REGION_BEGIN)
+		sgc_sched_sample_all();
 	if (kind == SG_EV_REGION_END)
 		sgc_sample();
 	sgt_rec_t(t, kind, id, 0);
 	if (kind == SG_EV_REGION_BEGIN)
 		sgc_sample();
+	if (kind == SG_EV_REGION_END)
+		sgc_sched_sample_all();
 }
 
 SG_EXPORT void sg_region_begin_rec(const char *name)

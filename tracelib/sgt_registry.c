@@ -61,7 +61,7 @@ static int def_emit(enum sgf_def_type type, const void *fixed, size_t fixed_len,
 	if (n < 0)
 		goto out;
 	rc = defs_fd >= 0 ? sgt_write_all(defs_fd, buf, (size_t)n) : -EBADF;
-	if (type == SGF_DEF_THREAD || type == SGF_DEF_CLOCK)
+	if (type == SGF_DEF_THREAD || type == SGF_DEF_CLOCK || type == SGF_DEF_SCHED)
 		goto out;
 	if (replay_len + (size_t)n > replay_cap) {
 		size_t ncap = replay_cap ? replay_cap * 2 : 4096;
@@ -301,6 +301,16 @@ int sgt_registry_thread(uint32_t index, uint32_t parent, pid_t tid)
 		return -EDEADLK;
 	uint32_t f[4] = { index, parent, (uint32_t)tid, 0 };
 	int rc = def_emit(SGF_DEF_THREAD, f, sizeof f, NULL, 0);
+	reg_leave();
+	return rc;
+}
+
+int sgt_registry_sched(unsigned flags, unsigned n_cpus, const char *text)
+{
+	if (reg_enter() < 0)
+		return -EDEADLK;
+	uint32_t f[2] = { flags, n_cpus };
+	int rc = def_emit(SGF_DEF_SCHED, f, sizeof f, &text, 1);
 	reg_leave();
 	return rc;
 }

@@ -9,9 +9,14 @@
  *             LOCK_ACQUIRED(mutex), COND_WAIT_END(cond, aux = return code)
  *   create:   CREATE_BEGIN, CREATE_END(child index, rc); the child records THREAD_BEGIN/END
  *   join:     JOIN_BEGIN(index), JOIN_END(index, rc)
+ *   sem:      SEM_WAIT_BEGIN(aux: try/timed) and SEM_WAIT_END(0 | errno) around a wait,
+ *             SEM_POST before a post, SEM_INIT(value) after sem_init
  * With tracing off (or in a thread that cannot record) a wrapper only calls the real function.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <semaphore.h>
+#include <stdarg.h>
 #include <stdlib.h>
 
 #include "sg_counters_int.h"
@@ -229,4 +234,113 @@ SG_EXPORT int sg_pthread_join(pthread_t thread, void **retval)
 	if (rc && index != SG_NO_ID)
 		sgt_registry_join_put(thread, index);
 	return rc;
+}
+
+/* ---- POSIX semaphores ---- */
+
+/* The calling thread's state and the semaphore's id, or NULL when nothing is recorded. */
+static inline struct sgt_thread *sem_tracing(sem_t *s, uint32_t *id)
+{
+	struct sgt_thread *t = tracing();
+	if (t)
+		*id = obj_id(t, s, SG_OBJ_SEM);
+	return t;
+}
+
+/* A wait: SEM_WAIT_BEGIN(aux), the real call (rc 0 or -1 with errno), SEM_WAIT_END(0 | errno).
+ * errno is the real call's after recording. */
+#define SEM_WAIT_RECORD(t, id, aux, call)                                        \
+	do {                                                                     \
+		sgt_rec_t(t, SG_EV_SEM_WAIT_BEGIN, id, aux);                     \
+		int rc_ = (call);                                                \
+		int err_ = rc_ ? errno : 0;                                      \
+		sgt_rec_t(t, SG_EV_SEM_WAIT_END, id, (uint32_t)err_);            \
+		errno = err_ ? err_ : errno;                                     \
+		return rc_;                                                      \
+	} while (0)
+
+SG_EXPORT int sg_sem_wait(sem_t *s)
+{
+	uint32_t id;
+	struct sgt_thread *t = sem_tracing(s, &id);
+	if (!t)
+		return sem_wait(s);
+	SEM_WAIT_RECORD(t, id, 0, sem_wait(s));
+}
+
+SG_EXPORT int sg_sem_trywait(sem_t *s)
+{
+	uint32_t id;
+	struct sgt_thread *t = sem_tracing(s, &id);
+	if (!t)
+		return sem_trywait(s);
+	SEM_WAIT_RECORD(t, id, SG_SEM_TRY, sem_trywait(s));
+}
+
+SG_EXPORT int sg_sem_timedwait(sem_t *s, const struct timespec *abstime)
+{
+	uint32_t id;
+	struct sgt_thread *t = sem_tracing(s, &id);
+	if (!t)
+		return sem_timedwait(s, abstime);
+	SEM_WAIT_RECORD(t, id, SG_SEM_TIMED, sem_timedwait(s, abstime));
+}
+
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 30))
+SG_EXPORT int sg_sem_clockwait(sem_t *s, clockid_t clock, const struct timespec *abstime)
+{
+	uint32_t id;
+	struct sgt_thread *t = sem_tracing(s, &id);
+	if (!t)
+		return sem_clockwait(s, clock, abstime);
+	SEM_WAIT_RECORD(t, id, SG_SEM_TIMED, sem_clockwait(s, clock, abstime));
+}
+#endif
+
+/* SEM_POST before the real post, so that it precedes the wait it lets through. */
+SG_EXPORT int sg_sem_post(sem_t *s)
+{
+	uint32_t id;
+	struct sgt_thread *t = sem_tracing(s, &id);
+	if (t)
+		sgt_rec_t(t, SG_EV_SEM_POST, id, 0);
+	return sem_post(s);
+}
+
+SG_EXPORT int sg_sem_init(sem_t *s, int pshared, unsigned int value)
+{
+	int rc = sem_init(s, pshared, value);
+	uint32_t id;
+	struct sgt_thread *t;
+	if (rc == 0 && (t = sem_tracing(s, &id)) != NULL) {
+		int err = errno;
+		sgt_rec_t(t, SG_EV_SEM_INIT, id, value);
+		errno = err;
+	}
+	return rc;
+}
+
+/* sem_open(name, oflag) or sem_open(name, oflag | O_CREAT, mode, value): the value is recorded
+ * only when O_EXCL guarantees that this call created the semaphore. */
+SG_EXPORT sem_t *sg_sem_open(const char *name, int oflag, ...)
+{
+	unsigned int mode = 0, value = 0;
+	if (oflag & O_CREAT) {
+		va_list ap;
+		va_start(ap, oflag);
+		mode = va_arg(ap, unsigned int);
+		value = va_arg(ap, unsigned int);
+		va_end(ap);
+	}
+	sem_t *s = (oflag & O_CREAT) ? sem_open(name, oflag, (mode_t)mode, value)
+				     : sem_open(name, oflag);
+	uint32_t id;
+	struct sgt_thread *t;
+	if (s != SEM_FAILED && (oflag & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL) &&
+	    (t = sem_tracing(s, &id)) != NULL) {
+		int err = errno;
+		sgt_rec_t(t, SG_EV_SEM_INIT, id, value);
+		errno = err;
+	}
+	return s;
 }

@@ -25,7 +25,9 @@
 /* Included into user code compiled with any -std: no C99-only syntax below, and the
  * instrumenter places the #include after the user's own feature macros and includes. */
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdint.h>
+#include <time.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -154,6 +156,23 @@ int sg_pthread_cond_timedwait(pthread_cond_t *cond, pthread_mutex_t *mutex,
 			      const struct timespec *abstime);
 int sg_pthread_cond_signal(pthread_cond_t *cond);
 int sg_pthread_cond_broadcast(pthread_cond_t *cond);
+
+/* POSIX semaphore wrappers: same signatures, return values and errno as the <semaphore.h>
+ * functions. A wait records SEM_WAIT_BEGIN/END around the real call (END carries 0 or the
+ * errno), a post SEM_POST before the real call, sem_init (and a sem_open that creates the
+ * semaphore with O_EXCL) SEM_INIT with the initial value. */
+int sg_sem_init(sem_t *sem, int pshared, unsigned int value);
+sem_t *sg_sem_open(const char *name, int oflag, ...);
+int sg_sem_wait(sem_t *sem);
+int sg_sem_trywait(sem_t *sem);
+int sg_sem_post(sem_t *sem);
+#if !defined(__GLIBC__) || defined(__USE_XOPEN2K)
+int sg_sem_timedwait(sem_t *sem, const struct timespec *abstime);
+#endif
+#if defined(__GLIBC__) && defined(__USE_GNU) && \
+	(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 30))
+int sg_sem_clockwait(sem_t *sem, clockid_t clock, const struct timespec *abstime);
+#endif
 
 /* Markers for hand-instrumented code: nothing at all unless compiled with -DSG_TRACE. */
 #ifdef SG_TRACE

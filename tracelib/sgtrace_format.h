@@ -39,8 +39,34 @@ enum sg_ev_kind {
 	SG_EV_JOIN_END,       /* id: joined thread index or SG_NO_ID, aux: return code */
 	SG_EV_COUNTER,        /* id: counter id; the next record (SG_EV_VALUE) holds the value */
 	SG_EV_VALUE,          /* word1: int64 value of the record before */
+	/* format 1.2: POSIX semaphores */
+	SG_EV_SEM_WAIT_BEGIN, /* id: semaphore object id, aux: SG_SEM_TRY / SG_SEM_TIMED or 0 */
+	SG_EV_SEM_WAIT_END,   /* id, aux: 0 taken, else the errno (EAGAIN, ETIMEDOUT, EINTR) */
+	SG_EV_SEM_POST,       /* id, aux: 0, else the errno of a failed post */
+	SG_EV_SEM_INIT,       /* id, aux: initial value (sem_init; sem_open that created it) */
+	/* format 1.2: the process's sched stream (sched.sgs) only; id: OS thread id (tid) */
+	SG_EV_SWITCH_OUT,     /* the thread left its CPU; aux: CPU | SG_SWITCH_PREEMPTED */
+	SG_EV_SWITCH_IN,      /* the thread got a CPU; aux: CPU */
+	SG_EV_TASK_CPU,       /* the next record (SG_EV_VALUE): the thread's on-CPU ns so far */
+	SG_EV_TASK_DELAY,     /* the next record (SG_EV_VALUE): its run delay ns so far */
+	SG_EV_SWITCH_LOST,    /* id 0; the next record (SG_EV_VALUE): switch records the kernel
+				 dropped (its ring buffer was full) */
 	SG_EV_KIND_COUNT
 };
+
+/* aux of SG_EV_SEM_WAIT_BEGIN */
+#define SG_SEM_TRY      1u              /* sem_trywait */
+#define SG_SEM_TIMED    2u              /* sem_timedwait, sem_clockwait */
+/* aux of SG_EV_SWITCH_OUT: the thread was preempted (still runnable), not blocked */
+#define SG_SWITCH_PREEMPTED 0x10000u
+#define SG_SWITCH_CPU(aux) ((aux) & 0xffffu)
+
+/* Does a record of this kind carry its value in the SG_EV_VALUE record after it? */
+static inline int sg_kind_has_value(unsigned kind)
+{
+	return kind == SG_EV_COUNTER || kind == SG_EV_TASK_CPU || kind == SG_EV_TASK_DELAY ||
+	       kind == SG_EV_SWITCH_LOST;
+}
 
 enum sg_lock_mode {
 	SG_LOCK_MUTEX = 1,
@@ -94,6 +120,7 @@ enum sg_obj_kind {
 	SG_OBJ_SPIN = 3,
 	SG_OBJ_BARRIER = 4,
 	SG_OBJ_COND = 5,
+	SG_OBJ_SEM = 6,          /* POSIX semaphore (format 1.2) */
 };
 
 enum sg_counter_origin {
@@ -115,16 +142,23 @@ const char *sg_obj_kind_name(enum sg_obj_kind kind);
  *   defs.sgd          definitions: struct sgf_file_header, then definition records
  *   thread.<N>.sgs    stream of thread N: struct sgf_file_header, then chunks
  *                     (struct sgf_chunk_header + n_recs event records), then struct sgf_trailer
- *   fork.<pid>/       the complete trace of a child process forked by this one
+ *   sched.sgs         the process's sched stream (format 1.2): context switches and
+ *                     per-thread CPU time and run delay, ticks in ns (clock SGF_CLOCK_NS)
+ *   fork.<pid>/       the complete trace of a child process forked by this one (format 1.1)
+ * A trace root (format 1.2, SG_TRACE_DIR) holds one such directory per process, proc.<pid>/
+ * (proc.<pid>.<k>/ when that name was taken), linked by the parent_pid of their headers.
  */
 #define SGF_DEFS_NAME        "defs.sgd"
 #define SGF_STREAM_FMT       "thread.%u.sgs"
+#define SGF_SCHED_NAME       "sched.sgs"
+#define SGF_SCHED_THREAD     0xfffffffeu     /* `thread` of the sched stream's headers */
+#define SGF_PROC_PREFIX      "proc."
 #define SGF_MAGIC_DEFS       "SGTDEFS\0"
 #define SGF_MAGIC_STREAM     "SGTSTRM\0"
 #define SGF_CHUNK_MAGIC      UINT32_C(0x4b434753)   /* "SGCK" */
 #define SGF_TRAILER_MAGIC    UINT32_C(0x444e4547)   /* "GEND" */
 #define SGF_VERSION_MAJOR    1
-#define SGF_VERSION_MINOR    1
+#define SGF_VERSION_MINOR    2
 
 enum sgf_clock {
 	SGF_CLOCK_TSC = 1,   /* ticks are TSC cycles since the epoch; convert with clock pairs */
@@ -197,9 +231,12 @@ enum sgf_def_type {
 				     when a stream could not carry its trailer's count (the disk
 				     was full) or lost events after its trailer; a reader adds it
 				     to the trailer's count */
+	SGF_DEF_SCHED = 9,        /* u32 flags (1: unavailable), u32 CPUs, text NUL (format 1.2):
+				     how the sched stream was recorded, or why it could not be */
 };
 
 #define SGF_COUNTER_UNAVAILABLE 1u
+#define SGF_SCHED_UNAVAILABLE 1u
 
 _Static_assert(sizeof(struct sgf_file_header) == 64, "file header is 64 bytes");
 _Static_assert(sizeof(struct sgf_chunk_header) == 64, "chunk header is 64 bytes");

@@ -80,15 +80,59 @@ struct sgr_thread {
 	uint64_t n_damaged;        /* chunks found damaged (grows as payloads are checked) */
 };
 
+/* The process's sched stream (sched.sgs, format 1.2): kernel context-switch records of its
+ * threads (SWITCH_OUT / SWITCH_IN, id = OS tid) and samples of each thread's CPU time and run
+ * delay (TASK_CPU / TASK_DELAY), with ticks in ns since the epoch. */
+struct sgr_sched {
+	int defined;               /* the trace has a SCHED definition (format 1.2) */
+	int unavailable;           /* the switch records could not be recorded: see `text` */
+	const char *text;          /* how they were recorded, or why not ("" when undefined) */
+	unsigned n_cpus;           /* CPUs with a switch event */
+	int present;               /* sched.sgs exists and its header is valid */
+	int complete;              /* it ends with a valid trailer */
+	uint64_t n_recs;           /* records in its whole chunks */
+	uint64_t lost;             /* records lost by the writer (trailer) */
+};
+
+/* One process of a multi-process trace: SG_TRACE_DIR (the trace root) holds a directory
+ * proc.<pid>[.<k>]/ per traced process (format 1.2); format 1.1 had fork.<pid>/ inside the
+ * parent's directory. */
+struct sgr_process {
+	const char *dir;           /* its directory */
+	const char *name;          /* "proc.1234", "fork.1234", or "." for a single process */
+	uint32_t pid, parent_pid;  /* parent_pid: the traced process it descends from, or 0 */
+	uint64_t epoch_ns;         /* when it started (CLOCK_MONOTONIC) */
+	int read;                  /* the process this handle reads */
+};
+
 /* sgr_open flags */
 #define SGR_NO_VERIFY 1u   /* do not check payload checksums (headers are always checked) */
 
-/* Opens the trace in directory `dir`. On success *out owns it until sgr_close. On failure
- * returns -errno and, when err is not NULL, writes a message "PATH: reason" into err. */
+/* Opens the trace in directory `dir`: a process's directory (it holds defs.sgd), or a trace
+ * root holding one directory per process, of which it reads the main one: the first started
+ * of the processes whose parent is not traced there (a series run's program). On success *out
+ * owns it until sgr_close. On failure returns -errno and, when err is not NULL, writes a
+ * message "PATH: reason" into err. */
 int sgr_open(const char *dir, unsigned flags, struct sgr_trace **out, char *err, size_t errlen);
 void sgr_close(struct sgr_trace *t);
 
 const struct sgr_info *sgr_info(const struct sgr_trace *t);
+/* The directory of the process read (dir itself, or dir/proc.<pid> under a root). */
+const char *sgr_dir(const struct sgr_trace *t);
+/* The processes of the trace, the one read among them (one entry for a single process). */
+size_t sgr_n_processes(const struct sgr_trace *t);
+const struct sgr_process *sgr_process(const struct sgr_trace *t, size_t i);
+/* The sched stream's summary; read its records with sgr_cursor_init_sched / sgr_iter_init on
+ * position SGR_POS_SCHED. */
+const struct sgr_sched *sgr_sched(const struct sgr_trace *t);
+#define SGR_POS_SCHED ((size_t)-2)
+/* Ticks of the trace's clock at `ns` since the epoch (the inverse of sgr_ticks_to_ns), for
+ * times of the sched stream; 0 before tick 0. */
+static inline uint64_t sgr_ns_to_ticks(const struct sgr_info *info, int64_t ns)
+{
+	double t = ((double)ns - info->offset_ns) / info->ns_per_tick;
+	return t <= 0 ? 0 : t >= (double)SG_TICKS_MAX ? SG_TICKS_MAX : (uint64_t)(t + 0.5);
+}
 
 /* Converts a timestamp in ticks to ns since the trace's epoch. */
 static inline int64_t sgr_ticks_to_ns(const struct sgr_info *info, uint64_t ticks)
@@ -137,6 +181,7 @@ struct sgr_cursor {
 	size_t chunk;              /* next chunk */
 };
 
+/* thread_pos SGR_POS_SCHED: the sched stream (its ticks are ns since the epoch). */
 void sgr_cursor_init(struct sgr_cursor *c, struct sgr_trace *t, size_t thread_pos);
 /* Sets *span to the next undamaged chunk; returns 1, or 0 at the end of the stream. */
 int sgr_cursor_next(struct sgr_cursor *c, struct sgr_span *span);
@@ -150,11 +195,12 @@ int sgr_cursor_prev(struct sgr_cursor *c, struct sgr_span *span);
 struct sgr_event {
 	int64_t t_ns;              /* ns since the epoch */
 	uint64_t ticks;
-	uint32_t thread;           /* thread index */
-	enum sg_ev_kind kind;      /* never SG_EV_VALUE: values are folded into COUNTER events */
+	uint32_t thread;           /* thread index (SGF_SCHED_THREAD in the sched stream) */
+	enum sg_ev_kind kind;      /* never SG_EV_VALUE: values are folded into the record before
+				      (COUNTER, TASK_CPU, TASK_DELAY, SWITCH_LOST) */
 	uint32_t id;
 	uint32_t aux;
-	int64_t value;             /* SG_EV_COUNTER: the sample; else 0 */
+	int64_t value;             /* the folded value (sg_kind_has_value); else 0 */
 };
 
 struct sgr_iter {

@@ -1,0 +1,324 @@
+/*
+ * offcpu.c — the off-CPU record of libsgtrace (hooks sgc_sched_* of tracelib/sg_counters_int.h):
+ * when each traced thread left its CPU and got it back, and whether it left blocked or
+ * preempted (still runnable), from the kernel's own context-switch records; plus samples of
+ * each thread's CPU time and run delay (/proc/self/task/TID/schedstat) at thread begin and end
+ * and at region boundaries. The analyzer splits every thread's time into on CPU, runnable and
+ * blocked from these (docs/analyzer.md, "The time budget").
+ *
+ * How: the per-CPU context-switch events of swrec.h, opened on the main thread in the
+ * constructor, inherited by every thread created later. Nothing happens per traced event; the
+ * kernel writes 32 bytes per switch. A drain thread,
+ * blocked in poll() until a ring is half full, moves the records into the sched stream
+ * (sched.sgs); the destructor and the fatal-signal handler drain the rest. The drain thread
+ * is never traced and its own switches are dropped.
+ *
+ * It needs only the rights to observe one's own threads (perf_event_paranoid <= 2 with
+ * exclude_kernel); where the kernel refuses, the trace says why in its SCHED definition and
+ * reports say "unavailable" for what depends on it. SG_SCHED=0 turns it off.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "offcpu.h"
+#include "pmu_int.h"
+#include "pmu_open.h"
+#include "sg_counters_int.h"
+#include "sgtrace_format.h"
+#include "swrec.h"
+
+#define OC_BATCH 512                 /* records converted per trace_sched_put */
+
+static struct {
+	struct swrec sw;
+	int wake_fd;                     /* eventfd: stop the drain thread */
+	pthread_t drain;
+	int drain_started;
+	int lock;                        /* flag lock around draining */
+	int stopping;
+	int32_t drain_tid;
+	uint32_t pid;
+	uint64_t epoch_ns;
+} oc = { .wake_fd = -1 };
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Ticks of the sched stream: ns since the trace's epoch. */
+static uint64_t oc_ticks(uint64_t ns)
+{
+	uint64_t t = ns > oc.epoch_ns ? ns - oc.epoch_ns : 0;
+	return t & SG_TICKS_MAX;
+}
+
+/* Appends a record carrying a value (TASK_CPU, TASK_DELAY, SWITCH_LOST) to recs at *n. */
+static void put_value(struct sg_event_rec *recs, size_t *n, uint64_t ticks,
+		      enum sg_ev_kind kind, uint32_t id, int64_t value)
+{
+	recs[*n].w0 = sg_rec_w0(ticks, kind);
+	recs[*n].w1 = sg_rec_w1(id, 0);
+	recs[*n + 1].w0 = sg_rec_w0(ticks, SG_EV_VALUE);
+	recs[*n + 1].w1 = (uint64_t)value;
+	*n += 2;
+}
+
+/* ---- schedstat samples ---- */
+
+/* Reads /proc/self/task/TID/schedstat (tid 0: the calling thread). 0 or -errno. */
+static int schedstat_read(int32_t tid, struct pmu_schedstat *s)
+{
+	char path[64], line[128];
+	if (tid > 0)
+		snprintf(path, sizeof path, "/proc/self/task/%d/schedstat", (int)tid);
+	else
+		snprintf(path, sizeof path, "/proc/thread-self/schedstat");
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ssize_t k = pread(fd, line, sizeof line - 1, 0);
+	int err = errno;
+	close(fd);
+	if (k <= 0)
+		return k < 0 ? -err : -EIO;
+	line[k] = '\0';
+	return pmu_schedstat_parse(line, s);
+}
+
+/* The CPU-time clock of thread tid of this process (the kernel's MAKE_THREAD_CPUCLOCK with
+ * CPUCLOCK_SCHED, as glibc's pthread_getcpuclockid makes it): unlike schedstat's first field it
+ * includes the running thread's current slice. */
+static clockid_t thread_cpu_clock(int32_t tid)
+{
+	return (clockid_t)((~(unsigned)tid << 3) | 6u);
+}
+
+/* A sample of thread tid's CPU time and run delay into recs (4 records). */
+static int sample_into(int32_t tid, int32_t self_tid, struct sg_event_rec *recs, size_t *n)
+{
+	struct pmu_schedstat s;
+	struct timespec ts;
+	if (schedstat_read(tid == self_tid ? 0 : tid, &s) < 0)
+		return -1;
+	if (clock_gettime(tid == self_tid ? CLOCK_THREAD_CPUTIME_ID : thread_cpu_clock(tid),
+			  &ts) == 0)
+		s.run_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	uint64_t t = oc_ticks(mono_ns());
+	put_value(recs, n, t, SG_EV_TASK_CPU, (uint32_t)tid, (int64_t)s.run_ns);
+	put_value(recs, n, t, SG_EV_TASK_DELAY, (uint32_t)tid, (int64_t)s.run_delay_ns);
+	return 0;
+}
+
+void offcpu_process_init(void)
+{
+	oc.pid = trace_pid();
+	oc.epoch_ns = trace_epoch_ns();
+}
+
+void offcpu_thread_sample(void)
+{
+	if (oc.epoch_ns == 0)
+		return;
+	struct sg_event_rec recs[4];
+	size_t n = 0;
+	int32_t tid = (int32_t)syscall(SYS_gettid);
+	if (sample_into(tid, tid, recs, &n) == 0)
+		trace_sched_put(recs, n, 0);
+}
+
+void sgc_sched_sample_all(void)
+{
+	int32_t tids[256];
+	struct sg_event_rec recs[4 * 64];
+	if (oc.epoch_ns == 0)
+		return;
+	int32_t self = (int32_t)syscall(SYS_gettid);
+	size_t n_t = trace_thread_tids(tids, sizeof tids / sizeof *tids), n = 0;
+	for (size_t i = 0; i < n_t; i++) {
+		if (n + 4 > sizeof recs / sizeof *recs) {
+			trace_sched_put(recs, n, 0);
+			n = 0;
+		}
+		sample_into(tids[i], self, recs, &n);
+	}
+	if (n)
+		trace_sched_put(recs, n, 0);
+}
+
+/* ---- the ring buffers ---- */
+
+/* A batch of converted records on its way into the sched stream. */
+struct batch {
+	struct sg_event_rec recs[OC_BATCH + 2];
+	size_t n;
+	int in_signal;
+};
+
+/* One kernel record into the batch: this process's threads only, never the drain thread. */
+static void convert(const struct swrec_ev *ev, void *ud)
+{
+	struct batch *b = ud;
+	if (ev->tid == 0) {
+		put_value(b->recs, &b->n, oc_ticks(ev->time_ns ? ev->time_ns : mono_ns()),
+			  SG_EV_SWITCH_LOST, 0, (int64_t)ev->lost);
+	} else {
+		if (ev->pid != oc.pid || (int32_t)ev->tid == oc.drain_tid)
+			return;
+		uint32_t aux = (ev->cpu & 0xffffu) | (ev->preempted ? SG_SWITCH_PREEMPTED : 0);
+		b->recs[b->n].w0 = sg_rec_w0(oc_ticks(ev->time_ns), ev->out ? SG_EV_SWITCH_OUT
+									    : SG_EV_SWITCH_IN);
+		b->recs[b->n].w1 = sg_rec_w1(ev->tid, aux);
+		b->n++;
+	}
+	if (b->n >= OC_BATCH) {
+		trace_sched_put(b->recs, b->n, b->in_signal);
+		b->n = 0;
+	}
+}
+
+static int drain_trylock(int in_signal)
+{
+	for (int i = 0; !in_signal || i < 100000; i++) {
+		if (!__atomic_exchange_n(&oc.lock, 1, __ATOMIC_ACQUIRE))
+			return 1;
+		if (!in_signal)
+			sched_yield();
+	}
+	return 0;
+}
+
+static void drain_all(int in_signal)
+{
+	if (!drain_trylock(in_signal))
+		return;
+	struct batch b;
+	b.n = 0;
+	b.in_signal = in_signal;
+	for (int k = 0; k < oc.sw.n; k++)
+		swrec_drain_ring(&oc.sw, k, convert, &b);
+	if (b.n)
+		trace_sched_put(b.recs, b.n, in_signal);
+	__atomic_store_n(&oc.lock, 0, __ATOMIC_RELEASE);
+}
+
+static void *drain_main(void *arg)
+{
+	(void)arg;
+	static struct pollfd pfd[SWREC_MAX_CPUS + 1];
+	int n = oc.sw.n;
+	trace_thread_ignore();
+	oc.drain_tid = (int32_t)syscall(SYS_gettid);
+	for (int k = 0; k < n; k++)
+		pfd[k] = (struct pollfd){ .fd = oc.sw.fd[k], .events = POLLIN };
+	pfd[n] = (struct pollfd){ .fd = oc.wake_fd, .events = POLLIN };
+	while (!__atomic_load_n(&oc.stopping, __ATOMIC_ACQUIRE)) {
+		int r = poll(pfd, (nfds_t)n + 1, -1);
+		if (r < 0 && errno != EINTR)
+			break;
+		if (pfd[n].revents)
+			break;
+		drain_all(0);
+	}
+	return NULL;
+}
+
+/* ---- start and stop ---- */
+
+static void close_all(void)
+{
+	swrec_close(&oc.sw);
+	if (oc.wake_fd >= 0)
+		close(oc.wake_fd);
+	oc.wake_fd = -1;
+}
+
+static void unavailable(const char *what, int err)
+{
+	char reason[200], why[128];
+	snprintf(reason, sizeof reason, "%s: %s", what,
+		 pmu_unavailable_reason(-err, 0, pmu_paranoid(), why, sizeof why));
+	trace_sched_define(SGF_SCHED_UNAVAILABLE, 0, reason);
+}
+
+int sgc_sched_start(void)
+{
+	const char *env = getenv("SG_SCHED");
+	const char *what = "";
+	offcpu_process_init();
+	oc.drain_tid = -1;
+	oc.stopping = 0;
+	if (env && !strcmp(env, "0")) {
+		trace_sched_define(SGF_SCHED_UNAVAILABLE, 0, "turned off (SG_SCHED=0)");
+		return 0;
+	}
+	int rc = swrec_open(&oc.sw, &what);
+	if (rc == 0) {
+		oc.wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		if (oc.wake_fd < 0) {
+			rc = -errno;
+			what = "eventfd";
+		}
+	}
+	if (rc == 0) {
+		/* the drain thread inherits a mask with every signal blocked: the program's
+		 * signals go to its own threads */
+		sigset_t all, old;
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		rc = -pthread_create(&oc.drain, NULL, drain_main, NULL);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		if (rc == 0)
+			oc.drain_started = 1;
+		else
+			what = "the drain thread";
+	}
+	if (rc < 0) {
+		close_all();
+		unavailable(what, rc);
+		return rc;
+	}
+	char text[200];
+	snprintf(text, sizeof text, "kernel context-switch records (perf_event_open software "
+		 "event, one per CPU, inherited by %s), %zu KiB ring per CPU",
+		 oc.sw.inherit_thread ? "threads" : "threads and children", oc.sw.data_size >> 10);
+	trace_sched_define(0, (unsigned)oc.sw.n, text);
+	return 0;
+}
+
+void sgc_sched_stop(int in_signal)
+{
+	if (oc.sw.n == 0)
+		return;
+	__atomic_store_n(&oc.stopping, 1, __ATOMIC_RELEASE);
+	if (!in_signal && oc.drain_started) {
+		uint64_t one = 1;
+		if (write(oc.wake_fd, &one, sizeof one) == (ssize_t)sizeof one)
+			pthread_join(oc.drain, NULL);
+		oc.drain_started = 0;
+	}
+	drain_all(in_signal);
+	if (!in_signal)
+		close_all();
+}
+
+void sgc_sched_fork_child(void)
+{
+	/* the parent's events, rings and drain thread are the parent's */
+	close_all();
+	oc.drain_started = 0;
+	oc.lock = 0;
+	oc.epoch_ns = 0;
+}

@@ -1,0 +1,214 @@
+/*
+ * sgt_sched.c — the process's sched stream, sched.sgs (docs/trace-format.md): the context
+ * switches of its threads and samples of each thread's CPU time and run delay, which the
+ * counter code (collector/offcpu.c) hands over through trace_sched_put. It is one stream for
+ * the whole process, written in the same checked chunks as a thread's stream, but with ticks in
+ * ns since the epoch (clock SGF_CLOCK_NS: the kernel stamps switch records with
+ * CLOCK_MONOTONIC). Writers are few and rare (the drain thread, thread begin/end, region
+ * boundaries), so a flag lock serializes them; a fatal-signal handler only tries it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sg_counters_int.h"
+#include "sgt_int.h"
+#include "sgt_io.h"
+
+#define SCHED_BUF_RECS 16384        /* 256 KiB a chunk */
+
+static struct {
+	int lock;                   /* flag lock: writers spin with sched_yield */
+	int fd;                     /* -1: not open (yet, or failed, or closed) */
+	int failed, closed;
+	uint64_t seq, n_written, lost;
+	size_t n;
+	struct sgf_chunk_header *chunk;   /* header space, then SCHED_BUF_RECS records */
+} ss = { .fd = -1 };
+
+static int sched_trylock(int in_signal)
+{
+	for (int i = 0; !in_signal || i < 100000; i++) {
+		if (!__atomic_exchange_n(&ss.lock, 1, __ATOMIC_ACQUIRE))
+			return 1;
+		if (!in_signal)
+			sched_yield();
+	}
+	return 0;
+}
+
+static void sched_unlock(void)
+{
+	__atomic_store_n(&ss.lock, 0, __ATOMIC_RELEASE);
+}
+
+/* A clock pair of this stream: ticks are ns since the epoch. */
+static void ns_pair(uint64_t *ticks, uint64_t *ns)
+{
+	*ns = sgt_mono_ns();
+	*ticks = *ns - sgt_g.epoch_ns;
+}
+
+int sgt_sched_open(void)
+{
+	char path[PATH_MAX];
+	int n = snprintf(path, sizeof path, "%s/%s", sgt_g.dir, SGF_SCHED_NAME);
+	if (n < 0 || (size_t)n >= sizeof path)
+		return -ENAMETOOLONG;
+	size_t bytes = sizeof(struct sgf_chunk_header) + SCHED_BUF_RECS * sizeof(struct sg_event_rec);
+	struct sgf_chunk_header *c = aligned_alloc(64, bytes);
+	if (!c)
+		return -ENOMEM;
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
+	if (fd < 0) {
+		free(c);
+		return -errno;
+	}
+	struct sgf_file_header h;
+	sgf_file_header_make(&h, SGF_MAGIC_STREAM, SGF_CLOCK_NS, sgt_g.pid, sgt_g.parent_pid,
+			     SGF_SCHED_THREAD, sgt_g.epoch_ns, sgt_g.epoch_real_ns);
+	int rc = sgt_write_all(fd, &h, sizeof h);
+	if (rc < 0) {
+		close(fd);
+		free(c);
+		return rc;
+	}
+	ss.chunk = c;
+	ss.n = 0;
+	ss.seq = ss.n_written = ss.lost = 0;
+	ss.closed = ss.failed = 0;
+	ss.fd = fd;
+	return 0;
+}
+
+/* Writes the buffered records as the next chunk. Lock held. Async-signal-safe. */
+static void chunk_flush(void)
+{
+	if (ss.n == 0 || ss.fd < 0)
+		return;
+	struct sgf_chunk_header *h = ss.chunk;
+	const struct sg_event_rec *recs = (const struct sg_event_rec *)(h + 1);
+	memset(h, 0, sizeof *h);
+	h->thread = SGF_SCHED_THREAD;
+	h->seq = ss.seq;
+	h->n_recs = (uint32_t)ss.n;
+	ns_pair(&h->pair_ticks, &h->pair_ns);
+	sgf_chunk_seal(h, recs);
+	if (sgt_write_all(ss.fd, h, sizeof *h + ss.n * sizeof *recs) < 0) {
+		ss.lost += ss.n;
+		close(ss.fd);
+		ss.fd = -1;
+		ss.failed = 1;
+	} else {
+		ss.seq++;
+		ss.n_written += ss.n;
+	}
+	ss.n = 0;
+}
+
+void sgt_sched_put(const struct sg_event_rec *recs, size_t n, int in_signal)
+{
+	if (ss.closed || !sched_trylock(in_signal))
+		return;
+	if (ss.fd < 0 && !ss.failed && !in_signal && sgt_g.started && sgt_sched_open() < 0)
+		ss.failed = 1;
+	if (ss.fd < 0) {
+		ss.lost += n;
+		sched_unlock();
+		return;
+	}
+	struct sg_event_rec *buf = (struct sg_event_rec *)(ss.chunk + 1);
+	while (n > 0) {
+		if (ss.n == SCHED_BUF_RECS)
+			chunk_flush();
+		size_t k = SCHED_BUF_RECS - ss.n;
+		if (k > n)
+			k = n;
+		/* a record and its VALUE stay in one chunk */
+		if (k < n && k > 0 && sg_kind_has_value((unsigned)(recs[k - 1].w0 & 0xff)))
+			k--;
+		if (k == 0) {
+			chunk_flush();
+			continue;
+		}
+		memcpy(buf + ss.n, recs, k * sizeof *recs);
+		ss.n += k;
+		recs += k;
+		n -= k;
+	}
+	sched_unlock();
+}
+
+void sgt_sched_close(int in_signal)
+{
+	if (ss.closed || !sched_trylock(in_signal))
+		return;
+	chunk_flush();
+	if (ss.fd >= 0) {
+		struct sgf_trailer tr = {
+			.thread = SGF_SCHED_THREAD,
+			.n_chunks = ss.seq,
+			.n_recs = ss.n_written,
+			.lost = ss.lost,
+		};
+		ns_pair(&tr.pair_ticks, &tr.pair_ns);
+		sgf_trailer_seal(&tr);
+		(void)sgt_write_all(ss.fd, &tr, sizeof tr);
+		close(ss.fd);
+		ss.fd = -1;
+	}
+	ss.closed = 1;
+	sched_unlock();
+}
+
+/* A forked child starts a stream of its own: the parent's descriptor and buffer are the
+ * parent's (its records were not written by the child). */
+void sgt_sched_fork_child(void);
+void sgt_sched_fork_child(void)
+{
+	if (ss.fd >= 0)
+		close(ss.fd);
+	free(ss.chunk);
+	memset(&ss, 0, sizeof ss);
+	ss.fd = -1;
+}
+
+/* ---- what the counter code records through (sg_counters_int.h) ---- */
+
+void trace_sched_put(const struct sg_event_rec *recs, size_t n, int in_signal)
+{
+	sgt_sched_put(recs, n, in_signal);
+}
+
+uint64_t trace_epoch_ns(void)
+{
+	return sgt_g.epoch_ns;
+}
+
+uint32_t trace_pid(void)
+{
+	return sgt_g.pid;
+}
+
+size_t trace_thread_tids(int32_t *tids, size_t max)
+{
+	size_t n = 0;
+	for (struct sgt_thread *t = sgt_thread_list(); t && n < max; t = t->next)
+		if (!t->finished && t->tid > 0)
+			tids[n++] = (int32_t)t->tid;
+	return n;
+}
+
+void trace_thread_ignore(void)
+{
+	sgt_thread_done = 1;
+}
+
+void trace_sched_define(unsigned flags, unsigned n_cpus, const char *text)
+{
+	sgt_registry_sched(flags, n_cpus, text ? text : "");
+}
