@@ -3,6 +3,10 @@
  *   an_source.c      the one adapter to the trace reader (definitions, counters, opening)
  *   an_scan.c        the single pass over one thread's raw records (all in clock ticks)
  *   an_join.c        cross-thread joins: barrier episodes, lock holds vs waits, parallelism
+ *   an_sync.c        cross-thread joins of semaphores (posts vs waits) and condition variables
+ *                    (signals vs waits, barriers built from them)
+ *   an_budget.c      the time budget: the sched stream's on/off-CPU record of every thread
+ *                    laid over its timeline (on CPU, runnable, blocked, by primitive)
  *   an_run.c         orchestration, the figures of METRICS.md, accessors
  *   an_timeline.c    the per-thread state timeline for the GUI
  *   an_exp.c         experiment stores: points, repetitions, metrics written back
@@ -26,13 +30,17 @@
 int an_grow(void *pp, size_t *cap, size_t n, size_t elem);
 
 /* A blocked or primitive interval of one thread (a non-busy piece of its timeline). */
-enum an_ivl_type { IV_BARRIER, IV_LOCK, IV_LOCK_FAIL, IV_COND, IV_THREAD };
+enum an_ivl_type { IV_BARRIER, IV_LOCK, IV_LOCK_FAIL, IV_COND, IV_THREAD, IV_SEM };
 struct an_ivl {
 	uint64_t a, b;             /* ticks: start, end */
 	uint32_t obj;              /* barrier/lock/cond id */
-	uint32_t aux;              /* barrier episode; lock mode */
-	uint64_t part : 56;        /* after the joins, BARRIER and LOCK: ticks of [a, b] that were
-				      waiting (the rest is primitive time); see an_join.c. Ticks
+	uint32_t aux;              /* barrier episode; lock mode; IV_THREAD: 1 join, 0 create;
+				      IV_SEM: the wait's result (0 taken, else the errno) | its
+				      begin flags (SG_SEM_TRY, SG_SEM_TIMED) << 16 */
+	uint64_t part : 56;        /* after the joins: ticks of [a, b] that were waiting, from a
+				      (the rest is primitive time): BARRIER, LOCK, SEM, COND (until
+				      the signal that ended it), THREAD (a join, until the joined
+				      thread's end); see an_join.c, an_sync.c. Ticks
 				      are 56-bit (SG_TICKS_MAX): the type fits beside them, 32
 				      bytes an interval instead of 40 (they are fresh pages) */
 	uint64_t type : 8;         /* enum an_ivl_type */
@@ -61,6 +69,20 @@ struct an_lock_holds {
 				      mutex, two read locks) records its inner hold first */
 };
 
+/* A post, signal or successful wait of a semaphore or condition variable, for the joins of
+ * an_sync.c: appended by the passes, thread after thread, with the raw time. */
+enum an_sev_kind { SEV_SEM_INIT, SEV_SEM_POST, SEV_SEM_TAKEN, SEV_COND_SIGNAL,
+		   SEV_COND_BROADCAST, SEV_COND_WAKE };
+struct an_sev {
+	uint64_t t;                /* raw ticks (posts and signals); the wait's end (taken, woken) */
+	uint32_t obj;
+	uint32_t thread : 24;      /* position */
+	uint32_t kind : 8;         /* enum an_sev_kind */
+	uint32_t iv;               /* SEM_TAKEN, COND_WAKE: index of the wait in the thread's iv;
+				      SEM_INIT: the initial value */
+	uint32_t pad;
+};
+
 /* Running totals of one counter in one thread, inside the clip. */
 struct an_ctr {
 	int64_t first, last;
@@ -83,7 +105,9 @@ struct an_fstat {
 
 /* Everything one pass over one thread yields. */
 struct an_tscan {
-	uint64_t first, last;      /* ticks of the first/last event inside the clip */
+	uint64_t first, last;      /* ticks of the first/last event inside the clip; the clip's
+				      edge for a thread with events before (after) it: it was
+				      alive at the edge */
 	uint64_t lo, hi;           /* the clip used */
 	uint64_t n_events;
 	int seen;                  /* an event inside the clip */
@@ -98,11 +122,28 @@ struct an_tscan {
 	struct an_frame *stack;
 	size_t depth, cap_stack;
 	uint64_t n_releases;
+	int before, after;         /* events before lo, after hi */
 	uint32_t n_lock_ids;       /* 1 + the largest lock id of lock intervals and acquires, 0: none */
 	uint64_t unmatched;        /* events that did not pair (exit without enter, ...) */
 	/* regions met: id, first begin, last end */
 	struct an_reg { uint32_t id; uint64_t begin, end; int has_begin, has_end; } *reg;
 	size_t n_reg, cap_reg;
+};
+
+/* The time budget of one thread (an_budget.c), ticks over [first, last]: for each category, all
+ * of its time, the part runnable but not running, the part blocked (sleeping off CPU); the rest
+ * is on CPU. */
+enum an_cat {
+	CAT_COMPUTE, CAT_BAR_W, CAT_BAR_P, CAT_LOCK_W, CAT_LOCK_P, CAT_COND, CAT_SEM_W, CAT_SEM_P,
+	CAT_JOIN_W, CAT_THREAD_P, AN_N_CATS
+};
+struct an_budget {
+	uint64_t total[AN_N_CATS], run[AN_N_CATS], sleep[AN_N_CATS];
+	uint64_t tail[AN_N_CATS];  /* blocked after the wait's release (the wake-up), before the
+				      run delay is placed in it */
+	int64_t cpu_kernel_ns;     /* the kernel's CPU time over [first, last], -1 unknown */
+	int64_t delay_kernel_ns;   /* its run delay there, -1 unknown */
+	int64_t unplaced_ns;       /* run delay the records had no room for */
 };
 
 /* Per-object join results. */
@@ -113,6 +154,17 @@ struct an_lockstat {
 struct an_barstat {
 	struct an_barrier pub;
 	uint64_t wait, ovh, skew;
+};
+struct an_semstat {
+	struct an_sem pub;
+	uint64_t wait, ovh, max_wait;
+};
+/* A condition variable whose broadcasts end several waits each (an_sync.c): `common` waits
+ * is the most common count, made by n_common of its n_bc broadcasts. */
+struct an_cbar {
+	uint32_t id;
+	uint32_t common;
+	uint64_t n_bc, n_common;
 };
 
 struct an_run {
@@ -135,6 +187,23 @@ struct an_run {
 	size_t n_locks;
 	struct an_barstat *bars;
 	size_t n_bars;
+	struct an_semstat *sems;
+	size_t n_sems;
+	struct an_sev *sev;        /* from the passes until the joins of an_sync.c */
+	size_t n_sev, cap_sev;
+	struct an_cbar *cbar;      /* conditions with broadcasts (an_sync.c) */
+	size_t n_cbar;
+	/* the time budget (an_budget.c) */
+	int budget_ok;             /* switch records laid over every thread */
+	const char *budget_why;    /* why not (owned by the run) */
+	struct an_budget *bud;     /* per thread position */
+	struct an_ivl **off;       /* per thread position: its spans off CPU [a, b) from the sched
+				      stream, in time order; aux 1 when preempted (runnable
+				      throughout), 0 when blocked (then woken) */
+	size_t *n_off;
+	uint64_t sched_lost;       /* switch records the kernel dropped */
+	uint64_t switch_ticks;     /* the kernel's switch-in time, carved from each span's end */
+	const char *switch_how;    /* how it was found (owned by the run) */
 	uint64_t par_busy, par_multi;   /* ticks: busy total, busy while >= 2 busy */
 	int n_proc;
 	struct an_fig fig[AN_N_METRICS];
@@ -176,6 +245,19 @@ void an_scan_holds_free(struct an_run *r);
  * (SG_NO_ID: the first one begun), its first begin and last end, into r->ts[] as the full scan
  * would give them to the clip choice. 0 or -ENOMEM. */
 int an_scan_regions(struct an_run *r, uint32_t named);
+
+/* an_sync.c */
+int an_join_sems(struct an_run *r);
+int an_join_conds(struct an_run *r);
+
+/* an_budget.c */
+/* Reads the sched stream and lays each thread's on/off-CPU record over its timeline (after the
+ * joins gave every wait its waiting part). Without usable records sets budget_ok = 0 and says
+ * why. 0 or -ENOMEM. */
+int an_budget_build(struct an_run *r);
+void an_budget_free(struct an_run *r);
+/* Ticks of thread pos on CPU over [x, y) by its switch records. */
+uint64_t an_budget_oncpu(const struct an_run *r, size_t pos, uint64_t x, uint64_t y);
 
 /* an_join.c */
 int an_join_barriers(struct an_run *r);

@@ -396,52 +396,88 @@ out:
 
 /* A processor's busy boundaries as sortable keys, made in order a block at a time: 2t + 1 where
  * busy starts, 2t where it ends (ends first at equal times): its first event, each non-busy
- * interval clamped to [first, last] (an end at a, a start at b), its last event. */
+ * interval clamped to [first, last] (an end at a, a start at b), its last event. Non-busy
+ * intervals that overlap or touch are merged first (off-CPU spans outside [first, last] clamp
+ * to empty ones), so that the keys come out sorted and alternate. */
 struct busy_keys {
 	const struct an_ivl *iv;
 	size_t j, n;
-	uint64_t lo, hi, prev;
+	uint64_t lo, hi;
+	uint64_t pa, pb;           /* the merged non-busy interval not yet written */
+	uint64_t prev;             /* the last key written */
+	int pending;
 	int stage;                 /* 0: first key next, 1: intervals, 2: last key next, 3: done */
 };
 
-static void busy_keys_init(struct busy_keys *it, const struct an_tscan *s)
+/* Busy is on CPU when the time budget has the thread's off-CPU spans, else not inside a wait
+ * or primitive. */
+static void busy_keys_init(struct busy_keys *it, const struct an_run *r, size_t pos)
 {
+	const struct an_tscan *s = &r->ts[pos];
 	*it = (struct busy_keys){ .iv = s->iv, .n = s->n_iv, .lo = s->first, .hi = s->last };
+	if (r->budget_ok) {
+		it->iv = r->off[pos];
+		it->n = r->n_off[pos];
+	}
+}
+
+/* Appends key x, moved just past the key before when it would not come after it (a non-busy
+ * interval that starts at the first event or ends at the last: a busy stretch of zero length);
+ * starts and ends alternate, so the parity stays right. */
+static inline void key_put(struct busy_keys *it, uint64_t *k, size_t *n, uint64_t x)
+{
+	if (x <= it->prev)
+		x = it->prev + 1;
+	k[(*n)++] = it->prev = x;
 }
 
 /* Writes up to cap (>= 2) next keys into k; returns how many, 0 at the end. */
 static size_t busy_keys_fill(struct busy_keys *it, uint64_t *k, size_t cap)
 {
-	uint64_t lo = it->lo, hi = it->hi, prev = it->prev;
+	uint64_t lo = it->lo, hi = it->hi;
 	size_t n = 0;
 	if (it->stage == 0) {
-		k[n++] = prev = 2 * lo + 1;
+		k[n++] = it->prev = 2 * lo + 1;
 		it->stage = 1;
 	}
-	for (; it->stage == 1; it->j++) {
+	while (it->stage == 1) {
 		if (it->j == it->n) {
+			if (it->pending) {
+				if (n + 2 > cap)
+					break;
+				key_put(it, k, &n, 2 * it->pa);
+				key_put(it, k, &n, 2 * it->pb + 1);
+				it->pending = 0;
+			}
 			it->stage = 2;
 			break;
 		}
-		if (n + 2 > cap)
-			break;
 		uint64_t a = it->iv[it->j].a, b = it->iv[it->j].b;
 		a = a < lo ? lo : a > hi ? hi : a;
 		b = b < lo ? lo : b > hi ? hi : b;
-		uint64_t ka = 2 * a, kb = 2 * b + 1;
-		if (ka < prev)     /* overlapping intervals: keep the keys in order */
-			ka = prev;
-		if (kb < ka)
-			kb = ka + 1;
-		k[n++] = ka;
-		k[n++] = kb;
-		prev = kb;
+		if (b <= a) {
+			it->j++;
+			continue;
+		}
+		if (it->pending && a <= it->pb) {
+			if (b > it->pb)
+				it->pb = b;
+			it->j++;
+			continue;
+		}
+		if (it->pending) {
+			if (n + 2 > cap)
+				break;
+			key_put(it, k, &n, 2 * it->pa);
+			key_put(it, k, &n, 2 * it->pb + 1);
+		}
+		it->pa = a, it->pb = b, it->pending = 1;
+		it->j++;
 	}
 	if (it->stage == 2 && n < cap) {
-		k[n++] = 2 * hi > prev ? 2 * hi : prev + 1;
+		key_put(it, k, &n, 2 * hi);
 		it->stage = 3;
 	}
-	it->prev = prev;
 	return n;
 }
 
@@ -493,7 +529,7 @@ static void sweep_streams(struct an_run *r, const size_t *proc, size_t n, struct
 	for (size_t k = 0; k < 2; k++) {
 		ks[k].i = ks[k].n = 0;
 		if (k < n)
-			busy_keys_init(&ks[k].it, &r->ts[proc[k]]);
+			busy_keys_init(&ks[k].it, r, proc[k]);
 		else
 			ks[k].it = (struct busy_keys){ .stage = 3 };
 	}
@@ -524,7 +560,7 @@ static int sweep_arrays(struct an_run *r, const size_t *proc, size_t n_runs, str
 {
 	size_t total = 0;
 	for (size_t k = 0; k < n_runs; k++)
-		total += 2 * r->ts[proc[k]].n_iv + 2;
+		total += 2 * (r->budget_ok ? r->n_off[proc[k]] : r->ts[proc[k]].n_iv) + 2;
 	uint64_t *block = malloc(2 * (total + 1) * sizeof *block);   /* both key arrays */
 	size_t *bounds = malloc((n_runs + 2) * sizeof *bounds);
 	if (!block || !bounds) {
@@ -537,7 +573,7 @@ static int sweep_arrays(struct an_run *r, const size_t *proc, size_t n_runs, str
 	bounds[0] = 0;
 	for (size_t k = 0; k < n_runs; k++) {
 		struct busy_keys it;
-		busy_keys_init(&it, &r->ts[proc[k]]);
+		busy_keys_init(&it, r, proc[k]);
 		at += busy_keys_fill(&it, a + at, total - at);
 		bounds[k + 1] = at;
 	}

@@ -40,6 +40,12 @@ static const struct {
 	[AN_CPU_UTIL] = { "cpu_utilization", "" },
 	[AN_MEM_RATE] = { "memory_access_rate", "" },
 	[AN_MISS_RATE] = { "miss_rate", "" },
+	[AN_IT_SEM] = { "IT_sem", "s" },
+	[AN_IT_JOIN] = { "IT_join", "s" },
+	[AN_IT_BLOCKED] = { "IT_blocked", "s" },
+	[AN_PT_SEM] = { "PT_sem", "s" },
+	[AN_COMPUTE] = { "compute", "s" },
+	[AN_CLOSURE] = { "closure", "" },
 };
 
 const char *an_metric_name(enum an_metric m)
@@ -69,6 +75,10 @@ static const char *const state_tab[AN_N_STATES] = {
 	[AN_ST_COND_WAIT] = "cond wait",
 	[AN_ST_THREAD] = "create/join",
 	[AN_ST_IDLE] = "idle",
+	[AN_ST_SEM_WAIT] = "semaphore wait",
+	[AN_ST_SEM_OVH] = "semaphore overhead",
+	[AN_ST_RUNNABLE] = "runnable",
+	[AN_ST_BLOCKED] = "blocked",
 };
 
 const char *an_state_name(enum an_state s)

@@ -50,6 +50,8 @@ static const char *fmt_fig(char *buf, size_t n, struct an_fig x, enum an_metric 
 		snprintf(buf, n, "%.0f", x.value);
 	else if (m == AN_CHECK3 || m == AN_CHECK10)
 		snprintf(buf, n, "%.2g", x.value);
+	else if (m == AN_CLOSURE)
+		snprintf(buf, n, "%+.2f%%", 100 * x.value);
 	else if (a != 0 && (a < 0.001 || a >= 1e4))
 		snprintf(buf, n, "%.3g", x.value);
 	else
@@ -84,9 +86,10 @@ static void unavailable_lines(FILE *f, const struct an_fig *const *figs, size_t 
 
 static const enum an_metric run_rows[] = {
 	AN_N, AN_T_PARA, AN_T_SEQ, AN_E, AN_S, AN_L, AN_IT_EDGE, AN_IT_BARRIER, AN_IT_LOCK,
-	AN_IT_COND, AN_IT_SCHED, AN_PT_BARRIER, AN_PT_LOCK, AN_PT_THREAD, AN_ML, AN_ML_RAW, AN_U,
-	AN_L_E, AN_CHECK3, AN_CHECK10, AN_PARALLELISM, AN_PAR_SHARE, AN_CPU_UTIL, AN_MEM_RATE,
-	AN_MISS_RATE, AN_OVERSUB,
+	AN_IT_COND, AN_IT_SEM, AN_IT_JOIN, AN_IT_SCHED, AN_IT_BLOCKED, AN_PT_BARRIER, AN_PT_LOCK,
+	AN_PT_SEM, AN_PT_THREAD, AN_ML, AN_ML_RAW, AN_COMPUTE, AN_U, AN_CLOSURE, AN_L_E, AN_CHECK3,
+	AN_CHECK10, AN_PARALLELISM, AN_PAR_SHARE, AN_CPU_UTIL, AN_MEM_RATE, AN_MISS_RATE,
+	AN_OVERSUB,
 };
 
 int an_report_run_text(FILE *f, const struct an_run *r)
@@ -104,16 +107,23 @@ int an_report_run_text(FILE *f, const struct an_run *r)
 		fig_cell(f, 12, x, run_rows[k]);
 		fputs(x.unavailable ? "  unavailable\n" : "\n", f);
 	}
-	char c[8][16];
-	fputs("\nThread  proc        T_i       busy   bar.wait    bar.ovh  lock.wait   lock.ovh"
-	      "       cond  create/join\n", f);
+	char c[15][16];
+	fputs("\nThread budget: T_i = compute + runnable + blocked + every wait and primitive "
+	      "(each without its runnable part); on CPU = compute + the primitives' CPU time\n"
+	      "Thread  proc        T_i     on CPU    compute   runnable    blocked   bar.wait"
+	      "    bar.ovh  lock.wait   lock.ovh       cond   sem.wait    sem.ovh  join.wait"
+	      "  create/join\n", f);
 	for (size_t i = 0; i < an_run_n_threads(r); i++) {
 		const struct an_thread *t = an_run_thread(r, i);
-		fprintf(f, "%6u  %4s %10s %10s %10s %10s %10s %10s %10s %12s\n", t->index,
-			t->processor ? "yes" : "no", NS(c[0], t->t_ns), NS(c[1], t->busy_ns),
-			NS(c[2], t->barrier_wait_ns), NS(c[3], t->barrier_ovh_ns),
-			NS(c[4], t->lock_wait_ns), NS(c[5], t->lock_ovh_ns), NS(c[6], t->cond_ns),
-			NS(c[7], t->thread_ns));
+		fprintf(f, "%6u  %4s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s"
+			" %10s %12s\n", t->index, t->processor ? "yes" : "no", NS(c[0], t->t_ns),
+			t->cpu_ns < 0 ? "-" : NS(c[1], t->cpu_ns), NS(c[2], t->busy_ns),
+			t->sched_ns < 0 ? "-" : NS(c[3], t->sched_ns),
+			t->blocked_ns < 0 ? "-" : NS(c[4], t->blocked_ns),
+			NS(c[5], t->barrier_wait_ns), NS(c[6], t->barrier_ovh_ns),
+			NS(c[7], t->lock_wait_ns), NS(c[8], t->lock_ovh_ns), NS(c[9], t->cond_ns),
+			NS(c[10], t->sem_wait_ns), NS(c[11], t->sem_ovh_ns),
+			NS(c[12], t->join_wait_ns), NS(c[13], t->thread_ns));
 	}
 	if (an_run_n_funcs(r)) {
 		fputs("\nFunction                          calls       incl       excl  excl[%]\n", f);

@@ -4,13 +4,17 @@
  * the N processors, and turns the tick totals into the figures of METRICS.md. Also the run's
  * accessors and its owned strings (problems, notes, reasons).
  *
- * Processors: every thread except a "master" — one that created threads and never waited on a
- * barrier (it only starts and joins the workers). When the caller says how many threads the run
- * had (opts.n_threads) and counting the masters matches it, they count. A master's create/join
- * time is reported as a note: it overlaps the workers' start/end idle (IT_edge).
+ * Processors are chosen by what the threads did, not by a rule about barriers: with the run's
+ * thread count N given (a series), the N threads that were on CPU longest in the interval; for a
+ * bare trace, every thread on CPU at least a tenth as long as the busiest one (without switch
+ * records: CPU time from the samples, else compute time). A thread left out is named with its
+ * share and why. A main thread that computes is a processor; one that only creates and joins is
+ * not, and its create/join time is reported as a note (it overlaps the workers' start and end
+ * idle, IT_edge).
  */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,41 +152,115 @@ static int choose_clip(struct an_run *r)
 
 /* ---- processors and per-thread figures ---- */
 
+/* How much thread i worked in the interval, in ticks: on CPU by the switch records, else the
+ * kernel's CPU time, else its compute time (T_i minus every wait and primitive). */
+static double activity(const struct an_run *r, size_t i)
+{
+	const struct an_budget *b = &r->bud[i];
+	if (r->budget_ok) {
+		uint64_t on = 0;
+		for (int c = 0; c < AN_N_CATS; c++)
+			on += b->total[c] - b->run[c] - b->sleep[c];
+		return (double)on;
+	}
+	if (b->cpu_kernel_ns >= 0)
+		return (double)b->cpu_kernel_ns / r->info->ns_per_tick;
+	return (double)b->total[CAT_COMPUTE];
+}
+
+static const char *activity_what(const struct an_run *r)
+{
+	return r->budget_ok ? "on CPU" : "CPU time";
+}
+
+/* A thread that created threads and spent half its time or more waiting to join them: it
+ * started and collected the workers, it did not work beside them. */
+static int is_master(const struct an_run *r, size_t i)
+{
+	const struct an_tscan *s = &r->ts[i];
+	return s->n_create > 0 && 2 * r->bud[i].total[CAT_JOIN_W] >= s->last - s->first;
+}
+
 static void choose_processors(struct an_run *r)
 {
-	int n_all = 0, n_work = 0;
-	for (size_t i = 0; i < r->n_threads; i++) {
-		struct an_tscan *s = &r->ts[i];
-		int has_bar = 0;
-		for (size_t k = 0; k < s->n_iv && !has_bar; k++)
-			has_bar = s->iv[k].type == IV_BARRIER;
-		int master = r->n_threads > 1 && s->n_create > 0 && !has_bar;
-		r->th[i].processor = s->seen ? !master : 0;
-		n_all += s->seen;
-		n_work += r->th[i].processor;
+	size_t n = r->n_threads, n_seen = 0;
+	double *act = calloc(n ? n : 1, sizeof *act), best = 0;
+	double tp = (double)(r->t1 - r->t0);
+	if (!act)
+		return;   /* no processor: the figures say so */
+	for (size_t i = 0; i < n; i++) {
+		r->th[i].processor = 0;
+		r->th[i].why = "";
+		if (!r->ts[i].seen)
+			continue;
+		n_seen++;
+		act[i] = activity(r, i);
+		if (act[i] > best && !is_master(r, i))
+			best = act[i];
 	}
-	if (r->opts.n_threads > 0 && n_work != r->opts.n_threads) {
-		if (n_all == r->opts.n_threads) {
-			for (size_t i = 0; i < r->n_threads; i++)
-				r->th[i].processor = r->ts[i].seen;
-			n_work = n_all;
-		} else {
-			an_run_problem_add(r, "%s: the run had N=%d but the trace shows %d worker "
-					   "thread(s) (%d in all); figures use %d", r->dir,
-					   r->opts.n_threads, n_work, n_all, n_work);
+	int want = r->opts.n_threads;
+	if (want > 0) {
+		/* the N threads that worked most, threads that only started and joined the others
+		 * last (ties: the lower position) */
+		for (int k = 0; k < want; k++) {
+			long pick = -1;
+			for (size_t i = 0; i < n; i++) {
+				if (!r->ts[i].seen || r->th[i].processor)
+					continue;
+				int mi = is_master(r, i), mp = pick >= 0 && is_master(r, (size_t)pick);
+				if (pick < 0 || (mi < mp) || (mi == mp && act[i] > act[pick]))
+					pick = (long)i;
+			}
+			if (pick < 0)
+				break;
+			r->th[pick].processor = 1;
 		}
+		if ((size_t)want > n_seen)
+			an_run_problem_add(r, "%s: the run had N=%d but the trace shows %zu thread(s) "
+					   "with events in the interval; figures use %zu", r->dir,
+					   want, n_seen, n_seen);
+	} else {
+		size_t n_pick = 0;
+		for (size_t i = 0; i < n; i++) {
+			r->th[i].processor = r->ts[i].seen && !is_master(r, i) &&
+					     act[i] >= 0.1 * best;
+			n_pick += r->th[i].processor;
+		}
+		for (size_t i = 0; !n_pick && i < n; i++)
+			r->th[i].processor = r->ts[i].seen;   /* masters only: count them */
 	}
-	r->n_proc = n_work;
+	r->n_proc = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct an_thread *t = &r->th[i];
+		r->n_proc += t->processor;
+		if (!r->ts[i].seen)
+			continue;
+		double share = tp > 0 ? 100.0 * act[i] / tp : 0;
+		if (t->processor)
+			t->why = an_run_str(r, "%s %.1f %% of T_para", activity_what(r), share);
+		else if (is_master(r, i))
+			t->why = an_run_str(r, "%s %.1f %% of T_para; it created threads and spent "
+					    "half its time or more joining them", activity_what(r),
+					    share);
+		else if (want > 0)
+			t->why = an_run_str(r, "%s %.1f %% of T_para: not among the %d threads that "
+					    "worked most", activity_what(r), share, want);
+		else
+			t->why = an_run_str(r, "%s %.1f %% of T_para: less than a tenth of the busiest "
+					    "thread", activity_what(r), share);
+		if (!t->processor)
+			an_run_note_add(r, "thread %u: not a processor (%s)", sgr_thread(r->tr, i)->index,
+					t->why);
+	}
+	free(act);
 }
 
 /* Splits every create/join interval: create is all primitive; a join waits (part) until the
- * joined thread's last event, the rest is primitive. Returns the primitive ticks of thread i
- * and sets *jwait to the joins' waiting ticks. */
-static uint64_t thread_prims(struct an_run *r, size_t i, uint64_t *jwait)
+ * joined thread's last event, the rest is primitive. */
+static void join_parts(struct an_run *r)
 {
+	for (size_t i = 0; i < r->n_threads; i++) {
 	struct an_tscan *s = &r->ts[i];
-	uint64_t prim = 0;
-	*jwait = 0;
 	for (size_t k = 0; k < s->n_iv; k++) {
 		struct an_ivl *v = &s->iv[k];
 		if (v->type != IV_THREAD)
@@ -196,10 +274,13 @@ static uint64_t thread_prims(struct an_run *r, size_t i, uint64_t *jwait)
 			if (end > v->a)
 				v->part = end - v->a;
 		}
-		prim += (v->b - v->a) - v->part;
-		*jwait += v->part;
 	}
-	return prim;
+	}
+}
+
+static int64_t cat_ns(const struct an_run *r, const struct an_budget *b, int c)
+{
+	return an_ticks_ns(r, b->total[c] - b->run[c]);
 }
 
 static void thread_figures(struct an_run *r)
@@ -207,8 +288,11 @@ static void thread_figures(struct an_run *r)
 	for (size_t i = 0; i < r->n_threads; i++) {
 		struct an_tscan *s = &r->ts[i];
 		struct an_thread *t = &r->th[i];
+		const struct an_budget *b = &r->bud[i];
 		t->index = sgr_thread(r->tr, i)->index;
+		t->os_tid = sgr_thread(r->tr, i)->os_tid;
 		t->n_events = s->n_events;
+		t->sched_ns = t->blocked_ns = t->cpu_ns = t->cpu_kernel_ns = -1;
 		if (!s->seen) {
 			t->s_ns = t->e_ns = an_time_ns(r, r->t0);
 			continue;
@@ -216,18 +300,57 @@ static void thread_figures(struct an_run *r)
 		t->s_ns = an_time_ns(r, s->first);
 		t->e_ns = an_time_ns(r, s->last);
 		t->t_ns = an_ticks_ns(r, s->last - s->first);
-		uint64_t jwait, prim = thread_prims(r, i, &jwait);
-		t->thread_ns = an_ticks_ns(r, prim);
-		t->cond_ns = an_ticks_ns(r, s->t_cond);
+		/* each part without its runnable share (IT_sched) */
+		t->barrier_wait_ns = cat_ns(r, b, CAT_BAR_W);
+		t->barrier_ovh_ns = cat_ns(r, b, CAT_BAR_P);
+		t->lock_wait_ns = cat_ns(r, b, CAT_LOCK_W);
+		t->lock_ovh_ns = cat_ns(r, b, CAT_LOCK_P);
+		t->cond_ns = cat_ns(r, b, CAT_COND);
+		t->sem_wait_ns = cat_ns(r, b, CAT_SEM_W);
+		t->sem_ovh_ns = cat_ns(r, b, CAT_SEM_P);
+		t->join_wait_ns = cat_ns(r, b, CAT_JOIN_W);
+		t->thread_ns = cat_ns(r, b, CAT_THREAD_P);
+		/* the release half of a lock's cost is in compute: move it (docs/analyzer.md) */
 		int64_t rel = (int64_t)llround((double)s->n_releases * r->opts.unlock_ns);
+		int64_t compute = an_ticks_ns(r, b->total[CAT_COMPUTE]);
+		if (r->budget_ok) {
+			uint64_t run = 0, on = 0;
+			for (int c = 0; c < AN_N_CATS; c++) {
+				run += b->run[c];
+				on += b->total[c] - b->run[c] - b->sleep[c];
+			}
+			t->sched_ns = an_ticks_ns(r, run);
+			t->blocked_ns = an_ticks_ns(r, b->sleep[CAT_COMPUTE]);
+			t->cpu_ns = an_ticks_ns(r, on);
+			compute = an_ticks_ns(r, b->total[CAT_COMPUTE] - b->run[CAT_COMPUTE] -
+						 b->sleep[CAT_COMPUTE]);
+		}
+		if (rel > compute)
+			rel = compute;
 		t->lock_ovh_ns += rel;
-		int64_t busy = t->t_ns - t->barrier_wait_ns - t->barrier_ovh_ns - t->lock_wait_ns -
-			       t->lock_ovh_ns - t->cond_ns - t->thread_ns - an_ticks_ns(r, jwait);
-		t->busy_ns = busy > 0 ? busy : 0;
+		t->busy_ns = compute - rel;
+		t->cpu_kernel_ns = b->cpu_kernel_ns;
 		if (!t->processor && (s->t_thread > 0))
-			an_run_note_add(r, "thread %u (master, not among N): create/join %.6f s, "
+			an_run_note_add(r, "thread %u (not a processor): create/join %.6f s, "
 					"overlapping the workers' start/end idle (IT_edge)", t->index,
 					(double)an_ticks_ns(r, s->t_thread) * 1e-9);
+	}
+}
+
+/* A condition variable most of whose broadcasts end the waits of all other processors is a
+ * barrier built by hand: say so (its waits stay IT_cond). */
+static void cond_barrier_notes(struct an_run *r)
+{
+	for (size_t k = 0; k < r->n_cbar; k++) {
+		const struct an_cbar *c = &r->cbar[k];
+		if (r->n_proc < 2 || c->common != (uint32_t)r->n_proc - 1 ||
+		    c->n_common * 10 < c->n_bc * 8)
+			continue;
+		an_run_note_add(r, "cond#%u: %llu of its %llu broadcasts each ended the waits of all "
+				"%u other processors: a barrier built from a mutex and a condition "
+				"variable; its waits are IT_cond, the waits for its mutex IT_lock",
+				c->id, (unsigned long long)c->n_common, (unsigned long long)c->n_bc,
+				c->common);
 	}
 }
 
@@ -239,6 +362,25 @@ static int n_cpus_here(void)
 	return n > 0 ? (int)n : 1;
 }
 
+/* Sum of the processors' field at byte offset `off` of struct an_thread (an int64_t). */
+static int64_t proc_sum(const struct an_run *r, size_t off, int *all_known)
+{
+	int64_t sum = 0;
+	for (size_t i = 0; i < r->n_threads; i++) {
+		const struct an_thread *t = &r->th[i];
+		if (!t->processor)
+			continue;
+		int64_t v;
+		memcpy(&v, (const char *)t + off, sizeof v);
+		if (v < 0)
+			*all_known = 0;
+		else
+			sum += v;
+	}
+	return sum;
+}
+#define PSUM(field, known) ((double)proc_sum(r, offsetof(struct an_thread, field), (known)) * 1e-9)
+
 void an_run_set_opts(struct an_run *r, const struct an_run_opts *opts)
 {
 	if (opts && opts != &r->opts)
@@ -246,39 +388,71 @@ void an_run_set_opts(struct an_run *r, const struct an_run_opts *opts)
 	struct an_fig *f = r->fig;
 	double N = r->n_proc;
 	double tp = (double)an_ticks_ns(r, r->t1 - r->t0) * 1e-9;
-	int64_t sum_t = 0, itb = 0, itl = 0, itc = 0, ptb = 0, ptl = 0, ptt = 0;
-	for (size_t i = 0; i < r->n_threads; i++) {
-		const struct an_thread *t = &r->th[i];
-		if (!t->processor)
-			continue;
-		sum_t += t->t_ns;
-		itb += t->barrier_wait_ns;
-		ptb += t->barrier_ovh_ns;
-		itl += t->lock_wait_ns;
-		ptl += t->lock_ovh_ns;
-		itc += t->cond_ns;
-		ptt += t->thread_ns;
-	}
+	int known = 1, kcpu = 1;
+	double sum_t = PSUM(t_ns, &known);
 	f[AN_N] = an_fig_val(N);
 	f[AN_T_PARA] = an_fig_val(tp);
-	f[AN_IT_EDGE] = an_fig_val(N * tp - (double)sum_t * 1e-9);
-	f[AN_IT_BARRIER] = an_fig_val((double)itb * 1e-9);
-	f[AN_IT_LOCK] = an_fig_val((double)itl * 1e-9);
-	f[AN_IT_COND] = an_fig_val((double)itc * 1e-9);
-	f[AN_PT_BARRIER] = an_fig_val((double)ptb * 1e-9);
-	f[AN_PT_LOCK] = an_fig_val((double)ptl * 1e-9);
-	f[AN_PT_THREAD] = an_fig_val((double)ptt * 1e-9);
+	f[AN_IT_EDGE] = an_fig_val(N * tp - sum_t);
+	f[AN_IT_BARRIER] = an_fig_val(PSUM(barrier_wait_ns, &known));
+	f[AN_IT_LOCK] = an_fig_val(PSUM(lock_wait_ns, &known));
+	f[AN_IT_COND] = an_fig_val(PSUM(cond_ns, &known));
+	f[AN_IT_SEM] = an_fig_val(PSUM(sem_wait_ns, &known));
+	f[AN_IT_JOIN] = an_fig_val(PSUM(join_wait_ns, &known));
+	f[AN_PT_BARRIER] = an_fig_val(PSUM(barrier_ovh_ns, &known));
+	f[AN_PT_LOCK] = an_fig_val(PSUM(lock_ovh_ns, &known));
+	f[AN_PT_SEM] = an_fig_val(PSUM(sem_ovh_ns, &known));
+	f[AN_PT_THREAD] = an_fig_val(PSUM(thread_ns, &known));
 	double it = f[AN_IT_EDGE].value + f[AN_IT_BARRIER].value + f[AN_IT_LOCK].value +
-		    f[AN_IT_COND].value;
-	double pt = f[AN_PT_BARRIER].value + f[AN_PT_LOCK].value + f[AN_PT_THREAD].value;
+		    f[AN_IT_COND].value + f[AN_IT_SEM].value + f[AN_IT_JOIN].value;
+	double pt = f[AN_PT_BARRIER].value + f[AN_PT_LOCK].value + f[AN_PT_SEM].value +
+		    f[AN_PT_THREAD].value;
+	double compute = PSUM(busy_ns, &known);          /* on CPU in compute */
+	double cpu_kernel = PSUM(cpu_kernel_ns, &kcpu);  /* the kernel's CPU time */
+	double oncpu = 0;
+	if (r->budget_ok) {
+		/* the budget closes: runnable and blocked time are parts of their own */
+		f[AN_IT_SCHED] = an_fig_val(PSUM(sched_ns, &known));
+		f[AN_IT_BLOCKED] = an_fig_val(PSUM(blocked_ns, &known));
+		it += f[AN_IT_SCHED].value + f[AN_IT_BLOCKED].value;
+		oncpu = PSUM(cpu_ns, &known);
+		if (kcpu && cpu_kernel > 0) {
+			/* compute as the kernel measured it: its CPU time minus what the records put
+			 * inside the primitives; N T_para - every part is then what the two
+			 * measurements disagree on */
+			compute = cpu_kernel - (oncpu - compute);
+			f[AN_CLOSURE] = N * tp > 0 ? an_fig_val((N * tp - it - pt - compute) /
+								 (N * tp))
+					: an_fig_na("T_para is zero");
+		} else {
+			f[AN_CLOSURE] = an_fig_na("no CPU-time samples to check the switch records "
+						  "against (the parts close by construction)");
+		}
+		f[AN_COMPUTE] = an_fig_val(compute);
+	} else {
+		/* IT_sched (the run-delay counter, when recorded) overlaps the waits: not a part */
+		f[AN_IT_BLOCKED] = an_fig_na(r->budget_why);
+		f[AN_CLOSURE] = an_fig_na(r->budget_why);
+		f[AN_COMPUTE] = an_fig_na(an_run_str(r, "compute on CPU: %s", r->budget_why));
+	}
 	f[AN_IT] = an_fig_val(it);
 	f[AN_PT] = an_fig_val(pt);
 	int cpus = r->opts.n_cpus > 0 ? r->opts.n_cpus : n_cpus_here();
 	f[AN_OVERSUB] = an_fig_val(N > cpus ? 1 : 0);
-	f[AN_PARALLELISM] = tp > 0 ? an_fig_val((double)an_ticks_ns(r, r->par_busy) * 1e-9 / tp)
-				   : an_fig_na("T_para is zero");
-	f[AN_PAR_SHARE] = r->par_busy ? an_fig_val((double)r->par_multi / (double)r->par_busy)
-				      : an_fig_na("no busy time");
+	if (tp <= 0) {
+		f[AN_PARALLELISM] = f[AN_PAR_SHARE] = an_fig_na("T_para is zero");
+	} else if (r->budget_ok) {
+		f[AN_PARALLELISM] = an_fig_val((double)an_ticks_ns(r, r->par_busy) * 1e-9 / tp);
+		f[AN_PAR_SHARE] = r->par_busy ? an_fig_val((double)r->par_multi /
+							   (double)r->par_busy)
+					      : an_fig_na("no CPU time");
+	} else if (kcpu && cpu_kernel > 0) {
+		f[AN_PARALLELISM] = an_fig_val(cpu_kernel / tp);
+		f[AN_PAR_SHARE] = an_fig_na(an_run_str(r, "needs when each thread ran: %s",
+						       r->budget_why));
+	} else {
+		f[AN_PARALLELISM] = f[AN_PAR_SHARE] =
+			an_fig_na(an_run_str(r, "no CPU time of the threads: %s", r->budget_why));
+	}
 
 	/* ML(N) from stall cycles (converted with the cycle rate) or misses x miss latency */
 	if (!isnan(r->stall_cycles) && r->cycles > 0 && r->task_clock_ns > 0) {
@@ -322,7 +496,14 @@ void an_run_set_opts(struct an_run *r, const struct an_run_opts *opts)
 		f[AN_T_SEQ] = an_fig_val(ts);
 		f[AN_E] = an_fig_val(E);
 		f[AN_S] = an_fig_val(ts / te);
-		f[AN_U] = an_fig_val(N * te - ts - (it + pt + ml));
+		/* U, extra work: the processors' CPU time in compute beyond the sequential work
+		 * (the baseline an experiment gives, else T_seq) and the extra memory stall. On a
+		 * wall-clock basis, or without the budget, the residual of (3) instead. */
+		double base = r->opts.u_base_s > 0 ? r->opts.u_base_s : ts;
+		if (!f[AN_COMPUTE].unavailable && !wall)
+			f[AN_U] = an_fig_val(f[AN_COMPUTE].value - base - ml);
+		else
+			f[AN_U] = an_fig_val(N * te - ts - (it + pt + ml));
 		f[AN_L_E] = an_fig_val(te * (1 - E));
 		double Ltot = f[AN_L].value + f[AN_U].value / N;
 		f[AN_CHECK3] = an_fig_val((te - ts / N - Ltot) / te);
@@ -397,11 +578,27 @@ int an_run_open(const char *dir, const struct an_run_opts *opts, struct an_run *
 	}
 	if ((choose_clip(r) || pre) && (rc = scan_all(r, r->t0, r->t1)) < 0)
 		goto out;
-	choose_processors(r);
 	if ((rc = an_join_barriers(r)) < 0 || (rc = an_join_locks(r)) < 0 ||
-	    (rc = an_join_parallelism(r)) < 0)
+	    (rc = an_join_sems(r)) < 0 || (rc = an_join_conds(r)) < 0)
+		goto out;
+	free(r->sev);
+	r->sev = NULL;
+	r->n_sev = r->cap_sev = 0;
+	join_parts(r);
+	if ((rc = an_budget_build(r)) < 0)
+		goto out;
+	choose_processors(r);
+	if ((rc = an_join_parallelism(r)) < 0)
 		goto out;
 	thread_figures(r);
+	cond_barrier_notes(r);
+	if (r->budget_ok)
+		an_run_note_add(r, "time budget: every thread's time split into on CPU, runnable "
+				"(IT_sched) and blocked by the kernel's context-switch records and "
+				"run delay; switch-in time %s", r->switch_how);
+	else
+		an_run_note_add(r, "time budget unavailable: %s; IT_sched overlaps the waits and "
+				"is not a part of L, U is the residual of (3)", r->budget_why);
 	an_source_funcs(r);
 	an_source_counters(r);
 	an_source_problems(r);
@@ -435,6 +632,10 @@ void an_run_free(struct an_run *r)
 	for (size_t i = 0; r->ts && i < r->n_threads; i++)
 		an_scan_free(&r->ts[i]);
 	an_scan_holds_free(r);
+	an_budget_free(r);
+	free(r->sev);
+	free(r->sems);
+	free(r->cbar);
 	for (size_t i = 0; r->tl && i < r->n_threads; i++)
 		free(r->tl[i].iv);
 	for (size_t i = 0; i < r->n_problems; i++)
@@ -498,6 +699,11 @@ size_t an_run_n_locks(const struct an_run *r) { return r->n_locks; }
 const struct an_lock *an_run_lock(const struct an_run *r, size_t i)
 {
 	return i < r->n_locks ? &r->locks[i].pub : NULL;
+}
+size_t an_run_n_sems(const struct an_run *r) { return r->n_sems; }
+const struct an_sem *an_run_sem(const struct an_run *r, size_t i)
+{
+	return i < r->n_sems ? &r->sems[i].pub : NULL;
 }
 size_t an_run_n_barriers(const struct an_run *r) { return r->n_bars; }
 const struct an_barrier *an_run_barrier(const struct an_run *r, size_t i)

@@ -14,6 +14,9 @@
  *                                          and reopen the hold (no REQUEST: no lock interval)
  *   BARRIER_ARRIVE a .. BARRIER_LEAVE l    one episode [a, l], joined across threads later
  *   CREATE_BEGIN..END, JOIN_BEGIN..END     thread primitives
+ *   SEM_WAIT_BEGIN .. SEM_WAIT_END         a semaphore wait; posts, successful waits, the
+ *                                          initial value, condition signals and the ends of
+ *                                          condition waits also go to r->sev (an_sync.c)
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -134,6 +137,16 @@ static int hold_push(struct an_run *r, size_t pos, uint32_t id, uint64_t q, uint
 	return 0;
 }
 
+/* Appends a post, signal or wait end (raw time t) for the joins of an_sync.c. */
+static int sev_push(struct an_run *r, uint64_t t, uint32_t obj, size_t pos, enum an_sev_kind k,
+		    uint32_t iv)
+{
+	if (r->n_sev == r->cap_sev && an_grow(&r->sev, &r->cap_sev, r->n_sev, sizeof *r->sev) < 0)
+		return -ENOMEM;
+	r->sev[r->n_sev++] = (struct an_sev){ t, obj, (uint32_t)pos, (uint32_t)k, iv, 0 };
+	return 0;
+}
+
 static struct an_reg *region_get(struct an_tscan *s, uint32_t id)
 {
 	for (size_t i = 0; i < s->n_reg; i++)
@@ -207,9 +220,9 @@ static void func_exit(struct an_tscan *s, uint32_t id, uint64_t t)
 /* Pending waits and open holds of one thread between its records (at most one wait of each kind
  * at a time). */
 struct pend {
-	uint64_t req_t, bar_t, cond_t, cr_t, join_t;
-	uint32_t req_obj, req_aux, bar_obj, bar_ep, cond_obj;
-	int has_req, has_bar, has_cond, has_cr, has_join;
+	uint64_t req_t, bar_t, cond_t, cr_t, join_t, sem_t;
+	uint32_t req_obj, req_aux, bar_obj, bar_ep, cond_obj, sem_obj, sem_aux;
+	int has_req, has_bar, has_cond, has_cr, has_join, has_sem;
 	struct { uint64_t q; uint32_t obj, mode; } open[MAX_OPEN_HOLDS];
 	size_t n_open;
 };
@@ -289,12 +302,42 @@ static int scan_other(struct an_run *r, struct an_tscan *s, struct pend *p, size
 	case SG_EV_COND_WAIT_END:
 		if (p->has_cond && p->cond_obj == id) {
 			s->t_cond += t - p->cond_t;
-			if (push_iv(s, p->cond_t, t, id, 0, IV_COND) < 0)
+			if (push_iv(s, p->cond_t, t, id, 0, IV_COND) < 0 ||
+			    sev_push(r, raw, id, pos, SEV_COND_WAKE, (uint32_t)(s->n_iv - 1)) < 0)
 				return -ENOMEM;
 		} else {
 			s->unmatched++;
 		}
 		p->has_cond = 0;
+		break;
+	case SG_EV_COND_SIGNAL:
+	case SG_EV_COND_BROADCAST:
+		if (sev_push(r, raw, id, pos, kind == SG_EV_COND_SIGNAL ? SEV_COND_SIGNAL
+					   : SEV_COND_BROADCAST, 0) < 0)
+			return -ENOMEM;
+		break;
+	case SG_EV_SEM_WAIT_BEGIN:
+		p->sem_t = t, p->sem_obj = id, p->sem_aux = aux, p->has_sem = 1;
+		break;
+	case SG_EV_SEM_WAIT_END:
+		if (p->has_sem && p->sem_obj == id) {
+			uint32_t res = (aux & 0xffffu) | (p->sem_aux & 0xffu) << 16;
+			if (push_iv(s, p->sem_t, t, id, res, IV_SEM) < 0 ||
+			    (aux == 0 && sev_push(r, raw, id, pos, SEV_SEM_TAKEN,
+						  (uint32_t)(s->n_iv - 1)) < 0))
+				return -ENOMEM;
+		} else {
+			s->unmatched++;
+		}
+		p->has_sem = 0;
+		break;
+	case SG_EV_SEM_POST:
+		if (aux == 0 && sev_push(r, raw, id, pos, SEV_SEM_POST, 0) < 0)
+			return -ENOMEM;
+		break;
+	case SG_EV_SEM_INIT:
+		if (sev_push(r, raw, id, pos, SEV_SEM_INIT, aux) < 0)
+			return -ENOMEM;
 		break;
 	case SG_EV_CREATE_BEGIN:
 		p->cr_t = t, p->has_cr = 1;
@@ -363,14 +406,21 @@ struct scan_loop {
 	size_t depth, cap_stack, n_fs;
 	uint64_t child;
 	uint64_t first, last;      /* inside the clip */
+	int before, after;         /* records before lo, after hi */
 };
 
 /* A record's time clamped to the clip [lo, hi] (one compare for "inside": unsigned wrap-around);
  * the first and last times inside are noted. For spans not wholly inside the clip. */
 static inline uint64_t clip_time(struct scan_loop *L, uint64_t lo, uint64_t hi, uint64_t t)
 {
-	if (t - lo > hi - lo)
-		return t < lo ? lo : hi;
+	if (t - lo > hi - lo) {
+		if (t < lo) {
+			L->before = 1;
+			return lo;
+		}
+		L->after = 1;
+		return hi;
+	}
 	if (t < L->first)
 		L->first = t;
 	L->last = t;
@@ -566,6 +616,17 @@ int an_scan_thread(struct an_run *r, size_t pos, uint64_t lo, uint64_t hi)
 	s->first = L.first;
 	s->last = last;
 	s->seen = L.first != UINT64_MAX;
+	s->before = L.before;
+	s->after = L.after;
+	/* a thread with records on both sides of an edge was alive there: its T_i runs from t0
+	 * (to t1), not from its first (last) record inside, which may be the end of a wait it
+	 * was in at t0 */
+	if (L.before && (s->seen || L.after))
+		s->first = lo;
+	if (L.after && (s->seen || L.before))
+		s->last = hi;
+	if (L.before && L.after)
+		s->seen = 1;
 	s->n_events = n_ev;
 	return 0;
 }

@@ -181,7 +181,10 @@ void an_source_counters(struct an_run *r)
 		r->stall_cycles = NAN;
 	}
 
-	/* run delay per thread */
+	/* run delay per thread, from the counter: only without the time budget, which places
+	 * the run delay itself (an_budget.c) */
+	if (r->budget_ok)
+		return;
 	const struct sgr_counter *sc = NULL;
 	for (size_t i = 0; i < sgr_n_counters(r->tr); i++) {
 		const struct sgr_counter *x = sgr_counter_at(r->tr, i);

@@ -39,25 +39,33 @@ enum an_metric {
 	AN_IT_BARRIER,   /* s: arrival to last arrival, summed over episodes and threads */
 	AN_IT_LOCK,      /* s: waiting while another thread holds the lock */
 	AN_IT_COND,      /* s: blocked in condition waits */
-	AN_IT_SCHED,     /* s: runnable but not running (schedstat run delay) */
+	AN_IT_SCHED,     /* s: runnable but not running (CPU contention), wherever it fell */
 	AN_PT_BARRIER,   /* s: last arrival to each thread's leave */
 	AN_PT_LOCK,      /* s: acquire time not explained by contention, plus release */
 	AN_PT_THREAD,    /* s: create and join time of the processor threads */
 	AN_ML,           /* s: ML(N) - ML(1) */
-	AN_U,            /* s: N T_para - T_seq - (IT + PT + ML) */
-	AN_PARALLELISM,  /* average parallelism: busy time / T_para */
+	AN_U,            /* s: extra work: CPU time in compute - T_seq - ML (negative: less work
+			    than the sequential program, superlinear) */
+	AN_PARALLELISM,  /* average parallelism: CPU time of the processors / T_para */
 	AN_OVERSUB,      /* 1 when N exceeds the CPUs, else 0 */
 	AN_N,            /* number of processor threads N */
-	AN_IT,           /* s: sum of the IT parts (IT_sched excluded: it overlaps the others) */
+	AN_IT,           /* s: sum of the IT parts */
 	AN_PT,           /* s: sum of the PT parts */
 	AN_ML_RAW,       /* s: memory stall time of this run, ML(N) of (7) */
-	AN_PAR_SHARE,    /* share of the busy time spent while >= 2 threads were busy */
+	AN_PAR_SHARE,    /* share of the CPU time spent while >= 2 processors were on CPU */
 	AN_L_E,          /* s: T_para (1 - E), the latency implied by E (10) */
 	AN_CHECK3,       /* relative deviation of (3): (T_para - T_seq/N - L) / T_para */
 	AN_CHECK10,      /* relative deviation of (10): (T_para (1 - E) - L) / (T_para (1 - E)) */
 	AN_CPU_UTIL,     /* task-clock / (N T_para) */
 	AN_MEM_RATE,     /* memory access (stall) time / (N T_para) */
 	AN_MISS_RATE,    /* cache misses / cache references */
+	AN_IT_SEM,       /* s: waiting in sem_wait while no post was available */
+	AN_IT_JOIN,      /* s: a processor waiting in join for a thread still running */
+	AN_IT_BLOCKED,   /* s: off CPU, sleeping, outside any traced primitive (I/O, page faults,
+			    untraced primitives) */
+	AN_PT_SEM,       /* s: semaphore operations not explained by waiting for a post */
+	AN_COMPUTE,      /* s: CPU time in compute summed over the processors (T_seq + ML + U) */
+	AN_CLOSURE,      /* (N T_para - sum of all parts) / (N T_para): the books, measured */
 	AN_N_METRICS
 };
 
@@ -86,6 +94,9 @@ struct an_run_opts {
 	double t_para_e_s;         /* the T_para paired with T_seq in E, S, U, L_from_E and (3) when
 				      T_seq is a wall-clock time: this run's wall time (check10 is
 				      then unavailable: no second measurement); <= 0: T_para */
+	double u_base_s;           /* the sequential work U is measured against: the CPU time in
+				      compute of the point's N=1 runs when T_seq is the N=1 run
+				      itself; <= 0: T_seq */
 };
 #define AN_NO_VERIFY 1u            /* skip payload checksums (headers are always checked) */
 
@@ -114,12 +125,21 @@ void an_run_span(const struct an_run *r, int64_t *t0_ns, int64_t *t1_ns);
 
 struct an_thread {
 	uint32_t index;            /* thread index in the trace */
-	int processor;             /* counts among the N (0: a master that only creates/joins) */
-	int64_t s_ns, e_ns;        /* first and last event inside [t0, t1]; T_i = e - s */
+	int32_t os_tid;            /* 0 unknown */
+	int processor;             /* counts among the N */
+	const char *why;           /* why it is or is not a processor (owned by the run) */
+	int64_t s_ns, e_ns;        /* first and last event inside [t0, t1] (t0, t1 for a thread
+				      alive across them); T_i = e - s */
 	int64_t t_ns;              /* T_i */
-	int64_t busy_ns;           /* T_i minus every wait and primitive below */
+	int64_t busy_ns;           /* compute on CPU: T_i minus every wait, primitive, runnable
+				      and blocked time below (without switch records: minus the
+				      waits and primitives) */
 	int64_t barrier_wait_ns, barrier_ovh_ns, lock_wait_ns, lock_ovh_ns, cond_ns, thread_ns;
-	int64_t sched_ns;          /* run delay, -1 unknown */
+	int64_t sem_wait_ns, sem_ovh_ns, join_wait_ns;
+	int64_t sched_ns;          /* runnable, not running, -1 unknown */
+	int64_t blocked_ns;        /* off CPU outside any traced primitive, -1 unknown */
+	int64_t cpu_ns;            /* on CPU in all (compute and primitives), -1 unknown */
+	int64_t cpu_kernel_ns;     /* the kernel's CPU time over [s, e] (a cross-check), -1 */
 	uint64_t n_events;
 };
 size_t an_run_n_threads(const struct an_run *r);
@@ -160,11 +180,29 @@ struct an_barrier {
 size_t an_run_n_barriers(const struct an_run *r);
 const struct an_barrier *an_run_barrier(const struct an_run *r, size_t i);
 
+struct an_sem {
+	uint32_t id;
+	uint64_t waits;            /* successful waits */
+	uint64_t blocked;          /* of those, waits that had to wait for a post */
+	uint64_t failed;           /* sem_trywait that found it at 0 */
+	uint64_t timeouts;         /* timed waits that gave up (or were interrupted) */
+	uint64_t posts;
+	int64_t wait_ns;           /* IT_sem part */
+	int64_t ovh_ns;            /* PT_sem part */
+	int64_t max_wait_ns;
+};
+/* Semaphores, most waited on first. */
+size_t an_run_n_sems(const struct an_run *r);
+const struct an_sem *an_run_sem(const struct an_run *r, size_t i);
+
 /* ---- Timeline of a run (for the GUI's thread view) ---------------------------------------- */
 
 enum an_state {
 	AN_ST_BUSY, AN_ST_BARRIER_WAIT, AN_ST_BARRIER_OVH, AN_ST_LOCK_WAIT, AN_ST_LOCK_OVH,
-	AN_ST_COND_WAIT, AN_ST_THREAD, AN_ST_IDLE, AN_N_STATES
+	AN_ST_COND_WAIT, AN_ST_THREAD, AN_ST_IDLE, AN_ST_SEM_WAIT, AN_ST_SEM_OVH,
+	AN_ST_RUNNABLE,            /* off CPU, runnable (CPU contention), in any of the above */
+	AN_ST_BLOCKED,             /* off CPU, sleeping, outside any traced primitive */
+	AN_N_STATES
 };
 const char *an_state_name(enum an_state s);
 

@@ -20,12 +20,15 @@ const char *const timeline_state_names[AN_N_STATES] = {
 	[AN_ST_BARRIER_OVH] = "barrier overhead", [AN_ST_LOCK_WAIT] = "lock wait",
 	[AN_ST_LOCK_OVH] = "lock overhead", [AN_ST_COND_WAIT] = "condition wait",
 	[AN_ST_THREAD] = "create/join", [AN_ST_IDLE] = "idle",
+	[AN_ST_SEM_WAIT] = "semaphore wait", [AN_ST_SEM_OVH] = "semaphore overhead",
+	[AN_ST_RUNNABLE] = "runnable (no CPU)", [AN_ST_BLOCKED] = "blocked (I/O, untraced)",
 };
 /* waits in full colours, the matching primitive in the tint of the same hue (as window 6) */
 const int timeline_state_colors[AN_N_STATES] = {
 	[AN_ST_BUSY] = 2, [AN_ST_BARRIER_WAIT] = 0, [AN_ST_BARRIER_OVH] = PLOT_N_COLORS + 0,
 	[AN_ST_LOCK_WAIT] = 1, [AN_ST_LOCK_OVH] = PLOT_N_COLORS + 1, [AN_ST_COND_WAIT] = 3,
-	[AN_ST_THREAD] = 4, [AN_ST_IDLE] = PLOT_GREY,
+	[AN_ST_THREAD] = 4, [AN_ST_IDLE] = PLOT_GREY, [AN_ST_SEM_WAIT] = 5,
+	[AN_ST_SEM_OVH] = PLOT_N_COLORS + 5, [AN_ST_RUNNABLE] = 6, [AN_ST_BLOCKED] = 7,
 };
 
 #define MIN_WINDOW_S 100e-9

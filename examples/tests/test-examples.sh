@@ -6,6 +6,9 @@
 set -u
 bin=${B:-build}/bin
 fails=0
+# The sequential twins are traced builds (T_seq is measured like T_para): these tests check
+# what the programs print, so nothing is recorded (and no ./sgtrace.PID is left behind).
+export SG_TRACE=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

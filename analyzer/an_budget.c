@@ -1,0 +1,582 @@
+/*
+ * an_budget.c — the time budget of every thread: where each tick of [first, last] went, by what
+ * the thread was doing (compute, or waiting / operating inside a primitive: the categories of
+ * enum an_cat) and by whether it was on CPU, runnable but not running (CPU contention), or
+ * blocked (sleeping). docs/analyzer.md, "The time budget", is the reference.
+ *
+ * Measured, not inferred:
+ *   - the thread's timeline and each wait's waiting part come from the trace (an_scan.c and the
+ *     joins); the time outside every primitive is compute;
+ *   - when it was off CPU, and whether it left its CPU preempted (still runnable) or blocked,
+ *     come from the kernel's context-switch records in the sched stream (collector/offcpu.c);
+ *   - how long it was runnable in all comes from the kernel's run delay (schedstat), sampled at
+ *     the thread's begin and end and at region boundaries.
+ * A preempted span is runnable throughout: IT_sched wherever it falls. A blocked span inside a
+ * wait, before the moment the wait was released (the last arrival, the holder's release, the
+ * post, the signal, the joined thread's end), is waiting: it stays in that wait's IT part. The
+ * rest of a blocked span is the wake-up: runnable once the kernel queued the thread, the wake-up
+ * path before that (on this VM's idle CPUs most of it: IPI and vCPU wake-up, not contention).
+ * The thread's run delay that the preempted spans do not explain is how much of its wake-ups
+ * was runnable: it is placed on the wake-up tails in proportion to their length (IT_sched), the
+ * remainder of the tails stays with the primitive (its PT part); what the tails cannot hold goes
+ * to the blocked spans in compute (woken from I/O). Blocked spans in compute are IT_blocked.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "an_int.h"
+
+/* A sample of one thread's CPU time and run delay (ns so far), at ticks t. */
+struct smp {
+	uint64_t t;
+	int64_t cpu, delay;
+};
+
+/* A context switch of one thread. */
+struct sw {
+	uint64_t t;
+	uint32_t out : 1, preempted : 1, cpu : 30;
+};
+
+struct tid_pos {
+	int32_t tid;
+	uint32_t pos;
+};
+
+struct sched_load {
+	struct sw **sw;
+	size_t *n_sw, *cap_sw;
+	struct smp **smp;
+	size_t *n_smp, *cap_smp;
+	struct tid_pos *map;
+	size_t n_map;
+};
+
+static int tid_cmp(const void *a, const void *b)
+{
+	const struct tid_pos *x = a, *y = b;
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+static long tid_find(const struct sched_load *L, int32_t tid)
+{
+	size_t lo = 0, hi = L->n_map;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (L->map[mid].tid < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < L->n_map && L->map[lo].tid == tid ? (long)L->map[lo].pos : -1;
+}
+
+static void load_free(struct sched_load *L, size_t n)
+{
+	for (size_t i = 0; L->sw && i < n; i++)
+		free(L->sw[i]);
+	for (size_t i = 0; L->smp && i < n; i++)
+		free(L->smp[i]);
+	free(L->sw);
+	free(L->n_sw);
+	free(L->cap_sw);
+	free(L->smp);
+	free(L->n_smp);
+	free(L->cap_smp);
+	free(L->map);
+}
+
+/* A sample of pos at t: the one already there at the same time (the TASK_CPU and TASK_DELAY
+ * records of one sample), or a new one. */
+static struct smp *smp_at(struct sched_load *L, size_t pos, uint64_t t)
+{
+	size_t n = L->n_smp[pos];
+	if (n && L->smp[pos][n - 1].t == t)
+		return &L->smp[pos][n - 1];
+	if (an_grow(&L->smp[pos], &L->cap_smp[pos], n, sizeof **L->smp) < 0)
+		return NULL;
+	L->smp[pos][n] = (struct smp){ t, -1, -1 };
+	L->n_smp[pos]++;
+	return &L->smp[pos][n];
+}
+
+/* Reads the sched stream into per-thread switches and samples (ticks of the trace's clock). */
+static int sched_read(struct an_run *r, struct sched_load *L)
+{
+	size_t n = r->n_threads;
+	memset(L, 0, sizeof *L);
+	L->sw = calloc(n, sizeof *L->sw);
+	L->n_sw = calloc(n, sizeof *L->n_sw);
+	L->cap_sw = calloc(n, sizeof *L->cap_sw);
+	L->smp = calloc(n, sizeof *L->smp);
+	L->n_smp = calloc(n, sizeof *L->n_smp);
+	L->cap_smp = calloc(n, sizeof *L->cap_smp);
+	L->map = calloc(n ? n : 1, sizeof *L->map);
+	if (!L->sw || !L->n_sw || !L->cap_sw || !L->smp || !L->n_smp || !L->cap_smp || !L->map)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const struct sgr_thread *th = sgr_thread(r->tr, i);
+		if (th->os_tid > 0)
+			L->map[L->n_map++] = (struct tid_pos){ th->os_tid, (uint32_t)i };
+	}
+	qsort(L->map, L->n_map, sizeof *L->map, tid_cmp);
+	struct sgr_cursor cur;
+	struct sgr_span sp;
+	sgr_cursor_init(&cur, r->tr, SGR_POS_SCHED);
+	while (sgr_cursor_next(&cur, &sp)) {
+		for (size_t k = 0; k < sp.n; k++) {
+			const struct sg_event_rec *e = &sp.recs[k];
+			unsigned kind = sg_rec_kind(e);
+			int64_t value = 0;
+			if (sg_kind_has_value(kind)) {
+				if (k + 1 >= sp.n || sg_rec_kind(&sp.recs[k + 1]) != SG_EV_VALUE)
+					continue;
+				value = (int64_t)sp.recs[++k].w1;
+			}
+			if (kind == SG_EV_SWITCH_LOST) {
+				r->sched_lost += (uint64_t)value;
+				continue;
+			}
+			long pos = tid_find(L, (int32_t)sg_rec_id(e));
+			if (pos < 0)
+				continue;   /* the drain thread, or a thread that never recorded */
+			uint64_t t = sgr_ns_to_ticks(r->info, (int64_t)sg_rec_ticks(e));
+			if (kind == SG_EV_SWITCH_OUT || kind == SG_EV_SWITCH_IN) {
+				size_t m = L->n_sw[pos];
+				if (an_grow(&L->sw[pos], &L->cap_sw[pos], m, sizeof **L->sw) < 0)
+					return -ENOMEM;
+				uint32_t aux = sg_rec_aux(e);
+				L->sw[pos][m] = (struct sw){ t, kind == SG_EV_SWITCH_OUT,
+							     (aux & SG_SWITCH_PREEMPTED) != 0,
+							     SG_SWITCH_CPU(aux) };
+				L->n_sw[pos]++;
+			} else if (kind == SG_EV_TASK_CPU || kind == SG_EV_TASK_DELAY) {
+				struct smp *x = smp_at(L, (size_t)pos, t);
+				if (!x)
+					return -ENOMEM;
+				if (kind == SG_EV_TASK_CPU)
+					x->cpu = value;
+				else
+					x->delay = value;
+			}
+		}
+	}
+	return 0;
+}
+
+static int sw_cmp(const void *a, const void *b)
+{
+	const struct sw *x = a, *y = b;
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return (int)y->out - (int)x->out;   /* at the same time: out, then in */
+}
+
+/* A switch of some thread, for the switch-in time. */
+struct cpu_sw {
+	uint64_t t;
+	uint32_t cpu, tid_pos : 31, out : 1;
+};
+
+static int cpu_sw_cmp(const void *a, const void *b)
+{
+	const struct cpu_sw *x = a, *y = b;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return (x->t > y->t) - (x->t < y->t);
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+#define SWITCH_MIN_PAIRS 16
+#define SWITCH_MAX_TICKS_NS 20000   /* a longer gap is not a switch */
+
+/* The time the kernel takes to switch a thread in (ticks): it counts as the thread's CPU time
+ * but falls before the switch-in record. Measured where one traced thread left a CPU and
+ * another came in on it next: the gap between the two records is the switch. The lower
+ * quartile of those gaps (the others include a foreign task that ran in between); 0 with
+ * fewer than SWITCH_MIN_PAIRS of them. */
+static uint64_t switch_in_ticks(struct an_run *r, const struct sched_load *L, size_t *n_pairs)
+{
+	size_t total = 0, k = 0, m = 0;
+	*n_pairs = 0;
+	for (size_t i = 0; i < r->n_threads; i++)
+		total += L->n_sw[i];
+	struct cpu_sw *all = malloc((total ? total : 1) * sizeof *all);
+	uint64_t *gap = malloc((total ? total : 1) * sizeof *gap), d = 0;
+	if (!all || !gap)
+		goto out;
+	for (size_t i = 0; i < r->n_threads; i++)
+		for (size_t j = 0; j < L->n_sw[i]; j++)
+			all[k++] = (struct cpu_sw){ L->sw[i][j].t, L->sw[i][j].cpu, (uint32_t)i,
+						    L->sw[i][j].out };
+	qsort(all, k, sizeof *all, cpu_sw_cmp);
+	uint64_t limit = (uint64_t)((double)SWITCH_MAX_TICKS_NS / r->info->ns_per_tick);
+	for (size_t j = 1; j < k; j++)
+		if (all[j].cpu == all[j - 1].cpu && all[j - 1].out && !all[j].out &&
+		    all[j].tid_pos != all[j - 1].tid_pos && all[j].t - all[j - 1].t < limit)
+			gap[m++] = all[j].t - all[j - 1].t;
+	if (m >= SWITCH_MIN_PAIRS) {
+		qsort(gap, m, sizeof *gap, u64_cmp);
+		d = gap[m / 4];
+	}
+	*n_pairs = m;
+out:
+	free(all);
+	free(gap);
+	return d;
+}
+
+/* Thread pos's off-CPU spans from its switches (records of several CPUs' rings: sorted here).
+ * A switch out opens a span, the next switch in closes it; one still open at the end runs to
+ * the end of time. */
+static int spans_make(struct an_run *r, size_t pos, struct sw *sw, size_t n)
+{
+	size_t cap = 0, m = 0;
+	struct an_ivl *v = NULL;
+	int off = 0;
+	qsort(sw, n, sizeof *sw, sw_cmp);
+	for (size_t k = 0; k < n; k++) {
+		if (sw[k].out && !off) {
+			if (an_grow(&v, &cap, m, sizeof *v) < 0) {
+				free(v);
+				return -ENOMEM;
+			}
+			v[m++] = (struct an_ivl){ sw[k].t, SG_TICKS_MAX, 0, sw[k].preempted, 0, 0 };
+			off = 1;
+		} else if (!sw[k].out && off) {
+			v[m - 1].b = sw[k].t;
+			off = 0;
+		}
+	}
+	r->off[pos] = v;
+	r->n_off[pos] = m;
+	return 0;
+}
+
+/* The first span of pos ending after x. */
+static size_t span_from(const struct an_run *r, size_t pos, uint64_t x)
+{
+	const struct an_ivl *v = r->off[pos];
+	size_t lo = 0, hi = r->n_off[pos];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid].b <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Ticks of pos's spans (preempted ones only with `pre`) inside [x, y). */
+static uint64_t off_within(const struct an_run *r, size_t pos, uint64_t x, uint64_t y, int pre)
+{
+	uint64_t sum = 0;
+	for (size_t k = span_from(r, pos, x); k < r->n_off[pos] && r->off[pos][k].a < y; k++) {
+		const struct an_ivl *v = &r->off[pos][k];
+		if (pre && !v->aux)
+			continue;
+		uint64_t a = v->a > x ? v->a : x, b = v->b < y ? v->b : y;
+		if (b > a)
+			sum += b - a;
+	}
+	return sum;
+}
+
+uint64_t an_budget_oncpu(const struct an_run *r, size_t pos, uint64_t x, uint64_t y)
+{
+	if (y <= x)
+		return 0;
+	if (!r->off || !r->n_off)
+		return y - x;
+	return (y - x) - off_within(r, pos, x, y, 0);
+}
+
+/* The categories of a wait interval: before rel (its release) w, after it p. */
+static void ivl_cats(const struct an_ivl *v, int *w, int *p, uint64_t *rel)
+{
+	*rel = v->a + v->part;
+	switch ((enum an_ivl_type)v->type) {
+	case IV_BARRIER: *w = CAT_BAR_W, *p = CAT_BAR_P; return;
+	case IV_LOCK: *w = CAT_LOCK_W, *p = CAT_LOCK_P; return;
+	case IV_COND: *w = *p = CAT_COND; return;
+	case IV_SEM: *w = CAT_SEM_W, *p = CAT_SEM_P; return;
+	case IV_THREAD:
+		if (v->aux == 1) {
+			*w = CAT_JOIN_W, *p = CAT_THREAD_P;
+			return;
+		}
+		break;
+	case IV_LOCK_FAIL:
+		*w = *p = CAT_LOCK_P;
+		*rel = v->a;
+		return;
+	}
+	*w = *p = CAT_THREAD_P;
+	*rel = v->a;
+}
+
+/* What a stretch of a thread's time adds to: how = 0 its category totals, 1 runnable, 2
+ * blocked (waiting before a release, the wake-up tail after it, blocked in compute). */
+static void add(struct an_budget *b, int how, int cat, int tail, uint64_t len)
+{
+	if (!len)
+		return;
+	if (how == 0)
+		b->total[cat] += len;
+	else if (how == 1)
+		b->run[cat] += len;
+	else if (tail)
+		b->tail[cat] += len;
+	else
+		b->sleep[cat] += len;
+}
+
+/* Lays [x, y) of thread s over its intervals (in time order; *k is where to start, moved on
+ * for the next stretch, which begins later). */
+static void lay(const struct an_tscan *s, size_t *k, uint64_t x, uint64_t y, struct an_budget *b,
+		int how)
+{
+	const struct an_ivl *iv = s->iv;
+	uint64_t cur = x;
+	while (cur < y) {
+		while (*k < s->n_iv && iv[*k].b <= cur)
+			(*k)++;
+		if (*k == s->n_iv || iv[*k].a >= y) {
+			add(b, how, CAT_COMPUTE, 0, y - cur);
+			return;
+		}
+		const struct an_ivl *v = &iv[*k];
+		if (v->a > cur) {
+			add(b, how, CAT_COMPUTE, 0, v->a - cur);
+			cur = v->a;
+		}
+		uint64_t end = v->b < y ? v->b : y, rel;
+		int w, p;
+		ivl_cats(v, &w, &p, &rel);
+		if (cur < rel)
+			add(b, how, w, 0, (rel < end ? rel : end) - cur);
+		if (end > rel)
+			add(b, how, p, 1, end - (rel > cur ? rel : cur));
+		cur = end;
+	}
+}
+
+/* The sample of thread pos nearest to t, or NULL. */
+static const struct smp *smp_near(const struct sched_load *L, size_t pos, uint64_t t)
+{
+	const struct smp *best = NULL;
+	uint64_t d = UINT64_MAX;
+	for (size_t k = 0; k < L->n_smp[pos]; k++) {
+		const struct smp *x = &L->smp[pos][k];
+		uint64_t e = x->t > t ? x->t - t : t - x->t;
+		if (e < d)
+			d = e, best = x;
+	}
+	return best;
+}
+
+/* The budget of one thread seen in the interval. */
+static void thread_budget(struct an_run *r, const struct sched_load *L, size_t pos)
+{
+	struct an_tscan *s = &r->ts[pos];
+	struct an_budget *b = &r->bud[pos];
+	uint64_t lo = s->first, hi = s->last;
+	size_t k = 0;
+	memset(b, 0, sizeof *b);
+	b->cpu_kernel_ns = b->delay_kernel_ns = -1;
+	lay(s, &k, lo, hi, b, 0);
+	if (r->budget_ok) {
+		k = 0;
+		for (size_t j = span_from(r, pos, lo); j < r->n_off[pos] && r->off[pos][j].a < hi;
+		     j++) {
+			const struct an_ivl *v = &r->off[pos][j];
+			uint64_t a = v->a > lo ? v->a : lo, e = v->b < hi ? v->b : hi;
+			if (e > a)
+				lay(s, &k, a, e, b, v->aux ? 1 : 2);
+		}
+	}
+	/* the kernel's CPU time and run delay between the samples nearest to the edges */
+	const struct smp *sa = L ? smp_near(L, pos, lo) : NULL, *sb = L ? smp_near(L, pos, hi) : NULL;
+	int64_t wake = -1;
+	if (sa && sb && sb->t > sa->t) {
+		if (sa->cpu >= 0 && sb->cpu >= 0) {
+			/* over [lo, hi): the kernel's figure over [ta, tb) corrected by the records'
+			 * difference between the two windows */
+			int64_t c = sb->cpu - sa->cpu;
+			if (r->budget_ok)
+				c += an_ticks_ns(r, an_budget_oncpu(r, pos, lo, hi)) -
+				     an_ticks_ns(r, an_budget_oncpu(r, pos, sa->t, sb->t));
+			b->cpu_kernel_ns = c;
+		}
+		if (sa->delay >= 0 && sb->delay >= 0) {
+			int64_t d = sb->delay - sa->delay;
+			b->delay_kernel_ns = d;
+			if (r->budget_ok) {
+				wake = d - an_ticks_ns(r, off_within(r, pos, sa->t, sb->t, 1));
+				if (wake < 0)
+					wake = 0;
+			}
+		}
+	}
+	if (!r->budget_ok)
+		return;
+	/* the wake-up tails: runnable for the part the run delay says, the rest is the
+	 * primitive's wake-up path */
+	uint64_t tails = 0;
+	for (int c = 0; c < AN_N_CATS; c++)
+		tails += b->tail[c];
+	double w = wake > 0 ? (double)wake / r->info->ns_per_tick : 0;   /* ticks */
+	double f1 = tails ? (w < (double)tails ? w / (double)tails : 1.0) : 0;
+	double placed = 0;
+	for (int c = 0; c < AN_N_CATS; c++) {
+		uint64_t mv = (uint64_t)((double)b->tail[c] * f1 + 0.5);
+		if (mv > b->tail[c])
+			mv = b->tail[c];
+		b->run[c] += mv;
+		b->sleep[c] += b->tail[c] - mv;
+		placed += (double)mv;
+	}
+	double rest = w - placed;
+	if (rest > 0 && b->sleep[CAT_COMPUTE] > 0) {
+		uint64_t mv = rest < (double)b->sleep[CAT_COMPUTE] ? (uint64_t)rest
+								 : b->sleep[CAT_COMPUTE];
+		b->run[CAT_COMPUTE] += mv;
+		b->sleep[CAT_COMPUTE] -= mv;
+		rest -= (double)mv;
+	}
+	b->unplaced_ns = rest > 0 ? an_ticks_ns(r, (uint64_t)rest) : 0;
+}
+
+/* The kernel's CPU time of thread pos over [x, y) by its samples nearest to x and y, and the
+ * switch records' on-CPU time and switch-ins over the samples' window. 0 when unknown. */
+static int kernel_vs_records(const struct an_run *r, const struct sched_load *L, size_t pos,
+			     uint64_t x, uint64_t y, int64_t *kernel_ns, int64_t *records_ns,
+			     size_t *n_in)
+{
+	const struct smp *sa = smp_near(L, pos, x), *sb = smp_near(L, pos, y);
+	if (!sa || !sb || sb->t <= sa->t || sa->cpu < 0 || sb->cpu < 0)
+		return 0;
+	*kernel_ns = sb->cpu - sa->cpu;
+	*records_ns = an_ticks_ns(r, an_budget_oncpu(r, pos, sa->t, sb->t));
+	*n_in = 0;
+	for (size_t k = span_from(r, pos, sa->t); k < r->n_off[pos]; k++) {
+		const struct an_ivl *v = &r->off[pos][k];
+		if (v->b > sb->t)
+			break;
+		*n_in += v->b > sa->t;
+	}
+	return 1;
+}
+
+/* The switch-in time: the kernel counts a thread's CPU time from the moment it picks the
+ * thread, its switch-in record comes when the switch is done. Measured where one traced thread
+ * left a CPU and another came in on it next (the gap between their records is the switch),
+ * else from the kernel's CPU time of all threads against their records' (the difference over
+ * their switch-ins). It is carved from the end of every span: on CPU, in the kernel, in the
+ * category the span ends in. */
+static void spans_carve(struct an_run *r, const struct sched_load *L)
+{
+	size_t pairs = 0, n_in = 0, n;
+	uint64_t d = switch_in_ticks(r, L, &pairs);
+	int64_t diff = 0, k, rec;
+	if (d) {
+		r->switch_how = an_run_str(r, "%lld ns, the lower quartile of %zu switches from one "
+					   "traced thread to another on a CPU",
+					   (long long)an_ticks_ns(r, d), pairs);
+	} else {
+		for (size_t i = 0; i < r->n_threads; i++)
+			if (r->ts[i].seen && kernel_vs_records(r, L, i, r->ts[i].first,
+							       r->ts[i].last, &k, &rec, &n)) {
+				diff += k - rec;
+				n_in += n;
+			}
+		if (n_in && diff > 0) {
+			double ns = (double)diff / (double)n_in;
+			if (ns > SWITCH_MAX_TICKS_NS)
+				ns = SWITCH_MAX_TICKS_NS;
+			d = (uint64_t)(ns / r->info->ns_per_tick);
+			r->switch_how = an_run_str(r, "%.0f ns, the kernel's CPU time of the threads "
+						   "less their on-CPU time by the records, over %zu "
+						   "switch-ins (%zu switches between traced threads)",
+						   ns, n_in, pairs);
+		} else {
+			r->switch_how = "0 (too few switches to measure it)";
+		}
+	}
+	r->switch_ticks = d;
+	for (size_t i = 0; d && i < r->n_threads; i++)
+		for (size_t j = 0; j < r->n_off[i]; j++) {
+			struct an_ivl *v = &r->off[i][j];
+			if (v->b == SG_TICKS_MAX)
+				continue;   /* never switched back in */
+			v->b -= d < v->b - v->a ? d : v->b - v->a;
+		}
+}
+
+int an_budget_build(struct an_run *r)
+{
+	size_t n = r->n_threads;
+	struct sched_load L;
+	int rc = -ENOMEM, have_load = 0;
+	an_budget_free(r);
+	r->bud = calloc(n ? n : 1, sizeof *r->bud);
+	r->off = calloc(n ? n : 1, sizeof *r->off);
+	r->n_off = calloc(n ? n : 1, sizeof *r->n_off);
+	if (!r->bud || !r->off || !r->n_off)
+		return -ENOMEM;
+	const struct sgr_sched *sc = sgr_sched(r->tr);
+	r->budget_ok = 0;
+	r->sched_lost = 0;
+	if (!sc->defined)
+		r->budget_why = "no sched stream: the trace was recorded before scalegraph recorded "
+				"context switches (trace format 1.1)";
+	else if (sc->unavailable)
+		r->budget_why = an_run_str(r, "context-switch records unavailable: %s", sc->text);
+	else if (!sc->present)
+		r->budget_why = "context-switch records missing (sched.sgs was not written)";
+	else
+		r->budget_ok = 1;
+	if (sc->present) {
+		have_load = 1;
+		if ((rc = sched_read(r, &L)) < 0)
+			goto out;
+		if (r->sched_lost) {
+			r->budget_ok = 0;
+			r->budget_why = an_run_str(r, "%llu context-switch records were lost (the "
+						   "kernel's ring buffer was full)",
+						   (unsigned long long)r->sched_lost);
+		}
+		for (size_t i = 0; r->budget_ok && i < n; i++)
+			if ((rc = spans_make(r, i, L.sw[i], L.n_sw[i])) < 0)
+				goto out;
+		if (r->budget_ok)
+			spans_carve(r, &L);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (r->ts[i].seen)
+			thread_budget(r, have_load ? &L : NULL, i);
+	rc = 0;
+out:
+	if (have_load)
+		load_free(&L, n);
+	return rc;
+}
+
+void an_budget_free(struct an_run *r)
+{
+	for (size_t i = 0; r->off && i < r->n_threads; i++)
+		free(r->off[i]);
+	free(r->off);
+	free(r->n_off);
+	free(r->bud);
+	r->off = NULL;
+	r->n_off = NULL;
+	r->bud = NULL;
+}
