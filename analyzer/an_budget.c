@@ -20,6 +20,12 @@
  * was runnable: it is placed on the wake-up tails in proportion to their length (IT_sched), the
  * remainder of the tails stays with the primitive (its PT part); what the tails cannot hold goes
  * to the blocked spans in compute (woken from I/O). Blocked spans in compute are IT_blocked.
+ *
+ * On CPU is by the records. The kernel's CPU time of a thread is a little more: it charges a
+ * thread from the moment it picks it, the switch-in record comes after the switch (about a
+ * microsecond here), and a thread woken on an idle CPU from its enqueue on (the kernel skips
+ * the clock update of that switch: the idle CPU's wake-up, several microseconds in this VM,
+ * is charged to the thread and not to its run delay). The thread table shows both.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -36,7 +42,7 @@ struct smp {
 /* A context switch of one thread. */
 struct sw {
 	uint64_t t;
-	uint32_t out : 1, preempted : 1, cpu : 30;
+	uint32_t out, preempted;
 };
 
 struct tid_pos {
@@ -146,10 +152,8 @@ static int sched_read(struct an_run *r, struct sched_load *L)
 				size_t m = L->n_sw[pos];
 				if (an_grow(&L->sw[pos], &L->cap_sw[pos], m, sizeof **L->sw) < 0)
 					return -ENOMEM;
-				uint32_t aux = sg_rec_aux(e);
 				L->sw[pos][m] = (struct sw){ t, kind == SG_EV_SWITCH_OUT,
-							     (aux & SG_SWITCH_PREEMPTED) != 0,
-							     SG_SWITCH_CPU(aux) };
+							     (sg_rec_aux(e) & SG_SWITCH_PREEMPTED) != 0 };
 				L->n_sw[pos]++;
 			} else if (kind == SG_EV_TASK_CPU || kind == SG_EV_TASK_DELAY) {
 				struct smp *x = smp_at(L, (size_t)pos, t);
@@ -171,65 +175,6 @@ static int sw_cmp(const void *a, const void *b)
 	if (x->t != y->t)
 		return x->t < y->t ? -1 : 1;
 	return (int)y->out - (int)x->out;   /* at the same time: out, then in */
-}
-
-/* A switch of some thread, for the switch-in time. */
-struct cpu_sw {
-	uint64_t t;
-	uint32_t cpu, tid_pos : 31, out : 1;
-};
-
-static int cpu_sw_cmp(const void *a, const void *b)
-{
-	const struct cpu_sw *x = a, *y = b;
-	if (x->cpu != y->cpu)
-		return x->cpu < y->cpu ? -1 : 1;
-	return (x->t > y->t) - (x->t < y->t);
-}
-
-static int u64_cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return (x > y) - (x < y);
-}
-
-#define SWITCH_MIN_PAIRS 16
-#define SWITCH_MAX_TICKS_NS 20000   /* a longer gap is not a switch */
-
-/* The time the kernel takes to switch a thread in (ticks): it counts as the thread's CPU time
- * but falls before the switch-in record. Measured where one traced thread left a CPU and
- * another came in on it next: the gap between the two records is the switch. The lower
- * quartile of those gaps (the others include a foreign task that ran in between); 0 with
- * fewer than SWITCH_MIN_PAIRS of them. */
-static uint64_t switch_in_ticks(struct an_run *r, const struct sched_load *L, size_t *n_pairs)
-{
-	size_t total = 0, k = 0, m = 0;
-	*n_pairs = 0;
-	for (size_t i = 0; i < r->n_threads; i++)
-		total += L->n_sw[i];
-	struct cpu_sw *all = malloc((total ? total : 1) * sizeof *all);
-	uint64_t *gap = malloc((total ? total : 1) * sizeof *gap), d = 0;
-	if (!all || !gap)
-		goto out;
-	for (size_t i = 0; i < r->n_threads; i++)
-		for (size_t j = 0; j < L->n_sw[i]; j++)
-			all[k++] = (struct cpu_sw){ L->sw[i][j].t, L->sw[i][j].cpu, (uint32_t)i,
-						    L->sw[i][j].out };
-	qsort(all, k, sizeof *all, cpu_sw_cmp);
-	uint64_t limit = (uint64_t)((double)SWITCH_MAX_TICKS_NS / r->info->ns_per_tick);
-	for (size_t j = 1; j < k; j++)
-		if (all[j].cpu == all[j - 1].cpu && all[j - 1].out && !all[j].out &&
-		    all[j].tid_pos != all[j - 1].tid_pos && all[j].t - all[j - 1].t < limit)
-			gap[m++] = all[j].t - all[j - 1].t;
-	if (m >= SWITCH_MIN_PAIRS) {
-		qsort(gap, m, sizeof *gap, u64_cmp);
-		d = gap[m / 4];
-	}
-	*n_pairs = m;
-out:
-	free(all);
-	free(gap);
-	return d;
 }
 
 /* Thread pos's off-CPU spans from its switches (records of several CPUs' rings: sorted here).
@@ -454,72 +399,6 @@ static void thread_budget(struct an_run *r, const struct sched_load *L, size_t p
 	b->unplaced_ns = rest > 0 ? an_ticks_ns(r, (uint64_t)rest) : 0;
 }
 
-/* The kernel's CPU time of thread pos over [x, y) by its samples nearest to x and y, and the
- * switch records' on-CPU time and switch-ins over the samples' window. 0 when unknown. */
-static int kernel_vs_records(const struct an_run *r, const struct sched_load *L, size_t pos,
-			     uint64_t x, uint64_t y, int64_t *kernel_ns, int64_t *records_ns,
-			     size_t *n_in)
-{
-	const struct smp *sa = smp_near(L, pos, x), *sb = smp_near(L, pos, y);
-	if (!sa || !sb || sb->t <= sa->t || sa->cpu < 0 || sb->cpu < 0)
-		return 0;
-	*kernel_ns = sb->cpu - sa->cpu;
-	*records_ns = an_ticks_ns(r, an_budget_oncpu(r, pos, sa->t, sb->t));
-	*n_in = 0;
-	for (size_t k = span_from(r, pos, sa->t); k < r->n_off[pos]; k++) {
-		const struct an_ivl *v = &r->off[pos][k];
-		if (v->b > sb->t)
-			break;
-		*n_in += v->b > sa->t;
-	}
-	return 1;
-}
-
-/* The switch-in time: the kernel counts a thread's CPU time from the moment it picks the
- * thread, its switch-in record comes when the switch is done. Measured where one traced thread
- * left a CPU and another came in on it next (the gap between their records is the switch),
- * else from the kernel's CPU time of all threads against their records' (the difference over
- * their switch-ins). It is carved from the end of every span: on CPU, in the kernel, in the
- * category the span ends in. */
-static void spans_carve(struct an_run *r, const struct sched_load *L)
-{
-	size_t pairs = 0, n_in = 0, n;
-	uint64_t d = switch_in_ticks(r, L, &pairs);
-	int64_t diff = 0, k, rec;
-	if (d) {
-		r->switch_how = an_run_str(r, "%lld ns, the lower quartile of %zu switches from one "
-					   "traced thread to another on a CPU",
-					   (long long)an_ticks_ns(r, d), pairs);
-	} else {
-		for (size_t i = 0; i < r->n_threads; i++)
-			if (r->ts[i].seen && kernel_vs_records(r, L, i, r->ts[i].first,
-							       r->ts[i].last, &k, &rec, &n)) {
-				diff += k - rec;
-				n_in += n;
-			}
-		if (n_in && diff > 0) {
-			double ns = (double)diff / (double)n_in;
-			if (ns > SWITCH_MAX_TICKS_NS)
-				ns = SWITCH_MAX_TICKS_NS;
-			d = (uint64_t)(ns / r->info->ns_per_tick);
-			r->switch_how = an_run_str(r, "%.0f ns, the kernel's CPU time of the threads "
-						   "less their on-CPU time by the records, over %zu "
-						   "switch-ins (%zu switches between traced threads)",
-						   ns, n_in, pairs);
-		} else {
-			r->switch_how = "0 (too few switches to measure it)";
-		}
-	}
-	r->switch_ticks = d;
-	for (size_t i = 0; d && i < r->n_threads; i++)
-		for (size_t j = 0; j < r->n_off[i]; j++) {
-			struct an_ivl *v = &r->off[i][j];
-			if (v->b == SG_TICKS_MAX)
-				continue;   /* never switched back in */
-			v->b -= d < v->b - v->a ? d : v->b - v->a;
-		}
-}
-
 int an_budget_build(struct an_run *r)
 {
 	size_t n = r->n_threads;
@@ -556,8 +435,6 @@ int an_budget_build(struct an_run *r)
 		for (size_t i = 0; r->budget_ok && i < n; i++)
 			if ((rc = spans_make(r, i, L.sw[i], L.n_sw[i])) < 0)
 				goto out;
-		if (r->budget_ok)
-			spans_carve(r, &L);
 	}
 	for (size_t i = 0; i < n; i++)
 		if (r->ts[i].seen)

@@ -17,7 +17,7 @@
 #include "an_int.h"
 #include "store.h"
 
-#define AN_CACHE_VERSION 2u
+#define AN_CACHE_VERSION 3u   /* 3: the time budget, format 1.2 traces */
 #define KEY_NAME "analysis_key"
 #define PROBLEM_NAME "problem"
 
@@ -29,11 +29,11 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
-/* Order-independent hash of the trace directory's files (name, size, mtime). */
-static uint64_t trace_stat_key(const struct an_exp *e, int64_t id)
+/* Order-independent hash of a directory's files (name, size, mtime), and of the files of its
+ * subdirectories (a trace root holds one directory per process). */
+static uint64_t dir_stat_key(const char *dir, int depth)
 {
-	char dir[4096], path[4352];
-	snprintf(dir, sizeof dir, "%s/runs/%lld/trace", e->dir, (long long)id);
+	char path[4352];
 	DIR *d = opendir(dir);
 	if (!d)
 		return 0;
@@ -47,12 +47,25 @@ static uint64_t trace_stat_key(const struct an_exp *e, int64_t id)
 		if (stat(path, &st) < 0)
 			continue;
 		uint64_t h = fnv(0xcbf29ce484222325ull, de->d_name, strlen(de->d_name));
+		if (S_ISDIR(st.st_mode)) {
+			if (depth > 0)
+				sum += fnv(h, &(uint64_t){ dir_stat_key(path, depth - 1) },
+					   sizeof(uint64_t));
+			continue;
+		}
 		int64_t v[3] = { (int64_t)st.st_size, (int64_t)st.st_mtim.tv_sec,
 				 (int64_t)st.st_mtim.tv_nsec };
 		sum += fnv(h, v, sizeof v);
 	}
 	closedir(d);
 	return sum;
+}
+
+static uint64_t trace_stat_key(const struct an_exp *e, int64_t id)
+{
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s/runs/%lld/trace", e->dir, (long long)id);
+	return dir_stat_key(dir, 1);
 }
 
 static uint64_t fnv_num(uint64_t h, double v)

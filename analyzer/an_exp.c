@@ -337,6 +337,8 @@ int an_exp_open(const char *dir, unsigned flags, struct an_exp **out, char *err,
 		an_exp_problem_add(e, "%s/experiment.db: cached figures not read: %s", dir,
 				   store_errmsg(st));
 	for (size_t i = 0; i < e->n_pts; i++)
+		an_exp_n1_baseline(e, &e->pts[i]);
+	for (size_t i = 0; i < e->n_pts; i++)
 		point_stats(e, &e->pts[i]);
 	size_t n_keyed = 0;
 	for (size_t i = 0; i < e->n_runs; i++)

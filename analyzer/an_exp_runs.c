@@ -5,14 +5,14 @@
  * run's trace on demand (an_exp_open reads only runs whose cached figures are stale; an_exp_run
  * reads the others when a caller wants their profile or timeline).
  *
- * T_seq must be measured like the T_para it is divided by (METRICS.md (9)). The runner times a
- * traced program by its measured region but an untraced sequential program only by the wall
- * clock of its whole process (start-up and exit included), so the analyzer picks, per point:
+ * T_seq must be measured like the T_para it is divided by (METRICS.md (9)), the same way the
+ * runner does (collector/series.c), so that progress lines, searches and reports agree:
  *   1. traced sequential runs at the point's sizes: their T_para (trace against trace);
- *   2. else, when the sequential runs have wall times only: the N=1 runs at these sizes with a
- *      trace (source "n1"): E(N=1) is then 1 by construction, as it must be;
- *   3. else the sequential wall time paired with each repetition's own wall time ("wall");
- *   4. no sequential run in the store at all: the runner's T_seq as given ("runner").
+ *   2. else, when the sequential runs have wall times only: their wall time against each
+ *      repetition's own wall time ("wall"), never against a traced region;
+ *   3. else, without a sequential program, the N=1 runs at these sizes with a trace ("n1"):
+ *      E(N=1) is 1 by construction and U is measured against their CPU time in compute;
+ *   4. no such run in the store at all: the runner's T_seq as given ("runner").
  */
 #include <errno.h>
 #include <math.h>
@@ -140,27 +140,33 @@ void an_exp_point_opts(struct an_exp *e, struct an_pt *p)
 	long first;
 	size_t n;
 	const char *basis = "trace";
+	p->n1 = 0;
 	if ((n = runs_median(e, p->sizes, is_seq_traced, 0, &ts, &first))) {
 		snprintf(p->t_seq_source, sizeof p->t_seq_source, "sequential");
 		snprintf(p->t_seq_how, sizeof p->t_seq_how, "T_seq: median T_para of %zu traced "
-			 "sequential run(s) at these sizes, measured like T_para", n);
-	} else if (!runs_median(e, p->sizes, is_seq, 1, &ts, &first)) {
-		/* no sequential run behind the runner's figure: take it as given */
+			 "sequential run(s) at these sizes, measured like T_para (the same region and "
+			 "clock)", n);
+	} else if ((n = runs_median(e, p->sizes, is_seq, 1, &ts, &first))) {
+		/* the sequential program has wall times only: the parallel program's wall times
+		 * go with them, never its traced region (one of each is what E > 1 came from) */
+		basis = "wall";
+		snprintf(p->t_seq_source, sizeof p->t_seq_source, "sequential");
+		snprintf(p->t_seq_how, sizeof p->t_seq_how, "T_seq: median wall time of %zu "
+			 "untraced sequential run(s); E, S, U pair it with each run's wall time (build "
+			 "the sequential program with scalegraph cc to measure both by the region)", n);
+	} else if ((n = runs_median(e, p->sizes, is_n1_traced, 0, &ts, &first))) {
+		p->n1 = 1;
+		snprintf(p->t_seq_source, sizeof p->t_seq_source, "n1");
+		snprintf(p->t_seq_how, sizeof p->t_seq_how, "T_seq: median T_para of %zu N=1 run(s) "
+			 "at these sizes (no sequential program): E(1) = 1 by construction, L(W,1) is "
+			 "the program's own overhead at one thread, U is measured against the N=1 "
+			 "runs' CPU time in compute", n);
+	} else {
+		/* no run behind the runner's figure: take it as given */
 		basis = "runner";
 		ts = o->t_seq_s;
 		snprintf(p->t_seq_how, sizeof p->t_seq_how, "T_seq: the runner's (%s), no run of it "
 			 "in the store", p->t_seq_source[0] ? p->t_seq_source : "source unknown");
-	} else if ((n = runs_median(e, p->sizes, is_n1_traced, 0, &ts, &first))) {
-		snprintf(p->t_seq_source, sizeof p->t_seq_source, "n1");
-		snprintf(p->t_seq_how, sizeof p->t_seq_how, "T_seq: median T_para of %zu N=1 run(s) "
-			 "at these sizes, measured like T_para (the sequential program has wall "
-			 "times only)", n);
-	} else {
-		basis = "wall";
-		snprintf(p->t_seq_source, sizeof p->t_seq_source, "sequential");
-		snprintf(p->t_seq_how, sizeof p->t_seq_how, "T_seq: the sequential program's wall "
-			 "time; E, S, U pair it with each run's wall time (no N=1 run with a trace "
-			 "at these sizes)");
 	}
 	snprintf(p->t_basis, sizeof p->t_basis, "%s", basis);
 	long ml1 = ml1_run(e, p);
@@ -181,6 +187,42 @@ void an_exp_point_opts(struct an_exp *e, struct an_pt *p)
 				r->t_seq_s = 0;   /* no wall time to pair with: E unknown */
 		}
 		x->seq = ml1 >= 0 && &e->runs[ml1] != x ? ml1 : -1;
+	}
+}
+
+/* With T_seq the N=1 run itself, U (extra work) is measured against the N=1 runs' CPU time in
+ * compute at the same sizes, not against their T_para, which holds their own overhead: at N=1
+ * it is then 0 up to the spread of the repetitions, not -L(W,1). */
+void an_exp_n1_baseline(struct an_exp *e, struct an_pt *p)
+{
+	double v[64], md, mn, mx;
+	size_t n = 0;
+	if (!p->n1)
+		return;
+	for (size_t i = 0; i < e->n_runs && n < 64; i++) {
+		struct an_exp_run *x = &e->runs[i];
+		if (!x->ok || strcmp(x->sizes, p->sizes) || !is_n1_traced(x))
+			continue;
+		if (!x->have_fig)
+			an_exp_run_analyze(e, x);
+		if (x->have_fig && !x->fig[AN_COMPUTE].unavailable)
+			v[n++] = x->fig[AN_COMPUTE].value;
+	}
+	if (!n)
+		return;
+	an_stats(v, n, &md, &mn, &mx);
+	for (int k = 0; k < p->pub.n_reps; k++) {
+		struct an_exp_run *x = an_exp_run_find(e, p->reps[k]);
+		if (x && !x->have_fig)
+			an_exp_run_analyze(e, x);
+		if (!x || !x->have_fig || x->fig[AN_COMPUTE].unavailable ||
+		    x->fig[AN_U].unavailable)
+			continue;
+		x->opts.u_base_s = md;
+		double ml = x->fig[AN_ML].unavailable ? 0 : x->fig[AN_ML].value;
+		x->fig[AN_U] = an_fig_val(x->fig[AN_COMPUTE].value - md - ml);
+		if (x->run)
+			an_run_set_opts(x->run, &x->opts);
 	}
 }
 

@@ -202,8 +202,6 @@ struct an_run {
 				      throughout), 0 when blocked (then woken) */
 	size_t *n_off;
 	uint64_t sched_lost;       /* switch records the kernel dropped */
-	uint64_t switch_ticks;     /* the kernel's switch-in time, carved from each span's end */
-	const char *switch_how;    /* how it was found (owned by the run) */
 	uint64_t par_busy, par_multi;   /* ticks: busy total, busy while >= 2 busy */
 	int n_proc;
 	struct an_fig fig[AN_N_METRICS];
@@ -268,8 +266,9 @@ int an_join_parallelism(struct an_run *r);
 struct an_pt {
 	struct an_point pub;
 	char model[16], method[32], sizes[256], t_seq_source[16], note[256];
-	char t_basis[8], t_seq_how[200];
+	char t_basis[8], t_seq_how[300];
 	int64_t *reps;
+	int n1;                    /* T_seq is the N=1 runs' (no sequential program) */
 };
 
 /* A row of the store's runs table, its analysis options and figures. */
@@ -313,6 +312,8 @@ int an_exp_runs_read(struct an_exp *e, struct sqlite3 *db);
 struct an_exp_run *an_exp_run_find(const struct an_exp *e, int64_t id);
 /* Chooses T_seq of point p (docs/analyzer.md) and gives its repetitions their options. */
 void an_exp_point_opts(struct an_exp *e, struct an_pt *p);
+/* U of point p's repetitions against the N=1 runs' compute when T_seq is the N=1 run. */
+void an_exp_n1_baseline(struct an_exp *e, struct an_pt *p);
 /* Options of a run no point gave any (a sequential run read for ML(1)). */
 void an_exp_run_base_opts(struct an_exp *e, struct an_exp_run *x);
 /* Reads and analyzes run x once; fills x->fig unless cached. NULL when unreadable. */

@@ -53,7 +53,7 @@ int an_exp_px(const struct an_exp *e, const char *method, int *px, struct an_fig
 		return -ENOENT;
 	*px = best->n_threads;
 	*t_para = best->med[AN_T_PARA];
-	*latency = best->med[AN_L_E].unavailable ? best->med[AN_L] : best->med[AN_L_E];
+	*latency = best->med[AN_L];   /* the table's L: (ML + IT + PT) / N */
 	return 0;
 }
 

@@ -2,7 +2,8 @@
  * an_report_data.c — the machine-readable reports: `--csv` (one row per (method, N, W), the
  * columns of issue 5 in order, times in seconds, unavailable values empty), `--matrix --csv`
  * (N,N2,time_bound,e_conserved,memory_bound) and `--json` (docs/report-json.md). The GUI reads
- * the CSV; its header lines are part of the contract and must not change.
+ * the CSV; its header lines are part of the contract (docs/analyzer.md): a change is a contract
+ * change, made with the GUI's reader in the same commit.
  */
 #include <errno.h>
 #include <math.h>
@@ -13,13 +14,15 @@
 
 static const enum an_metric csv_cols[] = {
 	AN_T_PARA, AN_T_SEQ, AN_E, AN_S, AN_L, AN_IT_EDGE, AN_IT_BARRIER, AN_IT_LOCK, AN_IT_COND,
-	AN_IT_SCHED, AN_PT_BARRIER, AN_PT_LOCK, AN_PT_THREAD, AN_ML, AN_U, AN_PARALLELISM,
+	AN_IT_SEM, AN_IT_JOIN, AN_IT_SCHED, AN_IT_BLOCKED, AN_PT_BARRIER, AN_PT_LOCK, AN_PT_SEM,
+	AN_PT_THREAD, AN_ML, AN_U, AN_PARALLELISM, AN_CLOSURE,
 };
 #define N_CSV_COLS (sizeof csv_cols / sizeof csv_cols[0])
 
 static const char csv_header[] =
-	"method,N,W,reps,T_para,T_seq,E,S,L,IT_edge,IT_barrier,IT_lock,IT_cond,IT_sched,"
-	"PT_barrier,PT_lock,PT_thread,ML,U,parallelism,oversubscribed\n";
+	"method,N,W,reps,T_para,T_seq,E,S,L,IT_edge,IT_barrier,IT_lock,IT_cond,IT_sem,IT_join,"
+	"IT_sched,IT_blocked,PT_barrier,PT_lock,PT_sem,PT_thread,ML,U,parallelism,closure,"
+	"oversubscribed\n";
 
 static void csv_fig(FILE *f, struct an_fig x)
 {
@@ -155,6 +158,16 @@ static void js_strs(FILE *f, size_t n, const char *(*get)(const void *, size_t),
 	fputc(']', f);
 }
 
+/* "name": ns, or null when unknown (negative). */
+static void js_ns(FILE *f, const char *name, int64_t v)
+{
+	fprintf(f, ", \"%s\": ", name);
+	if (v >= 0)
+		fprintf(f, "%lld", (long long)v);
+	else
+		fputs("null", f);
+}
+
 static const char *run_problem(const void *o, size_t i) { return an_run_problem(o, i); }
 static const char *run_note(const void *o, size_t i) { return an_run_note(o, i); }
 static const char *exp_problem(const void *o, size_t i) { return an_exp_problem(o, i); }
@@ -174,19 +187,22 @@ static void js_run_body(FILE *f, const struct an_run *r)
 	fputs("},\n \"threads\": [", f);
 	for (size_t i = 0; i < an_run_n_threads(r); i++) {
 		const struct an_thread *t = an_run_thread(r, i);
-		fprintf(f, "%s\n  {\"index\": %u, \"processor\": %s, \"s_ns\": %lld, \"e_ns\": %lld, "
-			"\"T_i_ns\": %lld, \"busy_ns\": %lld, \"barrier_wait_ns\": %lld, "
-			"\"barrier_ovh_ns\": %lld, \"lock_wait_ns\": %lld, \"lock_ovh_ns\": %lld, "
-			"\"cond_ns\": %lld, \"thread_ns\": %lld, \"sched_ns\": ", i ? "," : "",
-			t->index, t->processor ? "true" : "false", (long long)t->s_ns,
-			(long long)t->e_ns, (long long)t->t_ns, (long long)t->busy_ns,
+		fprintf(f, "%s\n  {\"index\": %u, \"os_tid\": %d, \"processor\": %s, \"why\": ",
+			i ? "," : "", t->index, (int)t->os_tid, t->processor ? "true" : "false");
+		js_str(f, t->why);
+		fprintf(f, ", \"s_ns\": %lld, \"e_ns\": %lld, \"T_i_ns\": %lld, \"busy_ns\": %lld, "
+			"\"barrier_wait_ns\": %lld, \"barrier_ovh_ns\": %lld, \"lock_wait_ns\": %lld, "
+			"\"lock_ovh_ns\": %lld, \"cond_ns\": %lld, \"sem_wait_ns\": %lld, "
+			"\"sem_ovh_ns\": %lld, \"join_wait_ns\": %lld, \"thread_ns\": %lld",
+			(long long)t->s_ns, (long long)t->e_ns, (long long)t->t_ns, (long long)t->busy_ns,
 			(long long)t->barrier_wait_ns, (long long)t->barrier_ovh_ns,
 			(long long)t->lock_wait_ns, (long long)t->lock_ovh_ns, (long long)t->cond_ns,
-			(long long)t->thread_ns);
-		if (t->sched_ns >= 0)
-			fprintf(f, "%lld", (long long)t->sched_ns);
-		else
-			fputs("null", f);
+			(long long)t->sem_wait_ns, (long long)t->sem_ovh_ns,
+			(long long)t->join_wait_ns, (long long)t->thread_ns);
+		js_ns(f, "sched_ns", t->sched_ns);
+		js_ns(f, "blocked_ns", t->blocked_ns);
+		js_ns(f, "cpu_ns", t->cpu_ns);
+		js_ns(f, "cpu_kernel_ns", t->cpu_kernel_ns);
 		fprintf(f, ", \"events\": %llu}", (unsigned long long)t->n_events);
 	}
 	fputs("],\n \"functions\": ", f);
@@ -209,6 +225,16 @@ static void js_run_body(FILE *f, const struct an_run *r)
 			"\"ovh_ns\": %lld, \"worst_skew_ns\": %lld, \"worst_episode\": %u}",
 			i ? "," : "", b->id, (unsigned long long)b->episodes, (long long)b->wait_ns,
 			(long long)b->ovh_ns, (long long)b->worst_skew_ns, b->worst_episode);
+	}
+	fputs("],\n \"semaphores\": [", f);
+	for (size_t i = 0; i < an_run_n_sems(r); i++) {
+		const struct an_sem *x = an_run_sem(r, i);
+		fprintf(f, "%s\n  {\"id\": %u, \"waits\": %llu, \"blocked\": %llu, \"failed\": %llu, "
+			"\"timeouts\": %llu, \"posts\": %llu, \"wait_ns\": %lld, \"ovh_ns\": %lld, "
+			"\"max_wait_ns\": %lld}", i ? "," : "", x->id, (unsigned long long)x->waits,
+			(unsigned long long)x->blocked, (unsigned long long)x->failed,
+			(unsigned long long)x->timeouts, (unsigned long long)x->posts,
+			(long long)x->wait_ns, (long long)x->ovh_ns, (long long)x->max_wait_ns);
 	}
 	fputs("],\n \"notes\": ", f);
 	js_strs(f, an_run_n_notes(r), run_note, r);

@@ -107,17 +107,20 @@ int an_report_run_text(FILE *f, const struct an_run *r)
 		fig_cell(f, 12, x, run_rows[k]);
 		fputs(x.unavailable ? "  unavailable\n" : "\n", f);
 	}
-	char c[15][16];
+	char c[16][16];
 	fputs("\nThread budget: T_i = compute + runnable + blocked + every wait and primitive "
-	      "(each without its runnable part); on CPU = compute + the primitives' CPU time\n"
-	      "Thread  proc        T_i     on CPU    compute   runnable    blocked   bar.wait"
+	      "(each without its runnable part); on CPU = compute + the primitives' CPU time by the "
+	      "switch records; kernel CPU = the kernel's CPU time (it also charges a thread's switch "
+	      "in, and a wake-up on an idle CPU)\n"
+	      "Thread  proc        T_i     on CPU kernel CPU    compute   runnable    blocked   bar.wait"
 	      "    bar.ovh  lock.wait   lock.ovh       cond   sem.wait    sem.ovh  join.wait"
 	      "  create/join\n", f);
 	for (size_t i = 0; i < an_run_n_threads(r); i++) {
 		const struct an_thread *t = an_run_thread(r, i);
 		fprintf(f, "%6u  %4s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s"
-			" %10s %12s\n", t->index, t->processor ? "yes" : "no", NS(c[0], t->t_ns),
-			t->cpu_ns < 0 ? "-" : NS(c[1], t->cpu_ns), NS(c[2], t->busy_ns),
+			" %10s %10s %12s\n", t->index, t->processor ? "yes" : "no", NS(c[0], t->t_ns),
+			t->cpu_ns < 0 ? "-" : NS(c[1], t->cpu_ns),
+			t->cpu_kernel_ns < 0 ? "-" : NS(c[15], t->cpu_kernel_ns), NS(c[2], t->busy_ns),
 			t->sched_ns < 0 ? "-" : NS(c[3], t->sched_ns),
 			t->blocked_ns < 0 ? "-" : NS(c[4], t->blocked_ns),
 			NS(c[5], t->barrier_wait_ns), NS(c[6], t->barrier_ovh_ns),
@@ -144,6 +147,22 @@ int an_report_run_text(FILE *f, const struct an_run *r)
 				NS(c[0], l->wait_ns), NS(c[1], l->ovh_ns), NS(c[2], l->hold_ns),
 				NS(c[3], l->max_wait_ns));
 		}
+		if (an_run_n_locks(r) > MAX_ROWS)
+			fprintf(f, "  ... %zu more (--json lists them all)\n", an_run_n_locks(r) - MAX_ROWS);
+	}
+	if (an_run_n_sems(r)) {
+		fputs("\nSemaphore (most waited on)  waits  blocked  failed timeouts    posts       wait"
+		      "        ovh   max.wait\n", f);
+		for (size_t i = 0; i < an_run_n_sems(r) && i < MAX_ROWS; i++) {
+			const struct an_sem *x = an_run_sem(r, i);
+			fprintf(f, "%26u %6llu %8llu %7llu %8llu %8llu %10s %10s %10s\n", x->id,
+				(unsigned long long)x->waits, (unsigned long long)x->blocked,
+				(unsigned long long)x->failed, (unsigned long long)x->timeouts,
+				(unsigned long long)x->posts, NS(c[0], x->wait_ns), NS(c[1], x->ovh_ns),
+				NS(c[2], x->max_wait_ns));
+		}
+		if (an_run_n_sems(r) > MAX_ROWS)
+			fprintf(f, "  ... %zu more (--json lists them all)\n", an_run_n_sems(r) - MAX_ROWS);
 	}
 	if (an_run_n_barriers(r)) {
 		fputs("\nBarrier  episodes       wait        ovh  worst skew (episode)\n", f);
@@ -167,8 +186,8 @@ int an_report_run_text(FILE *f, const struct an_run *r)
 
 static const enum an_metric exp_cols[] = {
 	AN_T_PARA, AN_T_SEQ, AN_E, AN_S, AN_L, AN_IT_EDGE, AN_IT_BARRIER, AN_IT_LOCK, AN_IT_COND,
-	AN_IT_SCHED, AN_PT_BARRIER, AN_PT_LOCK, AN_PT_THREAD, AN_ML, AN_U, AN_PARALLELISM,
-	AN_PAR_SHARE,
+	AN_IT_SEM, AN_IT_JOIN, AN_IT_SCHED, AN_IT_BLOCKED, AN_PT_BARRIER, AN_PT_LOCK, AN_PT_SEM,
+	AN_PT_THREAD, AN_ML, AN_U, AN_CLOSURE, AN_PARALLELISM, AN_PAR_SHARE,
 };
 #define N_EXP_COLS (sizeof exp_cols / sizeof exp_cols[0])
 
@@ -177,6 +196,51 @@ static int exp_col_width(enum an_metric m)
 {
 	int w = (int)strlen(an_metric_name(m));
 	return w > 9 ? w : 9;
+}
+
+/* The books: how well every point's parts add up to N T_para, and what a negative U means. */
+static void books_text(FILE *f, const struct an_exp *e)
+{
+	double worst = 0;
+	const struct an_point *w = NULL;
+	size_t n_closed = 0, n_open = 0;
+	const char *why = NULL;
+	for (size_t i = 0; i < an_exp_n_points(e); i++) {
+		const struct an_point *o = an_exp_point(e, i);
+		struct an_fig c = o->med[AN_CLOSURE];
+		if (c.unavailable) {
+			n_open++;
+			why = why ? why : c.unavailable;
+			continue;
+		}
+		n_closed++;
+		if (!w || fabs(c.value) > fabs(worst))
+			worst = c.value, w = o;
+	}
+	fputs("\nThe books: N T_para = IT + PT + CPU time in compute (= T_seq + ML + U), every part "
+	      "measured\n", f);
+	if (w)
+		fprintf(f, "  closure (N T_para - the parts) / N T_para: within %.2f %% on %zu point(s) "
+			"(the largest at %s/%s/N=%d); it is what the kernel's CPU time and the switch "
+			"records disagree on\n", 100 * fabs(worst), n_closed, w->model, w->method,
+			w->n_threads);
+	if (n_open)
+		fprintf(f, "  %zu point(s) without a closure: %s\n", n_open, why);
+	size_t neg = 0;
+	for (size_t i = 0; i < an_exp_n_points(e); i++) {
+		const struct an_point *o = an_exp_point(e, i);
+		if (o->med[AN_U].unavailable || o->med[AN_U].value >= 0)
+			continue;
+		char u[16], lo[16], hi[16];
+		if (!neg++)
+			fputs("  U < 0, less CPU time in compute than T_seq: superlinear (the parallel "
+			      "program does less work, e.g. its data fit the caches better), or within "
+			      "the spread of the repetitions:\n", f);
+		fprintf(f, "    %s/%s/N=%d: U = %s (repetitions %s .. %s)\n", o->model, o->method,
+			o->n_threads, fmt_time(u, sizeof u, o->med[AN_U].value),
+			fmt_time(lo, sizeof lo, o->min[AN_U].value),
+			fmt_time(hi, sizeof hi, o->max[AN_U].value));
+	}
 }
 
 /* Fig. 12: parallelism of the plain methods' points, by N, in order of problem size W. */
@@ -192,7 +256,8 @@ static void parallelism_text(FILE *f, const struct an_exp *e)
 		if (j == k && k < 64 && strcmp(o->model, "method") == 0)
 			ns[k++] = o->n_threads;
 	}
-	fputs("\nParallelism vs problem size (busy / T_para; share of work with >= 2 busy)\n", f);
+	fputs("\nParallelism vs problem size (CPU time / T_para; share of the CPU time with >= 2 "
+	      "processors on CPU)\n", f);
 	for (size_t j = 0; j < k; j++) {
 		double last_w = -1;
 		fprintf(f, "  N=%-3d", ns[j]);
@@ -301,7 +366,8 @@ static void matrix_text(FILE *f, const struct an_exp *e)
 static void t_seq_text(FILE *f, const struct an_exp *e)
 {
 	size_t n = an_exp_n_points(e);
-	fputs("\nT_seq, measured like the T_para it divides (E = T_seq / (N T_para)):\n", f);
+	fputs("\nT_seq, measured like the T_para it divides (E = T_seq / (N T_para)); the progress "
+	      "lines of scalegraph run used the same:\n", f);
 	for (size_t i = 0; i < n; i++) {
 		const struct an_point *o = an_exp_point(e, i);
 		size_t j = 0;
@@ -412,14 +478,20 @@ int an_report_exp_text(FILE *f, const struct an_exp *e, unsigned flags)
 				fprintf(f, "  %-10s no runs\n", an_exp_method(e, i));
 				continue;
 			}
-			char c[2][16];
+			char c[3][16];
 			fprintf(f, "  %-10s p_x = %d   T_para = %s   L = ", an_exp_method(e, i), px,
 				fmt_time(c[0], sizeof c[0], tp.value));
+			const struct an_point *o = an_exp_point_find(e, "method", an_exp_method(e, i), px);
 			if (lat.unavailable)
 				fprintf(f, "unavailable (%s)\n", lat.unavailable);
+			else if (o && !o->med[AN_L_E].unavailable)
+				fprintf(f, "%s   (T_para (1 - E) = %s: L + U/N)\n",
+					fmt_time(c[1], sizeof c[1], lat.value),
+					fmt_time(c[2], sizeof c[2], o->med[AN_L_E].value));
 			else
 				fprintf(f, "%s\n", fmt_time(c[1], sizeof c[1], lat.value));
 		}
+		books_text(f, e);
 		parallelism_text(f, e);
 		patterns_text(f, e, flags);
 	}

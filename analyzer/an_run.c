@@ -79,12 +79,17 @@ int64_t an_time_ns(const struct an_run *r, uint64_t ticks)
 
 /* Picks [t0, t1]: the region named in opts (or the first one begun), else the threads' span.
  * Returns 1 when the clip is narrower than the full range that was scanned. */
-/* The id of the region named in opts, SG_NO_ID when none is named or it is not defined. */
+/* The region that defines T_para when none is named: "measured" if the program defines it (as
+ * the runner's tmeasure.c chooses), else the first one begun. */
+#define DEFAULT_REGION "measured"
+
+/* The id of the region named in opts (or DEFAULT_REGION), SG_NO_ID when it is not defined. */
 static uint32_t region_id(const struct an_run *r)
 {
-	for (size_t i = 0; r->opts.region && i < sgr_n_regions(r->tr); i++) {
+	const char *want = r->opts.region ? r->opts.region : DEFAULT_REGION;
+	for (size_t i = 0; i < sgr_n_regions(r->tr); i++) {
 		const struct sgr_region *g = sgr_region_at(r->tr, i);
-		if (g->name && strcmp(g->name, r->opts.region) == 0)
+		if (g->name && strcmp(g->name, want) == 0)
 			return g->id;
 	}
 	return SG_NO_ID;
@@ -111,7 +116,7 @@ static int choose_clip(struct an_run *r)
 		if (rid == SG_NO_ID)
 			an_run_problem_add(r, "%s: region \"%s\" is not defined; T_para from the "
 					   "threads' span", r->dir, r->opts.region);
-	} else {
+	} else if ((rid = region_id(r)) == SG_NO_ID) {
 		for (size_t i = 0; i < r->n_threads; i++)
 			for (size_t k = 0; k < r->ts[i].n_reg; k++) {
 				struct an_reg *g = &r->ts[i].reg[k];
@@ -408,25 +413,28 @@ void an_run_set_opts(struct an_run *r, const struct an_run_opts *opts)
 		    f[AN_PT_THREAD].value;
 	double compute = PSUM(busy_ns, &known);          /* on CPU in compute */
 	double cpu_kernel = PSUM(cpu_kernel_ns, &kcpu);  /* the kernel's CPU time */
-	double oncpu = 0;
 	if (r->budget_ok) {
 		/* the budget closes: runnable and blocked time are parts of their own */
 		f[AN_IT_SCHED] = an_fig_val(PSUM(sched_ns, &known));
 		f[AN_IT_BLOCKED] = an_fig_val(PSUM(blocked_ns, &known));
 		it += f[AN_IT_SCHED].value + f[AN_IT_BLOCKED].value;
-		oncpu = PSUM(cpu_ns, &known);
-		if (kcpu && cpu_kernel > 0) {
-			/* compute as the kernel measured it: its CPU time minus what the records put
-			 * inside the primitives; N T_para - every part is then what the two
-			 * measurements disagree on */
-			compute = cpu_kernel - (oncpu - compute);
-			f[AN_CLOSURE] = N * tp > 0 ? an_fig_val((N * tp - it - pt - compute) /
-								 (N * tp))
-					: an_fig_na("T_para is zero");
-		} else {
-			f[AN_CLOSURE] = an_fig_na("no CPU-time samples to check the switch records "
-						  "against (the parts close by construction)");
+		/* the books: every part summed on its own, with the kernel's run delay in place
+		 * of the runnable time placed on the records, so that what the kernel says was
+		 * runnable and the records had no room for (or the reverse), or any second
+		 * counted twice, shows */
+		double delay = 0;
+		int kd = 1;
+		for (size_t i = 0; i < r->n_threads; i++) {
+			if (!r->th[i].processor)
+				continue;
+			if (r->bud[i].delay_kernel_ns < 0)
+				kd = 0;
+			delay += (double)r->bud[i].delay_kernel_ns * 1e-9;
 		}
+		double parts = it - f[AN_IT_SCHED].value + delay + pt + compute;
+		f[AN_CLOSURE] = !kd ? an_fig_na("no run-delay samples of a processor (schedstat)")
+				: N * tp > 0 ? an_fig_val((N * tp - parts) / (N * tp))
+				: an_fig_na("T_para is zero");
 		f[AN_COMPUTE] = an_fig_val(compute);
 	} else {
 		/* IT_sched (the run-delay counter, when recorded) overlaps the waits: not a part */
@@ -595,7 +603,7 @@ int an_run_open(const char *dir, const struct an_run_opts *opts, struct an_run *
 	if (r->budget_ok)
 		an_run_note_add(r, "time budget: every thread's time split into on CPU, runnable "
 				"(IT_sched) and blocked by the kernel's context-switch records and "
-				"run delay; switch-in time %s", r->switch_how);
+				"run delay");
 	else
 		an_run_note_add(r, "time budget unavailable: %s; IT_sched overlaps the waits and "
 				"is not a part of L, U is the residual of (3)", r->budget_why);

@@ -1,10 +1,13 @@
 /*
  * an_timeline.c — the per-thread state timeline of a run, for the GUI's thread view: intervals of
- * busy / barrier wait / barrier overhead / lock wait / lock overhead / cond wait / create-join /
- * idle covering [t0, t1] without gaps. It is derived from the non-busy intervals that the scan
- * kept and the joins split (`part` = the waiting share, which comes first: a barrier waits until
- * the last arrival, a lock until the holder releases), built once per thread on first use, and
- * queried by time window with runs of short intervals folded for zoomed-out views.
+ * busy / barrier wait / barrier overhead / lock wait / lock overhead / cond wait / semaphore
+ * wait / semaphore overhead / create-join / idle covering [t0, t1] without gaps. It is derived
+ * from the non-busy intervals that the scan kept and the joins split (`part` = the waiting share,
+ * which comes first: a barrier waits until the last arrival, a lock until the holder releases),
+ * then, with the time budget, the thread's off-CPU spans laid over it: preempted ones as
+ * runnable wherever they fall, blocked ones in compute as blocked (a blocked span inside a wait
+ * is that wait). Built once per thread on first use, and queried by time window with runs of
+ * short intervals folded for zoomed-out views.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -19,6 +22,41 @@ static int push(struct an_interval **v, size_t *n, size_t *cap, int64_t a, int64
 	if (an_grow(v, cap, *n, sizeof **v) < 0)
 		return -ENOMEM;
 	(*v)[(*n)++] = (struct an_interval){ a, b, st, obj, 1 };
+	return 0;
+}
+
+/* The intervals v[0..n) of thread i with its off-CPU spans laid over them, into *out. */
+static int overlay(struct an_run *r, size_t i, const struct an_interval *v, size_t n,
+		   struct an_interval **out, size_t *n_out)
+{
+	const struct an_ivl *sp = r->off[i];
+	size_t n_sp = r->n_off[i], j = 0, cap = 0;
+	*out = NULL;
+	*n_out = 0;
+	for (size_t k = 0; k < n; k++) {
+		int64_t at = v[k].t0_ns, b = v[k].t1_ns;
+		while (j < n_sp && an_time_ns(r, sp[j].b) <= at)
+			j++;
+		for (size_t q = j; q < n_sp && at < b; q++) {
+			int64_t sa = an_time_ns(r, sp[q].a), sb = an_time_ns(r, sp[q].b);
+			if (sa >= b)
+				break;
+			enum an_state st = sp[q].aux ? AN_ST_RUNNABLE
+				: v[k].state == AN_ST_BUSY ? AN_ST_BLOCKED : v[k].state;
+			if (st == v[k].state || v[k].state == AN_ST_IDLE)
+				continue;
+			if (sa < at)
+				sa = at;
+			if (sb > b)
+				sb = b;
+			if (push(out, n_out, &cap, at, sa, v[k].state, v[k].obj) < 0 ||
+			    push(out, n_out, &cap, sa, sb, st, v[k].obj) < 0)
+				return -ENOMEM;
+			at = sb;
+		}
+		if (push(out, n_out, &cap, at, b, v[k].state, v[k].obj) < 0)
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -53,6 +91,7 @@ static int build(struct an_run *r, size_t i)
 		case IV_BARRIER: w = AN_ST_BARRIER_WAIT, o = AN_ST_BARRIER_OVH; break;
 		case IV_LOCK: case IV_LOCK_FAIL: w = AN_ST_LOCK_WAIT, o = AN_ST_LOCK_OVH; break;
 		case IV_COND: w = o = AN_ST_COND_WAIT; break;
+		case IV_SEM: w = AN_ST_SEM_WAIT, o = AN_ST_SEM_OVH; break;
 		default: break;
 		}
 		if ((rc = push(&v, &n, &cap, a, m, w, x->obj)) < 0 ||
@@ -63,6 +102,15 @@ static int build(struct an_run *r, size_t i)
 	if ((rc = push(&v, &n, &cap, at, last, AN_ST_BUSY, UINT32_MAX)) < 0 ||
 	    (rc = push(&v, &n, &cap, last > at ? last : at, t1, AN_ST_IDLE, UINT32_MAX)) < 0)
 		goto out;
+	if (r->budget_ok) {
+		struct an_interval *w = NULL;
+		size_t n_w = 0;
+		if ((rc = overlay(r, i, v, n, &w, &n_w)) < 0)
+			goto out;
+		free(v);
+		v = w;
+		n = n_w;
+	}
 out:
 	if (rc < 0) {
 		free(v);

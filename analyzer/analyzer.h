@@ -293,7 +293,8 @@ const char *an_exp_method(const struct an_exp *e, size_t i);
 size_t an_exp_curve(const struct an_exp *e, const char *model, const char *method,
 		    enum an_metric m, int *n_out, struct an_fig *y_out, size_t max);
 
-/* p_x of a method: the N with the smallest T_para, and L there. -ENOENT without points. */
+/* p_x of a method: the N with the smallest T_para, and L = (ML + IT + PT) / N there (the L of
+ * the point's figures; T_para (1 - E) adds U / N to it). -ENOENT without points. */
 int an_exp_px(const struct an_exp *e, const char *method, int *px, struct an_fig *t_para,
 	      struct an_fig *latency);
 

@@ -243,18 +243,24 @@ static int run_one(struct series *se, const char *kind, int n, const struct size
 	return 0;
 }
 
-/* Mean times of the successful runs of one size. */
+/* The times of the successful runs of one size: their medians (mean of the middle two for an
+ * even count), as the analyzer takes them, so that the progress lines, the searches and the
+ * report divide the same numbers. */
+#define TMEAN_MAX 64
 struct tmean {
-	double t;          /* mean T_para (or T_seq) */
-	double wall;       /* mean wall time */
+	double t;          /* median T_para (or T_seq) */
+	double wall;       /* median wall time */
 	char source[16];   /* the runs' T_para source, "mixed" when they differ, "" when none ok */
 	int ok;
+	double v_t[TMEAN_MAX], v_wall[TMEAN_MAX];
 };
 
 static void tmean_add(struct tmean *m, const struct store_run *r)
 {
-	m->t += r->t_para_s;
-	m->wall += r->t_wall_s;
+	if (m->ok == TMEAN_MAX)
+		return;
+	m->v_t[m->ok] = r->t_para_s;
+	m->v_wall[m->ok] = r->t_wall_s;
 	if (!m->ok)
 		snprintf(m->source, sizeof m->source, "%s", r->t_para_source);
 	else if (strcmp(m->source, r->t_para_source))
@@ -262,18 +268,31 @@ static void tmean_add(struct tmean *m, const struct store_run *r)
 	m->ok++;
 }
 
+static int dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, dbl_cmp);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 static void tmean_end(struct tmean *m)
 {
 	if (m->ok) {
-		m->t /= m->ok;
-		m->wall /= m->ok;
+		m->t = median(m->v_t, m->ok);
+		m->wall = median(m->v_wall, m->ok);
 	} else {
 		m->t = m->wall = NAN;
 	}
 }
 
 /* E = T_seq / (N T_para), from times measured the same way: when the program marks a region
- * but the sequential program does not (or the reverse), both wall times are used instead. */
+ * but the sequential program does not (or the reverse), both wall times are used instead, never
+ * one of each (docs/analyzer.md: the analyzer makes the same choice). */
 static double efficiency(const struct tmean *seq, const struct tmean *par, int n, int *by_wall)
 {
 	*by_wall = strcmp(seq->source, par->source) != 0;
@@ -331,10 +350,11 @@ static void point_print(struct series *se, const struct store_point *p)
 {
 	if (se->progress.tty)
 		fprintf(se->out, "\r\033[K");
-	fprintf(se->out, "%-12s %-8s N=%-3d s=%-8.4g %-28s T_para=%-9.4g T_seq=%-9.4g E=%-6.3f%s%s%s\n",
-		p->model, p->method, p->n_threads, p->scale, p->sizes, p->t_para_s, p->t_seq_s,
-		p->efficiency, p->oversubscribed ? " oversubscribed" : "",
-		p->note[0] ? "  -- " : "", p->note);
+	fprintf(se->out, "%-12s %-8s N=%-3d s=%-8.4g %-28s T_para=%-9.4g T_seq=%-9.4g E=%-6.3f "
+		"(%s%s)%s%s%s\n", p->model, p->method, p->n_threads, p->scale, p->sizes, p->t_para_s,
+		p->t_seq_s, p->efficiency, p->by_wall ? "wall clock" : "traced regions",
+		!strcmp(p->t_seq_source, "n1") ? ", T_seq = the N=1 run" : "",
+		p->oversubscribed ? " oversubscribed" : "", p->note[0] ? "  -- " : "", p->note);
 	if (p->search_runs)
 		fprintf(se->out, "%-12s %-8s N=%-3d search: %d probe%s, %s\n", "", "", p->n_threads,
 			p->search_runs, p->search_runs == 1 ? "" : "s",
@@ -348,9 +368,11 @@ static int point_store(struct series *se, struct store_point *p, const struct po
 {
 	int by_wall = 0;
 	if (par && seq) {
-		p->t_para_s = par->t;
-		p->t_seq_s = seq->t;
 		p->efficiency = efficiency(seq, par, p->n_threads, &by_wall);
+		/* the pair E divided, measured the same way */
+		p->t_para_s = by_wall ? par->wall : par->t;
+		p->t_seq_s = by_wall ? seq->wall : seq->t;
+		p->by_wall = by_wall;
 		if (!par->ok)
 			snprintf(p->note + strlen(p->note), sizeof p->note - strlen(p->note),
 				 "%sno successful run of the program at this size", p->note[0] ? "; " : "");

@@ -122,6 +122,9 @@ struct store_point {
 	double t_seq_s;          /* NAN when unknown */
 	char t_seq_source[16];   /* sequential or n1 */
 	double efficiency;       /* t_seq / (N t_para), NAN when unknown */
+	int by_wall;             /* t_para, t_seq and E are wall-clock times of whole processes
+				    (the sequential program is not traced), else traced regions;
+				    not stored: the runs say it (their t_para_source) */
 	int search_runs;         /* runs the search made at this N (0 for methods) */
 	int converged;           /* search met its tolerance (1 for methods) */
 	int oversubscribed;

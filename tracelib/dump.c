@@ -168,7 +168,57 @@ struct head {
 	struct sgr_iter it;
 	struct sgr_event ev;
 	int live;
+	struct sgr_event *buf;     /* the sched stream, read whole and sorted by time: its records
+				      come ring by ring, CPU after CPU */
+	size_t n_buf, at;
 };
+
+/* By time, then by position in the stream (kept in `ticks` while sorting). */
+static int ev_time_cmp(const void *a, const void *b)
+{
+	const struct sgr_event *x = a, *y = b;
+	if (x->t_ns != y->t_ns)
+		return (x->t_ns > y->t_ns) - (x->t_ns < y->t_ns);
+	return (x->ticks > y->ticks) - (x->ticks < y->ticks);
+}
+
+/* The next event of head h. */
+static int head_next(struct head *h)
+{
+	if (!h->buf)
+		return h->live = sgr_iter_next(&h->it, &h->ev);
+	if (h->at == h->n_buf)
+		return h->live = 0;
+	h->ev = h->buf[h->at++];
+	return h->live = 1;
+}
+
+/* Reads the sched stream into h, sorted by time (a stable sort: one thread's records keep their
+ * order). */
+static void sched_head(struct sgr_trace *t, struct head *h)
+{
+	size_t cap = 0;
+	struct sgr_event ev;
+	sgr_iter_init(&h->it, t, SGR_POS_SCHED);
+	while (sgr_iter_next(&h->it, &ev)) {
+		if (h->n_buf == cap) {
+			size_t nc = cap ? 2 * cap : 1024;
+			struct sgr_event *q = realloc(h->buf, nc * sizeof *q);
+			if (!q)
+				break;
+			h->buf = q;
+			cap = nc;
+		}
+		h->buf[h->n_buf] = ev;
+		h->buf[h->n_buf].ticks = h->n_buf;
+		h->n_buf++;
+	}
+	qsort(h->buf, h->n_buf, sizeof *h->buf, ev_time_cmp);
+	for (size_t i = 0; i < h->n_buf; i++)
+		h->buf[i].ticks = (uint64_t)h->buf[i].t_ns;
+	if (!h->buf)
+		h->buf = malloc(1);   /* an empty stream still reads from the buffer */
+}
 
 /* Prints all events, merged in time order (ties: lower thread position first, the sched
  * stream last). */
@@ -181,8 +231,11 @@ static void print_events(struct sgr_trace *t, int print, uint64_t *per_kind, siz
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		sgr_iter_init(&h[i].it, t, i + 1 < n ? i : SGR_POS_SCHED);
-		h[i].live = sgr_iter_next(&h[i].it, &h[i].ev);
+		if (i + 1 < n)
+			sgr_iter_init(&h[i].it, t, i);
+		else
+			sched_head(t, &h[i]);
+		head_next(&h[i]);
 	}
 	char desc[512];
 	for (;;) {
@@ -203,8 +256,9 @@ static void print_events(struct sgr_trace *t, int print, uint64_t *per_kind, siz
 				       sg_ev_kind_name(e->kind), desc);
 		}
 		per_kind[(size_t)e->kind < n_kinds ? (size_t)e->kind : 0]++;
-		h[best].live = sgr_iter_next(&h[best].it, &h[best].ev);
+		head_next(&h[best]);
 	}
+	free(h[n - 1].buf);
 	free(h);
 }
 

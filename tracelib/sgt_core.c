@@ -5,7 +5,8 @@
  * at exit; fatal signals flush what was recorded before the process dies. Every process writes
  * its own directory, never one another process wrote: a forked child gets <root>/proc.<pid>/
  * on its first event, and a program it executes (fork+exec, system()) finds the root and its
- * traced parent in SG_TRACE_DIR and SG_TRACE_PARENT, which the constructor exports.
+ * traced parent in SG_TRACE_ROOT and SG_TRACE_PARENT, which the constructor exports (the
+ * program's own SG_TRACE_DIR is left as it was).
  */
 #include <errno.h>
 #include <signal.h>
@@ -124,7 +125,7 @@ static void env_export(void)
 {
 	char abs[PATH_MAX], pid[16];
 	const char *root = realpath(sgt_g.root, abs) ? abs : sgt_g.root;
-	setenv("SG_TRACE_DIR", root, 1);
+	setenv("SG_TRACE_ROOT", root, 1);
 	snprintf(pid, sizeof pid, "%u", sgt_g.pid);
 	setenv("SG_TRACE_PARENT", pid, 1);
 }

@@ -94,17 +94,22 @@ int sgt_env_parse(char *(*get)(const char *name), struct sgt_config *cfg, char *
 		goto out;
 	if (!cfg->enabled)
 		goto out;
-	v = get("SG_TRACE_DIR");
+	/* the trace root: SG_TRACE_DIR, else the root a traced parent exported (SG_TRACE_ROOT,
+	 * so that a program it runs is traced beside it), else ./sgtrace.<pid> */
+	const char *name = "SG_TRACE_DIR";
+	v = get(name);
+	if (!v && (v = get("SG_TRACE_ROOT")) != NULL)
+		name = "SG_TRACE_ROOT";
 	if (v) {
 		if (!*v) {
-			snprintf(err, errlen, "sgtrace: error: SG_TRACE_DIR is empty: expected a "
-				 "directory; tracing is off");
+			snprintf(err, errlen, "sgtrace: error: %s is empty: expected a directory; "
+				 "tracing is off", name);
 			rc = -EINVAL;
 			goto out;
 		}
 		if (strlen(v) >= sizeof cfg->dir) {
-			snprintf(err, errlen, "sgtrace: error: SG_TRACE_DIR is too long (%zu bytes, "
-				 "at most %zu); tracing is off", strlen(v), sizeof cfg->dir - 1);
+			snprintf(err, errlen, "sgtrace: error: %s is too long (%zu bytes, at most "
+				 "%zu); tracing is off", name, strlen(v), sizeof cfg->dir - 1);
 			rc = -EINVAL;
 			goto out;
 		}

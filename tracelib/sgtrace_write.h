@@ -56,11 +56,21 @@ int sgw_counters_off(struct sgw_trace *w, const char *reason);
 int sgw_thread(struct sgw_trace *w, uint32_t index, uint32_t parent, int32_t os_tid,
 	       struct sgw_stream **out);
 
+/* The sched stream (format 1.2): writes the SCHED definition (how the switch records were
+ * recorded, or with `unavailable` why not) and, when out is not NULL, opens sched.sgs, whose
+ * ticks are ns since the epoch whatever the trace's clock. Append its records with sgw_event
+ * (SWITCH_OUT / SWITCH_IN, id = OS tid) and sgw_value (TASK_CPU, TASK_DELAY, SWITCH_LOST). */
+int sgw_sched(struct sgw_trace *w, unsigned n_cpus, const char *text, int unavailable,
+	      struct sgw_stream **out);
+
 /* Appends one event. `ticks` must fit in 56 bits. */
 int sgw_event(struct sgw_stream *s, uint64_t ticks, enum sg_ev_kind kind, uint32_t id,
 	      uint32_t aux);
 /* Appends a counter sample: SG_EV_COUNTER + SG_EV_VALUE, always in the same chunk. */
 int sgw_counter_value(struct sgw_stream *s, uint64_t ticks, uint32_t counter, int64_t value);
+/* Appends a record of a kind that carries a value (sg_kind_has_value) and its SG_EV_VALUE. */
+int sgw_value(struct sgw_stream *s, uint64_t ticks, enum sg_ev_kind kind, uint32_t id,
+	      int64_t value);
 /* Appends a raw record as is (for tests that need malformed records). */
 int sgw_raw(struct sgw_stream *s, const struct sg_event_rec *rec);
 

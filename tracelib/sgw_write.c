@@ -46,9 +46,10 @@ int sgw_stream_path(char *out, unsigned long len, const char *dir, uint32_t inde
 	return 0;
 }
 
-/* Opens (truncating) `name` in the trace directory and writes its file header. */
+/* Opens (truncating) `name` in the trace directory and writes its file header (clock 0: the
+ * trace's). */
 static int open_with_header(struct sgw_trace *w, const char *name, const char *magic,
-			    uint32_t thread, int *fd_out)
+			    uint32_t thread, enum sgf_clock clock, int *fd_out)
 {
 	char path[PATH_MAX];
 	int rc = 0;
@@ -59,8 +60,8 @@ static int open_with_header(struct sgw_trace *w, const char *name, const char *m
 	if (fd < 0)
 		return -errno;
 	struct sgf_file_header h;
-	sgf_file_header_make(&h, magic, w->opt.clock, w->opt.pid, w->opt.parent_pid, thread,
-			     w->opt.epoch_ns, 0);
+	sgf_file_header_make(&h, magic, clock ? clock : w->opt.clock, w->opt.pid,
+			     w->opt.parent_pid, thread, w->opt.epoch_ns, 0);
 	rc = sgt_write_all(fd, &h, sizeof h);
 	if (rc < 0) {
 		close(fd);
@@ -93,7 +94,7 @@ int sgw_create(const char *dir, const struct sgw_options *opt, struct sgw_trace 
 		rc = -ENOMEM;
 		goto out;
 	}
-	rc = open_with_header(w, SGF_DEFS_NAME, SGF_MAGIC_DEFS, SG_NO_ID, &w->defs_fd);
+	rc = open_with_header(w, SGF_DEFS_NAME, SGF_MAGIC_DEFS, SG_NO_ID, 0, &w->defs_fd);
 out:
 	if (rc < 0) {
 		free(w->dir);
@@ -158,11 +159,16 @@ int sgw_counters_off(struct sgw_trace *w, const char *reason)
 	return write_def(w, SGF_DEF_COUNTERS_OFF, NULL, 0, &reason, 1);
 }
 
-int sgw_thread(struct sgw_trace *w, uint32_t index, uint32_t parent, int32_t os_tid,
-	       struct sgw_stream **out)
+/* A stream of w: thread `index`'s (its definition first), or the sched stream. */
+static int stream_new(struct sgw_trace *w, uint32_t index, uint32_t parent, int32_t os_tid,
+		      struct sgw_stream **out)
 {
 	char name[64];
-	snprintf(name, sizeof name, SGF_STREAM_FMT, index);
+	int sched = index == SGF_SCHED_THREAD;
+	if (sched)
+		snprintf(name, sizeof name, "%s", SGF_SCHED_NAME);
+	else
+		snprintf(name, sizeof name, SGF_STREAM_FMT, index);
 	struct sgw_stream *s = calloc(1, sizeof *s);
 	if (!s)
 		return -ENOMEM;
@@ -174,10 +180,10 @@ int sgw_thread(struct sgw_trace *w, uint32_t index, uint32_t parent, int32_t os_
 	if (!s->recs)
 		goto out;
 	uint32_t f[4] = { index, parent, (uint32_t)os_tid, 0 };
-	rc = write_def(w, SGF_DEF_THREAD, f, sizeof f, NULL, 0);
+	rc = sched ? 0 : write_def(w, SGF_DEF_THREAD, f, sizeof f, NULL, 0);
 	if (rc < 0)
 		goto out;
-	rc = open_with_header(w, name, SGF_MAGIC_STREAM, index, &s->fd);
+	rc = open_with_header(w, name, SGF_MAGIC_STREAM, index, sched ? SGF_CLOCK_NS : 0, &s->fd);
 out:
 	if (rc < 0) {
 		free(s->recs);
@@ -188,6 +194,24 @@ out:
 	w->streams = s;
 	*out = s;
 	return 0;
+}
+
+int sgw_thread(struct sgw_trace *w, uint32_t index, uint32_t parent, int32_t os_tid,
+	       struct sgw_stream **out)
+{
+	if (index == SGF_SCHED_THREAD)
+		return -EINVAL;
+	return stream_new(w, index, parent, os_tid, out);
+}
+
+int sgw_sched(struct sgw_trace *w, unsigned n_cpus, const char *text, int unavailable,
+	      struct sgw_stream **out)
+{
+	uint32_t f[2] = { unavailable ? SGF_SCHED_UNAVAILABLE : 0, n_cpus };
+	int rc = write_def(w, SGF_DEF_SCHED, f, sizeof f, &text, 1);
+	if (rc < 0 || !out)
+		return rc;
+	return stream_new(w, SGF_SCHED_THREAD, SG_NO_ID, 0, out);
 }
 
 int sgw_flush(struct sgw_stream *s)
@@ -255,14 +279,20 @@ int sgw_event(struct sgw_stream *s, uint64_t ticks, enum sg_ev_kind kind, uint32
 
 int sgw_counter_value(struct sgw_stream *s, uint64_t ticks, uint32_t counter, int64_t value)
 {
-	if (ticks > SG_TICKS_MAX || s->w->opt.chunk_recs < 2)
+	return sgw_value(s, ticks, SG_EV_COUNTER, counter, value);
+}
+
+int sgw_value(struct sgw_stream *s, uint64_t ticks, enum sg_ev_kind kind, uint32_t id,
+	      int64_t value)
+{
+	if (ticks > SG_TICKS_MAX || s->w->opt.chunk_recs < 2 || !sg_kind_has_value(kind))
 		return -EINVAL;
 	int rc = reserve(s, 2);
 	if (rc < 0)
 		return rc;
 	s->last_ticks = ticks;
-	s->recs[s->n].w0 = sg_rec_w0(ticks, SG_EV_COUNTER);
-	s->recs[s->n++].w1 = sg_rec_w1(counter, 0);
+	s->recs[s->n].w0 = sg_rec_w0(ticks, kind);
+	s->recs[s->n++].w1 = sg_rec_w1(id, 0);
 	s->recs[s->n].w0 = sg_rec_w0(ticks, SG_EV_VALUE);
 	s->recs[s->n++].w1 = (uint64_t)value;
 	return 0;

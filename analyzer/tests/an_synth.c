@@ -3,12 +3,48 @@
  */
 #define _XOPEN_SOURCE 700
 #include <ftw.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <cmocka.h>
 
 #include "an_synth.h"
+#include "analyzer.h"
+
+struct an_run *syn_open_run(const char *dir, const struct an_run_opts *o)
+{
+	struct an_run *r = NULL;
+	char err[512] = "";
+	if (an_run_open(dir, o, &r, err, sizeof err) < 0)
+		fail_msg("an_run_open: %s", err);
+	return r;
+}
+
+void syn_assert_fig(const struct an_run *r, int metric, double v)
+{
+	struct an_fig f = an_run_fig(r, (enum an_metric)metric);
+	if (f.unavailable)
+		fail_msg("%s unavailable: %s", an_metric_name((enum an_metric)metric), f.unavailable);
+	if (fabs(f.value - v) > 1e-9)
+		fail_msg("%s = %.12g, expected %.12g", an_metric_name((enum an_metric)metric),
+			 f.value, v);
+}
+
+void syn_assert_fig_ns(const struct an_run *r, int metric, double ns)
+{
+	struct an_fig f = an_run_fig(r, (enum an_metric)metric);
+	if (f.unavailable)
+		fail_msg("%s unavailable: %s", an_metric_name((enum an_metric)metric), f.unavailable);
+	if (fabs(f.value - ns * 1e-9) > 1e-13)
+		fail_msg("%s = %.12g s, expected %.0f ns", an_metric_name((enum an_metric)metric),
+			 f.value, ns);
+}
 
 const char *syn_tmpdir(void)
 {
@@ -30,12 +66,31 @@ void syn_rmtree(const char *path)
 		nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-int syn_thread(struct sgw_trace *w, uint32_t index, const struct syn_ev *ev)
+static int syn_events(struct sgw_stream *s, int rc, const struct syn_ev *ev)
 {
-	struct sgw_stream *s;
-	int rc = sgw_thread(w, index, SG_NO_ID, 0, &s);
 	for (; rc == 0 && ev->kind != SG_EV_NONE; ev++)
 		rc = ev->kind == SG_EV_VALUE ? sgw_counter_value(s, ev->t, ev->id, (int64_t)ev->aux)
+					     : sg_kind_has_value(ev->kind)
+					     ? sgw_value(s, ev->t, ev->kind, ev->id, (int64_t)ev->aux)
 					     : sgw_event(s, ev->t, ev->kind, ev->id, ev->aux);
 	return rc;
+}
+
+int syn_thread(struct sgw_trace *w, uint32_t index, const struct syn_ev *ev)
+{
+	return syn_thread_tid(w, index, 0, ev);
+}
+
+int syn_thread_tid(struct sgw_trace *w, uint32_t index, int32_t tid, const struct syn_ev *ev)
+{
+	struct sgw_stream *s = NULL;
+	int rc = sgw_thread(w, index, SG_NO_ID, tid, &s);
+	return syn_events(s, rc, ev);
+}
+
+int syn_sched(struct sgw_trace *w, const struct syn_ev *ev)
+{
+	struct sgw_stream *s = NULL;
+	int rc = sgw_sched(w, 2, "synthetic", 0, &s);
+	return syn_events(s, rc, ev);
 }

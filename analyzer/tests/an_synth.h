@@ -22,5 +22,18 @@ const char *syn_tmpdir(void);
 void syn_rmtree(const char *path);
 /* Writes thread `index` (parent SG_NO_ID) with the events of `ev` into w. 0 or -errno. */
 int syn_thread(struct sgw_trace *w, uint32_t index, const struct syn_ev *ev);
+/* The same with OS thread id `tid` (what the sched stream's records name). */
+int syn_thread_tid(struct sgw_trace *w, uint32_t index, int32_t tid, const struct syn_ev *ev);
+/* Writes the sched stream (format 1.2) with the records of `ev` (id: tid; TASK_CPU, TASK_DELAY
+ * and SWITCH_LOST carry their value in aux). 0 or -errno. */
+int syn_sched(struct sgw_trace *w, const struct syn_ev *ev);
+
+/* For the cmocka tests (an_synth.c includes cmocka): an_run_open that fails the test on error,
+ * and assertions of a figure, available and equal to v (to 1e-9), or to ns nanoseconds. */
+struct an_run;
+struct an_run_opts;
+struct an_run *syn_open_run(const char *dir, const struct an_run_opts *o);
+void syn_assert_fig(const struct an_run *r, int metric, double v);
+void syn_assert_fig_ns(const struct an_run *r, int metric, double ns);
 
 #endif

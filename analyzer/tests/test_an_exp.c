@@ -173,7 +173,7 @@ static void test_experiment(void **state)
 	struct an_fig tp, lat;
 	assert_int_equal(an_exp_px(e, "fixed", &px, &tp, &lat), 0);
 	assert_int_equal(px, 1);
-	assert_near(lat.value, 1000e-9 * (1 - 0.8));
+	assert_near(lat.value, 0);   /* the point's L: no idle time, no primitive in its trace */
 	/* the matrix */
 	int ns[8];
 	assert_int_equal(an_exp_matrix_n(e, ns, 8), 4);
@@ -211,8 +211,9 @@ static void test_experiment(void **state)
 	/* the CSV: header and a row */
 	char *buf = report(an_report_exp_csv, e, 0);
 	assert_non_null(strstr(buf, "method,N,W,reps,T_para,T_seq,E,S,L,IT_edge,IT_barrier,"
-				    "IT_lock,IT_cond,IT_sched,PT_barrier,PT_lock,PT_thread,ML,U,"
-				    "parallelism,oversubscribed\n"));
+				    "IT_lock,IT_cond,IT_sem,IT_join,IT_sched,IT_blocked,PT_barrier,"
+				    "PT_lock,PT_sem,PT_thread,ML,U,parallelism,closure,"
+				    "oversubscribed\n"));
 	assert_non_null(strstr(buf, "\nfixed,2,100,3,2e-06,8e-07,0.2,"));
 	assert_non_null(strstr(buf, "\ntime-bound,4,100,1,"));
 	free(buf);
@@ -225,10 +226,11 @@ static void test_experiment(void **state)
 	assert_non_null(strstr(buf, "the paper's caveat"));
 	free(buf);
 	/* the terminal table: times with their unit (T_para 2000 ns, T_seq 800 ns), E with 3
-	 * decimals, p_x's T_para and L = 1000 ns (1 - 0.8) */
+	 * decimals, p_x's T_para and L as in the table, beside T_para (1 - E) = 1000 ns (1 - 0.8) */
 	buf = report(an_report_exp_text, e, 0);
 	assert_non_null(strstr(buf, "\nmethod       fixed         2        100    3   2.00 us    800 ns     0.200"));
-	assert_non_null(strstr(buf, "p_x = 1   T_para = 1.00 us   L = 200 ns"));
+	assert_non_null(strstr(buf, "p_x = 1   T_para = 1.00 us   L = 0   (T_para (1 - E) = 200 ns: "
+				    "L + U/N)"));
 	free(buf);
 	an_exp_free(e);
 
@@ -354,11 +356,11 @@ static void add_time_bound(struct store *st, int n, const char *sizes, int64_t r
 	assert_int_equal(store_point_put(st, &p, 2, ids, roles), 0);
 }
 
-/* Matrix marks: with T_seq taken from the N=1 run itself L(W,1) = 0, so the row N=1 is n/a
- * with that reason (not a row of zeros); a point whose search missed its target marks every
- * value it enters with '~' and the report lists its note. Time-bound at N=2 and N=4 on w=2:
- * E = 3000 / (2 * 4000) = 0.375 and 3000 / (4 * 4000) = 0.1875 (wall against wall),
- * scale = (1 - 0.375) / (1 - 0.1875) = 0.769. */
+/* Matrix marks: a point whose search missed its target marks every value it enters with '~' and
+ * the report lists its note. The sequential program is untraced, so E is wall against wall:
+ * time-bound at N=1 on w=1: 1500 / 5000 = 0.3; at N=2 and N=4 on w=2: 3000 / (2 * 4000) = 0.375
+ * and 3000 / (4 * 4000) = 0.1875; scale(1, 2) = 0.7 / 0.625 = 1.12, scale(2, 4) = 0.625 / 0.8125
+ * = 0.769. */
 static void test_matrix_marks(void **state)
 {
 	int64_t seq2;
@@ -376,45 +378,45 @@ static void test_matrix_marks(void **state)
 	struct an_exp *e = open_exp(dir);
 	struct an_cell c;
 	assert_int_equal(an_exp_matrix_cell(e, 1, 2, &c), 0);
-	assert_non_null(c.scale[AN_TIME_BOUND].unavailable);
-	assert_non_null(strstr(c.scale[AN_TIME_BOUND].unavailable, "L(W,1) = 0"));
+	assert_near(c.scale[AN_TIME_BOUND].value, 0.7 / 0.625);
 	assert_int_equal(an_exp_matrix_cell(e, 2, 4, &c), 0);
 	assert_near(c.scale[AN_TIME_BOUND].value, (1 - 0.375) / (1 - 0.1875));
 	assert_int_equal(c.off_target[AN_TIME_BOUND], 1);
 	assert_int_equal(c.off_target[AN_E_CONSERVED], 0);
 	char *buf = report(an_report_exp_text, e, AN_REPORT_MATRIX_ONLY);
+	assert_non_null(strstr(buf, "1.12~/-/-"));
 	assert_non_null(strstr(buf, "0.77~/-/-"));
 	assert_non_null(strstr(buf, "time-bound N=2: closest T_para = 0.9 us"));
-	assert_non_null(strstr(buf, "time-bound: L(W,1) = 0: T_seq is the N=1 run itself"));
 	free(buf);
 	an_exp_free(e);
 	syn_rmtree(dir);
 }
 
-/* T_seq is measured like T_para: the old rule (region T_para against the sequential program's
- * wall time) gave E(N=1) = 1500 / 1000 = 1.5. */
+/* T_seq is measured like T_para: the sequential program has wall times only, so the parallel
+ * program's wall times go with them, never its traced region (that pair gave E(N=1) = 1500 /
+ * 1000 = 1.5), and never the N=1 run in its place (which hid the overhead at one thread). */
 static void test_t_seq_measured_like_t_para(void **state)
 {
 	int64_t seq2;
 	const char *dir = build_seq_store(&seq2);
 	struct an_exp *e = open_exp(dir);
-	/* N=1 runs with a trace at w=1: T_seq = their T_para, E(N=1) = 1 */
+	/* w=1: T_seq 1500 against the N=1 run's wall 5000: E = 0.3 */
 	const struct an_point *p = an_exp_point_find(e, "method", "fixed", 1);
-	assert_near(p->med[AN_T_SEQ].value, 1000e-9);
-	assert_near(p->med[AN_E].value, 1.0);
-	assert_string_equal(p->t_seq_source, "n1");
-	assert_string_equal(p->t_basis, "trace");
-	/* N=2: E = 1000 / (2 * 600), S = 1000 / 600, U = 2*600 - 1000 (no IT, PT; ML unknown),
-	 * L_from_E = 600 (1 - E) = 100, (3) and (10) exact */
+	assert_near(p->med[AN_T_SEQ].value, 1500e-9);
+	assert_near(p->med[AN_E].value, 0.3);
+	assert_string_equal(p->t_seq_source, "sequential");
+	assert_string_equal(p->t_basis, "wall");
+	/* N=2: E = 1500 / (2 * 4000), S = 1500 / 4000, U = 2*4000 - 1500 (on wall times the
+	 * residual of (3): no budget of that wall time), L_from_E = 4000 (1 - E) */
 	p = an_exp_point_find(e, "method", "fixed", 2);
-	assert_near(p->med[AN_E].value, 1000.0 / 1200.0);
-	assert_near(p->med[AN_S].value, 1000.0 / 600.0);
-	assert_near(p->med[AN_U].value, 200e-9);
-	assert_near(p->med[AN_L_E].value, 100e-9);
+	assert_near(p->med[AN_E].value, 0.1875);
+	assert_near(p->med[AN_S].value, 0.375);
+	assert_near(p->med[AN_U].value, 6500e-9);
+	assert_near(p->med[AN_L_E].value, 3250e-9);
 	assert_near(p->med[AN_CHECK3].value, 0);
-	assert_near(p->med[AN_CHECK10].value, 0);
-	/* w=2 has no N=1 run: both wall times, E = 3000 / (2 * 4000), S = 3000 / 4000,
-	 * U = 2*4000 - 3000; T_para stays the trace's; (10) has no second measurement */
+	assert_non_null(p->med[AN_CHECK10].unavailable);
+	/* w=2 the same way: E = 3000 / (2 * 4000), S = 3000 / 4000, U = 2*4000 - 3000; T_para
+	 * stays the trace's */
 	p = an_exp_point_find(e, "method", "grow", 2);
 	assert_string_equal(p->t_basis, "wall");
 	assert_near(p->med[AN_T_PARA].value, 600e-9);
@@ -429,7 +431,62 @@ static void test_t_seq_measured_like_t_para(void **state)
 	syn_rmtree(dir);
 }
 
-/* Two N=1 repetitions of 1000 and 3000 ns: T_seq = their median 2000, E = T_seq / median T_para
+/* Without a sequential program T_seq is the N=1 runs' T_para ("n1", measured like T_para):
+ * E(N=1) = 1 by construction, so L(W,1) = T_para (1 - E) = 0 and the matrix row N=1 is n/a with
+ * that reason (not a row of zeros). N=1 at w=1: 1000 ns; N=2: 600 ns, E = 1000 / 1200. */
+static void test_t_seq_n1(void **state)
+{
+	struct store *st;
+	const char *dir = new_store(&st);
+	assert_int_equal(store_method_add(st, "fixed", "w=1", 0), 0);
+	int64_t r1 = add_run_kind(st, dir, "par", 1, "w=1", 0, 1000, 5000, 0);
+	int64_t r2 = add_run_kind(st, dir, "par", 2, "w=1", 0, 600, 4000, 0);
+	int64_t ids[1] = { r1 };
+	const char *roles[1] = { "rep" };
+	for (int m = 0; m < 2; m++) {
+		struct store_point p;
+		for (int n = 1; n <= 2; n++) {
+			memset(&p, 0, sizeof p);
+			snprintf(p.model, sizeof p.model, "%s", m ? "time-bound" : "method");
+			snprintf(p.method, sizeof p.method, "fixed");
+			snprintf(p.sizes, sizeof p.sizes, "w=1");
+			p.n_threads = n;
+			p.scale = n;
+			p.work = 100;
+			p.target = NAN;
+			p.t_para_s = p.t_seq_s = p.efficiency = NAN;
+			snprintf(p.t_seq_source, sizeof p.t_seq_source, "n1");
+			p.converged = 1;
+			ids[0] = n == 1 ? r1 : r2;
+			assert_int_equal(store_point_put(st, &p, 1, ids, roles), 0);
+		}
+	}
+	store_close(st);
+	struct an_exp *e = open_exp(dir);
+	const struct an_point *p = an_exp_point_find(e, "method", "fixed", 1);
+	assert_near(p->med[AN_T_SEQ].value, 1000e-9);
+	assert_near(p->med[AN_E].value, 1.0);
+	assert_string_equal(p->t_seq_source, "n1");
+	assert_string_equal(p->t_basis, "trace");
+	p = an_exp_point_find(e, "method", "fixed", 2);
+	assert_near(p->med[AN_E].value, 1000.0 / 1200.0);
+	assert_near(p->med[AN_S].value, 1000.0 / 600.0);
+	assert_near(p->med[AN_L_E].value, 100e-9);
+	assert_near(p->med[AN_CHECK3].value, 0);
+	assert_near(p->med[AN_CHECK10].value, 0);
+	struct an_cell c;
+	assert_int_equal(an_exp_matrix_cell(e, 1, 2, &c), 0);
+	assert_non_null(c.scale[AN_TIME_BOUND].unavailable);
+	assert_non_null(strstr(c.scale[AN_TIME_BOUND].unavailable, "L(W,1) = 0"));
+	char *buf = report(an_report_exp_text, e, AN_REPORT_MATRIX_ONLY);
+	assert_non_null(strstr(buf, "L(W,1) = 0: T_seq is the N=1 run itself"));
+	free(buf);
+	an_exp_free(e);
+	syn_rmtree(dir);
+}
+
+/* Two N=1 repetitions of 1000 and 3000 ns and no sequential program: T_seq = their median
+ * 2000, E = T_seq / median T_para
  * = 1 (the median of the two ratios would be (2 + 2/3) / 2 = 1.33); min and max E from the
  * slowest and the fastest repetition. */
 static void test_e_from_median_t_para(void **state)
@@ -437,11 +494,10 @@ static void test_e_from_median_t_para(void **state)
 	struct store *st;
 	const char *dir = new_store(&st);
 	assert_int_equal(store_method_add(st, "fixed", "w=1", 0), 0);
-	int64_t s1 = add_run_kind(st, dir, "seq", 1, "w=1", 0, 1500, 0, 1);
-	int64_t ids[3] = { add_run_kind(st, dir, "par", 1, "w=1", 0, 1000, 0, 0),
-			   add_run_kind(st, dir, "par", 1, "w=1", 1, 3000, 0, 0), s1 };
-	const char *roles[3] = { "rep", "rep", "seq" };
-	add_point_runs(st, "fixed", 1, "w=1", 3, ids, roles, 2000, 1500);
+	int64_t ids[2] = { add_run_kind(st, dir, "par", 1, "w=1", 0, 1000, 0, 0),
+			   add_run_kind(st, dir, "par", 1, "w=1", 1, 3000, 0, 0) };
+	const char *roles[2] = { "rep", "rep" };
+	add_point_runs(st, "fixed", 1, "w=1", 2, ids, roles, 2000, 2000);
 	store_close(st);
 	struct an_exp *e;
 	char err[512] = "";
@@ -473,15 +529,16 @@ static void test_cached_open(void **state)
 	assert_int_equal(e->n_analyzed, 0);
 	const struct an_point *p = an_exp_point_find(e, "method", "fixed", 2);
 	assert_near(p->med[AN_E].value, e2);
-	assert_near(p->med[AN_U].value, 200e-9);
+	assert_near(p->med[AN_U].value, 6500e-9);
 	assert_near(an_exp_point_find(e, "method", "grow", 2)->med[AN_E].value, 0.375);
 	/* a cached run is analyzed when asked for */
 	struct an_run *r = an_exp_run(e, p->rep_ids[0]);
 	assert_non_null(r);
 	assert_int_equal(an_run_n_threads(r), 2);
 	an_exp_free(e);
-	/* a new N=1 run at w=2 changes T_seq of grow N=2: that run is read again, and the new run
-	 * for its ML(1); the runs at w=1 come from the cache */
+	/* a new N=1 run at w=2 gives grow N=2 its ML(1) run: that run is read again, and the new
+	 * run; the runs at w=1 come from the cache (T_seq stays the sequential program's wall
+	 * time: a traced N=1 run does not replace it) */
 	struct store *st;
 	assert_int_equal(store_open(dir, STORE_UPDATE, &st), 0);
 	add_run_kind(st, dir, "par", 1, "w=2", 0, 2000, 6000, 0);
@@ -493,8 +550,8 @@ static void test_cached_open(void **state)
 	assert_null(an_exp_run_find(e, p->rep_ids[0])->run);
 	p = an_exp_point_find(e, "method", "grow", 2);
 	assert_false(an_exp_run_find(e, p->rep_ids[0])->from_cache);
-	assert_string_equal(p->t_basis, "trace");
-	assert_near(p->med[AN_E].value, 2000.0 / 1200.0);
+	assert_string_equal(p->t_basis, "wall");
+	assert_near(p->med[AN_E].value, 0.375);
 	an_exp_free(e);
 	assert_int_equal(an_exp_open(dir, AN_EXP_REANALYZE | AN_EXP_NO_STORE_WRITE, &e, err,
 				     sizeof err), 0);
@@ -601,6 +658,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_experiment),
 		cmocka_unit_test(test_t_seq_measured_like_t_para),
+		cmocka_unit_test(test_t_seq_n1),
 		cmocka_unit_test(test_matrix_marks),
 		cmocka_unit_test(test_e_from_median_t_para),
 		cmocka_unit_test(test_cached_open),

@@ -19,33 +19,9 @@
 #define END { 0, SG_EV_NONE, 0, 0 }
 #define NS(x) ((x) * 1e-9)
 
-static struct an_run *open_run(const char *dir, const struct an_run_opts *o)
-{
-	struct an_run *r = NULL;
-	char err[512] = "";
-	int rc = an_run_open(dir, o, &r, err, sizeof err);
-	if (rc < 0)
-		fail_msg("an_run_open: %s", err);
-	return r;
-}
-
-static void assert_fig_ns(const struct an_run *r, enum an_metric m, double ns)
-{
-	struct an_fig f = an_run_fig(r, m);
-	if (f.unavailable)
-		fail_msg("%s unavailable: %s", an_metric_name(m), f.unavailable);
-	if (fabs(f.value - NS(ns)) > 1e-13)
-		fail_msg("%s = %.12g s, expected %.0f ns", an_metric_name(m), f.value, ns);
-}
-
-static void assert_fig(const struct an_run *r, enum an_metric m, double v)
-{
-	struct an_fig f = an_run_fig(r, m);
-	if (f.unavailable)
-		fail_msg("%s unavailable: %s", an_metric_name(m), f.unavailable);
-	if (fabs(f.value - v) > 1e-9)
-		fail_msg("%s = %.12g, expected %.12g", an_metric_name(m), f.value, v);
-}
+#define open_run syn_open_run
+#define assert_fig syn_assert_fig
+#define assert_fig_ns syn_assert_fig_ns
 
 /* A fresh trace of threads 0 and 1 with one synchronization object, id 1. */
 static const char *two_threads(enum sg_obj_kind kind, const struct syn_ev *t0,
@@ -93,8 +69,8 @@ static void test_barrier_skew(void **state)
 	assert_fig(r, AN_E, 0.75);
 	assert_fig(r, AN_S, 1.5);
 	assert_fig_ns(r, AN_U, 2000 - 1500 - 510);
-	assert_fig(r, AN_PARALLELISM, 1.49);   /* busy 550 + 940 */
-	assert_fig(r, AN_PAR_SHARE, 1100.0 / 1490.0);   /* both busy 0-100, 450-600, 700-1000 */
+	/* a trace of format 1.1 has no switch records: when threads were on CPU is unknown */
+	assert_non_null(strstr(an_run_fig(r, AN_PARALLELISM).unavailable, "no sched stream"));
 	assert_fig(r, AN_OVERSUB, 0);
 	assert_true(fabs(an_run_fig(r, AN_CHECK3).value) < 1e-12);
 	assert_true(fabs(an_run_fig(r, AN_CHECK10).value) < 1e-12);

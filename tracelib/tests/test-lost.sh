@@ -26,7 +26,7 @@ for mode in nofile memory; do
 	# the summary's line of thread 0 ("thread 0: ..., 603 lost, ...") carries the lost count
 	lost=$(sed -n 's/^thread 0: .*, \([0-9]*\) lost,.*/\1/p' "$work/$mode.sum")
 	ok "${mode}_lost_counted" $(( ${lost:-0} != want )) "thread 0 lost '${lost:-}', want $want: $(cat "$work/$mode.sum")"
-	n=$(ls "$work/$mode"/thread.*.sgs | wc -l)
+	n=$(ls "$work/$mode"/proc.*/thread.*.sgs | wc -l)
 	ok "${mode}_no_worker_streams" $((n != 1)) "$n stream files"
 	n=$(grep -c ' 0 lock_acquired ' "$work/$mode.dump")
 	ok "${mode}_thread0_intact" $((n != 1)) "$n lock_acquired events of thread 0"

@@ -1,6 +1,6 @@
 /*
- * test_fork.c — a forked child records into its own trace directory <dir>/fork.<pid>/,
- * created on its first event: a complete trace whose thread 0 is the forking thread, whose
+ * test_fork.c — a forked child records into its own trace directory <root>/proc.<pid>/ beside
+ * its parent's, created on its first event: a complete trace whose thread 0 is the forking thread, whose
  * definitions include the parent's (same ids), and whose events never leak into the
  * parent's streams. A child that records nothing creates nothing.
  */
@@ -60,8 +60,11 @@ static void test_child_trace(void **state)
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 
+	/* the child's own directory beside the parent's, under the trace root */
 	char dir[PATH_MAX + 32], err[512];
-	snprintf(dir, sizeof dir, "%s/fork.%d", sg_trace_dir(), (int)pid);
+	snprintf(dir, sizeof dir, "%s", sg_trace_dir());
+	*strrchr(dir, '/') = '\0';
+	snprintf(dir + strlen(dir), sizeof dir - strlen(dir), "/proc.%d", (int)pid);
 	struct sgr_trace *t;
 	if (sgr_open(dir, 0, &t, err, sizeof err) < 0)
 		fail_msg("%s", err);
@@ -108,7 +111,9 @@ static void test_silent_child_creates_nothing(void **state)
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	char dir[PATH_MAX + 32];
 	struct stat st;
-	snprintf(dir, sizeof dir, "%s/fork.%d", sg_trace_dir(), (int)pid);
+	snprintf(dir, sizeof dir, "%s", sg_trace_dir());
+	*strrchr(dir, '/') = '\0';
+	snprintf(dir + strlen(dir), sizeof dir - strlen(dir), "/proc.%d", (int)pid);
 	assert_int_equal(stat(dir, &st), -1);
 }
 

@@ -69,6 +69,18 @@ struct sgr_trace *tu_open_ok(const char *dir)
 	return t;
 }
 
+void tu_proc_dir(const char *root, char *out, size_t len)
+{
+	struct sgr_trace *t = tu_open_ok(root);
+	snprintf(out, len, "%s", sgr_dir(t));
+	sgr_close(t);
+}
+
+int tu_problem_live(const char *problem)
+{
+	return strstr(problem, "thread.0.sgs: no trailer") || strstr(problem, "sched.sgs: no trailer");
+}
+
 void tu_reexec_traced(int argc, char **argv, const char *tag, const char *own_trace)
 {
 	(void)argc;
@@ -78,10 +90,17 @@ void tu_reexec_traced(int argc, char **argv, const char *tag, const char *own_tr
 	tu_tmpdir(dir, sizeof dir, tag);
 	snprintf(trace, sizeof trace, "%s/trace", dir);
 	setenv("SG_TRACE_DIR", trace, 1);
-	/* exec abandons the trace this process began before main (the default ./sgtrace.<pid>/):
-	 * remove it rather than leave it behind in the caller's directory */
-	if (own_trace)
-		tu_rm_rf(own_trace);
+	/* exec abandons the trace this process began before main (its directory proc.<pid>/ in
+	 * the default root ./sgtrace.<pid>/): remove the root rather than leave it behind in the
+	 * caller's directory */
+	if (own_trace) {
+		char root[PATH_MAX];
+		snprintf(root, sizeof root, "%s", own_trace);
+		char *slash = strrchr(root, '/');
+		if (slash && !strncmp(slash + 1, "proc.", 5))
+			*slash = '\0';
+		tu_rm_rf(root);
+	}
 	execv("/proc/self/exe", argv);
 	perror("execv");
 	abort();

@@ -31,6 +31,11 @@ int tu_fixture_teardown(void **state);
 
 /* sgr_open that fails the current cmocka test with the reader's message. */
 struct sgr_trace *tu_open_ok(const char *dir);
+/* The directory of the main process of the trace root `root` (where its thread.N.sgs are). */
+void tu_proc_dir(const char *root, char *out, size_t len);
+/* Is this problem of a trace read while its process still runs (thread 0's stream and the
+ * sched stream have no trailer yet)? */
+int tu_problem_live(const char *problem);
 
 /* When SG_TRACE_DIR is not set, sets it to a fresh temporary trace directory and re-executes
  * the program, so that libsgtrace's constructor sees it. Returns in the re-executed program.

@@ -1,0 +1,352 @@
+/*
+ * test_an_budget.c — the time budget (an_budget.c) and the joins of semaphores and conditions
+ * (an_sync.c) on synthetic traces of format 1.2 with hand-computed answers, asserted to the
+ * nanosecond: each trace has a sched stream (switch records, CPU-time and run-delay samples)
+ * written with sgtrace_write.h. Every case checks that the parts add up to N T_para.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "an_int.h"
+#include "an_synth.h"
+
+#define E(t, k, id, aux) { (t), SG_EV_##k, (id), (aux) }
+#define END { 0, SG_EV_NONE, 0, 0 }
+#define SAMPLE(t, tid, cpu, delay) E(t, TASK_CPU, tid, cpu), E(t, TASK_DELAY, tid, delay)
+
+/* IT + PT + compute of the run, in ns: what must equal N T_para. */
+static double parts_ns(const struct an_run *r)
+{
+	static const enum an_metric parts[] = {
+		AN_IT_EDGE, AN_IT_BARRIER, AN_IT_LOCK, AN_IT_COND, AN_IT_SEM, AN_IT_JOIN,
+		AN_IT_SCHED, AN_IT_BLOCKED, AN_PT_BARRIER, AN_PT_LOCK, AN_PT_SEM, AN_PT_THREAD,
+		AN_COMPUTE,
+	};
+	double sum = 0;
+	for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++) {
+		struct an_fig f = an_run_fig(r, parts[k]);
+		if (f.unavailable)
+			fail_msg("%s unavailable: %s", an_metric_name(parts[k]), f.unavailable);
+		sum += f.value;
+	}
+	return sum * 1e9;
+}
+
+static void assert_books_close(const struct an_run *r)
+{
+	double n = an_run_fig(r, AN_N).value, tp = an_run_fig(r, AN_T_PARA).value * 1e9;
+	if (fabs(parts_ns(r) - n * tp) > 1e-3)
+		fail_msg("the parts add up to %.3f ns, N T_para is %.3f ns", parts_ns(r), n * tp);
+	syn_assert_fig(r, AN_CLOSURE, 0);
+}
+
+/* Two threads at a barrier (episodes 1 and 2, last arrivals 400 and 650). Thread 0 (tid 100)
+ * sleeps in its first wait from 110 to 430: 290 ns waiting, then 30 ns of wake-up after the
+ * last arrival; it is preempted in compute from 800 to 900. The kernel says it was runnable
+ * 120 ns: 100 preempted, so 20 of the 30 ns wake-up (the rest is the barrier's wake-up path).
+ * On CPU: 1000 - 320 - 100 = 580 ns. Thread 1 runs throughout. */
+static const char *barrier_budget_trace(void)
+{
+	static const struct syn_ev t0[] = {
+		E(0, THREAD_BEGIN, 0, SG_NO_ID), E(100, BARRIER_ARRIVE, 1, 1),
+		E(450, BARRIER_LEAVE, 1, 1), E(600, BARRIER_ARRIVE, 1, 2),
+		E(700, BARRIER_LEAVE, 1, 2), E(1000, THREAD_END, 0, 0), END
+	};
+	static const struct syn_ev t1[] = {
+		E(0, THREAD_BEGIN, 1, SG_NO_ID), E(400, BARRIER_ARRIVE, 1, 1),
+		E(420, BARRIER_LEAVE, 1, 1), E(650, BARRIER_ARRIVE, 1, 2),
+		E(690, BARRIER_LEAVE, 1, 2), E(1000, THREAD_END, 1, 0), END
+	};
+	static const struct syn_ev sched[] = {
+		SAMPLE(0, 100, 0, 0), SAMPLE(0, 101, 0, 0),
+		E(110, SWITCH_OUT, 100, 0), E(430, SWITCH_IN, 100, 0),
+		E(800, SWITCH_OUT, 100, SG_SWITCH_PREEMPTED), E(900, SWITCH_IN, 100, 1),
+		SAMPLE(1000, 100, 580, 120), SAMPLE(1000, 101, 1000, 0), END
+	};
+	const char *dir = syn_tmpdir();
+	struct sgw_trace *w;
+	assert_int_equal(sgw_create(dir, NULL, &w), 0);
+	assert_int_equal(sgw_object(w, 1, SG_OBJ_BARRIER, 0x1000), 0);
+	assert_int_equal(syn_thread_tid(w, 0, 100, t0), 0);
+	assert_int_equal(syn_thread_tid(w, 1, 101, t1), 0);
+	assert_int_equal(syn_sched(w, sched), 0);
+	assert_int_equal(sgw_close(w, 0), 0);
+	return dir;
+}
+
+static void test_barrier_runnable(void **state)
+{
+	const char *dir = barrier_budget_trace();
+	struct an_run_opts o = { .t_seq_s = 1300e-9, .n_cpus = 2 };
+	struct an_run *r = syn_open_run(dir, &o);
+	syn_assert_fig(r, AN_N, 2);
+	syn_assert_fig_ns(r, AN_IT_BARRIER, 350);   /* waiting, asleep or not */
+	syn_assert_fig_ns(r, AN_PT_BARRIER, 140);   /* 160 less the 20 ns runnable */
+	syn_assert_fig_ns(r, AN_IT_SCHED, 120);     /* 100 preempted + 20 of the wake-up */
+	syn_assert_fig_ns(r, AN_IT_BLOCKED, 0);
+	syn_assert_fig_ns(r, AN_COMPUTE, 450 + 940);
+	syn_assert_fig_ns(r, AN_U, 1390 - 1300);
+	syn_assert_fig_ns(r, AN_L, (350 + 140 + 120) / 2.0);
+	syn_assert_fig(r, AN_PARALLELISM, (580 + 1000) / 1000.0);
+	/* both on CPU over 0-110, 430-800, 900-1000 */
+	syn_assert_fig(r, AN_PAR_SHARE, 2 * 580.0 / 1580.0);
+	assert_books_close(r);
+	const struct an_thread *t = an_run_thread(r, 0);
+	assert_int_equal(t->cpu_ns, 580);
+	assert_int_equal(t->sched_ns, 120);
+	assert_int_equal(t->busy_ns, 450);
+	assert_int_equal(t->barrier_wait_ns, 350);
+	assert_int_equal(t->barrier_ovh_ns, 80);
+	assert_int_equal(t->cpu_kernel_ns, 580);
+	assert_int_equal(an_run_n_problems(r), 0);
+	an_run_free(r);
+	syn_rmtree(dir);
+}
+
+struct tl_rec {
+	struct an_interval iv[64];
+	int n;
+};
+
+static int tl_cb(const struct an_interval *iv, void *ud)
+{
+	struct tl_rec *t = ud;
+	if (t->n < 64)
+		t->iv[t->n++] = *iv;
+	return 0;
+}
+
+/* The timeline shows the preemption as runnable; the sleep inside the wait stays the wait. */
+static void test_timeline_runnable(void **state)
+{
+	const char *dir = barrier_budget_trace();
+	struct an_run *r = syn_open_run(dir, NULL);
+	struct tl_rec t = { .n = 0 };
+	assert_int_equal(an_run_timeline(r, 0, 0, 1000, 0, tl_cb, &t), 0);
+	int64_t runnable = 0, wait = 0;
+	for (int k = 0; k < t.n; k++) {
+		int64_t len = t.iv[k].t1_ns - t.iv[k].t0_ns;
+		if (t.iv[k].state == AN_ST_RUNNABLE) {
+			assert_int_equal(t.iv[k].t0_ns, 800);
+			assert_int_equal(t.iv[k].t1_ns, 900);
+			runnable += len;
+		}
+		if (t.iv[k].state == AN_ST_BARRIER_WAIT)
+			wait += len;
+		if (k > 0)
+			assert_int_equal(t.iv[k].t0_ns, t.iv[k - 1].t1_ns);
+	}
+	assert_int_equal(runnable, 100);
+	assert_int_equal(wait, 350);
+	an_run_free(r);
+	syn_rmtree(dir);
+}
+
+/* A semaphore initialized to 0: thread 1 waits from 200 to 520 for the post thread 0 makes at
+ * 500 (300 ns waiting, 20 ns of operation), asleep from 210 to 515; a try-wait at 600 finds it
+ * at 0 (10 ns of operation). */
+static void test_semaphore(void **state)
+{
+	static const struct syn_ev t0[] = {
+		E(0, THREAD_BEGIN, 0, SG_NO_ID), E(0, SEM_INIT, 1, 0), E(500, SEM_POST, 1, 0),
+		E(1000, THREAD_END, 0, 0), END
+	};
+	static const struct syn_ev t1[] = {
+		E(0, THREAD_BEGIN, 1, SG_NO_ID), E(200, SEM_WAIT_BEGIN, 1, 0),
+		E(520, SEM_WAIT_END, 1, 0), E(600, SEM_WAIT_BEGIN, 1, SG_SEM_TRY),
+		E(610, SEM_WAIT_END, 1, EAGAIN), E(1000, THREAD_END, 1, 0), END
+	};
+	static const struct syn_ev sched[] = {
+		SAMPLE(0, 200, 0, 0), SAMPLE(0, 201, 0, 0),
+		E(210, SWITCH_OUT, 201, 0), E(515, SWITCH_IN, 201, 0),
+		SAMPLE(1000, 200, 1000, 0), SAMPLE(1000, 201, 695, 0), END
+	};
+	const char *dir = syn_tmpdir();
+	struct sgw_trace *w;
+	assert_int_equal(sgw_create(dir, NULL, &w), 0);
+	assert_int_equal(sgw_object(w, 1, SG_OBJ_SEM, 0x1000), 0);
+	assert_int_equal(syn_thread_tid(w, 0, 200, t0), 0);
+	assert_int_equal(syn_thread_tid(w, 1, 201, t1), 0);
+	assert_int_equal(syn_sched(w, sched), 0);
+	assert_int_equal(sgw_close(w, 0), 0);
+	struct an_run *r = syn_open_run(dir, NULL);
+	syn_assert_fig(r, AN_N, 2);
+	syn_assert_fig_ns(r, AN_IT_SEM, 300);
+	syn_assert_fig_ns(r, AN_PT_SEM, 30);
+	syn_assert_fig_ns(r, AN_IT_SCHED, 0);
+	syn_assert_fig_ns(r, AN_COMPUTE, 1000 + 670);
+	assert_books_close(r);
+	assert_int_equal(an_run_thread(r, 1)->cpu_ns, 695);
+	assert_int_equal(an_run_n_sems(r), 1);
+	const struct an_sem *s = an_run_sem(r, 0);
+	assert_int_equal(s->waits, 1);
+	assert_int_equal(s->blocked, 1);
+	assert_int_equal(s->failed, 1);
+	assert_int_equal(s->posts, 1);
+	assert_int_equal(s->wait_ns, 300);
+	assert_int_equal(s->ovh_ns, 30);
+	assert_int_equal(s->max_wait_ns, 320);
+	an_run_free(r);
+	syn_rmtree(dir);
+}
+
+/* Asleep outside any primitive (a read() on a pipe) from 300 to 700; the kernel says 50 ns of
+ * that was runnable (woken, waiting for a CPU): no wait's wake-up to put it in, so it is taken
+ * from the blocked time. */
+static void test_blocked_outside(void **state)
+{
+	static const struct syn_ev t0[] = {
+		E(0, THREAD_BEGIN, 0, SG_NO_ID), E(1000, THREAD_END, 0, 0), END
+	};
+	static const struct syn_ev sched[] = {
+		SAMPLE(0, 300, 0, 0), E(300, SWITCH_OUT, 300, 0), E(700, SWITCH_IN, 300, 0),
+		SAMPLE(1000, 300, 600, 50), END
+	};
+	const char *dir = syn_tmpdir();
+	struct sgw_trace *w;
+	assert_int_equal(sgw_create(dir, NULL, &w), 0);
+	assert_int_equal(syn_thread_tid(w, 0, 300, t0), 0);
+	assert_int_equal(syn_sched(w, sched), 0);
+	assert_int_equal(sgw_close(w, 0), 0);
+	struct an_run *r = syn_open_run(dir, NULL);
+	syn_assert_fig(r, AN_N, 1);
+	syn_assert_fig_ns(r, AN_IT_BLOCKED, 350);
+	syn_assert_fig_ns(r, AN_IT_SCHED, 50);
+	syn_assert_fig_ns(r, AN_COMPUTE, 600);
+	syn_assert_fig(r, AN_PARALLELISM, 0.6);
+	assert_books_close(r);
+	an_run_free(r);
+	syn_rmtree(dir);
+}
+
+/* Processors by what the threads did: a main thread that only creates and joins (asleep in the
+ * join) is not one, with N given or not; a main thread that computes beside its worker is. */
+static void test_processors(void **state)
+{
+	static const struct syn_ev master[] = {
+		E(0, THREAD_BEGIN, 0, SG_NO_ID), E(10, CREATE_BEGIN, SG_NO_ID, 0),
+		E(20, CREATE_END, 1, 0), E(20, CREATE_BEGIN, SG_NO_ID, 0), E(30, CREATE_END, 2, 0),
+		E(30, JOIN_BEGIN, 1, 0), E(990, JOIN_END, 1, 0), E(990, JOIN_BEGIN, 2, 0),
+		E(995, JOIN_END, 2, 0), E(1000, THREAD_END, 0, 0), END
+	};
+	static const struct syn_ev w1[] = {
+		E(25, THREAD_BEGIN, 1, 0), E(980, THREAD_END, 1, 0), END
+	};
+	static const struct syn_ev w2[] = {
+		E(35, THREAD_BEGIN, 2, 0), E(985, THREAD_END, 2, 0), END
+	};
+	static const struct syn_ev sched[] = {
+		SAMPLE(0, 400, 0, 0), SAMPLE(25, 401, 0, 0), SAMPLE(35, 402, 0, 0),
+		E(35, SWITCH_OUT, 400, 0), E(985, SWITCH_IN, 400, 0),
+		SAMPLE(980, 401, 955, 0), SAMPLE(985, 402, 950, 0), SAMPLE(1000, 400, 50, 0), END
+	};
+	const char *dir = syn_tmpdir();
+	struct sgw_trace *w;
+	assert_int_equal(sgw_create(dir, NULL, &w), 0);
+	assert_int_equal(syn_thread_tid(w, 0, 400, master), 0);
+	assert_int_equal(syn_thread_tid(w, 1, 401, w1), 0);
+	assert_int_equal(syn_thread_tid(w, 2, 402, w2), 0);
+	assert_int_equal(syn_sched(w, sched), 0);
+	assert_int_equal(sgw_close(w, 0), 0);
+	for (int n = 0; n <= 2; n += 2) {
+		struct an_run_opts o = { .n_threads = n };
+		struct an_run *r = syn_open_run(dir, &o);
+		syn_assert_fig(r, AN_N, 2);
+		assert_false(an_run_thread(r, 0)->processor);
+		assert_true(an_run_thread(r, 1)->processor && an_run_thread(r, 2)->processor);
+		assert_non_null(strstr(an_run_thread(r, 0)->why, "joining them"));
+		assert_books_close(r);
+		an_run_free(r);
+	}
+	syn_rmtree(dir);
+
+	/* main computes from 20 to 900, then waits 50 ns to join the worker that ends at 950 */
+	static const struct syn_ev main_works[] = {
+		E(0, THREAD_BEGIN, 0, SG_NO_ID), E(10, CREATE_BEGIN, SG_NO_ID, 0),
+		E(20, CREATE_END, 1, 0), E(900, JOIN_BEGIN, 1, 0), E(960, JOIN_END, 1, 0),
+		E(1000, THREAD_END, 0, 0), END
+	};
+	static const struct syn_ev worker[] = {
+		E(20, THREAD_BEGIN, 1, 0), E(950, THREAD_END, 1, 0), END
+	};
+	static const struct syn_ev sched2[] = {
+		SAMPLE(0, 500, 0, 0), SAMPLE(20, 501, 0, 0), SAMPLE(950, 501, 930, 0),
+		SAMPLE(1000, 500, 1000, 0), END
+	};
+	dir = syn_tmpdir();
+	assert_int_equal(sgw_create(dir, NULL, &w), 0);
+	assert_int_equal(syn_thread_tid(w, 0, 500, main_works), 0);
+	assert_int_equal(syn_thread_tid(w, 1, 501, worker), 0);
+	assert_int_equal(syn_sched(w, sched2), 0);
+	assert_int_equal(sgw_close(w, 0), 0);
+	struct an_run *r = syn_open_run(dir, NULL);
+	syn_assert_fig(r, AN_N, 2);
+	assert_true(an_run_thread(r, 0)->processor);
+	syn_assert_fig_ns(r, AN_IT_JOIN, 50);
+	syn_assert_fig_ns(r, AN_PT_THREAD, 10 + 10);
+	syn_assert_fig_ns(r, AN_IT_EDGE, 20 + 50);
+	assert_books_close(r);
+	an_run_free(r);
+	syn_rmtree(dir);
+}
+
+/* A barrier made of a mutex and a condition: in each of three episodes threads 0 and 1 wait
+ * and thread 2's broadcast ends both waits. The report says what it is. */
+static void test_cond_barrier(void **state)
+{
+	struct syn_ev t[3][16];
+	for (int i = 0; i < 3; i++) {
+		int k = 0;
+		t[i][k++] = (struct syn_ev)E(0, THREAD_BEGIN, (uint32_t)i, SG_NO_ID);
+		for (int ep = 1; ep <= 3; ep++) {
+			uint64_t b = 100 * (uint64_t)ep;
+			if (i < 2) {
+				t[i][k++] = (struct syn_ev)E(b + 10 + 10 * (uint64_t)i, COND_WAIT_BEGIN,
+							     1, 2);
+				t[i][k++] = (struct syn_ev)E(b + 60 + 5 * (uint64_t)i, COND_WAIT_END,
+							     1, 0);
+			} else {
+				t[i][k++] = (struct syn_ev)E(b + 50, COND_BROADCAST, 1, 0);
+			}
+		}
+		t[i][k++] = (struct syn_ev)E(1000, THREAD_END, (uint32_t)i, 0);
+		t[i][k] = (struct syn_ev)END;
+	}
+	const char *dir = syn_tmpdir();
+	struct sgw_trace *w;
+	assert_int_equal(sgw_create(dir, NULL, &w), 0);
+	assert_int_equal(sgw_object(w, 1, SG_OBJ_COND, 0x1000), 0);
+	assert_int_equal(sgw_object(w, 2, SG_OBJ_MUTEX, 0x2000), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(syn_thread(w, (uint32_t)i, t[i]), 0);
+	assert_int_equal(sgw_close(w, 0), 0);
+	struct an_run *r = syn_open_run(dir, NULL);
+	syn_assert_fig(r, AN_N, 3);
+	syn_assert_fig_ns(r, AN_IT_COND, 3 * (50 + 45));
+	int said = 0;
+	for (size_t i = 0; i < an_run_n_notes(r); i++)
+		said |= strstr(an_run_note(r, i), "a barrier built from a mutex and a condition") !=
+			NULL;
+	assert_true(said);
+	an_run_free(r);
+	syn_rmtree(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_barrier_runnable),
+		cmocka_unit_test(test_timeline_runnable),
+		cmocka_unit_test(test_semaphore),
+		cmocka_unit_test(test_blocked_outside),
+		cmocka_unit_test(test_processors),
+		cmocka_unit_test(test_cond_barrier),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
