@@ -413,7 +413,9 @@ int an_budget_build(struct an_run *r)
 	const struct sgr_sched *sc = sgr_sched(r->tr);
 	r->budget_ok = 0;
 	r->sched_lost = 0;
-	if (!sc->defined)
+	if (r->opts.flags & AN_NO_BUDGET)
+		r->budget_why = "the time budget was turned off (AN_NO_BUDGET)";
+	else if (!sc->defined)
 		r->budget_why = "no sched stream: the trace was recorded before scalegraph recorded "
 				"context switches (trace format 1.1)";
 	else if (sc->unavailable)
@@ -422,7 +424,7 @@ int an_budget_build(struct an_run *r)
 		r->budget_why = "context-switch records missing (sched.sgs was not written)";
 	else
 		r->budget_ok = 1;
-	if (sc->present) {
+	if (sc->present && !(r->opts.flags & AN_NO_BUDGET)) {
 		have_load = 1;
 		if ((rc = sched_read(r, &L)) < 0)
 			goto out;

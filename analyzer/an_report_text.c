@@ -221,8 +221,8 @@ static void books_text(FILE *f, const struct an_exp *e)
 	      "measured\n", f);
 	if (w)
 		fprintf(f, "  closure (N T_para - the parts) / N T_para: within %.2f %% on %zu point(s) "
-			"(the largest at %s/%s/N=%d); it is what the kernel's CPU time and the switch "
-			"records disagree on\n", 100 * fabs(worst), n_closed, w->model, w->method,
+			"(the largest at %s/%s/N=%d): what the kernel's run delay and the switch records "
+			"disagree on\n", 100 * fabs(worst), n_closed, w->model, w->method,
 			w->n_threads);
 	if (n_open)
 		fprintf(f, "  %zu point(s) without a closure: %s\n", n_open, why);

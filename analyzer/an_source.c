@@ -20,6 +20,19 @@ int an_source_open(struct an_run *r, char *err, size_t errlen)
 		goto out;
 	r->info = sgr_info(r->tr);
 	r->n_threads = sgr_n_threads(r->tr);
+	/* a trace root of several processes: say which one the figures are for */
+	size_t np = sgr_n_processes(r->tr);
+	for (size_t i = 0; np > 1 && i < np; i++) {
+		const struct sgr_process *p = sgr_process(r->tr, i);
+		if (p->read)
+			an_run_note_add(r, "process %u of the %zu in this trace (%s): the figures are "
+					"its own; report another by its directory", p->pid, np, p->dir);
+		else if (p->parent_pid)
+			an_run_note_add(r, "also traced: process %u, child of %u (%s)", p->pid,
+					p->parent_pid, p->dir);
+		else
+			an_run_note_add(r, "also traced: process %u (%s)", p->pid, p->dir);
+	}
 	if (r->n_threads == 0) {
 		snprintf(err, errlen, "%s: the trace has no thread (zero threads: nothing to analyze)",
 			 r->dir);

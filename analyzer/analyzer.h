@@ -99,6 +99,8 @@ struct an_run_opts {
 				      itself; <= 0: T_seq */
 };
 #define AN_NO_VERIFY 1u            /* skip payload checksums (headers are always checked) */
+#define AN_NO_BUDGET 2u            /* leave the sched stream unread: no time budget (to measure
+				      what it costs; figures then as for a format 1.1 trace) */
 
 /* Opens and analyzes the trace directory `dir` in one pass per thread. On success *out owns the
  * result (free with an_run_free). A damaged or cut-short trace still gives partial results;

@@ -39,3 +39,12 @@ $(addprefix $(AN_TESTDIR)/,$(AN_CMOCKA)): $(AN_TESTDIR)/%: $(OBJ)/analyzer/tests
 TESTS += analyzer/tests/test-report.sh
 analyzer/tests/test-report.sh: $(LIBEXEC)/scalegraph-report $(LIBEXEC)/scalegraph-run \
 	$(BIN)/scalegraph $(BIN)/billiards-traced $(BIN)/billiards-seq
+
+# The time budget on real programs with known budgets (analyzer/tests/programs/), built with
+# scalegraph cc; and the books of every run of the demo store (make run's series).
+TESTS += analyzer/tests/test-budget.sh analyzer/tests/test-books.sh
+analyzer/tests/test-budget.sh: $(LIBEXEC)/scalegraph-report $(LIBEXEC)/scalegraph-cc \
+	$(LIBEXEC)/scalegraph-dump $(BIN)/scalegraph $(LIBDIR)/libsgtrace.a $(LIBDIR)/libsgtrace.so \
+	$(INCDIR)/sgtrace.h
+analyzer/tests/test-books.sh: $(LIBEXEC)/scalegraph-report $(LIBEXEC)/scalegraph-run \
+	$(BIN)/scalegraph $(BIN)/billiards-traced $(BIN)/billiards-seq

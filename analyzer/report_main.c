@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -15,7 +16,8 @@ static void usage(FILE *f)
 {
 	fputs("usage: scalegraph report [--csv | --json] [--matrix] [options] PATH\n"
 	      "  PATH            an experiment directory (experiment.db), a run directory\n"
-	      "                  (runs/<id>/) or a trace directory (defs.sgd)\n"
+	      "                  (runs/<id>/), a trace root (SG_TRACE_DIR: its main process)\n"
+	      "                  or one process's trace directory (defs.sgd)\n"
 	      "  --csv           one row per (method, N, W); with --matrix the matrix cells\n"
 	      "  --json          everything, schema in docs/report-json.md\n"
 	      "  --matrix        only the scalability matrix\n"
@@ -108,9 +110,12 @@ int main(int argc, char **argv)
 					an_exp_problem(e, i));
 		an_exp_free(e);
 	} else {
+		/* a run directory: its trace/ (a trace root since format 1.2, or the process's
+		 * own directory before) */
 		snprintf(tdir, sizeof tdir, "%s/trace", path);
-		const char *dir = !is_file(path, "defs.sgd") && is_file(tdir, "defs.sgd") ? tdir
-											     : path;
+		struct stat st_t;
+		const char *dir = !is_file(path, "defs.sgd") && stat(tdir, &st_t) == 0 &&
+				  S_ISDIR(st_t.st_mode) ? tdir : path;
 		if (matrix) {
 			fprintf(stderr, "scalegraph report: error: %s: --matrix needs an experiment "
 				"(a single run has per-run figures only)\n", path);

@@ -38,6 +38,9 @@ struct point_runs {
 	const char *role[MAX_POINT_RUNS];
 };
 
+/* The longest run an E-conserved search plans (docs/collector.md). */
+#define E_PROBE_BUDGET_S 5.0
+
 static void add_run(struct point_runs *pr, int64_t id, const char *role)
 {
 	for (int i = 0; i < pr->n; i++)
@@ -238,7 +241,7 @@ static int run_one(struct series *se, const char *kind, int n, const struct size
 	if (res.reason[0])
 		snprintf(outcome, sizeof outcome, "%s: %s", out->status, res.reason);
 	else
-		snprintf(outcome, sizeof outcome, "ok %.3f s", out->t_para_s);
+		snprintf(outcome, sizeof outcome, "ok %.3g s", out->t_para_s);
 	progress_end(&se->progress, label, 1, res.wall_s, outcome);
 	return 0;
 }
@@ -546,10 +549,15 @@ static int search_point(struct series *se, const struct spec_model *m, int n)
 			y = efficiency(&seq, &par, n, &by_wall);
 		}
 		search_add(&sr, s, y);
-		/* keep the next runs well inside the timeout: T grows about as s^b */
+		/* keep the next runs well inside the timeout: T grows about as s^b; an E search,
+		 * whose runs have no time bound of their own, at most E_PROBE_BUDGET_S a run (E
+		 * creeping toward an unreachable target made 30 s runs of a 1 s series) */
 		double t_big = fmax(isnan(tp) ? 0 : tp, isnan(ts) ? 0 : ts);
+		double budget = 0.5 * sp->timeout_s;
+		if (e_mode && budget > E_PROBE_BUDGET_S)
+			budget = E_PROBE_BUDGET_S;
 		if (t_big > 0) {
-			double cap = s * pow(0.5 * sp->timeout_s / t_big, 1 / b);
+			double cap = s * pow(budget / t_big, 1 / b);
 			if (cap < sr.s_max)
 				sr.s_max = cap > sr.s_min ? cap : sr.s_min;
 		}

@@ -73,6 +73,24 @@ static int procs_scan(struct sgr_trace *t, size_t *cap, const char *dir, const c
 	return rc;
 }
 
+/* The path of the first subdirectory of root named proc.<digits>..., else root itself. */
+static char *first_proc_dir(const char *root)
+{
+	char path[PATH_MAX], best[256] = "";
+	DIR *d = opendir(root);
+	struct dirent *e;
+	size_t plen = strlen(SGF_PROC_PREFIX);
+	while (d && (e = readdir(d)))
+		if (!strncmp(e->d_name, SGF_PROC_PREFIX, plen) && e->d_name[plen] >= '0' &&
+		    e->d_name[plen] <= '9' && (!best[0] || strcmp(e->d_name, best) < 0))
+			snprintf(best, sizeof best, "%s", e->d_name);
+	if (d)
+		closedir(d);
+	if (!best[0] || (size_t)snprintf(path, sizeof path, "%s/%s", root, best) >= sizeof path)
+		return strdup(root);
+	return strdup(path);
+}
+
 static int proc_cmp(const void *a, const void *b)
 {
 	const struct sgr_process *x = a, *y = b;
@@ -108,8 +126,9 @@ int sgr_procs_find(struct sgr_trace *t, char *err, size_t errlen)
 	if ((rc = procs_scan(t, &cap, t->root, SGF_PROC_PREFIX)) < 0)
 		return rc;
 	if (t->n_procs == 0) {
-		/* not a trace: sgr_defs_read says why, about the directory given */
-		t->dir = strdup(t->root);
+		/* not a trace, or one whose process directories are all damaged: sgr_defs_read
+		 * says why, about the first of those, else about the directory given */
+		t->dir = first_proc_dir(t->root);
 		return t->dir ? 0 : -ENOMEM;
 	}
 	qsort(t->procs, t->n_procs, sizeof *t->procs, proc_cmp);

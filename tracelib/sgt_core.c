@@ -205,8 +205,8 @@ __attribute__((constructor)) static void sgt_init(void)
 	configured = 1;
 	sg_trace_active = 1;
 	sgc_process_init();
+	sgc_sched_start();   /* before thread 0 begins: its switches from its first event on */
 	sgt_thread_start(SG_NO_ID, SG_NO_ID);   /* the main thread is thread 0 */
-	sgc_sched_start();
 }
 
 __attribute__((destructor)) static void sgt_fini(void)

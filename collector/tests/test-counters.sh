@@ -71,8 +71,9 @@ check context_switches_counted "largest per-thread total ${n:-none}" test "${n:-
 # perf_fds SG_EVENTS|default: the perf event descriptors of a traced billiards once its workers
 # run (-1 when it ended before they were seen).
 perf_fds() {
-	local ev=(env -u SG_EVENTS)
-	[ "$1" = default ] || ev=(env SG_EVENTS="$1")
+	local ev=(env -u SG_EVENTS SG_SCHED=0)
+	[ "$1" = default ] || ev=(env SG_EVENTS="$1" SG_SCHED=0)
+	[ "$1" = sched ] && ev=(env -u SG_EVENTS -u SG_SCHED)
 	"${ev[@]}" SG_TRACE_DIR="$T/tr5" "$PROG" --balls 20000 --steps 100 --threads 2 >/dev/null 2>&1 &
 	local pid=$! n=-1
 	for _ in $(seq 100); do
@@ -87,11 +88,14 @@ perf_fds() {
 	echo "$n"
 }
 if [ $has_pmu -eq 0 ]; then
+	# counters open no perf event by default; the off-CPU record (docs/tracelib.md) opens one
+	# context-switch event per CPU, whatever the counters
 	n=$(perf_fds default)
 	m=$(perf_fds PERF_COUNT_SW_PAGE_FAULTS)
-	if [ "$n" -ge 0 ] && [ "$m" -ge 0 ]; then
-		check default_opens_no_perf_event "$n perf descriptors (a perf-named event: $m)" \
-			test "$n" -eq 0 -a "$m" -ge 1
+	k=$(perf_fds sched)
+	if [ "$n" -ge 0 ] && [ "$m" -ge 0 ] && [ "$k" -ge 0 ]; then
+		check default_opens_no_perf_event "$n perf descriptors (a perf-named event: $m; the off-CPU record: $k on $(getconf _NPROCESSORS_ONLN) CPUs)" \
+			test "$n" -eq 0 -a "$m" -ge 1 -a "$k" -eq "$(getconf _NPROCESSORS_ONLN)"
 	else
 		echo "SKIP: default_opens_no_perf_event: the program ended before it was looked at"
 	fi

@@ -147,7 +147,7 @@ b=$(checksum "$bin/billiards-seq" --balls 300 --steps 50)
 dump=${B:-build}/libexec/scalegraph/scalegraph-dump
 if [ -x "$bin/billiards-traced" ] && [ -x "$dump" ]; then
 	ref=$(checksum "$bin/billiards-seq" --balls 2000 --steps 50)
-	got=$(SG_TRACE_DIR="$tmp/trace" "$bin/billiards-traced" --balls 2000 --steps 50 --threads 3 \
+	got=$(SG_TRACE=1 SG_TRACE_DIR="$tmp/trace" "$bin/billiards-traced" --balls 2000 --steps 50 --threads 3 \
 		--stats 2>/dev/null | tee "$tmp/traced.out" | awk '$1 == "checksum" { print $2 }')
 	iters=$(awk '$1 == "iterations" { print $2 }' "$tmp/traced.out")
 	"$dump" --summary "$tmp/trace" >"$tmp/summary" 2>&1

@@ -1,0 +1,39 @@
+#!/usr/bin/env python3
+"""budget_check.py REPORT.json NAME EXPR [NAME EXPR ...]
+
+Checks figures of `scalegraph report --json` on one run (test-budget.sh): each EXPR is a Python
+expression over f (figure name -> value in seconds or a ratio, None when unavailable), threads
+(the report's thread objects), sems (its semaphores), notes and problems; prints PASS: NAME or
+FAIL: NAME: the figures it used. A trace without switch records (the kernel refused) gives
+SKIP lines with the reason instead."""
+import json
+import sys
+
+
+def main():
+    rep = json.load(open(sys.argv[1]))
+    f = {k: v.get("value") for k, v in rep["figures"].items()}
+    why = {k: v.get("unavailable") for k, v in rep["figures"].items()}
+    env = {"f": f, "threads": rep["threads"], "sems": rep.get("semaphores", []),
+           "notes": rep["notes"], "problems": rep["problems"], "abs": abs, "min": min,
+           "max": max, "len": len, "any": any, "all": all}
+    off = next((n for n in rep["notes"] if n.startswith("time budget unavailable")), None)
+    args = sys.argv[2:]
+    for name, expr in zip(args[0::2], args[1::2]):
+        if off and "budget" not in name.split(":")[0]:
+            print("SKIP: %s: %s" % (name, off))
+            continue
+        try:
+            ok = eval(expr, env)
+        except Exception as e:  # a figure unavailable (None) fails the comparison
+            ok = False
+            expr += " (%s)" % e
+        if ok:
+            print("PASS: %s" % name)
+        else:
+            used = {k: f[k] for k in f if k in expr}
+            reasons = {k: why[k] for k in used if why[k]}
+            print("FAIL: %s: %s with %s %s" % (name, expr, used, reasons or ""))
+
+
+main()
