@@ -51,12 +51,17 @@ struct tid_pos {
 };
 
 struct sched_load {
-	struct sw **sw;
-	size_t *n_sw, *cap_sw;
+	struct sw **sw;            /* per thread position: its switches, sorted by time */
+	size_t *n_sw;
+	size_t **at;               /* per thread, per CPU: where its next switch on that CPU goes
+				      (first the count of them): a CPU's ring is in time order */
+	size_t *n_cpu;             /* CPUs of each thread's `at` */
 	struct smp **smp;
 	size_t *n_smp, *cap_smp;
-	struct tid_pos *map;
+	struct tid_pos *map;       /* sorted by tid */
 	size_t n_map;
+	struct tid_pos *hash;      /* open addressing by tid, pos UINT32_MAX: empty */
+	uint32_t mask;
 };
 
 static int tid_cmp(const void *a, const void *b)
@@ -65,32 +70,57 @@ static int tid_cmp(const void *a, const void *b)
 	return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
-static long tid_find(const struct sched_load *L, int32_t tid)
+/* The position of the thread with OS id tid, or -1: a probe of the hash, which is sized 4 times
+ * the threads (the records name threads in no order: a binary search mispredicts). */
+static inline long tid_find(const struct sched_load *L, int32_t tid)
 {
-	size_t lo = 0, hi = L->n_map;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (L->map[mid].tid < tid)
-			lo = mid + 1;
-		else
-			hi = mid;
+	uint32_t h = ((uint32_t)tid * 0x9E3779B1u) & L->mask;
+	for (;; h = (h + 1) & L->mask) {
+		const struct tid_pos *e = &L->hash[h];
+		if (e->pos == UINT32_MAX)
+			return -1;
+		if (e->tid == tid)
+			return (long)e->pos;
 	}
-	return lo < L->n_map && L->map[lo].tid == tid ? (long)L->map[lo].pos : -1;
 }
+
+static int tid_hash_make(struct sched_load *L)
+{
+	uint32_t size = 16;
+	while (size < 4 * L->n_map)
+		size *= 2;
+	L->hash = malloc(size * sizeof *L->hash);
+	if (!L->hash)
+		return -ENOMEM;
+	L->mask = size - 1;
+	for (uint32_t i = 0; i < size; i++)
+		L->hash[i] = (struct tid_pos){ 0, UINT32_MAX };
+	for (size_t i = 0; i < L->n_map; i++) {
+		uint32_t h = ((uint32_t)L->map[i].tid * 0x9E3779B1u) & L->mask;
+		while (L->hash[h].pos != UINT32_MAX)
+			h = (h + 1) & L->mask;
+		L->hash[h] = L->map[i];
+	}
+	return 0;
+}
+
 
 static void load_free(struct sched_load *L, size_t n)
 {
-	for (size_t i = 0; L->sw && i < n; i++)
-		free(L->sw[i]);
-	for (size_t i = 0; L->smp && i < n; i++)
-		free(L->smp[i]);
+	for (size_t i = 0; i < n; i++) {
+		free(L->sw ? L->sw[i] : NULL);
+		free(L->at ? L->at[i] : NULL);
+		free(L->smp ? L->smp[i] : NULL);
+	}
 	free(L->sw);
 	free(L->n_sw);
-	free(L->cap_sw);
+	free(L->at);
+	free(L->n_cpu);
 	free(L->smp);
 	free(L->n_smp);
 	free(L->cap_smp);
 	free(L->map);
+	free(L->hash);
 }
 
 /* A sample of pos at t: the one already there at the same time (the TASK_CPU and TASK_DELAY
@@ -107,28 +137,30 @@ static struct smp *smp_at(struct sched_load *L, size_t pos, uint64_t t)
 	return &L->smp[pos][n];
 }
 
-/* Reads the sched stream into per-thread switches and samples (ticks of the trace's clock). */
-static int sched_read(struct an_run *r, struct sched_load *L)
+/* Room for the switches of thread pos on `cpu` in L->at. 0 or -ENOMEM. */
+static int cpu_slot(struct sched_load *L, size_t pos, uint32_t cpu)
 {
-	size_t n = r->n_threads;
-	memset(L, 0, sizeof *L);
-	L->sw = calloc(n, sizeof *L->sw);
-	L->n_sw = calloc(n, sizeof *L->n_sw);
-	L->cap_sw = calloc(n, sizeof *L->cap_sw);
-	L->smp = calloc(n, sizeof *L->smp);
-	L->n_smp = calloc(n, sizeof *L->n_smp);
-	L->cap_smp = calloc(n, sizeof *L->cap_smp);
-	L->map = calloc(n ? n : 1, sizeof *L->map);
-	if (!L->sw || !L->n_sw || !L->cap_sw || !L->smp || !L->n_smp || !L->cap_smp || !L->map)
+	if (cpu < L->n_cpu[pos])
+		return 0;
+	size_t nn = (size_t)cpu + 1;
+	size_t *q = realloc(L->at[pos], nn * sizeof *q);
+	if (!q)
 		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		const struct sgr_thread *th = sgr_thread(r->tr, i);
-		if (th->os_tid > 0)
-			L->map[L->n_map++] = (struct tid_pos){ th->os_tid, (uint32_t)i };
-	}
-	qsort(L->map, L->n_map, sizeof *L->map, tid_cmp);
+	memset(q + L->n_cpu[pos], 0, (nn - L->n_cpu[pos]) * sizeof *q);
+	L->at[pos] = q;
+	L->n_cpu[pos] = nn;
+	return 0;
+}
+
+/* One pass over the sched stream: with `fill` 0 it counts each thread's switches per CPU, with
+ * 1 it stores them (ticks of the trace's clock) where L->at says, CPU by CPU (each CPU's
+ * records are in time order: they come from that CPU's ring), and stores the samples and the
+ * lost count. */
+static int sched_pass(struct an_run *r, struct sched_load *L, int fill)
+{
 	struct sgr_cursor cur;
 	struct sgr_span sp;
+	const double per_tick = 1.0 / r->info->ns_per_tick, off = r->info->offset_ns;
 	sgr_cursor_init(&cur, r->tr, SGR_POS_SCHED);
 	while (sgr_cursor_next(&cur, &sp)) {
 		for (size_t k = 0; k < sp.n; k++) {
@@ -141,21 +173,29 @@ static int sched_read(struct an_run *r, struct sched_load *L)
 				value = (int64_t)sp.recs[++k].w1;
 			}
 			if (kind == SG_EV_SWITCH_LOST) {
-				r->sched_lost += (uint64_t)value;
+				r->sched_lost += fill ? (uint64_t)value : 0;
 				continue;
 			}
+			int sw = kind == SG_EV_SWITCH_OUT || kind == SG_EV_SWITCH_IN;
+			if (!sw && (!fill || (kind != SG_EV_TASK_CPU && kind != SG_EV_TASK_DELAY)))
+				continue;
 			long pos = tid_find(L, (int32_t)sg_rec_id(e));
 			if (pos < 0)
 				continue;   /* the drain thread, or a thread that never recorded */
-			uint64_t t = sgr_ns_to_ticks(r->info, (int64_t)sg_rec_ticks(e));
-			if (kind == SG_EV_SWITCH_OUT || kind == SG_EV_SWITCH_IN) {
-				size_t m = L->n_sw[pos];
-				if (an_grow(&L->sw[pos], &L->cap_sw[pos], m, sizeof **L->sw) < 0)
+			uint32_t aux = sg_rec_aux(e), cpu = SG_SWITCH_CPU(aux);
+			if (!fill) {
+				if (cpu_slot(L, (size_t)pos, cpu) < 0)
 					return -ENOMEM;
-				L->sw[pos][m] = (struct sw){ t, kind == SG_EV_SWITCH_OUT,
-							     (sg_rec_aux(e) & SG_SWITCH_PREEMPTED) != 0 };
-				L->n_sw[pos]++;
-			} else if (kind == SG_EV_TASK_CPU || kind == SG_EV_TASK_DELAY) {
+				L->at[pos][cpu]++;
+				continue;
+			}
+			double tn = ((double)sg_rec_ticks(e) - off) * per_tick;
+			uint64_t t = tn <= 0 ? 0 : tn >= (double)SG_TICKS_MAX ? SG_TICKS_MAX
+									: (uint64_t)(tn + 0.5);
+			if (sw) {
+				L->sw[pos][L->at[pos][cpu]++] = (struct sw){
+					t, kind == SG_EV_SWITCH_OUT, (aux & SG_SWITCH_PREEMPTED) != 0 };
+			} else {
 				struct smp *x = smp_at(L, (size_t)pos, t);
 				if (!x)
 					return -ENOMEM;
@@ -169,29 +209,106 @@ static int sched_read(struct an_run *r, struct sched_load *L)
 	return 0;
 }
 
-static int sw_cmp(const void *a, const void *b)
+_Static_assert(offsetof(struct sw, t) == 0, "a switch is merged by its time, its lead key");
+
+/* Reads the sched stream into per-thread switches, in time order, and samples. */
+static int sched_read(struct an_run *r, struct sched_load *L)
 {
-	const struct sw *x = a, *y = b;
-	if (x->t != y->t)
-		return x->t < y->t ? -1 : 1;
-	return (int)y->out - (int)x->out;   /* at the same time: out, then in */
+	size_t n = r->n_threads, most = 0, n_runs, *run = NULL, cap_tmp = 0;
+	struct sw *tmp = NULL;
+	int rc = -ENOMEM;
+	memset(L, 0, sizeof *L);
+	L->sw = calloc(n ? n : 1, sizeof *L->sw);
+	L->n_sw = calloc(n ? n : 1, sizeof *L->n_sw);
+	L->at = calloc(n ? n : 1, sizeof *L->at);
+	L->n_cpu = calloc(n ? n : 1, sizeof *L->n_cpu);
+	L->smp = calloc(n ? n : 1, sizeof *L->smp);
+	L->n_smp = calloc(n ? n : 1, sizeof *L->n_smp);
+	L->cap_smp = calloc(n ? n : 1, sizeof *L->cap_smp);
+	L->map = calloc(n ? n : 1, sizeof *L->map);
+	if (!L->sw || !L->n_sw || !L->at || !L->n_cpu || !L->smp || !L->n_smp || !L->cap_smp ||
+	    !L->map)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const struct sgr_thread *th = sgr_thread(r->tr, i);
+		if (th->os_tid > 0)
+			L->map[L->n_map++] = (struct tid_pos){ th->os_tid, (uint32_t)i };
+	}
+	qsort(L->map, L->n_map, sizeof *L->map, tid_cmp);
+	for (size_t i = 1; i < L->n_map; i++)
+		if (L->map[i].tid == L->map[i - 1].tid)   /* a tid reused by a later thread */
+			L->map[i].tid = -1;
+	if ((rc = tid_hash_make(L)) < 0)
+		return rc;
+	if ((rc = sched_pass(r, L, 0)) < 0)
+		return rc;
+	/* counts into starts: thread i's switches on CPU c go from at[i][c] on */
+	size_t max_cpu = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t sum = 0;
+		for (size_t c = 0; c < L->n_cpu[i]; c++) {
+			size_t k = L->at[i][c];
+			L->at[i][c] = sum;
+			sum += k;
+		}
+		L->n_sw[i] = sum;
+		if (sum && !(L->sw[i] = an_malloc_big(sum * sizeof **L->sw)))
+			return -ENOMEM;
+		if (sum > most)
+			most = sum;
+		if (L->n_cpu[i] > max_cpu)
+			max_cpu = L->n_cpu[i];
+	}
+	if ((rc = sched_pass(r, L, 1)) < 0)
+		return rc;
+	/* now at[i][c] is where CPU c's run of thread i ends: merge the runs (one scratch array
+	 * serves all threads) */
+	rc = -ENOMEM;
+	if (!(run = malloc((max_cpu + 2) * sizeof *run)))
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		n_runs = 0;
+		size_t start = 0;
+		for (size_t c = 0; c < L->n_cpu[i]; c++) {
+			if (L->at[i][c] > start)
+				run[n_runs++] = start;
+			start = L->at[i][c];
+		}
+		if (n_runs < 2)
+			continue;
+		run[n_runs] = L->n_sw[i];
+		if (cap_tmp < L->n_sw[i]) {
+			free(tmp);
+			if (!(tmp = an_malloc_big(most * sizeof *tmp)))
+				goto out;
+			cap_tmp = most;
+		}
+		struct sw *sorted = an_merge_sorted_runs(L->sw[i], tmp, sizeof *tmp, run, n_runs);
+		if (sorted != L->sw[i]) {
+			/* keep the merged array, the thread's old one is the next scratch */
+			tmp = L->sw[i];
+			cap_tmp = L->n_sw[i];
+			L->sw[i] = sorted;
+		}
+	}
+	rc = 0;
+out:
+	free(run);
+	free(tmp);
+	return rc;
 }
 
-/* Thread pos's off-CPU spans from its switches (records of several CPUs' rings: sorted here).
- * A switch out opens a span, the next switch in closes it; one still open at the end runs to
- * the end of time. */
-static int spans_make(struct an_run *r, size_t pos, struct sw *sw, size_t n)
+/* Thread pos's off-CPU spans from its switches (in time order). A switch out opens a span, the
+ * next switch in closes it; one still open at the end runs to the end of time. */
+static int spans_make(struct an_run *r, size_t pos, const struct sw *sw, size_t n)
 {
-	size_t cap = 0, m = 0;
-	struct an_ivl *v = NULL;
+	size_t m = 0;
+	struct an_ivl *v = an_malloc_big((n / 2 + 1) * sizeof *v);   /* a span per switch out */
 	int off = 0;
-	qsort(sw, n, sizeof *sw, sw_cmp);
+	if (!v)
+		return -ENOMEM;
 	for (size_t k = 0; k < n; k++) {
 		if (sw[k].out && !off) {
-			if (an_grow(&v, &cap, m, sizeof *v) < 0) {
-				free(v);
-				return -ENOMEM;
-			}
 			v[m++] = (struct an_ivl){ sw[k].t, SG_TICKS_MAX, 0, sw[k].preempted, 0, 0 };
 			off = 1;
 		} else if (!sw[k].out && off) {
@@ -244,7 +361,8 @@ uint64_t an_budget_oncpu(const struct an_run *r, size_t pos, uint64_t x, uint64_
 }
 
 /* The categories of a wait interval: before rel (its release) w, after it p. */
-static void ivl_cats(const struct an_ivl *v, int *w, int *p, uint64_t *rel)
+static inline __attribute__((always_inline)) void ivl_cats(const struct an_ivl *v, int *w,
+							   int *p, uint64_t *rel)
 {
 	*rel = v->a + v->part;
 	switch ((enum an_ivl_type)v->type) {
@@ -267,26 +385,13 @@ static void ivl_cats(const struct an_ivl *v, int *w, int *p, uint64_t *rel)
 	*rel = v->a;
 }
 
-/* What a stretch of a thread's time adds to: how = 0 its category totals, 1 runnable, 2
- * blocked (waiting before a release, the wake-up tail after it, blocked in compute). */
-static void add(struct an_budget *b, int how, int cat, int tail, uint64_t len)
-{
-	if (!len)
-		return;
-	if (how == 0)
-		b->total[cat] += len;
-	else if (how == 1)
-		b->run[cat] += len;
-	else if (tail)
-		b->tail[cat] += len;
-	else
-		b->sleep[cat] += len;
-}
-
-/* Lays [x, y) of thread s over its intervals (in time order; *k is where to start, moved on
- * for the next stretch, which begins later). */
-static void lay(const struct an_tscan *s, size_t *k, uint64_t x, uint64_t y, struct an_budget *b,
-		int how)
+/* Lays the off-CPU stretch [x, y) of thread s over its intervals (from *k on, moved on for
+ * the next stretch, which begins later): runnable (`run`) throughout, else blocked — waiting
+ * before a wait's release, the wake-up tail after it, blocked in compute. Inlined with `run` a
+ * constant: it runs once per span, a few hundred thousand times on a real trace. */
+static inline __attribute__((always_inline)) void lay(const struct an_tscan *s, size_t *k,
+						      uint64_t x, uint64_t y, struct an_budget *b,
+						      const int run)
 {
 	const struct an_ivl *iv = s->iv;
 	uint64_t cur = x;
@@ -294,22 +399,69 @@ static void lay(const struct an_tscan *s, size_t *k, uint64_t x, uint64_t y, str
 		while (*k < s->n_iv && iv[*k].b <= cur)
 			(*k)++;
 		if (*k == s->n_iv || iv[*k].a >= y) {
-			add(b, how, CAT_COMPUTE, 0, y - cur);
+			if (run)
+				b->run[CAT_COMPUTE] += y - cur;
+			else
+				b->sleep[CAT_COMPUTE] += y - cur;
 			return;
 		}
 		const struct an_ivl *v = &iv[*k];
 		if (v->a > cur) {
-			add(b, how, CAT_COMPUTE, 0, v->a - cur);
+			if (run)
+				b->run[CAT_COMPUTE] += v->a - cur;
+			else
+				b->sleep[CAT_COMPUTE] += v->a - cur;
 			cur = v->a;
 		}
 		uint64_t end = v->b < y ? v->b : y, rel;
 		int w, p;
 		ivl_cats(v, &w, &p, &rel);
-		if (cur < rel)
-			add(b, how, w, 0, (rel < end ? rel : end) - cur);
-		if (end > rel)
-			add(b, how, p, 1, end - (rel > cur ? rel : cur));
+		uint64_t before = cur < rel ? (rel < end ? rel : end) - cur : 0;
+		uint64_t after = end > rel ? end - (rel > cur ? rel : cur) : 0;
+		if (run) {
+			b->run[w] += before;
+			b->run[p] += after;
+		} else {
+			b->sleep[w] += before;
+			b->tail[p] += after;
+		}
 		cur = end;
+	}
+}
+
+/* Thread pos's timeline [first, last] by category: compute between its intervals, each wait
+ * split at its release; then its off-CPU spans laid over it. */
+static void budget_sweep(const struct an_run *r, size_t pos, struct an_budget *b)
+{
+	const struct an_tscan *s = &r->ts[pos];
+	uint64_t lo = s->first, hi = s->last, cur = lo, in = 0;
+	for (size_t k = 0; k < s->n_iv; k++) {
+		const struct an_ivl *v = &s->iv[k];
+		uint64_t a = v->a < cur ? cur : v->a, e = v->b > hi ? hi : v->b, rel;
+		if (e <= a)
+			continue;   /* outside the thread's time, or overlapping (malformed nesting) */
+		int w, p;
+		ivl_cats(v, &w, &p, &rel);
+		if (a < rel)
+			b->total[w] += (rel < e ? rel : e) - a;
+		if (e > rel)
+			b->total[p] += e - (rel > a ? rel : a);
+		in += e - a;
+		cur = e;
+	}
+	b->total[CAT_COMPUTE] = hi - lo - in;
+	if (!r->budget_ok)
+		return;
+	size_t k = 0;
+	for (size_t j = span_from(r, pos, lo); j < r->n_off[pos] && r->off[pos][j].a < hi; j++) {
+		const struct an_ivl *v = &r->off[pos][j];
+		uint64_t a = v->a > lo ? v->a : lo, e = v->b < hi ? v->b : hi;
+		if (e <= a)
+			continue;
+		if (v->aux)
+			lay(s, &k, a, e, b, 1);
+		else
+			lay(s, &k, a, e, b, 0);
 	}
 }
 
@@ -333,20 +485,9 @@ static void thread_budget(struct an_run *r, const struct sched_load *L, size_t p
 	struct an_tscan *s = &r->ts[pos];
 	struct an_budget *b = &r->bud[pos];
 	uint64_t lo = s->first, hi = s->last;
-	size_t k = 0;
 	memset(b, 0, sizeof *b);
 	b->cpu_kernel_ns = b->delay_kernel_ns = -1;
-	lay(s, &k, lo, hi, b, 0);
-	if (r->budget_ok) {
-		k = 0;
-		for (size_t j = span_from(r, pos, lo); j < r->n_off[pos] && r->off[pos][j].a < hi;
-		     j++) {
-			const struct an_ivl *v = &r->off[pos][j];
-			uint64_t a = v->a > lo ? v->a : lo, e = v->b < hi ? v->b : hi;
-			if (e > a)
-				lay(s, &k, a, e, b, v->aux ? 1 : 2);
-		}
-	}
+	budget_sweep(r, pos, b);
 	/* the kernel's CPU time and run delay between the samples nearest to the edges */
 	const struct smp *sa = L ? smp_near(L, pos, lo) : NULL, *sb = L ? smp_near(L, pos, hi) : NULL;
 	int64_t wake = -1;

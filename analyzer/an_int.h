@@ -22,9 +22,15 @@
 
 #include <stdarg.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "analyzer.h"
 #include "sgtrace_read.h"
+
+/* A block of `bytes` that large arrays of fresh pages get: transparent huge pages asked for
+ * from 4 MiB on (the kernel zeroes 4 KiB pages slowly in these VMs). NULL on ENOMEM. */
+void *an_malloc_big(size_t bytes);
+void an_advise_huge(void *p, size_t bytes);
 
 /* Growable array helper: ensures room for one more element. 0 or -ENOMEM. */
 int an_grow(void *pp, size_t *cap, size_t n, size_t elem);
@@ -243,6 +249,47 @@ void an_scan_holds_free(struct an_run *r);
  * (SG_NO_ID: the first one begun), its first begin and last end, into r->ts[] as the full scan
  * would give them to the clip choice. 0 or -ENOMEM. */
 int an_scan_regions(struct an_run *r, uint32_t named);
+
+/* The sort key of a merged element: the uint64_t it starts with (a hold's q, a busy key). */
+static inline uint64_t an_lead_key(const char *e)
+{
+	uint64_t k;
+	memcpy(&k, e, sizeof k);
+	return k;
+}
+
+/* Merges n_runs runs of elements of elem bytes, each sorted by lead_key (run[k] is where run k
+ * starts, run[n_runs] the end), pairwise level by level between src and dst; returns the one of
+ * the two that holds the merged sequence. run[] is overwritten with each level's bounds. Always
+ * inlined where elem is a constant, so that every copy is of a fixed size. */
+static inline __attribute__((always_inline)) void *an_merge_sorted_runs(void *src, void *dst,
+								      size_t elem, size_t *run,
+								      size_t n_runs)
+{
+	char *s = src, *d = dst;
+	while (n_runs > 1) {
+		size_t m = 0;
+		for (size_t k = 0; k < n_runs; k += 2) {
+			size_t i = run[k], ie = run[k + 1], j = ie;
+			size_t je = k + 2 <= n_runs ? run[k + 2] : ie, o = i;
+			while (i < ie && j < je) {
+				const char *x = s + i * elem, *y = s + j * elem;
+				memcpy(d + o++ * elem, an_lead_key(y) < an_lead_key(x) ? (j++, y) : (i++, x),
+				       elem);
+			}
+			memcpy(d + o * elem, s + i * elem, (ie - i) * elem);
+			o += ie - i;
+			memcpy(d + o * elem, s + j * elem, (je - j) * elem);
+			o += je - j;
+			run[++m] = o;
+		}
+		n_runs = m;
+		char *t = s;
+		s = d;
+		d = t;
+	}
+	return s;
+}
 
 /* an_sync.c */
 int an_join_sems(struct an_run *r);

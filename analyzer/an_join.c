@@ -155,54 +155,13 @@ static int hold_cmp(const void *a, const void *b)
 	return x->q < y->q ? -1 : x->q > y->q;
 }
 
-/* The sort key of a merged element: the uint64_t it starts with (a hold's q, a busy key). */
-static inline uint64_t lead_key(const char *e)
-{
-	uint64_t k;
-	memcpy(&k, e, sizeof k);
-	return k;
-}
-
-/* Merges n_runs runs of elements of elem bytes, each sorted by lead_key (run[k] is where run k
- * starts, run[n_runs] the end), pairwise level by level between src and dst; returns the one of
- * the two that holds the merged sequence. run[] is overwritten with each level's bounds. Always
- * inlined where elem is a constant, so that every copy is of a fixed size. */
-static inline __attribute__((always_inline)) void *merge_sorted_runs(void *src, void *dst,
-								      size_t elem, size_t *run,
-								      size_t n_runs)
-{
-	char *s = src, *d = dst;
-	while (n_runs > 1) {
-		size_t m = 0;
-		for (size_t k = 0; k < n_runs; k += 2) {
-			size_t i = run[k], ie = run[k + 1], j = ie;
-			size_t je = k + 2 <= n_runs ? run[k + 2] : ie, o = i;
-			while (i < ie && j < je) {
-				const char *x = s + i * elem, *y = s + j * elem;
-				memcpy(d + o++ * elem, lead_key(y) < lead_key(x) ? (j++, y) : (i++, x),
-				       elem);
-			}
-			memcpy(d + o * elem, s + i * elem, (ie - i) * elem);
-			o += ie - i;
-			memcpy(d + o * elem, s + j * elem, (je - j) * elem);
-			o += je - j;
-			run[++m] = o;
-		}
-		n_runs = m;
-		char *t = s;
-		s = d;
-		d = t;
-	}
-	return s;
-}
-
 _Static_assert(offsetof(struct an_hold, q) == 0, "a hold is merged by q, its lead key");
 
 /* A lock's holds into q order: the threads' runs merged through tmp (of the same size). */
 static void merge_holds(struct an_hold *h, struct an_hold *tmp, size_t *run, size_t n_runs)
 {
 	size_t n = run[n_runs];
-	struct an_hold *sorted = merge_sorted_runs(h, tmp, sizeof *h, run, n_runs);
+	struct an_hold *sorted = an_merge_sorted_runs(h, tmp, sizeof *h, run, n_runs);
 	if (sorted != h)
 		memcpy(h, sorted, n * sizeof *h);
 }
@@ -577,7 +536,7 @@ static int sweep_arrays(struct an_run *r, const size_t *proc, size_t n_runs, str
 		at += busy_keys_fill(&it, a + at, total - at);
 		bounds[k + 1] = at;
 	}
-	const uint64_t *sorted = merge_sorted_runs(a, b, sizeof *a, bounds, n_runs);
+	const uint64_t *sorted = an_merge_sorted_runs(a, b, sizeof *a, bounds, n_runs);
 	for (size_t k = 0; k < at; k++)
 		busy_sweep_key(w, sorted[k]);
 	free(block);

@@ -51,6 +51,23 @@ void an_scan_free(struct an_tscan *s)
 	memset(s, 0, sizeof *s);
 }
 
+void an_advise_huge(void *p, size_t bytes)
+{
+	size_t huge = (size_t)2 << 20;
+	uintptr_t a = ((uintptr_t)p + huge - 1) & ~(uintptr_t)(huge - 1);
+	uintptr_t b = ((uintptr_t)p + bytes) & ~(uintptr_t)(huge - 1);
+	if (b > a)
+		madvise((void *)a, b - a, MADV_HUGEPAGE);
+}
+
+void *an_malloc_big(size_t bytes)
+{
+	void *p = malloc(bytes);
+	if (p && bytes >= ((size_t)4 << 20))
+		an_advise_huge(p, bytes);
+	return p;
+}
+
 /* Room for `n` elements at once: the interval vector has at most one element per two records,
  * so reserving that bound up front avoids the growth copies; the pages are touched only as far
  * as they are used. Large blocks ask for transparent huge pages (one fault per 2 MiB instead of
@@ -65,11 +82,7 @@ static void reserve(void *pp, size_t *cap, size_t n, size_t elem)
 		return;   /* an_grow will try smaller steps */
 	*p = q;
 	*cap = n;
-	size_t huge = (size_t)2 << 20;
-	uintptr_t a = ((uintptr_t)q + huge - 1) & ~(uintptr_t)(huge - 1);
-	uintptr_t b = ((uintptr_t)q + n * elem) & ~(uintptr_t)(huge - 1);
-	if (b > a)
-		madvise((void *)a, b - a, MADV_HUGEPAGE);
+	an_advise_huge(q, n * elem);
 }
 
 void an_scan_holds_free(struct an_run *r)

@@ -9,3 +9,11 @@ bench/tracelib-record.sh: $(BENCH_TRACELIB)
 $(BENCH_TRACELIB): $(OBJ)/bench/tracelib_record.o $(LIBDIR)/libsgtrace.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(SGTRACE_COUNTER_LIBS) $(LDLIBS_THREAD)
+
+# What the off-CPU record costs per context switch and on the hot path (bench/offcpu-cost.sh).
+BENCHES += bench/offcpu-cost.sh
+$(B)/bench/switch_cost: $(OBJ)/bench/switch_cost.o $(LIBDIR)/libsgtrace.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(SGTRACE_COUNTER_LIBS) $(LDLIBS_THREAD)
+bench/offcpu-cost.sh: $(B)/bench/switch_cost $(BENCH_TRACELIB) $(B)/bench/analyzer_bench \
+	$(BIN)/billiards-traced
