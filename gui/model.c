@@ -15,17 +15,29 @@ struct model_listener {
 	struct model_listener *next;
 };
 
-static const char *const metric_names[MODEL_N_METRICS] = {
+static const char *const metric_names[] = {
 	"T_para", "T_seq", "E", "S", "L",
-	"IT_edge", "IT_barrier", "IT_lock", "IT_cond", "IT_sched",
-	"PT_barrier", "PT_lock", "PT_thread", "ML", "U", "parallelism",
+	"IT_edge", "IT_barrier", "IT_lock", "IT_cond", "IT_sem", "IT_join", "IT_sched",
+	"IT_blocked", "PT_barrier", "PT_lock", "PT_sem", "PT_thread", "ML", "U", "parallelism",
+	"closure",
 };
 
-static const char *const metric_titles[MODEL_N_METRICS] = {
+static const char *const metric_titles[] = {
 	"parallel time", "sequential time", "efficiency", "speedup", "average latency",
-	"edge idle", "barrier waiting", "lock waiting", "condition waiting", "runnable, not running",
-	"barrier overhead", "lock overhead", "thread create/join", "miss stall", "unattributed",
-	"parallelism",
+	"idle at the edges", "barrier waiting", "lock waiting", "condition waiting",
+	"semaphore waiting", "join waiting", "runnable (CPU contention)",
+	"blocked outside primitives", "barrier overhead", "lock overhead", "semaphore overhead",
+	"thread create/join", "miss stall", "extra work", "parallelism",
+	"unaccounted share of N T_para",
+};
+_Static_assert(sizeof(metric_names) / sizeof(metric_names[0]) == MODEL_N_METRICS &&
+	       sizeof(metric_titles) / sizeof(metric_titles[0]) == MODEL_N_METRICS,
+	       "a name and a title for every metric");
+
+const enum model_metric model_source_order[MODEL_N_SOURCES] = {
+	MODEL_IT_EDGE, MODEL_IT_BARRIER, MODEL_PT_BARRIER, MODEL_IT_LOCK, MODEL_PT_LOCK,
+	MODEL_IT_COND, MODEL_IT_SEM, MODEL_PT_SEM, MODEL_IT_JOIN, MODEL_PT_THREAD,
+	MODEL_IT_SCHED, MODEL_IT_BLOCKED, MODEL_ML, MODEL_U,
 };
 
 void model_init(struct model *m)

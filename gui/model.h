@@ -15,18 +15,30 @@
 
 #include <stddef.h>
 
-/* The per-(method, N, W) figures, in the column order of `scalegraph report --csv`. */
+/* The per-(method, N, W) figures, in the column order of `scalegraph report --csv`
+ * (analyzer/an_report_data.c; the names are the analyzer's, an_metric_name). The latency
+ * sources are the parts of the time budget (docs/analyzer.md): every processor's time is on
+ * CPU (compute, primitives), runnable but not running (IT_sched) or asleep (a wait, or
+ * IT_blocked outside any traced primitive). U is extra work (CPU time in compute - T_seq - ML,
+ * negative when the parallel program does less work); closure is a check figure, the share of
+ * N T_para that no part accounts for, not a source. */
 enum model_metric {
 	MODEL_T_PARA, MODEL_T_SEQ, MODEL_E, MODEL_S, MODEL_L,
-	MODEL_IT_EDGE, MODEL_IT_BARRIER, MODEL_IT_LOCK, MODEL_IT_COND, MODEL_IT_SCHED,
-	MODEL_PT_BARRIER, MODEL_PT_LOCK, MODEL_PT_THREAD, MODEL_ML, MODEL_U,
-	MODEL_PARALLELISM,
+	MODEL_IT_EDGE, MODEL_IT_BARRIER, MODEL_IT_LOCK, MODEL_IT_COND, MODEL_IT_SEM,
+	MODEL_IT_JOIN, MODEL_IT_SCHED, MODEL_IT_BLOCKED,
+	MODEL_PT_BARRIER, MODEL_PT_LOCK, MODEL_PT_SEM, MODEL_PT_THREAD, MODEL_ML, MODEL_U,
+	MODEL_PARALLELISM, MODEL_CLOSURE,
 	MODEL_N_METRICS
 };
 
 /* The latency sources drawn in the sources window: MODEL_IT_EDGE .. MODEL_U. */
 #define MODEL_FIRST_SOURCE MODEL_IT_EDGE
 #define MODEL_LAST_SOURCE MODEL_U
+#define MODEL_N_SOURCES (MODEL_LAST_SOURCE - MODEL_FIRST_SOURCE + 1)
+/* The sources in the order windows list and stack them: each wait followed by the overhead of
+ * the same primitive (IT_barrier, PT_barrier, ...), then CPU contention, blocked time, the
+ * memory stall and the extra work. */
+extern const enum model_metric model_source_order[MODEL_N_SOURCES];
 
 /* One figure: `why` is NULL when the value is available, else the reason it is not (points to
  * a string the model owns). */

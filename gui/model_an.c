@@ -39,6 +39,19 @@ static struct model_fig fig_of(struct model *m, struct an_fig f)
 	return r;
 }
 
+/* The analyzer's metric behind each model metric (the CSV columns, an_report_data.c). */
+static const enum an_metric an_of[] = {
+	[MODEL_T_PARA] = AN_T_PARA, [MODEL_T_SEQ] = AN_T_SEQ, [MODEL_E] = AN_E, [MODEL_S] = AN_S,
+	[MODEL_L] = AN_L, [MODEL_IT_EDGE] = AN_IT_EDGE, [MODEL_IT_BARRIER] = AN_IT_BARRIER,
+	[MODEL_IT_LOCK] = AN_IT_LOCK, [MODEL_IT_COND] = AN_IT_COND, [MODEL_IT_SEM] = AN_IT_SEM,
+	[MODEL_IT_JOIN] = AN_IT_JOIN, [MODEL_IT_SCHED] = AN_IT_SCHED,
+	[MODEL_IT_BLOCKED] = AN_IT_BLOCKED, [MODEL_PT_BARRIER] = AN_PT_BARRIER,
+	[MODEL_PT_LOCK] = AN_PT_LOCK, [MODEL_PT_SEM] = AN_PT_SEM, [MODEL_PT_THREAD] = AN_PT_THREAD,
+	[MODEL_ML] = AN_ML, [MODEL_U] = AN_U, [MODEL_PARALLELISM] = AN_PARALLELISM,
+	[MODEL_CLOSURE] = AN_CLOSURE,
+};
+_Static_assert(sizeof(an_of) / sizeof(an_of[0]) == MODEL_N_METRICS, "every model metric mapped");
+
 static int add_points(struct model *m, const struct an_exp *e)
 {
 	size_t i;
@@ -54,9 +67,8 @@ static int add_points(struct model *m, const struct an_exp *e)
 		mp.w = p->work;
 		mp.reps = p->n_reps;
 		mp.oversubscribed = p->oversubscribed;
-		/* MODEL_T_PARA .. MODEL_PARALLELISM follow AN_T_PARA .. AN_PARALLELISM */
 		for (k = 0; k < MODEL_N_METRICS; k++)
-			mp.fig[k] = fig_of(m, p->med[AN_T_PARA + k]);
+			mp.fig[k] = fig_of(m, p->med[an_of[k]]);
 		point_name(p, name, sizeof(name));
 		rc = model_add_point(m, name, &mp);
 	}

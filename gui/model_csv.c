@@ -22,8 +22,9 @@
 #define CSV_MAX_FIELDS 32
 
 static const char report_header[] =
-	"method,N,W,reps,T_para,T_seq,E,S,L,IT_edge,IT_barrier,IT_lock,IT_cond,IT_sched,"
-	"PT_barrier,PT_lock,PT_thread,ML,U,parallelism,oversubscribed";
+	"method,N,W,reps,T_para,T_seq,E,S,L,IT_edge,IT_barrier,IT_lock,IT_cond,IT_sem,IT_join,"
+	"IT_sched,IT_blocked,PT_barrier,PT_lock,PT_sem,PT_thread,ML,U,parallelism,closure,"
+	"oversubscribed";
 static const char matrix_header[] = "N,N2,time_bound,e_conserved,memory_bound";
 static const char runs_header[] = "method,N,W,rep,sizes,status,reason";
 static const char profile_header[] = "function,calls,incl_s,excl_s";
@@ -127,8 +128,19 @@ static int csv_open(struct csv *c, const char *path, const char *header)
 	for (p = c->buf; p < c->field[c->n - 1]; p++)
 		if (*p == '\0')
 			*p = ',';
-	if (strcmp(c->buf, header) != 0)
-		return csv_error(c, 1, "header \"%s\" is not \"%s\"", c->buf, header);
+	if (strcmp(c->buf, header) != 0) {
+		/* the same first three columns, other figures after them: written by another
+		 * version of the report */
+		const char *lead = header;
+		int other, k;
+		for (k = 0; k < 3 && lead; k++)
+			if ((lead = strchr(lead, ',')))
+				lead++;
+		other = lead && strncmp(c->buf, header, (size_t)(lead - header)) == 0;
+		return csv_error(c, 1, "header \"%s\" is not \"%s\"%s", c->buf, header,
+				 other ? " (columns of another scalegraph version: write the file "
+					 "again with this version's `scalegraph report --csv`)" : "");
+	}
 	return 0;
 }
 
@@ -219,7 +231,8 @@ static int load_unavailable(struct loader *ld, struct csv *c)
 	return rc;
 }
 
-/* report.csv: method,N,W,reps,<16 figures>,oversubscribed */
+/* report.csv: method,N,W,reps,<MODEL_N_METRICS figures>,oversubscribed */
+#define REPORT_FIELDS (4 + MODEL_N_METRICS + 1)
 static int load_report(struct loader *ld, struct csv *c)
 {
 	struct model_point p;
@@ -227,12 +240,13 @@ static int load_report(struct loader *ld, struct csv *c)
 
 	while ((rc = csv_next(c)) > 0) {
 		memset(&p, 0, sizeof(p));
-		if ((rc = csv_want(c, 21)) < 0)
+		if ((rc = csv_want(c, REPORT_FIELDS)) < 0)
 			return rc;
 		if (c->field[0][0] == '\0')
 			return csv_error(c, 1, "empty method name");
 		if ((rc = parse_int(c, 1, &p.n, 1)) < 0 || (rc = parse_double(c, 2, &p.w)) < 0 ||
-		    (rc = parse_int(c, 3, &p.reps, 0)) < 0 || (rc = parse_int(c, 20, &p.oversubscribed, 0)) < 0)
+		    (rc = parse_int(c, 3, &p.reps, 0)) < 0 ||
+		    (rc = parse_int(c, REPORT_FIELDS - 1, &p.oversubscribed, 0)) < 0)
 			return rc;
 		for (k = 0; k < MODEL_N_METRICS; k++)
 			if ((rc = parse_fig(c, 4 + k, &p.fig[k], ld->why[k] ? ld->why[k] : ld->not_reported)) < 0)

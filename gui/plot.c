@@ -30,8 +30,8 @@ void plot_color_rgb(int idx, double rgb[3])
 {
 	int i = ((idx % PLOT_N_COLORS) + PLOT_N_COLORS) % PLOT_N_COLORS, k;
 
-	if (idx == PLOT_GREY) {
-		rgb[0] = rgb[1] = rgb[2] = 0.84;
+	if (idx == PLOT_GREY || idx == PLOT_GREY_MID || idx == PLOT_GREY_DARK) {
+		rgb[0] = rgb[1] = rgb[2] = idx == PLOT_GREY ? 0.84 : idx == PLOT_GREY_MID ? 0.62 : 0.33;
 		return;
 	}
 	memcpy(rgb, palette[i], sizeof(palette[i]));
@@ -129,8 +129,10 @@ void plot_text_vertical(cairo_t *cr, double x, double y, const char *s)
 	cairo_restore(cr);
 }
 
-double plot_text_wrapped(cairo_t *cr, double x, double y, double max_w, double line_h,
-			 const char *s)
+/* plot_text_wrapped, drawing the lines when `draw` is set; returns the baseline after the last
+ * line (so (result - y) / line_h lines). */
+static double text_wrapped(cairo_t *cr, double x, double y, double max_w, double line_h,
+			   const char *s, int draw)
 {
 	char line[512];
 	const char *p = s;
@@ -149,7 +151,8 @@ double plot_text_wrapped(cairo_t *cr, double x, double y, double max_w, double l
 		if (fit == 0)
 			fit = n < sizeof(line) - 1 ? n : sizeof(line) - 1;
 		snprintf(line, sizeof(line), "%.*s", (int)fit, p);
-		plot_text(cr, x, y, PLOT_LEFT, line);
+		if (draw)
+			plot_text(cr, x, y, PLOT_LEFT, line);
 		y += line_h;
 		p += fit;
 		while (*p == ' ')
@@ -158,6 +161,12 @@ double plot_text_wrapped(cairo_t *cr, double x, double y, double max_w, double l
 			p++;
 	}
 	return y;
+}
+
+double plot_text_wrapped(cairo_t *cr, double x, double y, double max_w, double line_h,
+			 const char *s)
+{
+	return text_wrapped(cr, x, y, max_w, line_h, s, 1);
 }
 
 /* --- ticks ---------------------------------------------------------------------------- */
@@ -499,8 +508,8 @@ static double y_ticks_width(cairo_t *cr, const struct plot_ticks *t)
 	return w;
 }
 
-/* Width of a legend column: the longest label, and the notes when they sit beside the plot
- * (below it they wrap across the whole width). */
+/* Width of a legend column: the longest label, and with `notes` the longest note line (notes
+ * wrap, so a note only widens the column a little). */
 static double legend_width(cairo_t *cr, const struct plot_chart *c, int notes)
 {
 	double w = 0;
@@ -517,7 +526,7 @@ static double legend_width(cairo_t *cr, const struct plot_chart *c, int notes)
 		char line[256];
 		size_t n = strcspn(p, "\n");
 		snprintf(line, sizeof(line), "%.*s", (int)(n < 255 ? n : 255), p);
-		w = fmax(w, plot_text_width(cr, line) - 36); /* notes may wrap: only widen a little */
+		w = fmax(w, plot_text_width(cr, line) - 36);
 		p += n + (p[n] == '\n');
 	}
 	return w + 44;
@@ -528,7 +537,7 @@ static void set_series_style(cairo_t *cr, const struct plot_series *s)
 	static const double dash[] = { 6, 4 };
 
 	plot_color(cr, s->color);
-	cairo_set_line_width(cr, 2);
+	cairo_set_line_width(cr, s->thick ? 7 : 2);
 	cairo_set_dash(cr, dash, s->dashed ? 2 : 0, 0);
 }
 
@@ -549,10 +558,27 @@ static size_t note_lines(const char *note)
 	return n;
 }
 
+/* Height of the note wrapped to width w (as draw_legend draws it). */
+static double note_height(cairo_t *cr, const char *note, double w)
+{
+	double h;
+
+	if (!note || !*note)
+		return 0;
+	cairo_save(cr);
+	plot_set_font(cr, PLOT_FONT_SMALL);
+	h = text_wrapped(cr, 0, 0, w, 15, note, 0);
+	cairo_restore(cr);
+	return h;
+}
+
 static struct legend_layout legend_layout(cairo_t *cr, struct plot_rect r, const struct plot_chart *c,
 					  int below)
 {
-	struct legend_layout l = { 0, 1, legend_width(cr, c, 1), 20, 0 };
+	/* beside: as wide as the labels, or as the notes up to the width allowed; longer note
+	 * lines wrap in the column */
+	struct legend_layout l = { 0, 1, fmax(legend_width(cr, c, 0),
+					      fmin(legend_width(cr, c, 1), r.w * 0.4)), 20, 0 };
 	size_t rows = c->n_series + (c->ideal != PLOT_IDEAL_NONE);
 	double notes_h = 15.0 * (double)note_lines(c->note);
 
@@ -560,7 +586,8 @@ static struct legend_layout legend_layout(cairo_t *cr, struct plot_rect r, const
 		l.col_w = 0;
 		return l;
 	}
-	if (!below && l.col_w <= r.w * 0.4 && 20.0 * (double)rows + 20 + notes_h <= r.h - 86)
+	if (!below && l.col_w <= r.w * 0.4 &&
+	    20.0 * (double)rows + 20 + note_height(cr, c->note, l.col_w - 4) <= r.h - 86)
 		return l;
 	l.below = 1;
 	l.row_h = 18;
@@ -569,7 +596,8 @@ static struct legend_layout legend_layout(cairo_t *cr, struct plot_rect r, const
 	if (l.cols > rows)
 		l.cols = rows ? rows : 1;
 	l.col_w = fmin(l.col_w, (r.w - 24) / (double)l.cols);
-	l.h = l.row_h * ceil((double)rows / (double)l.cols) + 8 + notes_h;
+	l.h = l.row_h * ceil((double)rows / (double)l.cols) + 8 +
+	      fmax(notes_h, note_height(cr, c->note, r.w - 24));
 	return l;
 }
 
@@ -622,34 +650,43 @@ static void draw_legend(cairo_t *cr, const struct plot_chart *c, const struct le
 		plot_text_wrapped(cr, x, y, max_w, 15, c->note);
 }
 
+static void draw_one_series(cairo_t *cr, const struct plot_chart *c, const struct plot_series *s,
+			    const struct plot_map *mx, const struct plot_map *my)
+{
+	size_t k;
+	int pen = 0;
+
+	set_series_style(cr, s);
+	for (k = 0; k < s->n; k++) {
+		if (!usable(&c->x, s->x[k]) || !usable(&c->y, s->y[k])) {
+			pen = 0; /* unavailable: a gap, never a zero */
+			continue;
+		}
+		if (pen)
+			cairo_line_to(cr, map(mx, s->x[k]), map(my, s->y[k]));
+		else
+			cairo_move_to(cr, map(mx, s->x[k]), map(my, s->y[k]));
+		pen = 1;
+	}
+	cairo_stroke(cr);
+	cairo_set_dash(cr, NULL, 0, 0);
+	for (k = 0; k < s->n; k++)
+		if (usable(&c->x, s->x[k]) && usable(&c->y, s->y[k]))
+			plot_marker(cr, map(mx, s->x[k]), map(my, s->y[k]), s->marker, 8);
+}
+
 static void draw_series(cairo_t *cr, const struct plot_chart *c, const struct plot_map *mx,
 			const struct plot_map *my)
 {
-	size_t i, k;
+	size_t i;
 
-	for (i = 0; i < c->n_series; i++) {
-		const struct plot_series *s = &c->series[i];
-		int pen = 0;
-		if (s->hidden)
-			continue;
-		set_series_style(cr, s);
-		for (k = 0; k < s->n; k++) {
-			if (!usable(&c->x, s->x[k]) || !usable(&c->y, s->y[k])) {
-				pen = 0; /* unavailable: a gap, never a zero */
-				continue;
-			}
-			if (pen)
-				cairo_line_to(cr, map(mx, s->x[k]), map(my, s->y[k]));
-			else
-				cairo_move_to(cr, map(mx, s->x[k]), map(my, s->y[k]));
-			pen = 1;
-		}
-		cairo_stroke(cr);
-		cairo_set_dash(cr, NULL, 0, 0);
-		for (k = 0; k < s->n; k++)
-			if (usable(&c->x, s->x[k]) && usable(&c->y, s->y[k]))
-				plot_marker(cr, map(mx, s->x[k]), map(my, s->y[k]), s->marker, 8);
-	}
+	/* thick bands (totals) first, so the lines of their parts stay on top */
+	for (i = 0; i < c->n_series; i++)
+		if (!c->series[i].hidden && c->series[i].thick)
+			draw_one_series(cr, c, &c->series[i], mx, my);
+	for (i = 0; i < c->n_series; i++)
+		if (!c->series[i].hidden && !c->series[i].thick)
+			draw_one_series(cr, c, &c->series[i], mx, my);
 }
 
 static void draw_ideal(cairo_t *cr, const struct plot_chart *c, const struct plot_map *mx,

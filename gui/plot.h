@@ -48,9 +48,11 @@ double plot_text_wrapped(cairo_t *cr, double x, double y, double max_w, double l
 void plot_text_vertical(cairo_t *cr, double x, double y, const char *s);
 
 #define PLOT_N_COLORS 8
-#define PLOT_GREY (-1)   /* light grey: "nothing happens" (idle lanes) */
+#define PLOT_GREY (-1)       /* light grey: "nothing happens" (idle lanes) */
+#define PLOT_GREY_MID (-2)   /* mid grey: idle as a line or a layer, visible on white */
+#define PLOT_GREY_DARK (-3)  /* dark grey: asleep (blocked), apart from idle and black */
 /* Palette colour idx; idx >= PLOT_N_COLORS gives the tint (halfway to white) of
- * idx - PLOT_N_COLORS, for a second shade of the same hue; PLOT_GREY a light grey. */
+ * idx - PLOT_N_COLORS, for a second shade of the same hue; PLOT_GREY* the greys. */
 void plot_color(cairo_t *cr, int idx);
 void plot_color_rgb(int idx, double rgb[3]);
 void plot_background(cairo_t *cr, struct plot_rect r);
@@ -101,6 +103,8 @@ struct plot_series {
 	enum plot_marker marker;
 	int dashed;
 	int hidden;            /* toggled off: neither drawn nor scaled, legend greyed */
+	int thick;             /* a wide band drawn behind the other lines (a total beside its
+				  parts) */
 };
 
 struct plot_chart {
@@ -157,6 +161,8 @@ struct plot_stack {
 	const int *layer_colors;
 	size_t n_layers;
 	const double *values;
+	int legend_off;         /* no legend beside the columns (another legend names the
+				   colours): the columns take the width */
 };
 int plot_stack_draw(cairo_t *cr, struct plot_rect r, const struct plot_stack *s);
 
@@ -197,8 +203,10 @@ int plot_matrix_hit(struct plot_rect r, const struct plot_matrix *m, double x, d
 void plot_scale_rgb(double v, double rgb[3]);
 
 /* Thread lanes coloured by state over [t_min, t_max] seconds (the visible window: zoom/pan by
- * changing it). Lane labels sit in a fixed column of PLOT_TIMELINE_LABEL_W pixels, so callers
- * map clicks with plot_timeline_layout without a cairo_t. */
+ * changing it). Lane labels sit in a fixed column of PLOT_TIMELINE_LABEL_W pixels; under the
+ * lanes come the time axis and the state legend, a grid of columns (each as wide as its
+ * longest name) that wraps into more rows when the width is short. Callers map clicks with
+ * plot_timeline_layout, which needs no cairo_t. */
 struct plot_segment {
 	double t0, t1;
 	int state;
@@ -218,11 +226,20 @@ struct plot_timeline {
 	double t_min, t_max;
 	int sel_lane;              /* lane of the outlined interval [sel_t0, sel_t1], -1: none */
 	double sel_t0, sel_t1;
+	const int *legend;         /* the legend's cells column by column, legend_per_col to a
+				      column: a state, or -1 for an empty cell; NULL: every state
+				      in index order */
+	size_t n_legend;           /* cells in legend */
+	size_t legend_per_col;     /* 0 or 1: one row that wraps */
 };
 #define PLOT_TIMELINE_LABEL_W 124
-/* Where the lanes of a timeline drawn into r go: the lanes' rectangle and one lane's height. */
-void plot_timeline_layout(struct plot_rect r, size_t n_lanes, struct plot_rect *lanes,
-			  double *lane_h);
+/* Rows of the state legend when the timeline is drawn w pixels wide. */
+size_t plot_timeline_legend_rows(const struct plot_timeline *t, double w);
+/* Where the lanes of timeline t drawn into r go: the lanes' rectangle and one lane's height. */
+void plot_timeline_layout(struct plot_rect r, const struct plot_timeline *t,
+			  struct plot_rect *lanes, double *lane_h);
+/* The height the timeline drawn into r takes: down to the last legend row. */
+double plot_timeline_height(struct plot_rect r, const struct plot_timeline *t);
 int plot_timeline_draw(cairo_t *cr, struct plot_rect r, const struct plot_timeline *t);
 
 /* --- files (plot_out.c) ------------------------------------------------------------------ */

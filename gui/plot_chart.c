@@ -96,13 +96,13 @@ int plot_stack_draw(cairo_t *cr, struct plot_rect r, const struct plot_stack *s)
 	struct plot_rect pa;
 	char note[512] = "";
 	double hi = 0, lo = 0, lw = 0, yw = 0, colw;
-	size_t g, l;
+	size_t g, l, every;
 	int k;
 
 	if (r.w < 120 || r.h < 100 || s->n_groups == 0)
 		return -EINVAL;
 	cairo_save(cr);
-	/* positive layers stack up from 0, negative ones (a residual can be) down from 0 */
+	/* positive layers stack up from 0, negative ones (extra work can be) down from 0 */
 	for (g = 0; g < s->n_groups; g++) {
 		double up = 0, down = 0;
 		for (l = 0; l < s->n_layers; l++) {
@@ -117,13 +117,13 @@ int plot_stack_draw(cairo_t *cr, struct plot_rect r, const struct plot_stack *s)
 	}
 	plot_ticks_make(&t, &ay, lo, hi > 0 ? hi : 1);
 	plot_set_font(cr, PLOT_FONT_LABEL);
-	for (l = 0; l < s->n_layers; l++)
+	for (l = 0; !s->legend_off && l < s->n_layers; l++)
 		lw = fmax(lw, plot_text_width(cr, s->layer_labels[l]));
 	plot_set_font(cr, PLOT_FONT_TICK);
 	for (k = 0; k < t.n; k++)
 		yw = fmax(yw, plot_text_width(cr, t.text[k]));
 	pa = (struct plot_rect){ r.x + yw + 44, r.y + 34, 0, r.h - 34 - 52 };
-	pa.w = r.w - (pa.x - r.x) - lw - 60;
+	pa.w = r.w - (pa.x - r.x) - (s->legend_off ? 16 : lw + 60);
 	draw_title(cr, r, s->title);
 	for (k = 0; k < t.n; k++) {
 		double y = pa.y + pa.h - (t.v[k] - t.lo) / (t.hi - t.lo) * pa.h;
@@ -136,6 +136,11 @@ int plot_stack_draw(cairo_t *cr, struct plot_rect r, const struct plot_stack *s)
 		plot_text(cr, pa.x - 8, y + 4, PLOT_RIGHT, t.text[k]);
 	}
 	colw = pa.w / (double)s->n_groups;
+	/* label every k-th column when the labels are wider than the columns */
+	plot_set_font(cr, PLOT_FONT_TICK);
+	for (g = 0, lw = 0; g < s->n_groups; g++)
+		lw = fmax(lw, plot_text_width(cr, s->group_labels[g]));
+	every = (size_t)ceil((lw + 6) / fmax(colw, 1));
 	for (g = 0; g < s->n_groups; g++) {
 		double y0 = pa.y + pa.h - (0 - t.lo) / (t.hi - t.lo) * pa.h;
 		double yu = y0, yd = y0, x = pa.x + colw * (g + 0.18);
@@ -160,7 +165,9 @@ int plot_stack_draw(cairo_t *cr, struct plot_rect r, const struct plot_stack *s)
 		cairo_restore(cr);
 		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
 		plot_set_font(cr, PLOT_FONT_TICK);
-		plot_text(cr, pa.x + colw * (g + 0.5), pa.y + pa.h + 18, PLOT_CENTER, s->group_labels[g]);
+		if (g % every == 0)
+			plot_text(cr, pa.x + colw * (g + 0.5), pa.y + pa.h + 18, PLOT_CENTER,
+				  s->group_labels[g]);
 	}
 	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
 	cairo_rectangle(cr, floor(pa.x) + 0.5, floor(pa.y) + 0.5, floor(pa.w), floor(pa.h));
@@ -173,7 +180,7 @@ int plot_stack_draw(cairo_t *cr, struct plot_rect r, const struct plot_stack *s)
 		plot_text_vertical(cr, pa.x - yw - 26, pa.y + pa.h / 2, label);
 	}
 	/* legend top to bottom in stacking order reversed, like the columns read */
-	for (l = s->n_layers; l-- > 0;) {
+	for (l = s->legend_off ? 0 : s->n_layers; l-- > 0;) {
 		double y = pa.y + 12 + 20 * (double)(s->n_layers - 1 - l);
 		int any = 0;
 		for (g = 0; g < s->n_groups; g++)
@@ -383,16 +390,170 @@ int plot_matrix_draw(cairo_t *cr, struct plot_rect r, const struct plot_matrix *
 
 /* --- timeline ---------------------------------------------------------------------------- */
 
-void plot_timeline_layout(struct plot_rect r, size_t n_lanes, struct plot_rect *lanes,
-			  double *lane_h)
+/* The state legend is a grid: cell i of t->legend (else state i) goes to column i / per_col,
+ * row i % per_col; a column is as wide as its longest name; the columns fill a row of blocks
+ * and wrap into the next block of per_col rows when the width runs out. The widths are measured
+ * on a scratch surface when no cairo_t is at hand, so hit testing needs none. */
+#define LEGEND_ROW_H 20.0
+#define LEGEND_MAX_COLS 64
+
+static int legend_cell(const struct plot_timeline *t, size_t i)
 {
-	double h = fmin(40, (r.h - 34 - 96) / (double)(n_lanes ? n_lanes : 1));
+	if (!t->legend)
+		return i < t->n_states ? (int)i : -1;
+	return i < t->n_legend && t->legend[i] >= 0 && (size_t)t->legend[i] < t->n_states ?
+		       t->legend[i] : -1;
+}
+
+static size_t legend_per_col(const struct plot_timeline *t)
+{
+	return t->legend_per_col ? t->legend_per_col : 1;
+}
+
+/* Widths of the legend's columns into cw (LEGEND_MAX_COLS at most); returns their count. They
+ * are measured on a scratch image surface, for the layout and the drawing alike (an X surface
+ * hints its glyphs a little wider: the gap after each column absorbs that), and kept for the
+ * next call with the same cells and names (the layout asks on every click and redraw). */
+static size_t legend_widths(const struct plot_timeline *t, double *cw)
+{
+	static char key_text[2048];
+	static double key_cw[LEGEND_MAX_COLS];
+	static size_t key_cols;
+	size_t per = legend_per_col(t), n = t->legend ? t->n_legend : t->n_states;
+	size_t cols = (n + per - 1) / per, c, k, used = 0;
+	char text[sizeof(key_text)];
+	cairo_surface_t *scratch;
+	cairo_t *cr;
+
+	if (cols > LEGEND_MAX_COLS)
+		cols = LEGEND_MAX_COLS;
+	/* the key: every cell's name, column by column */
+	for (c = 0; c < cols * per; c++) {
+		int st = legend_cell(t, c);
+		int m = snprintf(text + used, sizeof(text) - used, "%s%c", st >= 0 ? t->state_names[st] : "",
+				 (c + 1) % per ? '\t' : '\n');
+		if (m < 0 || (size_t)m >= sizeof(text) - used) {
+			used = 0;   /* too long to keep: measure every time */
+			break;
+		}
+		used += (size_t)m;
+	}
+	text[used] = '\0';
+	if (used > 0 && key_cols == cols && strcmp(text, key_text) == 0) {
+		memcpy(cw, key_cw, cols * sizeof(*cw));
+		return cols;
+	}
+	scratch = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
+	cr = cairo_create(scratch);
+	plot_set_font(cr, PLOT_FONT_LABEL);
+	for (c = 0; c < cols; c++) {
+		double w = 0;
+		for (k = 0; k < per; k++) {
+			int st = legend_cell(t, c * per + k);
+			if (st >= 0)
+				w = fmax(w, plot_text_width(cr, t->state_names[st]));
+		}
+		cw[c] = 20 + w + 18;   /* swatch, name, gap */
+	}
+	cairo_destroy(cr);
+	cairo_surface_destroy(scratch);
+	if (used > 0) {
+		memcpy(key_text, text, used + 1);
+		memcpy(key_cw, cw, cols * sizeof(*cw));
+		key_cols = cols;
+	}
+	return cols;
+}
+
+/* Splits the columns into blocks fitting width w: block b holds columns first[b] ..
+ * first[b + 1] - 1. Returns the number of blocks. */
+static size_t legend_blocks(const double *cw, size_t cols, double w, size_t *first)
+{
+	size_t b = 0, c;
+	double x = 0;
+
+	for (c = 0; c < cols; c++) {
+		if (c == 0 || (x > 0 && x + cw[c] - 18 > w)) {
+			first[b++] = c;
+			x = 0;
+		}
+		x += cw[c];
+	}
+	first[b] = cols;
+	return b;
+}
+
+static size_t legend_rows(const struct plot_timeline *t, double w)
+{
+	double cw[LEGEND_MAX_COLS];
+	size_t first[LEGEND_MAX_COLS + 1];
+	size_t cols = legend_widths(t, cw);
+
+	return cols ? legend_blocks(cw, cols, w - 24, first) * legend_per_col(t) : 0;
+}
+
+size_t plot_timeline_legend_rows(const struct plot_timeline *t, double w)
+{
+	return legend_rows(t, w);
+}
+
+/* Below the lanes: tick labels, the axis title, then the legend rows. */
+static double below_lanes(size_t rows)
+{
+	return 56 + LEGEND_ROW_H * (double)rows;
+}
+
+void plot_timeline_layout(struct plot_rect r, const struct plot_timeline *t,
+			  struct plot_rect *lanes, double *lane_h)
+{
+	size_t n_lanes = t->n_lanes;
+	double h = fmin(40, (r.h - 34 - below_lanes(plot_timeline_legend_rows(t, r.w))) /
+			(double)(n_lanes ? n_lanes : 1));
 
 	*lane_h = fmax(h, 3);
 	lanes->x = r.x + PLOT_TIMELINE_LABEL_W;
 	lanes->y = r.y + 34;
 	lanes->w = fmax(r.w - PLOT_TIMELINE_LABEL_W - 16, 1);
 	lanes->h = *lane_h * (double)n_lanes;
+}
+
+double plot_timeline_height(struct plot_rect r, const struct plot_timeline *t)
+{
+	struct plot_rect la;
+	double lane_h;
+
+	plot_timeline_layout(r, t, &la, &lane_h);
+	return la.y + la.h + below_lanes(plot_timeline_legend_rows(t, r.w)) - r.y;
+}
+
+static void draw_timeline_legend(cairo_t *cr, const struct plot_timeline *t, double x0, double y,
+				 double w)
+{
+	double cw[LEGEND_MAX_COLS];
+	size_t first[LEGEND_MAX_COLS + 1];
+	size_t cols = legend_widths(t, cw), per = legend_per_col(t), nb, b, c, k;
+
+	if (cols == 0)
+		return;
+	nb = legend_blocks(cw, cols, w, first);
+	plot_set_font(cr, PLOT_FONT_LABEL);
+	for (b = 0; b < nb; b++) {
+		double x = x0;
+		for (c = first[b]; c < first[b + 1]; c++) {
+			for (k = 0; k < per; k++) {
+				int st = legend_cell(t, c * per + k);
+				double yy = y + LEGEND_ROW_H * (double)(b * per + k);
+				if (st < 0)
+					continue;
+				plot_color(cr, t->state_colors ? t->state_colors[st] : st);
+				cairo_rectangle(cr, x, yy - 11, 14, 14);
+				cairo_fill(cr);
+				cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+				plot_text(cr, x + 20, yy, PLOT_LEFT, t->state_names[st]);
+			}
+			x += cw[c];
+		}
+	}
 }
 
 int plot_timeline_draw(cairo_t *cr, struct plot_rect r, const struct plot_timeline *t)
@@ -408,7 +569,7 @@ int plot_timeline_draw(cairo_t *cr, struct plot_rect r, const struct plot_timeli
 		return -EINVAL;
 	cairo_save(cr);
 	draw_title(cr, r, t->title);
-	plot_timeline_layout(r, t->n_lanes, &la, &lane_h);
+	plot_timeline_layout(r, t, &la, &lane_h);
 	plot_ticks_make(&tk, &ax, t->t_min, t->t_max);
 	x0 = la.x;
 	x1 = la.x + la.w;
@@ -430,15 +591,22 @@ int plot_timeline_draw(cairo_t *cr, struct plot_rect r, const struct plot_timeli
 		}
 	}
 	if (t->sel_lane >= 0 && (size_t)t->sel_lane < t->n_lanes && t->sel_t1 > t->sel_t0) {
-		/* the selected interval, outlined in black over its lane */
+		/* the selected interval, outlined in black with a white inner line, so it shows on
+		 * dark states (runnable is black) too */
 		double a = fmax(t->sel_t0, t->t_min), b = fmin(t->sel_t1, t->t_max);
 		if (b >= a) {
+			double sx = x0 + (a - t->t_min) / span * (x1 - x0), sw = fmax(2, (b - a) / span * (x1 - x0));
+			double sy = la.y + lane_h * t->sel_lane + 1;
 			cairo_set_source_rgb(cr, 0, 0, 0);
 			cairo_set_line_width(cr, 2);
-			cairo_rectangle(cr, x0 + (a - t->t_min) / span * (x1 - x0),
-					la.y + lane_h * t->sel_lane + 1,
-					fmax(2, (b - a) / span * (x1 - x0)), lane_h - 2);
+			cairo_rectangle(cr, sx, sy, sw, lane_h - 2);
 			cairo_stroke(cr);
+			if (sw > 4 && lane_h > 8) {
+				cairo_set_source_rgb(cr, 1, 1, 1);
+				cairo_set_line_width(cr, 1);
+				cairo_rectangle(cr, sx + 1.5, sy + 1.5, sw - 3, lane_h - 5);
+				cairo_stroke(cr);
+			}
 			cairo_set_line_width(cr, 1);
 		}
 	}
@@ -467,23 +635,7 @@ int plot_timeline_draw(cairo_t *cr, struct plot_rect r, const struct plot_timeli
 		snprintf(label, sizeof(label), "time since the run's start [%s]", tk.unit);
 		plot_text(cr, (x0 + x1) / 2, y + 36, PLOT_CENTER, label);
 	}
-	y += 58;
-	{
-		/* the legend wraps onto a second row when the window is narrow */
-		double x = r.x + 12;
-		for (k = 0; k < t->n_states; k++) {
-			double tw = plot_text_width(cr, t->state_names[k]);
-			if (x + 20 + tw > r.x + r.w - 8 && x > r.x + 12) {
-				x = r.x + 12;
-				y += 20;
-			}
-			plot_color(cr, t->state_colors ? t->state_colors[k] : (int)k);
-			cairo_rectangle(cr, x, y - 11, 14, 14);
-			cairo_fill(cr);
-			cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-			x += 20 + plot_text(cr, x + 20, y, PLOT_LEFT, t->state_names[k]) + 16;
-		}
-	}
+	draw_timeline_legend(cr, t, r.x + 12, y + 58, r.w - 24);
 	cairo_restore(cr);
 	return 0;
 }

@@ -1,7 +1,9 @@
 /*
  * timeline.c — window 9's run timeline without X (timeline.h): opening a run's trace through the
- * analyzer library, zoom and pan of the visible window, the click readout, and the per-pixel
- * aggregated drawing that keeps a redraw of a million intervals within a few milliseconds.
+ * analyzer library, zoom and pan of the visible window, the click readout (the interval, and its
+ * thread's time budget from struct an_thread), the state names, colours and legend order, and
+ * the per-pixel aggregated drawing that keeps a redraw of a million intervals within a few
+ * milliseconds.
  */
 #include "timeline.h"
 
@@ -21,15 +23,31 @@ const char *const timeline_state_names[AN_N_STATES] = {
 	[AN_ST_LOCK_OVH] = "lock overhead", [AN_ST_COND_WAIT] = "condition wait",
 	[AN_ST_THREAD] = "create/join", [AN_ST_IDLE] = "idle",
 	[AN_ST_SEM_WAIT] = "semaphore wait", [AN_ST_SEM_OVH] = "semaphore overhead",
-	[AN_ST_RUNNABLE] = "runnable (no CPU)", [AN_ST_BLOCKED] = "blocked (I/O, untraced)",
+	[AN_ST_RUNNABLE] = "runnable (CPU contention)", [AN_ST_BLOCKED] = "blocked (outside primitives)",
 };
-/* waits in full colours, the matching primitive in the tint of the same hue (as window 6) */
+/* The colours of window 6's sources (view_curves.c): a wait in full colour, the primitive's
+ * overhead in the tint of the same hue; busy green; condition wait olive (sky blue would be
+ * barrier overhead's twin); off CPU in greys by how much it matters: runnable black, the
+ * darkest (a thread that could run but has no CPU: what oversubscription looks like), blocked
+ * dark grey (asleep outside any primitive), idle light grey (nothing to do at the edges). */
 const int timeline_state_colors[AN_N_STATES] = {
 	[AN_ST_BUSY] = 2, [AN_ST_BARRIER_WAIT] = 0, [AN_ST_BARRIER_OVH] = PLOT_N_COLORS + 0,
-	[AN_ST_LOCK_WAIT] = 1, [AN_ST_LOCK_OVH] = PLOT_N_COLORS + 1, [AN_ST_COND_WAIT] = 3,
-	[AN_ST_THREAD] = 4, [AN_ST_IDLE] = PLOT_GREY, [AN_ST_SEM_WAIT] = 5,
-	[AN_ST_SEM_OVH] = PLOT_N_COLORS + 5, [AN_ST_RUNNABLE] = 6, [AN_ST_BLOCKED] = 7,
+	[AN_ST_LOCK_WAIT] = 1, [AN_ST_LOCK_OVH] = PLOT_N_COLORS + 1, [AN_ST_COND_WAIT] = 7,
+	[AN_ST_THREAD] = 4, [AN_ST_IDLE] = PLOT_GREY, [AN_ST_SEM_WAIT] = 3,
+	[AN_ST_SEM_OVH] = PLOT_N_COLORS + 3, [AN_ST_RUNNABLE] = 6, [AN_ST_BLOCKED] = PLOT_GREY_DARK,
 };
+/* The legend, two to a column: on CPU and nothing to do; each primitive's wait above its
+ * overhead; then off CPU, runnable above blocked. */
+static const int legend_cells[] = {
+	AN_ST_BUSY, AN_ST_IDLE,
+	AN_ST_BARRIER_WAIT, AN_ST_BARRIER_OVH,
+	AN_ST_LOCK_WAIT, AN_ST_LOCK_OVH,
+	AN_ST_SEM_WAIT, AN_ST_SEM_OVH,
+	AN_ST_COND_WAIT, AN_ST_THREAD,
+	AN_ST_RUNNABLE, AN_ST_BLOCKED,
+};
+_Static_assert(sizeof(legend_cells) / sizeof(legend_cells[0]) == AN_N_STATES,
+	       "every state has its place in the legend");
 
 #define MIN_WINDOW_S 100e-9
 #define NO_STATE 255
@@ -203,6 +221,7 @@ void timeline_unselect(struct timeline *tl)
 	tl->sel_lane = -1;
 	tl->sel_t0 = tl->sel_t1 = 0;
 	tl->readout[0] = '\0';
+	tl->thread_info[0] = '\0';
 }
 
 struct find {
@@ -247,12 +266,60 @@ static void object_name(const struct an_run *r, const struct an_interval *iv, ch
 	case AN_ST_COND_WAIT:
 		snprintf(buf, len, "condition %u", iv->obj);
 		return;
+	case AN_ST_SEM_WAIT: case AN_ST_SEM_OVH:
+		snprintf(buf, len, "semaphore %u", iv->obj);
+		return;
 	case AN_ST_THREAD:
 		snprintf(buf, len, "thread %u", iv->obj);
 		return;
 	default:
+		/* runnable inside a wait or primitive keeps its object, but not its kind: find it
+		 * among the run's objects (their ids are unique across kinds) */
+		for (i = 0; i < an_run_n_barriers(r); i++)
+			if (an_run_barrier(r, i)->id == iv->obj) {
+				snprintf(buf, len, "barrier %u", iv->obj);
+				return;
+			}
+		for (i = 0; i < an_run_n_sems(r); i++)
+			if (an_run_sem(r, i)->id == iv->obj) {
+				snprintf(buf, len, "semaphore %u", iv->obj);
+				return;
+			}
 		snprintf(buf, len, "object %u", iv->obj);
 	}
+}
+
+/* "thread 1: T_i 2.61 ms = compute 1.9 ms + waits ... + runnable ... + blocked ...": where the
+ * thread's time went (the analyzer's budget, struct an_thread), or why it is not a processor. */
+static void thread_info(const struct an_run *r, size_t lane, const char *name, char *buf,
+			size_t len)
+{
+	const struct an_thread *t = an_run_thread(r, lane);
+	int64_t waits = t->barrier_wait_ns + t->lock_wait_ns + t->cond_ns + t->sem_wait_ns +
+			t->join_wait_ns;
+	int64_t prims = t->barrier_ovh_ns + t->lock_ovh_ns + t->sem_ovh_ns + t->thread_ns;
+	char ti[32], busy[32], w[32], p[32], rq[32], bl[32], cpu[32];
+
+	if (!t->processor) {
+		snprintf(buf, len, "%s: not a processor (%s)", name, t->why && *t->why ? t->why :
+			 "no events in the measured interval");
+		return;
+	}
+	plot_format_seconds(ti, sizeof(ti), (double)t->t_ns / 1e9);
+	plot_format_seconds(busy, sizeof(busy), (double)t->busy_ns / 1e9);
+	plot_format_seconds(w, sizeof(w), (double)waits / 1e9);
+	plot_format_seconds(p, sizeof(p), (double)prims / 1e9);
+	if (t->sched_ns < 0 || t->blocked_ns < 0 || t->cpu_ns < 0) {
+		snprintf(buf, len, "%s: T_i %s = busy %s + waits %s + primitives %s "
+			 "(runnable and blocked unknown: no context-switch records)", name, ti, busy,
+			 w, p);
+		return;
+	}
+	plot_format_seconds(rq, sizeof(rq), (double)t->sched_ns / 1e9);
+	plot_format_seconds(bl, sizeof(bl), (double)t->blocked_ns / 1e9);
+	plot_format_seconds(cpu, sizeof(cpu), (double)t->cpu_ns / 1e9);
+	snprintf(buf, len, "%s: T_i %s = compute %s + waits %s + primitives %s + runnable %s + "
+		 "blocked %s (on CPU %s)", name, ti, busy, w, p, rq, bl, cpu);
 }
 
 int timeline_select(struct timeline *tl, size_t lane, double t)
@@ -279,11 +346,13 @@ int timeline_select(struct timeline *tl, size_t lane, double t)
 	snprintf(tl->readout, sizeof(tl->readout),
 		 "%s: %s, object: %s, start %s, duration %s", tl->lane_names[lane],
 		 timeline_state_names[f.iv.state], obj, start, dur);
+	thread_info(tl->run, lane, tl->lane_names[lane], tl->thread_info, sizeof(tl->thread_info));
 	return 0;
 }
 
-/* Layout of the drawing: title line, lanes with axis and legend, readout line at the bottom. */
-#define READOUT_H 30
+/* Layout of the drawing: title line, lanes with axis and legend, the readout (the interval
+ * clicked, and where its thread's time went) at the bottom. */
+#define READOUT_H 48
 
 static struct plot_rect chart_rect(double w, double h)
 {
@@ -295,6 +364,29 @@ struct plot_rect timeline_plot_rect(double w, double h)
 	return chart_rect(w, h);
 }
 
+/* What plot_timeline needs besides the lanes: states, colours, legend. */
+static void plot_template(const struct timeline *tl, struct plot_timeline *pt)
+{
+	memset(pt, 0, sizeof(*pt));
+	pt->n_lanes = tl->n_lanes;
+	pt->state_names = timeline_state_names;
+	pt->state_colors = timeline_state_colors;
+	pt->n_states = AN_N_STATES;
+	pt->legend = legend_cells;
+	pt->n_legend = sizeof(legend_cells) / sizeof(legend_cells[0]);
+	pt->legend_per_col = 2;
+	pt->sel_lane = -1;
+}
+
+void timeline_lanes(const struct timeline *tl, struct plot_rect r, struct plot_rect *lanes,
+		    double *lane_h)
+{
+	struct plot_timeline pt;
+
+	plot_template(tl, &pt);
+	plot_timeline_layout(r, &pt, lanes, lane_h);
+}
+
 int timeline_hit(const struct timeline *tl, struct plot_rect r, double x, double y, size_t *lane,
 		 double *t)
 {
@@ -303,7 +395,7 @@ int timeline_hit(const struct timeline *tl, struct plot_rect r, double x, double
 
 	if (!tl->run)
 		return 0;
-	plot_timeline_layout(r, tl->n_lanes, &la, &lane_h);
+	timeline_lanes(tl, r, &la, &lane_h);
 	if (x < la.x || x >= la.x + la.w || y < la.y || y >= la.y + la.h)
 		return 0;
 	*lane = (size_t)((y - la.y) / lane_h);
@@ -350,7 +442,8 @@ static int agg_cb(const struct an_interval *iv, void *ud)
 	return 0;
 }
 
-/* The state a column shows: a wait or primitive covering a quarter of it, else the longest. */
+/* The state a column shows: a wait, primitive or off-CPU state (runnable, blocked: the thread
+ * did not compute either) covering a quarter of it, else the longest. */
 static int column_state(const double *acc)
 {
 	int s, best = NO_STATE, best_other = NO_STATE;
@@ -427,7 +520,8 @@ int timeline_draw(cairo_t *cr, double w, double h, struct timeline *tl)
 			"no run open: select a run in the browser, then View > 9 Run timeline");
 		return 0;
 	}
-	plot_timeline_layout(r, tl->n_lanes, &la, &lane_h);
+	plot_template(tl, &pt);
+	plot_timeline_layout(r, &pt, &la, &lane_h);
 	g.cols = la.w >= 1 ? (size_t)la.w : 1;
 	g.from_ns = tl->t0_ns + (int64_t)llround(tl->v0 * 1e9);
 	g.ns_per_col = (tl->v1 - tl->v0) * 1e9 / (double)g.cols;
@@ -456,13 +550,8 @@ int timeline_draw(cairo_t *cr, double w, double h, struct timeline *tl)
 	plot_set_font(cr, PLOT_FONT_TITLE);
 	if (plot_text_width(cr, title) > w - 16)   /* narrow: the run, the time axis shows the rest */
 		snprintf(title, sizeof(title), "%s", tl->label);
-	memset(&pt, 0, sizeof(pt));
 	pt.title = title;
 	pt.lanes = lanes;
-	pt.n_lanes = tl->n_lanes;
-	pt.state_names = timeline_state_names;
-	pt.state_colors = timeline_state_colors;
-	pt.n_states = AN_N_STATES;
 	pt.t_min = tl->v0;
 	pt.t_max = tl->v1;
 	pt.sel_lane = tl->sel_lane;
@@ -470,16 +559,26 @@ int timeline_draw(cairo_t *cr, double w, double h, struct timeline *tl)
 	pt.sel_t1 = tl->sel_t1;
 	if ((rc = plot_timeline_draw(cr, r, &pt)) < 0)
 		goto out;
-	/* the readout under the legend (which may wrap onto a second row), or at the bottom */
-	ry = fmin(h - READOUT_H, la.y + la.h + 112);
+	/* the readout under the legend (however many rows it wrapped onto), or at the bottom */
+	ry = fmin(h - READOUT_H, r.y + plot_timeline_height(r, &pt) + 4);
 	cairo_set_source_rgb(cr, 0.96, 0.96, 0.93);
 	cairo_rectangle(cr, 0, ry, w, READOUT_H);
 	cairo_fill(cr);
+	cairo_save(cr);
+	cairo_rectangle(cr, 0, ry, w, READOUT_H);
+	cairo_clip(cr);
 	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 	plot_set_font(cr, PLOT_FONT_LABEL);
 	snprintf(readout, sizeof(readout), "%s", tl->readout[0] ? tl->readout :
-		 "click a lane for the interval's state, object, start and duration");
-	plot_text(cr, 12, ry + READOUT_H - 10, PLOT_LEFT, readout);
+		 "click a lane for the interval's state, object, start and duration, and where "
+		 "its thread's time went");
+	plot_text(cr, 12, ry + 19, PLOT_LEFT, readout);
+	if (tl->thread_info[0]) {
+		plot_set_font(cr, PLOT_FONT_SMALL);
+		cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
+		plot_text_wrapped(cr, 12, ry + 38, w - 24, 14, tl->thread_info);
+	}
+	cairo_restore(cr);
 out:
 	tl->last_intervals = g.visited;
 	free(lanes);

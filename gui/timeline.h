@@ -5,8 +5,9 @@
  *
  * Drawing aggregates per pixel column: every interval of the visible window is spread over the
  * columns it covers (time per state per column), and a column takes its dominant state, except
- * that a wait or primitive covering at least a quarter of the column wins over busy and idle, so
- * short waits stay visible when zoomed out. The cost is one pass over the visible intervals plus
+ * that a wait, a primitive or an off-CPU state (runnable, blocked) covering at least a quarter of
+ * the column wins over busy and idle, so short waits and preemptions stay visible when zoomed
+ * out. The cost is one pass over the visible intervals plus
  * one over the pixels, whatever the zoom. Times here are seconds since the start of the run's
  * measured interval (t0 of METRICS.md).
  */
@@ -34,6 +35,7 @@ struct timeline {
 	int sel_lane;              /* selected interval (click), -1: none */
 	double sel_t0, sel_t1;     /* its bounds, s since t0 */
 	char readout[320];         /* its details, "" when none */
+	char thread_info[400];     /* where its thread's time went (budget), "" when none */
 
 	double draw_ms;            /* time of the last aggregation + drawing */
 	size_t last_intervals;     /* intervals visited by the last drawing */
@@ -72,15 +74,19 @@ void timeline_set_window(struct timeline *tl, double v0, double v1);
 double timeline_duration(const struct timeline *tl);   /* s */
 
 /* Selects the interval of lane `lane` that contains time t (s since t0) and writes its details
- * (thread, state, object, start, duration) into tl->readout. Returns 0 or -ENOENT. */
+ * (thread, state, object, start, duration) into tl->readout, and the thread's time budget
+ * (compute, waits, primitives, runnable, blocked) into tl->thread_info. Returns 0 or -ENOENT. */
 int timeline_select(struct timeline *tl, size_t lane, double t);
 void timeline_unselect(struct timeline *tl);
 
 /* Maps a point of a timeline drawn into r to a lane and a time; 1 when it is on a lane. */
 int timeline_hit(const struct timeline *tl, struct plot_rect r, double x, double y, size_t *lane,
 		 double *t);
-/* The rectangle of the lanes inside a drawing of size w x h (zoom/pan mapping of the window). */
+/* The rectangle of the timeline chart inside a drawing of size w x h (the readout is below). */
 struct plot_rect timeline_plot_rect(double w, double h);
+/* The lanes' rectangle and one lane's height when tl is drawn into r (zoom/pan mapping). */
+void timeline_lanes(const struct timeline *tl, struct plot_rect r, struct plot_rect *lanes,
+		    double *lane_h);
 
 /* Draws the timeline (or a message when no run is open) on cr at size w x h: title, lanes,
  * time axis, legend, readout line. Returns 0 or -errno. */

@@ -220,9 +220,11 @@ int view_latency_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 		goto out;
 	chart_vs_n(&c, title, &p, 0,
 		   (struct plot_axis){ "average latency L(W,N)", PLOT_LOG10, PLOT_UNIT_SECONDS, NAN, NAN, 0 });
-	/* the analyzer's L leaves U out: it equals T_para (1 - E) only where U = 0 (at N = 1 with
-	 * T_seq from that run, E = 1 but L is the N=1 run's own waits) */
-	c.note = "L = (IT + PT + ML) / N per thread\n= T_para (1 - E) - U / N";
+	/* the analyzer's L leaves U (extra work) out: it equals T_para (1 - E) only where U = 0
+	 * and the books close (at N = 1 with T_seq from that run, E = 1 but L is the N=1 run's
+	 * own waits) */
+	c.note = "L = (IT + PT + ML) / N per thread\n= T_para (1 - E) - U / N\n"
+		 "(U: extra work; up to the closure)";
 	if ((pm = px_method(m)) >= 0) {
 		int k = model_method_px(&m->methods[pm]);
 		if (k >= 0 && !m->methods[pm].pts[k].fig[MODEL_L].why) {
@@ -248,22 +250,28 @@ out:
 	return rc;
 }
 
-/* Line colour/marker/dash per source, so the same source looks the same in every chart. */
+/* Line colour/marker/dash per source, so the same source looks the same in every chart. The
+ * colours are window 9's states (timeline.c): a wait in full colour, the overhead of the same
+ * primitive in its tint (dashed as a line), condition waits olive; off CPU in greys: runnable
+ * (CPU contention) black, blocked dark grey, edge idle mid grey; the memory stall and the extra
+ * work, both inside compute, in busy's green. */
 static void source_style(struct plot_series *s, enum model_metric k)
 {
-	static const struct { int color; enum plot_marker mk; int dashed; } st[] = {
-		/* waiting (IT) in full colours, the matching primitive cost (PT) in the tint of the
-		 * same hue and dashed, so stacked columns stay distinguishable too */
-		[MODEL_IT_EDGE] = { 5, PLOT_MARK_DOWN, 0 },
+	static const struct { int color; enum plot_marker mk; int dashed; } st[MODEL_N_METRICS] = {
+		[MODEL_IT_EDGE] = { PLOT_GREY_MID, PLOT_MARK_DOWN, 0 },
 		[MODEL_IT_BARRIER] = { 0, PLOT_MARK_CIRCLE, 0 },
-		[MODEL_IT_LOCK] = { 1, PLOT_MARK_SQUARE, 0 },
-		[MODEL_IT_COND] = { 4, PLOT_MARK_TRIANGLE, 0 },
-		[MODEL_IT_SCHED] = { 7, PLOT_MARK_STAR, 0 },
 		[MODEL_PT_BARRIER] = { PLOT_N_COLORS + 0, PLOT_MARK_CIRCLE, 1 },
+		[MODEL_IT_LOCK] = { 1, PLOT_MARK_SQUARE, 0 },
 		[MODEL_PT_LOCK] = { PLOT_N_COLORS + 1, PLOT_MARK_SQUARE, 1 },
-		[MODEL_PT_THREAD] = { PLOT_N_COLORS + 2, PLOT_MARK_PLUS, 1 },
+		[MODEL_IT_COND] = { 7, PLOT_MARK_TRIANGLE, 0 },
+		[MODEL_IT_SEM] = { 3, PLOT_MARK_DIAMOND, 0 },
+		[MODEL_PT_SEM] = { PLOT_N_COLORS + 3, PLOT_MARK_DIAMOND, 1 },
+		[MODEL_IT_JOIN] = { 4, PLOT_MARK_PLUS, 0 },
+		[MODEL_PT_THREAD] = { PLOT_N_COLORS + 4, PLOT_MARK_PLUS, 1 },
+		[MODEL_IT_SCHED] = { 6, PLOT_MARK_STAR, 0 },
+		[MODEL_IT_BLOCKED] = { PLOT_GREY_DARK, PLOT_MARK_SQUARE, 0 },
 		[MODEL_ML] = { 2, PLOT_MARK_DIAMOND, 0 },
-		[MODEL_U] = { 3, PLOT_MARK_CROSS, 1 },
+		[MODEL_U] = { PLOT_N_COLORS + 2, PLOT_MARK_CROSS, 1 },
 	};
 
 	s->color = st[k].color;
@@ -271,28 +279,101 @@ static void source_style(struct plot_series *s, enum model_metric k)
 	s->dashed = st[k].dashed;
 }
 
+/* IT_sched is a part of IT where the time budget is measured (context-switch records: then
+ * IT_blocked is available too); where only the run-delay counter gave it, it overlaps the waits
+ * and is not in IT or L, so it is drawn as a line but not stacked there. */
+static int sched_is_part(const struct model_point *p)
+{
+	return p->fig[MODEL_IT_BLOCKED].why == NULL;
+}
+
+/* The closure of the books at the points of me: the largest |closure| and its N, as a note. */
+static void closure_note(char *buf, size_t len, const struct model_method *me)
+{
+	double worst = 0;
+	int at = 0;
+	size_t j;
+	char item[160];
+
+	for (j = 0; j < me->n_pts; j++) {
+		const struct model_fig *f = &me->pts[j].fig[MODEL_CLOSURE];
+		if (!f->why && (at == 0 || fabs(f->v) > fabs(worst))) {
+			worst = f->v;
+			at = me->pts[j].n;
+		}
+	}
+	if (at == 0)
+		return;   /* without the budget: IT_blocked's note says why */
+	snprintf(item, sizeof(item), "closure (N T_para in no part):\n%+.2f %% at N=%d%s",
+		 100 * worst, at, fabs(worst) > 0.05 ? ": the parts miss time" : " (the largest)");
+	plot_note_add(buf, len, "", "\n", item);
+}
+
+/* The log axis of the sources spans at most this many decades below the largest value: a source
+ * of a few ns beside milliseconds would squeeze every line into the top of the plot. Sources
+ * wholly below are named in the note (their stacked layers are too thin to see anyway). */
+#define DECADES 5
+
+/* When some value lies DECADES below the largest, sets *y_min to the smallest value above that
+ * floor (else leaves it NAN) and names the sources below the floor at every N in note. */
+static void y_floor(const struct view_pool *p, const enum model_metric *metric, char *note,
+		    size_t len, double *y_min)
+{
+	double hi = 0, lo = INFINITY, floor_v;
+	size_t i, k;
+	char head[96], bound[32];
+
+	for (i = 0; i < p->n_s; i++)
+		for (k = 0; !p->s[i].hidden && k < p->s[i].n; k++)
+			if (isfinite(p->s[i].y[k]) && p->s[i].y[k] > 0) {
+				hi = fmax(hi, p->s[i].y[k]);
+				lo = fmin(lo, p->s[i].y[k]);
+			}
+	if (!(hi > 0))
+		return;
+	floor_v = pow(10, floor(log10(hi)) - DECADES);
+	if (lo >= floor_v)
+		return;
+	/* the axis starts at the smallest value drawn */
+	*y_min = hi;
+	for (i = 0; i < p->n_s; i++)
+		for (k = 0; !p->s[i].hidden && k < p->s[i].n; k++)
+			if (isfinite(p->s[i].y[k]) && p->s[i].y[k] >= floor_v)
+				*y_min = fmin(*y_min, p->s[i].y[k]);
+	plot_format_seconds(bound, sizeof(bound), floor_v);
+	snprintf(head, sizeof(head), "under %s at every N (below the axis):\n", bound);
+	for (i = 0; i + 1 < p->n_s; i++) {   /* the last series is L */
+		int any = 0, above = 0;
+		for (k = 0; k < p->s[i].n; k++)
+			if (isfinite(p->s[i].y[k]) && p->s[i].y[k] > 0) {
+				any = 1;
+				above |= p->s[i].y[k] >= floor_v;
+			}
+		if (any && !above && !p->s[i].hidden)
+			plot_note_add(note, len, head, ", ", model_metric_name(metric[i]));
+	}
+}
+
+/* The lines take this share of the width, the stacked columns the rest. */
+#define SPLIT 0.68
+
 int view_sources_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 {
-	static const char *const src_label[] = {
-		[MODEL_IT_EDGE] = "idle at the edges", [MODEL_IT_BARRIER] = "barrier waiting",
-		[MODEL_IT_LOCK] = "lock waiting", [MODEL_IT_COND] = "condition waiting",
-		[MODEL_IT_SCHED] = "runnable, not running", [MODEL_PT_BARRIER] = "barrier overhead",
-		[MODEL_PT_LOCK] = "lock overhead", [MODEL_PT_THREAD] = "thread create/join",
-		[MODEL_ML] = "miss stall", [MODEL_U] = "unattributed",
-	};
 	const struct model *m = v->m;
 	const struct model_method *me;
 	struct view_pool p;
 	struct plot_chart c;
 	struct plot_stack st;
-	char title[256], note[1024] = "", zero_note[256] = "", neg_note[256] = "", label[96];
-	const char *glabels_p[64], *llabels[MODEL_N_METRICS];
+	char title[256], note[1024] = "", zero_note[256] = "", neg_note[256] = "";
+	char line_note[256] = "", low_note[256] = "", label[160];
+	enum model_metric line_metric[MODEL_N_SOURCES + 1];
+	const char *glabels_p[64], *llabels[MODEL_N_SOURCES];
 	char glabels[64][16];
-	double vals[64 * MODEL_N_METRICS];
-	int lcolors[MODEL_N_METRICS];
-	size_t j, ng, nl = 0;
-	double lh;
-	int rc, k;
+	double vals[64 * MODEL_N_SOURCES];
+	int lcolors[MODEL_N_SOURCES];
+	size_t j, ng, nl = 0, q;
+	double lh, y_min = NAN;
+	int rc;
 
 	if (m->cur_method < 0) {
 		plot_set_font(cr, PLOT_FONT_LABEL);
@@ -300,7 +381,8 @@ int view_sources_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 		return 0;
 	}
 	me = &m->methods[m->cur_method];
-	if ((rc = view_pool_init(&p, MODEL_N_METRICS + 1, (MODEL_N_METRICS + 1) * me->n_pts)) < 0)
+	ng = me->n_pts < 64 ? me->n_pts : 64;
+	if ((rc = view_pool_init(&p, MODEL_N_SOURCES + 1, (MODEL_N_SOURCES + 1) * me->n_pts)) < 0)
 		return rc;
 	{
 		char ml[64];
@@ -308,23 +390,28 @@ int view_sources_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 		snprintf(label, sizeof(label), "Latency sources vs N (%s)", ml);
 	}
 	view_title(title, sizeof(title), v, label);
-	for (k = MODEL_FIRST_SOURCE; k <= MODEL_LAST_SOURCE; k++) {
+	for (q = 0; q < MODEL_N_SOURCES; q++) {
+		enum model_metric k = model_source_order[q];
 		struct plot_series *s;
-		size_t avail = 0, zero = 0, neg = 0;
+		size_t avail = 0, zero = 0, neg = 0, part = 0;
 		for (j = 0; j < me->n_pts; j++) {
 			avail += me->pts[j].fig[k].why == NULL;
 			zero += me->pts[j].fig[k].why == NULL && me->pts[j].fig[k].v == 0;
 			neg += me->pts[j].fig[k].why == NULL && me->pts[j].fig[k].v < 0;
+			part += me->pts[j].fig[k].why == NULL && sched_is_part(&me->pts[j]);
 		}
 		if (avail > 0 && zero == avail) {
-			/* measured and zero: a log axis cannot show it, so say it */
-			plot_note_add(zero_note, sizeof(zero_note), "zero at every N: ", ", ",
+			/* measured and zero: a log axis cannot show it, so say it (no legend entry
+			 * and no layer either: nothing to see) */
+			plot_note_add(zero_note, sizeof(zero_note), "zero at every N:\n", ", ",
 				      model_metric_name(k));
+			continue;
 		} else if (avail > 0 && zero + neg == avail) {
-			/* a residual U below zero at every N: no line on the log axis either, only its
-			 * part of the stacked columns, so say it */
+			/* extra work below zero at every N (the parallel program did less work than
+			 * the sequential one): no line on the log axis either, only its part of the
+			 * stacked columns, so say it */
 			plot_note_add(neg_note, sizeof(neg_note),
-				      "at or below 0 at every N (stacked columns only): ", ", ",
+				      "at or below 0 at every N\n(stacked columns only): ", ", ",
 				      model_metric_name(k));
 		}
 		if (avail == 0) {
@@ -332,65 +419,80 @@ int view_sources_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 			size_t n = strlen(note);
 			const char *why = me->n_pts ? me->pts[0].fig[k].why : "no points";
 			snprintf(note + n, sizeof(note) - n, "%s%s (%s):\n  %s\n", n ? "" : "unavailable:\n",
-				 model_metric_name(k), src_label[k], why);
+				 model_metric_name(k), model_metric_title(k), why);
 			continue;
 		}
-		snprintf(label, sizeof(label), "%s %s", model_metric_name(k), src_label[k]);
+		snprintf(label, sizeof(label), "%s %s", model_metric_name(k), model_metric_title(k));
 		if (!(s = view_pool_series(&p, label, me->n_pts))) {
 			rc = -ENOMEM;
 			goto out;
 		}
 		source_style(s, k);
 		s->hidden = !model_source_shown(m, k);
+		line_metric[p.n_s - 1] = k;
 		for (j = 0; j < me->n_pts; j++) {
 			((double *)s->x)[j] = me->pts[j].n;
 			((double *)s->y)[j] = fig_value(&me->pts[j].fig[k]) / me->pts[j].n;
 		}
-		/* toggled off: not a layer of the stack either; IT_sched overlaps the waits
-		 * (a thread runnable but descheduled may be waiting too), so it is a line only */
-		if (s->hidden || k == MODEL_IT_SCHED)
+		if (k == MODEL_IT_SCHED && part < avail)
+			plot_note_add(line_note, sizeof(line_note), "", "\n", part ?
+				      "IT_sched from the run-delay counter\nat some N (no switch records):\n"
+				      "stacked only where it is a part" :
+				      "IT_sched from the run-delay counter\n(no switch records): overlaps\n"
+				      "the waits, a line only, not stacked");
+		/* toggled off: not a layer of the stack either */
+		if (s->hidden || (k == MODEL_IT_SCHED && part == 0))
 			continue;
 		llabels[nl] = model_metric_name(k);
 		lcolors[nl] = s->color;
-		for (j = 0; j < me->n_pts && j < 64; j++)
-			vals[j * (MODEL_LAST_SOURCE - MODEL_FIRST_SOURCE + 1) + nl] = s->y[j];
+		for (j = 0; j < ng; j++)
+			vals[j * MODEL_N_SOURCES + nl] =
+				k == MODEL_IT_SCHED && !sched_is_part(&me->pts[j]) ? NAN : s->y[j];
 		nl++;
 	}
 	{
-		struct plot_series *s = view_pool_series(&p, "L average", me->n_pts);
+		struct plot_series *s = view_pool_series(&p, "L average (IT + PT + ML) / N", me->n_pts);
 		if (!s) {
 			rc = -ENOMEM;
 			goto out;
 		}
-		s->color = 6;
+		/* the total beside its parts: a wide grey band behind the lines */
+		s->color = PLOT_GREY;
 		s->marker = PLOT_MARK_NONE;
+		s->dashed = 0;
+		s->thick = 1;
 		for (j = 0; j < me->n_pts; j++) {
 			((double *)s->x)[j] = me->pts[j].n;
 			((double *)s->y)[j] = fig_value(&me->pts[j].fig[MODEL_L]);
 		}
 	}
+	y_floor(&p, line_metric, low_note, sizeof(low_note), &y_min);
 	if (zero_note[0])
 		plot_note_add(note, sizeof(note), "", "\n", zero_note);
+	if (low_note[0])
+		plot_note_add(note, sizeof(note), "", "\n", low_note);
 	if (neg_note[0])
 		plot_note_add(note, sizeof(note), "", "\n", neg_note);
+	if (line_note[0])
+		plot_note_add(note, sizeof(note), "", "\n", line_note);
+	closure_note(note, sizeof(note), me);
 	chart_vs_n(&c, title, &p, 0,
-		   (struct plot_axis){ "per-thread latency (source / N)", PLOT_LOG10, PLOT_UNIT_SECONDS, NAN, NAN, 0 });
+		   (struct plot_axis){ "per-thread latency (source / N)", PLOT_LOG10, PLOT_UNIT_SECONDS, y_min, NAN, 0 });
 	c.note = note;
 	/* a narrow window: the legend and notes go into a strip across the whole width */
 	lh = w < 900 ? shared_legend_height(cr, w, &c, PLOT_IDEAL_NONE) : 0;
 	c.legend_off = lh > 0;
-	if ((rc = plot_chart_draw(cr, (struct plot_rect){ 0, 0, w * 0.64, h - lh }, &c)) < 0)
+	if ((rc = plot_chart_draw(cr, (struct plot_rect){ 0, 0, w * SPLIT, h - lh }, &c)) < 0)
 		goto out;
 	if (lh > 0)
 		shared_legend(cr, w, h, &c, PLOT_IDEAL_NONE, lh);
 
 	/* the same sources stacked per N: what each thread's latency is made of */
-	ng = me->n_pts < 64 ? me->n_pts : 64;
 	for (j = 0; j < ng; j++) {
 		snprintf(glabels[j], sizeof(glabels[j]), "%d", me->pts[j].n);
 		glabels_p[j] = glabels[j];
 		/* compact the row stride from the full source count to nl */
-		memmove(&vals[j * nl], &vals[j * (MODEL_LAST_SOURCE - MODEL_FIRST_SOURCE + 1)], nl * sizeof(double));
+		memmove(&vals[j * nl], &vals[j * MODEL_N_SOURCES], nl * sizeof(double));
 	}
 	memset(&st, 0, sizeof(st));
 	st.title = "Composition per thread";
@@ -403,7 +505,8 @@ int view_sources_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	st.layer_colors = lcolors;
 	st.n_layers = nl;
 	st.values = vals;
-	rc = plot_stack_draw(cr, (struct plot_rect){ w * 0.64, 0, w * 0.36, h - lh }, &st);
+	st.legend_off = lh > 0;   /* narrow: the strip's legend names the colours */
+	rc = plot_stack_draw(cr, (struct plot_rect){ w * SPLIT, 0, w * (1 - SPLIT), h - lh }, &st);
 out:
 	view_pool_free(&p);
 	return rc;
@@ -470,13 +573,14 @@ int view_parallelism_draw(cairo_t *cr, double w, double h, const struct view_ctx
 	memset(&c, 0, sizeof(c));
 	c.title = title;
 	c.x = (struct plot_axis){ "problem size W", PLOT_LOG10, PLOT_UNIT_NONE, NAN, NAN, 0 };
-	/* the model's parallelism is the analyzer's average parallelism, busy time / T_para: a
-	 * number of threads, 0 .. N, not a share */
-	c.y = (struct plot_axis){ "average parallelism (busy threads)", PLOT_LINEAR, PLOT_UNIT_NONE, NAN, NAN, 1 };
+	/* the model's parallelism is the analyzer's average parallelism, the processors' CPU time
+	 * / T_para: a number of threads, 0 .. min(N, CPUs), not a share */
+	c.y = (struct plot_axis){ "average parallelism (threads on CPU)", PLOT_LINEAR, PLOT_UNIT_NONE, NAN, NAN, 1 };
 	c.series = p.s;
 	c.n_series = p.n_s;
 	c.mark_x = c.mark_y = NAN;
-	c.note = "busy thread time / T_para:\nhow many threads compute at once\n(methods shown, by N)";
+	c.note = "CPU time of the threads / T_para:\nhow many are on a CPU at once,\n"
+		 "at most min(N, CPUs)\n(methods shown, by N)";
 	rc = chart_or_message(cr, (struct plot_rect){ 0, 0, w, h }, &c);
 out:
 	view_pool_free(&p);

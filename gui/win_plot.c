@@ -253,7 +253,7 @@ static void sync_row(struct win_plot *wp, Widget row, const char *title, const c
 			XmToggleButtonSetState(kids[i + 1], shown[i], False);
 		return;
 	}
-	if ((copy = malloc((nk + 1) * sizeof(*copy)))) {
+	if (nk > 0 && (copy = malloc(nk * sizeof(*copy)))) {   /* a new row has no children */
 		memcpy(copy, kids, nk * sizeof(*copy));
 		for (k = 0; k < nk; k++)
 			XtDestroyWidget(copy[k]);
@@ -279,9 +279,10 @@ static void update_toggles(struct win_plot *wp)
 		sync_row(wp, wp->methods, "Methods:", names, shown, n, method_toggle_cb);
 	}
 	if (wp->sources) {
-		for (i = 0, n = MODEL_FIRST_SOURCE; n <= MODEL_LAST_SOURCE; n++, i++) {
-			names[i] = model_metric_name((enum model_metric)n);
-			shown[i] = model_source_shown(m, (enum model_metric)n);
+		/* in the order of the legend and the stacked columns */
+		for (i = 0; i < MODEL_N_SOURCES; i++) {
+			names[i] = model_metric_name(model_source_order[i]);
+			shown[i] = model_source_shown(m, model_source_order[i]);
 		}
 		sync_row(wp, wp->sources, "Sources:", names, shown, i, source_toggle_cb);
 	}

@@ -160,7 +160,7 @@ static void mouse_handler(Widget w, XtPointer client, XEvent *ev, Boolean *cont)
 	if (!tl->run)
 		return;
 	area_size(app, &aw, &ah);
-	plot_timeline_layout(timeline_plot_rect(aw, ah), tl->n_lanes, &la, &lane_h);
+	timeline_lanes(tl, timeline_plot_rect(aw, ah), &la, &lane_h);
 	if (ev->type == ButtonPress && (ev->xbutton.button == Button4 || ev->xbutton.button == Button5)) {
 		if (timeline_hit(tl, timeline_plot_rect(aw, ah), ev->xbutton.x, la.y, &lane, &t))
 			timeline_zoom(tl, ev->xbutton.button == Button4 ? 1.5 : 1 / 1.5, t);

@@ -140,7 +140,13 @@ static int source_set(struct xsg_app *app, const char *arg, int shown)
 			model_set_source_shown(&app->model, (enum model_metric)k, shown);
 			return 0;
 		}
-	xsg_status(app, "no latency source called \"%s\" (IT_edge ... U)", arg);
+	{
+		char names[256] = "";
+		size_t i;
+		for (i = 0; i < MODEL_N_SOURCES; i++)
+			plot_note_add(names, sizeof(names), "", " ", model_metric_name(model_source_order[i]));
+		xsg_status(app, "no latency source called \"%s\" (%s)", arg, names);
+	}
 	return -ENOENT;
 }
 
@@ -457,7 +463,7 @@ static const struct command commands[] = {
 	{ "method-hide", "METHOD", "hide a scaling method", cmd_method_hide },
 	{ "method-only", "METHOD", "show only this method and make it current", cmd_method_only },
 	{ "methods-all", NULL, "show every method (compare)", cmd_methods_all },
-	{ "source-show", "SOURCE", "draw a latency source (IT_edge ... U) in window 6", cmd_source_show },
+	{ "source-show", "SOURCE", "draw a latency source (IT_edge ... U, as its toggle) in window 6", cmd_source_show },
 	{ "source-hide", "SOURCE", "hide a latency source", cmd_source_hide },
 	{ "matrix-select", "N,N2", "select a matrix cell and show the runs behind it", cmd_matrix_select },
 	{ "run-select", "ID", "select run ID (the browser's run list)", xsg_cmd_run_select },

@@ -106,7 +106,7 @@ else fail "matrix cell" "no status line naming the runs behind cell 4 -> 32"; fi
 if grep -q "<desc>.*Scalability matrix" "$OUT/matrix-window.svg" 2>/dev/null ||
    grep -q "Scalability matrix" "$OUT/matrix-window.svg" 2>/dev/null; then pass "export-window svg"
 else fail "export-window" "no matrix SVG with its title"; fi
-if [ "$(head -1 "$OUT/data.csv" 2>/dev/null | cut -d, -f1-5)" = "method,N,W,reps,T_para" ] &&
+if [ "$(head -1 "$OUT/data.csv" 2>/dev/null)" = "$(head -1 "$FIX/report.csv")" ] &&
    [ "$(wc -l <"$OUT/data.csv")" -eq "$(wc -l <"$FIX/report.csv")" ]; then pass "export-csv"
 else fail export-csv "header or row count differs from report.csv"; fi
 
@@ -152,6 +152,16 @@ else
 fi
 shot_ok live-store-time 1000 760
 
+# --- the CSV contract: `scalegraph report --csv` of the real store reads back as a CSV experiment
+CSVX=$OUT/csv-from-report
+mkdir -p "$CSVX"
+if "$B/bin/scalegraph" report --csv --no-store-write "$EXP" >"$CSVX/report.csv" 2>"$OUT/report-csv.err" &&
+   "$B/bin/scalegraph" report --matrix --csv --no-store-write "$EXP" >"$CSVX/matrix.csv" 2>>"$OUT/report-csv.err" &&
+   env -u DISPLAY "$XSG" --export "$OUT/export-csvx" "$CSVX" >"$OUT/export-csvx.log" 2>&1 &&
+   grep -q "IT_sched runnable (CPU contention)" "$OUT/export-csvx/sources.svg"; then
+	pass "report --csv of a real store reads back ($(head -1 "$CSVX/report.csv" | tr ',' '\n' | wc -l) columns)"
+else fail "report --csv contract" "$(cat "$OUT/report-csv.err" "$OUT/export-csvx.log" | tail -2)"; fi
+
 # --- window 9 (run timeline) and window 10 (compare experiments) on the real store ----------
 RID=$(sqlite3 "$EXP/experiment.db" "select id from runs where kind = 'par' and n_threads = 2 and status = 'ok' order by id limit 1")
 if [ -z "$RID" ] || [ ! -d "$EXP/runs/$RID/trace" ]; then
@@ -170,7 +180,7 @@ if grep -q "^status: run $RID selected" "$OUT/timeline.out" &&
 	pass "window 9 opens the browser's selected run $RID"
 else fail "timeline open" "$(grep -m2 'status: .*\(selected\|timeline\)' "$OUT/timeline.out")"; fi
 # the readout: thread, state, object, start, duration (by lane and time, and by a click)
-RO='^status: timeline: thread [0-9]\+[^:]*: [a-z/ ]\+, object: [a-z]\+[ 0-9]*, start [0-9.]\+ [mµn]\?s, duration [0-9.]\+ [mµn]\?s$'
+RO='^status: timeline: thread [0-9]\+[^:]*: [a-zA-Z/ (),]\+, object: [a-z]\+[ 0-9]*, start [0-9.]\+ [mµn]\?s, duration [0-9.]\+ [mµn]\?s$'
 if [ "$(grep -c "$RO" "$OUT/timeline.out")" -ge 2 ] && grep -q '^status: timeline: thread 1: ' "$OUT/timeline.out"; then
 	pass "timeline readout: $(grep "$RO" "$OUT/timeline.out" | tail -1 | cut -c19-)"
 else fail "timeline readout" "$(grep 'status: timeline' "$OUT/timeline.out" | tail -2)"; fi

@@ -1,8 +1,8 @@
 /*
- * test_model.c — the GUI model filled from the fixture: counts, the METRICS.md identities on
+ * test_model.c — the GUI model filled from the fixture: counts, the time budget's identities on
  * every point (so the fixture is consistent and the loader keeps every column in its place),
- * unavailable figures with their reasons, p_x, matrix cells, listeners, and CSV errors with
- * file:line:col locations.
+ * the metric names against the analyzer's, unavailable figures with their reasons, p_x, matrix
+ * cells, listeners, and CSV errors with file:line:col locations.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "../model.h"
+#include "analyzer.h"
 
 static char fixture[4096];
 static char tmpdir[4096];
@@ -56,6 +57,7 @@ static void test_counts(void **state)
 	model_clear(&m);
 }
 
+/* IT + PT + ML: every source but U (extra work). */
 static double sum_sources(const struct model_point *p)
 {
 	double s = 0;
@@ -67,7 +69,8 @@ static double sum_sources(const struct model_point *p)
 	return s;
 }
 
-/* E = T_seq/(N T_para), S = T_seq/T_para, L = T_para(1-E), U = N T_para - T_seq - (IT+PT+ML). */
+/* E = T_seq/(N T_para), S = T_seq/T_para, L = (IT + PT + ML)/N, and the books of the budget:
+ * N T_para (1 - closure) = T_seq + IT + PT + ML + U; parallelism at most min(N, CPUs). */
 static void test_identities(void **state)
 {
 	struct model m;
@@ -82,10 +85,14 @@ static void test_identities(void **state)
 			double tp = p->fig[MODEL_T_PARA].v, ts = p->fig[MODEL_T_SEQ].v;
 			rel_near(p->fig[MODEL_E].v, ts / (p->n * tp), 1e-6, "E", name, p->n);
 			rel_near(p->fig[MODEL_S].v, ts / tp, 1e-6, "S", name, p->n);
-			rel_near(p->fig[MODEL_L].v, tp * (1 - p->fig[MODEL_E].v), 1e-6, "L", name, p->n);
-			rel_near(p->fig[MODEL_U].v, p->n * tp - ts - sum_sources(p), 1e-5, "U", name, p->n);
+			rel_near(p->fig[MODEL_L].v, sum_sources(p) / p->n, 1e-6, "L", name, p->n);
+			rel_near(p->n * tp * (1 - p->fig[MODEL_CLOSURE].v),
+				 ts + sum_sources(p) + p->fig[MODEL_U].v, 1e-6, "books", name, p->n);
+			assert_true(fabs(p->fig[MODEL_CLOSURE].v) < 0.01);
+			assert_true(p->fig[MODEL_PARALLELISM].v <= fmin(p->n, m.n_cpus) + 1e-9);
 			assert_int_equal(p->oversubscribed, p->n > m.n_cpus);
 			assert_null(p->fig[MODEL_ML].why);
+			assert_null(p->fig[MODEL_IT_BLOCKED].why);
 		}
 	model_clear(&m);
 }
@@ -100,10 +107,13 @@ static void test_unavailable_and_px(void **state)
 	load(&m);
 	p = model_point_at(&m, "fixed", 8);
 	assert_non_null(p);
-	assert_non_null(p->fig[MODEL_IT_SCHED].why);
-	assert_non_null(strstr(p->fig[MODEL_IT_SCHED].why, "CONFIG_SCHEDSTATS"));
 	assert_null(p->fig[MODEL_IT_COND].why);      /* zero is a value, not unavailable */
 	assert_true(p->fig[MODEL_IT_COND].v == 0);
+	assert_true(p->fig[MODEL_IT_SEM].v == 0 && p->fig[MODEL_PT_SEM].v == 0);
+	/* oversubscribed (64 threads on 32 CPUs): runnable time is the largest source */
+	p = model_point_at(&m, "fixed", 64);
+	for (k = MODEL_FIRST_SOURCE; k <= MODEL_LAST_SOURCE; k++)
+		assert_true(p->fig[k].v <= p->fig[MODEL_IT_SCHED].v);
 	k = model_method_px(&m.methods[0]);
 	assert_int_equal(m.methods[0].pts[k].n, 32);
 	assert_true(model_method_fixed_size(&m.methods[0]));
@@ -112,7 +122,7 @@ static void test_unavailable_and_px(void **state)
 	for (k = 0; k < (int)m.n_cells; k++) {
 		const struct model_cell *c = &m.cells[k];
 		if (c->n == 4 && c->n2 == 32) {
-			assert_true(fabs(c->e_conserved.v - 0.4160) < 1e-9);
+			assert_true(fabs(c->e_conserved.v - 0.4125) < 1e-9);
 			assert_null(c->e_conserved.why);
 		}
 		if (c->n2 == 64)
@@ -120,6 +130,32 @@ static void test_unavailable_and_px(void **state)
 	}
 	assert_string_equal(model_metric_name(MODEL_PT_THREAD), "PT_thread");
 	model_clear(&m);
+}
+
+/* The model's metrics are the analyzer's, by name; the sources' display order lists every
+ * source once and keeps closure out. */
+static void test_names_and_sources(void **state)
+{
+	int k, seen[MODEL_N_METRICS] = { 0 };
+	size_t i;
+
+	(void)state;
+	for (k = 0; k < MODEL_N_METRICS; k++) {
+		int a = an_metric_find(model_metric_name((enum model_metric)k));
+		if (a < 0)
+			fail_msg("%s: no analyzer metric of that name", model_metric_name((enum model_metric)k));
+		assert_non_null(model_metric_title((enum model_metric)k));
+	}
+	for (i = 0; i < MODEL_N_SOURCES; i++) {
+		enum model_metric s = model_source_order[i];
+		assert_true(s >= MODEL_FIRST_SOURCE && s <= MODEL_LAST_SOURCE);
+		assert_int_equal(seen[s]++, 0);
+	}
+	assert_int_equal(MODEL_N_SOURCES, 14);
+	assert_string_equal(model_metric_name(MODEL_CLOSURE), "closure");
+	assert_true(MODEL_CLOSURE > MODEL_LAST_SOURCE);
+	assert_string_equal(model_metric_title(MODEL_IT_SCHED), "runnable (CPU contention)");
+	assert_string_equal(model_metric_title(MODEL_U), "extra work");
 }
 
 static int calls;
@@ -191,22 +227,28 @@ static void expect_error(const char *report, const char *want)
 static void test_csv_errors(void **state)
 {
 	static const char hdr[] = "method,N,W,reps,T_para,T_seq,E,S,L,IT_edge,IT_barrier,IT_lock,IT_cond,"
-				  "IT_sched,PT_barrier,PT_lock,PT_thread,ML,U,parallelism,oversubscribed\n";
+				  "IT_sem,IT_join,IT_sched,IT_blocked,PT_barrier,PT_lock,PT_sem,PT_thread,"
+				  "ML,U,parallelism,closure,oversubscribed\n";
+	/* the header of the analyzer before the time budget */
+	static const char old_hdr[] = "method,N,W,reps,T_para,T_seq,E,S,L,IT_edge,IT_barrier,IT_lock,"
+				      "IT_cond,IT_sched,PT_barrier,PT_lock,PT_thread,ML,U,parallelism,"
+				      "oversubscribed\n";
 	char text[1024];
 
 	(void)state;
 	expect_error("method,N\n", "report.csv:1:1: error: header");
-	snprintf(text, sizeof(text), "%sfixed,2,100,3,1,1.5,0.75,1.5,0.25,0,0,0,0,,0,0,0,,0.5,0.9,0\n"
-		 "fixed,4,100,3,abc,1.5,0.75,1.5,0.25,0,0,0,0,,0,0,0,,0.5,0.9,0\n", hdr);
+	expect_error(old_hdr, "columns of another scalegraph version");
+	snprintf(text, sizeof(text), "%sfixed,2,100,3,1,1.5,0.75,1.5,0.25,0,0,0,0,0,0,0,0,0,0,0,0,,0.5,0.9,0.001,0\n"
+		 "fixed,4,100,3,abc,1.5,0.75,1.5,0.25,0,0,0,0,0,0,0,0,0,0,0,0,,0.5,0.9,0.001,0\n", hdr);
 	expect_error(text, "report.csv:3:");
 	expect_error(text, "\"abc\" is not a number");
 	snprintf(text, sizeof(text), "%sfixed,2,100\n", hdr);
-	expect_error(text, "3 fields, expected 21");
-	/* a good file with quoted method name and unavailable ML */
+	expect_error(text, "3 fields, expected 26");
+	/* a good file with quoted method name, unavailable ML and no budget (no IT_blocked) */
 	{
 		struct model m;
 		char err[512];
-		snprintf(text, sizeof(text), "%s\"fixed, small\",2,100,3,1,1.5,0.75,1.5,0.25,0,0,0,0,,0,0,0,,0.5,0.9,0\n", hdr);
+		snprintf(text, sizeof(text), "%s\"fixed, small\",2,100,3,1,1.5,0.75,1.5,0.25,0,0,0,0,0,0,0.1,,0,0,0,0,,0.5,0.9,,0\n", hdr);
 		write_file(tmpdir, "report.csv", text);
 		model_init(&m);
 		if (model_load_csv_dir(&m, tmpdir, err, sizeof(err)) < 0)
@@ -214,6 +256,12 @@ static void test_csv_errors(void **state)
 		assert_string_equal(m.methods[0].name, "fixed, small");
 		assert_non_null(m.methods[0].pts[0].fig[MODEL_ML].why);
 		assert_string_equal(m.methods[0].pts[0].fig[MODEL_ML].why, "not reported by the analyzer");
+		assert_null(m.methods[0].pts[0].fig[MODEL_IT_SCHED].why);
+		assert_true(m.methods[0].pts[0].fig[MODEL_IT_SCHED].v == 0.1);
+		assert_non_null(m.methods[0].pts[0].fig[MODEL_IT_BLOCKED].why);
+		assert_non_null(m.methods[0].pts[0].fig[MODEL_CLOSURE].why);
+		assert_true(m.methods[0].pts[0].fig[MODEL_PARALLELISM].v == 0.9);
+		assert_int_equal(m.methods[0].pts[0].oversubscribed, 0);
 		model_clear(&m);
 	}
 }
@@ -224,6 +272,7 @@ int main(void)
 		cmocka_unit_test(test_counts),
 		cmocka_unit_test(test_identities),
 		cmocka_unit_test(test_unavailable_and_px),
+		cmocka_unit_test(test_names_and_sources),
 		cmocka_unit_test(test_listeners),
 		cmocka_unit_test(test_csv_errors),
 	};

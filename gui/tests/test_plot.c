@@ -101,8 +101,8 @@ static void test_export_all_views(void **state)
 		[VIEW_PATTERNS] = { "CPU utilization", "memory access rate", "memory access miss rate", "problem size W (log)" },
 		[VIEW_TIME] = { "Execution time vs N", "threads N (log", "parallel time T_para (log)", "p_x = 32 (fixed)" },
 		[VIEW_LATENCY] = { "Average latency L(W,N) vs N", "threads N (log", "upper bound L at p_x = 32", "e-conserved" },
-		[VIEW_SOURCES] = { "Latency sources vs N", "IT_barrier barrier waiting", "unavailable:", "schedstat not recorded" },
-		[VIEW_PARALLELISM] = { "Parallelism vs problem size", "problem size W (log)", "N = 32", "average parallelism (busy threads)" },
+		[VIEW_SOURCES] = { "Latency sources vs N", "IT_sched runnable (CPU contention)", "zero at every N:", "closure (N T_para in no part):" },
+		[VIEW_PARALLELISM] = { "Parallelism vs problem size", "problem size W (log)", "N = 32", "average parallelism (threads on CPU)" },
 		[VIEW_MATRIX] = { "Scalability matrix", "N' (to)", "0.42", "n/a" },
 		/* the fixture is a CSV experiment: no traces, the window says how to get a run */
 		[VIEW_TIMELINE] = { "Run timeline", "no run open: select a run in the browser" },
@@ -151,6 +151,96 @@ static void test_export_all_views(void **state)
 static int draw_time(cairo_t *cr, double w, double h, void *arg)
 {
 	return view_draw(VIEW_TIME, cr, w, h, arg);
+}
+
+static int draw_sources(cairo_t *cr, double w, double h, void *arg)
+{
+	return view_draw(VIEW_SOURCES, cr, w, h, arg);
+}
+
+/* The sources window of method `fixed` as SVG text at w x h (caller frees); a PNG beside it
+ * to look at. */
+static char *sources_svg(struct view_ctx *v, int w, int h, const char *name)
+{
+	char err[512], path[4200];
+
+	snprintf(path, sizeof(path), "%s/%s.png", outdir, name);
+	if (plot_render_file(path, PLOT_PNG, w, h, "sources", draw_sources, v, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	snprintf(path, sizeof(path), "%s/%s.svg", outdir, name);
+	if (plot_render_file(path, PLOT_SVG, w, h, "sources", draw_sources, v, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	return slurp(path, NULL);
+}
+
+static void want_text(const char *svg, const char *text, int present)
+{
+	if ((strstr(svg, text) != NULL) != present)
+		fail_msg("\"%s\" %s the sources window", text, present ? "missing from" : "drawn in");
+}
+
+/* The sources window's notes: every source has its legend entry; closure is a note, never a
+ * source; a source unavailable at every N is listed with its reason; without switch records
+ * (IT_blocked unavailable) IT_sched overlaps the waits and is not stacked; extra work below 0
+ * at every N is said; a source far below the others is named, not drawn. */
+static void test_sources_notes(void **state)
+{
+	static const char *const legend[] = {
+		"IT_edge idle at the edges", "IT_barrier barrier waiting",
+		"PT_barrier barrier overhead", "IT_lock lock waiting", "PT_lock lock overhead",
+		"PT_thread thread create/join", "IT_sched runnable (CPU contention)",
+		"IT_blocked blocked outside primitives", "ML miss stall", "U extra work",
+		"L average",
+	};
+	struct model m;
+	struct teach_params tp;
+	struct view_ctx v;
+	struct model_method *me;
+	char *svg;
+	size_t i, j;
+
+	(void)state;
+	assert_int_equal(load(&m), 0);
+	teach_defaults(&tp);
+	v = (struct view_ctx){ &m, &tp, -1, -1, NULL };
+	svg = sources_svg(&v, 1100, 620, "sources-budget");
+	for (i = 0; i < sizeof(legend) / sizeof(legend[0]); i++)
+		want_text(svg, legend[i], 1);
+	want_text(svg, "zero at every N:\nIT_cond, IT_sem, PT_sem, IT_join", 1);
+	want_text(svg, "closure (N T_para in no part):\n+0.14 % at N=64 (the largest)", 1);
+	want_text(svg, "unaccounted share", 0);   /* closure is no source: no legend entry */
+	want_text(svg, "unavailable", 0);
+	want_text(svg, "IT_sched\n", 1);       /* a layer of the stacked columns */
+	free(svg);
+
+	/* no switch records: IT_blocked unavailable, IT_sched from the run-delay counter; U
+	 * negative at every N; IT_edge a million times below the rest */
+	me = &m.methods[model_method_find(&m, "fixed")];
+	for (j = 0; j < me->n_pts; j++) {
+		me->pts[j].fig[MODEL_IT_BLOCKED].why = "context-switch records unavailable: EACCES";
+		me->pts[j].fig[MODEL_CLOSURE].why = "context-switch records unavailable: EACCES";
+		me->pts[j].fig[MODEL_U].v = -0.01;
+		me->pts[j].fig[MODEL_IT_EDGE].v = 1e-12 * me->pts[j].n;
+	}
+	svg = sources_svg(&v, 1100, 620, "sources-no-switches");
+	want_text(svg, "unavailable:\nIT_blocked (blocked outside primitives):", 1);
+	want_text(svg, "context-switch records unavailable: EACCES", 1);
+	want_text(svg, "IT_sched from the run-delay counter", 1);
+	want_text(svg, "IT_sched\n", 0);       /* a line, not a layer */
+	want_text(svg, "IT_sched runnable (CPU contention)", 1);
+	want_text(svg, "at or below 0 at every N", 1);
+	want_text(svg, "(below the axis):\nIT_edge", 1);
+	want_text(svg, "closure (N T_para", 0);
+	free(svg);
+
+	/* narrow: the legend goes into a strip under both charts, the columns keep no legend of
+	 * their own, the notes stay */
+	svg = sources_svg(&v, 700, 520, "sources-narrow");
+	want_text(svg, "U extra work", 1);
+	want_text(svg, "IT_lock\n", 0);
+	want_text(svg, "IT_sched from the run-delay counter", 1);
+	free(svg);
+	model_clear(&m);
 }
 
 /* The same PDF twice gives the same bytes (fixed creation date). */
@@ -226,7 +316,7 @@ static void test_ticks_and_units(void **state)
 static void test_unavailable_is_a_gap(void **state)
 {
 	static const double x[] = { 1, 2, 3 }, y[] = { 5, NAN, 5 };
-	struct plot_series s = { "s", x, y, 3, 0, PLOT_MARK_NONE, 0, 0 };
+	struct plot_series s = { "s", x, y, 3, 0, PLOT_MARK_NONE, 0, 0, 0 };
 	struct plot_chart c;
 	cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 400, 300);
 	cairo_t *cr = cairo_create(surf);
@@ -265,7 +355,7 @@ static void test_unavailable_is_a_gap(void **state)
 static void test_ideal_speedup_in_view(void **state)
 {
 	static const double x[] = { 1, 2, 4 }, y[] = { 0.5, 0.1, 0.02 };
-	struct plot_series s = { "s", x, y, 3, 0, PLOT_MARK_NONE, 0, 0 };
+	struct plot_series s = { "s", x, y, 3, 0, PLOT_MARK_NONE, 0, 0, 0 };
 	struct plot_chart c;
 	cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 400, 300);
 	cairo_t *cr = cairo_create(surf);
@@ -298,7 +388,9 @@ static void test_timeline_draws(void **state)
 	static const struct plot_segment b[] = { { 0.1, 0.45, 0 }, { 0.45, 0.5, 2 }, { 0.5, 0.9, 0 } };
 	static const struct plot_lane lanes[] = { { "thread 0", a, 3 }, { "thread 1", b, 3 } };
 	static const char *const names[] = { "busy", "barrier wait", "barrier overhead" };
-	struct plot_timeline t = { "timeline", lanes, 2, names, NULL, 3, 0, 1.0, -1, 0, 0 };
+	struct plot_timeline t = { .title = "timeline", .lanes = lanes, .n_lanes = 2,
+				   .state_names = names, .n_states = 3, .t_min = 0, .t_max = 1.0,
+				   .sel_lane = -1 };
 	cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 600, 240);
 	cairo_t *cr = cairo_create(surf);
 	struct plot_text_sink sink = { NULL, 0, 0 };
@@ -326,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_ideal_speedup_in_view),
 		cmocka_unit_test(test_timeline_draws),
 		cmocka_unit_test(test_export_all_views),
+		cmocka_unit_test(test_sources_notes),
 		cmocka_unit_test(test_pdf_reproducible),
 	};
 	const char *src = getenv("SG_GUI_FIXTURE");

@@ -2,9 +2,10 @@
  * test_timeline.c — window 9 headless: a synthetic two-thread run written with the trace writer
  * (sgtrace_write.h, ticks in ns) with hand-known intervals is opened through the analyzer,
  * drawn to PNG and SVG, and checked: the colour of each lane at known times (pixel positions
- * from plot_timeline_layout), the legend and readout text in the SVG, the click readout (state,
- * object, start, duration, thread), zoom/pan limits, and the per-pixel aggregation of a long run
- * (every interval visited once, short waits still visible when zoomed out).
+ * from timeline_lanes), the legend and readout text in the SVG, the click readout (state,
+ * object, start, duration, thread), zoom/pan limits, the per-pixel aggregation of a long run
+ * (every interval visited once, short waits still visible when zoomed out), and the off-CPU
+ * states of a run with a sched stream (runnable, blocked; the thread's time budget line).
  *
  * The run (ns since the epoch, region = whole threads):
  *   thread 0: busy 0-1000, barrier 1 arrive 1000 (wait to 4000, overhead to 4500), busy to 6000,
@@ -106,7 +107,7 @@ static void pixel_at(const struct timeline *tl, size_t lane, double t, int *x, i
 	struct plot_rect la;
 	double lane_h;
 
-	plot_timeline_layout(timeline_plot_rect(W, H), tl->n_lanes, &la, &lane_h);
+	timeline_lanes(tl, timeline_plot_rect(W, H), &la, &lane_h);
 	*x = (int)(la.x + (t - tl->v0) / (tl->v1 - tl->v0) * la.w);
 	*y = (int)(la.y + lane_h * ((double)lane + 0.5));
 }
@@ -151,7 +152,7 @@ static cairo_surface_t *render(struct timeline *tl)
 	return s;
 }
 
-enum { BUSY, BWAIT, BOVH, LWAIT, LOVH, CWAIT, THREAD, IDLE };
+enum { BUSY, BWAIT, BOVH, LWAIT, LOVH, CWAIT, THREAD, IDLE, SWAIT, SOVH, RUNNABLE, BLOCKED };
 
 static void test_colours_at_known_times(void **state)
 {
@@ -200,7 +201,7 @@ static void test_readout(void **state)
 	assert_string_equal(tl.readout, "thread 0: barrier wait, object: barrier 1, start 1 \xc2\xb5s, "
 			    "duration 3 \xc2\xb5s");
 	/* a click maps through the layout to the same interval */
-	plot_timeline_layout(timeline_plot_rect(W, H), tl.n_lanes, &la, &lane_h);
+	timeline_lanes(&tl, timeline_plot_rect(W, H), &la, &lane_h);
 	assert_true(timeline_hit(&tl, timeline_plot_rect(W, H), la.x + la.w * 0.45,
 				 la.y + lane_h * 1.5, &lane, &t));
 	assert_int_equal(lane, 1);
@@ -310,6 +311,109 @@ static void test_aggregation_long_run(void **state)
 	timeline_clear(&tl);
 }
 
+/* Off CPU (trace format 1.2: the sched stream's context-switch records). Thread 0 (tid 100):
+ * preempted in compute 100-300 (runnable), asleep outside any primitive 400-500 (blocked),
+ * barrier 1 at 600 (thread 1 arrives at 650, both leave at 700); thread 1 (tid 101) runs
+ * throughout. Then a long run whose thread 0 is preempted for 30 % of every microsecond: zoomed
+ * out, runnable is no column's largest state but fills more than a quarter, so it shows. */
+static void test_off_cpu_states(void **state)
+{
+	static const struct { uint64_t t; enum sg_ev_kind kind; uint32_t id, aux; int64_t v; } sched[] = {
+		{ 0, SG_EV_TASK_CPU, 100, 0, 0 }, { 0, SG_EV_TASK_DELAY, 100, 0, 0 },
+		{ 0, SG_EV_TASK_CPU, 101, 0, 0 }, { 0, SG_EV_TASK_DELAY, 101, 0, 0 },
+		{ 100, SG_EV_SWITCH_OUT, 100, SG_SWITCH_PREEMPTED, 0 }, { 300, SG_EV_SWITCH_IN, 100, 0, 0 },
+		{ 400, SG_EV_SWITCH_OUT, 100, 0, 0 }, { 500, SG_EV_SWITCH_IN, 100, 0, 0 },
+		{ 1000, SG_EV_TASK_CPU, 100, 0, 700 }, { 1000, SG_EV_TASK_DELAY, 100, 0, 200 },
+		{ 1000, SG_EV_TASK_CPU, 101, 0, 1000 }, { 1000, SG_EV_TASK_DELAY, 101, 0, 0 },
+	};
+	char path[128], err[512];
+	struct sgw_trace *w;
+	struct sgw_stream *t[2], *sc;
+	struct timeline tl;
+	cairo_surface_t *s;
+	size_t i;
+	uint64_t k, n = 20000;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "%s/offcpu", dir);
+	assert_int_equal(sgw_create(path, NULL, &w), 0);
+	assert_int_equal(sgw_object(w, 1, SG_OBJ_BARRIER, 0x1000), 0);
+	assert_int_equal(sgw_thread(w, 0, SG_NO_ID, 100, &t[0]), 0);
+	assert_int_equal(sgw_thread(w, 1, SG_NO_ID, 101, &t[1]), 0);
+	assert_int_equal(sgw_event(t[0], 0, SG_EV_THREAD_BEGIN, 0, SG_NO_ID), 0);
+	assert_int_equal(sgw_event(t[0], 600, SG_EV_BARRIER_ARRIVE, 1, 1), 0);
+	assert_int_equal(sgw_event(t[0], 700, SG_EV_BARRIER_LEAVE, 1, 1), 0);
+	assert_int_equal(sgw_event(t[0], 1000, SG_EV_THREAD_END, 0, 0), 0);
+	assert_int_equal(sgw_event(t[1], 0, SG_EV_THREAD_BEGIN, 1, SG_NO_ID), 0);
+	assert_int_equal(sgw_event(t[1], 650, SG_EV_BARRIER_ARRIVE, 1, 1), 0);
+	assert_int_equal(sgw_event(t[1], 700, SG_EV_BARRIER_LEAVE, 1, 1), 0);
+	assert_int_equal(sgw_event(t[1], 1000, SG_EV_THREAD_END, 1, 0), 0);
+	assert_int_equal(sgw_sched(w, 2, "synthetic", 0, &sc), 0);
+	for (i = 0; i < sizeof(sched) / sizeof(sched[0]) && rc == 0; i++)
+		rc = sg_kind_has_value(sched[i].kind) ?
+			     sgw_value(sc, sched[i].t, sched[i].kind, sched[i].id, sched[i].v) :
+			     sgw_event(sc, sched[i].t, sched[i].kind, sched[i].id, sched[i].aux);
+	assert_int_equal(rc, 0);
+	assert_int_equal(sgw_close(w, 0), 0);
+
+	timeline_init(&tl);
+	if (timeline_open(&tl, path, "off CPU", err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	s = render(&tl);
+	assert_state_at(s, &tl, 0, 50e-9, BUSY);
+	assert_state_at(s, &tl, 0, 200e-9, RUNNABLE);
+	assert_state_at(s, &tl, 0, 350e-9, BUSY);
+	assert_state_at(s, &tl, 0, 450e-9, BLOCKED);
+	assert_state_at(s, &tl, 0, 625e-9, BWAIT);
+	assert_state_at(s, &tl, 0, 675e-9, BOVH);
+	assert_state_at(s, &tl, 1, 200e-9, BUSY);
+	assert_int_equal(cairo_surface_write_to_png(s, "test-timeline-offcpu.png"), CAIRO_STATUS_SUCCESS);
+	cairo_surface_destroy(s);
+	unlink("test-timeline-offcpu.png");
+	/* the readout names the state; the thread's line says where its time went */
+	assert_int_equal(timeline_select(&tl, 0, 200e-9), 0);
+	assert_string_equal(tl.readout, "thread 0: runnable (CPU contention), object: none, start "
+			    "100 ns, duration 200 ns");
+	if (!strstr(tl.thread_info, "thread 0: T_i 1 \xc2\xb5s = compute 600 ns + waits 50 ns + "
+			"primitives 50 ns + runnable 200 ns + blocked 100 ns"))
+		fail_msg("thread line: %s", tl.thread_info);
+	assert_int_equal(timeline_select(&tl, 0, 450e-9), 0);
+	assert_string_equal(tl.readout, "thread 0: blocked (outside primitives), object: none, "
+			    "start 400 ns, duration 100 ns");
+	timeline_unselect(&tl);
+	assert_string_equal(tl.thread_info, "");
+	timeline_clear(&tl);
+
+	/* the long run: 1000 ns periods, thread 0 preempted from +400 to +700 */
+	snprintf(path, sizeof(path), "%s/offcpu-long", dir);
+	assert_int_equal(sgw_create(path, NULL, &w), 0);
+	assert_int_equal(sgw_thread(w, 0, SG_NO_ID, 100, &t[0]), 0);
+	assert_int_equal(sgw_event(t[0], 0, SG_EV_THREAD_BEGIN, 0, SG_NO_ID), 0);
+	assert_int_equal(sgw_event(t[0], n * 1000, SG_EV_THREAD_END, 0, 0), 0);
+	assert_int_equal(sgw_sched(w, 1, "synthetic", 0, &sc), 0);
+	rc = sgw_value(sc, 0, SG_EV_TASK_CPU, 100, 0);
+	rc = rc ? rc : sgw_value(sc, 0, SG_EV_TASK_DELAY, 100, 0);
+	for (k = 0; k < n && rc == 0; k++) {
+		rc = sgw_event(sc, k * 1000 + 400, SG_EV_SWITCH_OUT, 100, SG_SWITCH_PREEMPTED);
+		rc = rc ? rc : sgw_event(sc, k * 1000 + 700, SG_EV_SWITCH_IN, 100, 0);
+	}
+	rc = rc ? rc : sgw_value(sc, n * 1000, SG_EV_TASK_CPU, 100, (int64_t)(n * 700));
+	rc = rc ? rc : sgw_value(sc, n * 1000, SG_EV_TASK_DELAY, 100, (int64_t)(n * 300));
+	assert_int_equal(rc, 0);
+	assert_int_equal(sgw_close(w, 0), 0);
+	timeline_init(&tl);
+	if (timeline_open(&tl, path, "long, off CPU", err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	s = render(&tl);
+	assert_state_at(s, &tl, 0, 0.5 * timeline_duration(&tl), RUNNABLE);
+	cairo_surface_destroy(s);
+	timeline_set_window(&tl, 10e-6 + 100e-9, 10e-6 + 300e-9);   /* inside one period's compute */
+	s = render(&tl);
+	assert_state_at(s, &tl, 0, 10e-6 + 200e-9, BUSY);
+	cairo_surface_destroy(s);
+	timeline_clear(&tl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -318,6 +422,7 @@ int main(void)
 		cmocka_unit_test(test_zoom_pan_limits),
 		cmocka_unit_test(test_svg_text),
 		cmocka_unit_test(test_aggregation_long_run),
+		cmocka_unit_test(test_off_cpu_states),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
