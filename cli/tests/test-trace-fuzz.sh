@@ -27,8 +27,11 @@ import os, random, shutil, sys
 src, dst, rnd = sys.argv[1], sys.argv[2], int(sys.argv[3])
 r = random.Random(rnd)
 shutil.copytree(src, dst)
-files = sorted(f for f in os.listdir(dst) if os.path.isfile(os.path.join(dst, f)))
-f = os.path.join(dst, r.choice(files))
+# every file of the trace: the root holds one proc.<pid>/ directory per process
+files = sorted(os.path.join(d, f) for d, _, fs in os.walk(dst) for f in fs)
+if not files:
+    sys.exit('no trace files under %s' % src)
+f = r.choice(files)
 data = bytearray(open(f, 'rb').read())
 kind = rnd % 5
 if kind == 0 and data:                      # a few random bytes
@@ -49,10 +52,14 @@ open(f, 'wb').write(data)
 PY
 }
 
-crashes=0 hangs=0 silent=0
+crashes=0 hangs=0 silent=0 unmutated=0
 for i in $(seq 1 "$rounds"); do
 	d="$tmp/m$i"
 	mutate "$tmp/seed" "$d" "$i"
+	# a round whose trace came out undamaged tests nothing: count it
+	if diff -r -q "$tmp/seed" "$d" >/dev/null 2>&1; then
+		unmutated=$((unmutated + 1)); echo "unmutated: round $i"
+	fi
 	for cmd in "dump --summary" "report" "export --chrome"; do
 		# shellcheck disable=SC2086
 		if [ "$cmd" = "export --chrome" ]; then
@@ -75,5 +82,7 @@ done
 	echo "FAIL: crashes: $crashes crash(es) on $rounds damaged traces (seeds above)"
 [ $hangs -eq 0 ] && echo "PASS: no hang on $rounds damaged traces" ||
 	echo "FAIL: hangs: $hangs hang(s)"
+[ $unmutated -eq 0 ] && echo "PASS: every round damaged the trace" ||
+	echo "FAIL: $unmutated of $rounds rounds left the trace as it was"
 [ $silent -eq 0 ] && echo "PASS: every failure says why" ||
 	echo "FAIL: silent failures: $silent non-zero exit(s) with nothing on stderr"
