@@ -32,7 +32,8 @@ $(EXPORT_TESTDIR)/test_export_mktrace: $(OBJ)/analyzer/tests/test_export_mktrace
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^
 
-analyzer/tests/test-export.sh: $(LIBEXEC)/scalegraph-export analyzer/tests/test_export_check.py $(LIBEXEC)/scalegraph-dump \
+analyzer/tests/test-export.sh: $(LIBEXEC)/scalegraph-export analyzer/tests/test_export_check.py \
+	analyzer/tests/test_export_check_12.py $(LIBEXEC)/scalegraph-dump \
 	$(EXPORT_TESTDIR)/test_export_mktrace $(BIN)/scalegraph $(BIN)/billiards-traced \
 	$(BIN)/billiards-seq $(LIBEXEC)/scalegraph-run $(LIBEXEC)/scalegraph-cc $(LIBDIR)/libsgtrace.a \
 	$(INCDIR)/sgtrace.h

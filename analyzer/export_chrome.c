@@ -3,9 +3,12 @@
  * chrome://tracing load. One JSON object {"traceEvents":[...], "displayTimeUnit":"ns",
  * "otherData":{...}}; one event per trace event (counter values folded in), in time order,
  * with pid = the traced process and tid = the thread index. Functions and regions are B/E
- * slices, waits are slices named "barrier wait", "lock wait", "cond wait", "thread create",
- * "join wait", single moments are instant events, counters are "C" events (one track per
- * counter and thread). The table of every kind is in docs/export.md.
+ * slices, waits are slices named "barrier wait", "lock wait", "cond wait", "sem wait",
+ * "thread create", "join wait", single moments are instant events, counters are "C" events
+ * (one track per counter and thread). From the sched stream, a thread's off-CPU spans are
+ * leaf slices "off CPU (runnable)" / "off CPU (blocked)" on its own row (the walk keeps them
+ * properly nested) and its CPU time and run delay samples are counters. The table of every
+ * kind is in docs/export.md.
  *
  * Written through a private buffer with hand-made number formatting: printf per field would
  * make this the slow part of the export.
@@ -29,6 +32,7 @@ struct chrome {
 	int err;                    /* a write failed */
 	int first;                  /* no event written yet */
 	uint32_t pid;
+	int no_sched;               /* EXPORT_NO_SCHED */
 	struct export_map names;    /* (space, id) -> index into name[] */
 	char **name;                /* JSON string literals, quotes included */
 	size_t n_name, cap_name;
@@ -57,6 +61,11 @@ static void put(struct chrome *c, const char *s, size_t len)
 }
 
 #define PUT(c, lit) put((c), (lit), sizeof(lit) - 1)
+
+static void put_str(struct chrome *c, const char *s)
+{
+	put(c, s, strlen(s));
+}
 
 static void put_u64(struct chrome *c, uint64_t v)
 {
@@ -249,6 +258,26 @@ static int on_begin(void *ctx, size_t pos, const struct sgr_event *ev)
 		put_id(c, ev->aux);
 		PUT(c, "}}");
 		break;
+	case SG_EV_SEM_WAIT_BEGIN:
+		PUT(c, ",\"cat\":\"sem\",\"name\":\"sem wait\"");
+		put_object_arg(c, ev);
+		if (ev->aux & SG_SEM_TRY)
+			PUT(c, ",\"try\":true");
+		if (ev->aux & SG_SEM_TIMED)
+			PUT(c, ",\"timed\":true");
+		PUT(c, "}}");
+		break;
+	case SG_EV_SWITCH_OUT:
+		if (ev->aux & SG_SWITCH_PREEMPTED)
+			PUT(c, ",\"cat\":\"sched\",\"name\":\"off CPU (runnable)\"");
+		else
+			PUT(c, ",\"cat\":\"sched\",\"name\":\"off CPU (blocked)\"");
+		PUT(c, ",\"args\":{\"cpu\":");
+		put_u64(c, SG_SWITCH_CPU(ev->aux));
+		if (ev->value)
+			PUT(c, ",\"fitted\":true");
+		PUT(c, "}}");
+		break;
 	case SG_EV_CREATE_BEGIN:
 		PUT(c, ",\"cat\":\"create\",\"name\":\"thread create\"}");
 		break;
@@ -272,6 +301,25 @@ static int on_end(void *ctx, size_t pos, const struct export_slice *s, const str
 	case SG_EV_BARRIER_ARRIVE: PUT(c, ",\"cat\":\"barrier\""); break;
 	case SG_EV_COND_WAIT_BEGIN: PUT(c, ",\"cat\":\"cond\""); break;
 	case SG_EV_JOIN_BEGIN: PUT(c, ",\"cat\":\"join\""); break;
+	case SG_EV_SEM_WAIT_BEGIN:
+		PUT(c, ",\"cat\":\"sem\"");
+		if (!repaired) {
+			char buf[32];
+			const char *r = export_sem_result(ev->aux, buf, sizeof buf);
+			PUT(c, ",\"args\":{\"result\":\"");
+			put(c, r, strlen(r));
+			PUT(c, "\"}");
+		}
+		break;
+	case SG_EV_SWITCH_OUT:
+		if (ev->aux == SG_NO_ID) {
+			PUT(c, ",\"cat\":\"sched\",\"args\":{\"cut\":true}");
+		} else {
+			PUT(c, ",\"cat\":\"sched\",\"args\":{\"cpu\":");
+			put_u64(c, SG_SWITCH_CPU(ev->aux));
+			PUT(c, "}");
+		}
+		break;
 	case SG_EV_LOCK_REQUEST:
 		if (repaired)
 			PUT(c, ",\"cat\":\"lock\"");
@@ -317,6 +365,18 @@ static int on_point(void *ctx, size_t pos, const struct sgr_event *ev)
 {
 	struct chrome *c = ctx;
 	const char *nm;
+	if (ev->kind == SG_EV_TASK_CPU || ev->kind == SG_EV_TASK_DELAY) {
+		head(c, 'C', pos, ev);
+		if (ev->kind == SG_EV_TASK_CPU)
+			PUT(c, ",\"cat\":\"sched\",\"name\":\"CPU time [ns] (thread ");
+		else
+			PUT(c, ",\"cat\":\"sched\",\"name\":\"run delay [ns] (thread ");
+		put_u64(c, ev->thread);
+		PUT(c, ")\",\"args\":{\"value\":");
+		put_i64(c, ev->value);
+		PUT(c, "}}");
+		return c->err ? -EIO : 0;
+	}
 	if (ev->kind == SG_EV_COUNTER) {
 		nm = name_of(c, SPACE_COUNTER, ev->id);
 		if (!nm)
@@ -341,6 +401,22 @@ static int on_point(void *ctx, size_t pos, const struct sgr_event *ev)
 		break;
 	case SG_EV_THREAD_END:
 		PUT(c, ",\"cat\":\"thread\",\"name\":\"thread end\"}");
+		break;
+	case SG_EV_SEM_POST:
+		PUT(c, ",\"cat\":\"sem\",\"name\":\"sem post\"");
+		put_object_arg(c, ev);
+		if (ev->aux) {
+			PUT(c, ",\"errno\":");
+			put_u64(c, ev->aux);
+		}
+		PUT(c, "}}");
+		break;
+	case SG_EV_SEM_INIT:
+		PUT(c, ",\"cat\":\"sem\",\"name\":\"sem init\"");
+		put_object_arg(c, ev);
+		PUT(c, ",\"value\":");
+		put_u64(c, ev->aux);
+		PUT(c, "}}");
 		break;
 	default:
 		put_instant_object(c, ev);
@@ -387,6 +463,54 @@ static void put_metadata(struct chrome *c)
 	}
 }
 
+/* "sched": how the sched stream was recorded and what became of it (null without one). */
+static void put_sched(struct chrome *c)
+{
+	const struct sgr_sched *sc = sgr_sched(c->t);
+	PUT(c, ",\"sched\":");
+	if (!sc->defined && !sc->present) {
+		PUT(c, "null");
+		return;
+	}
+	PUT(c, "{\"recorded\":");
+	put_json(c, sc->text);
+	put_str(c, sc->unavailable ? ",\"available\":false" : ",\"available\":true");
+	put_str(c, c->no_sched ? ",\"exported\":false" : ",\"exported\":true");
+	PUT(c, ",\"off_cpu\":");
+	put_u64(c, c->st->n_off_cpu);
+	PUT(c, ",\"off_cpu_fitted\":");
+	put_u64(c, c->st->n_off_fitted);
+	PUT(c, ",\"off_cpu_cut\":");
+	put_u64(c, c->st->n_off_cut);
+	PUT(c, ",\"off_cpu_dropped\":");
+	put_u64(c, c->st->n_off_dropped);
+	PUT(c, ",\"records_of_untraced_threads\":");
+	put_u64(c, c->st->n_sched_foreign);
+	PUT(c, ",\"switches_lost\":");
+	put_u64(c, c->st->n_sched_lost);
+	PUT(c, "}");
+}
+
+/* "processes": the processes of a multi-process trace, the exported one marked. */
+static void put_processes(struct chrome *c)
+{
+	size_t n = sgr_n_processes(c->t);
+	if (n < 2)
+		return;
+	PUT(c, ",\"processes\":[");
+	for (size_t i = 0; i < n; i++) {
+		const struct sgr_process *p = sgr_process(c->t, i);
+		put_str(c, i ? ",{\"pid\":" : "{\"pid\":");
+		put_u64(c, p->pid);
+		PUT(c, ",\"parent_pid\":");
+		put_u64(c, p->parent_pid);
+		PUT(c, ",\"dir\":");
+		put_json(c, p->dir);
+		put_str(c, p->read ? ",\"exported\":true}" : ",\"exported\":false}");
+	}
+	PUT(c, "]");
+}
+
 /* "otherData": where the trace came from, what was unreadable or unavailable. */
 static void put_other(struct chrome *c, const char *source)
 {
@@ -407,6 +531,8 @@ static void put_other(struct chrome *c, const char *source)
 	put_u64(c, c->st->n_repaired);
 	PUT(c, ",\"dropped\":");
 	put_u64(c, c->st->n_dropped);
+	put_sched(c);
+	put_processes(c);
 	PUT(c, ",\"problems\":[");
 	for (size_t i = 0; i < sgr_n_problems(c->t); i++) {
 		if (i)
@@ -434,11 +560,12 @@ static void put_other(struct chrome *c, const char *source)
 	PUT(c, "}}}\n");
 }
 
-int export_chrome(struct sgr_trace *t, FILE *out, const char *source, struct export_stats *st,
-		  char *err, size_t errlen)
+int export_chrome(struct sgr_trace *t, FILE *out, const char *source, unsigned flags,
+		  struct export_stats *st, char *err, size_t errlen)
 {
 	static const struct export_ops ops = { on_begin, on_end, on_point };
-	struct chrome c = { .t = t, .f = out, .first = 1, .pid = sgr_info(t)->pid, .st = st };
+	struct chrome c = { .t = t, .f = out, .first = 1, .pid = sgr_info(t)->pid, .st = st,
+			    .no_sched = (flags & EXPORT_NO_SCHED) != 0 };
 	int rc = 0;
 	c.buf = malloc(BUF_BYTES);
 	if (!c.buf) {
@@ -447,7 +574,7 @@ int export_chrome(struct sgr_trace *t, FILE *out, const char *source, struct exp
 	}
 	PUT(&c, "{\"traceEvents\":[\n");
 	put_metadata(&c);
-	rc = export_walk(t, &ops, &c, st);
+	rc = export_walk(t, &ops, &c, flags, st);
 	if (rc)
 		goto out;
 	put_other(&c, source);

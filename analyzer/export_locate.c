@@ -1,9 +1,12 @@
 /*
  * export_locate.c — where the trace of a RUN argument lies. `scalegraph run` starts each run
  * with SG_TRACE_DIR=<experiment>/runs/<id>/trace (collector/runner.c), so a run directory holds
- * its trace in trace/; a program traced by hand writes a bare trace directory (sgtrace.<pid>/
- * or SG_TRACE_DIR) with defs.sgd at its top. Both are accepted (docs/export.md).
+ * its trace in trace/; a program traced by hand writes a bare trace directory (sgtrace.<pid>/)
+ * with defs.sgd at its top, or, with SG_TRACE_DIR (format 1.2), a trace root holding one
+ * proc.<pid>/ directory per process, of which the reader opens the main one. All are accepted
+ * (docs/export.md).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +21,28 @@ static int has_defs(const char *dir)
 	if (snprintf(path, sizeof path, "%s/%s", dir, SGF_DEFS_NAME) >= (int)sizeof path)
 		return 0;
 	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+/* A process's trace directory, or a trace root with a proc.<pid>/ that is one. */
+static int is_trace(const char *dir)
+{
+	if (has_defs(dir))
+		return 1;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int found = 0;
+	size_t plen = strlen(SGF_PROC_PREFIX);
+	while (d && !found && (e = readdir(d))) {
+		char sub[4096];
+		if (strncmp(e->d_name, SGF_PROC_PREFIX, plen) || e->d_name[plen] < '0' ||
+		    e->d_name[plen] > '9')
+			continue;
+		found = snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name) < (int)sizeof sub &&
+			has_defs(sub);
+	}
+	if (d)
+		closedir(d);
+	return found;
 }
 
 int export_locate(const char *run, char *dir, size_t len, char *err, size_t errlen)
@@ -38,7 +63,7 @@ int export_locate(const char *run, char *dir, size_t len, char *err, size_t errl
 			 "directory)", run);
 		goto out;
 	}
-	if (has_defs(run)) {
+	if (is_trace(run)) {
 		if (snprintf(dir, len, "%s", run) >= (int)len)
 			rc = -ENAMETOOLONG;
 		goto out;
@@ -47,10 +72,11 @@ int export_locate(const char *run, char *dir, size_t len, char *err, size_t errl
 		rc = -ENAMETOOLONG;
 		goto out;
 	}
-	if (!has_defs(dir)) {
+	if (!is_trace(dir)) {
 		rc = -ENODATA;
-		snprintf(err, errlen, "%s: no trace here (neither %s nor trace/%s; was the run "
-			 "recorded with tracing on?)", run, SGF_DEFS_NAME, SGF_DEFS_NAME);
+		snprintf(err, errlen, "%s: no trace here (neither %s, %s<pid>/ nor the same in "
+			 "trace/; was the run recorded with tracing on?)", run, SGF_DEFS_NAME,
+			 SGF_PROC_PREFIX);
 	}
 out:
 	if (rc == -ENAMETOOLONG)

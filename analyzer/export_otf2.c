@@ -7,7 +7,12 @@
  * ThreadReleaseLock (paradigm PTHREAD, lock id = the trace's object id, acquisition order
  * counted per lock in time order) and threads ThreadCreate / ThreadBegin / ThreadEnd /
  * ThreadWait on one PTHREAD communicator (sequence count = the created thread's index).
- * Counters are OTF2 metrics, one metric class each. docs/export.md has the full table.
+ * Semaphore calls are regions too (sem_wait, sem_trywait, sem_timedwait, sem_post, sem_init;
+ * OTF2 has no semaphore events, and its lock events assume the acquirer releases), with the
+ * wait's result as an attribute of its Leave. From the sched stream, off-CPU spans are leaf
+ * regions "off CPU (runnable)" / "off CPU (blocked)" inside whatever the thread is in, and CPU
+ * time and run delay samples are metrics. Counters are OTF2 metrics, one metric class each.
+ * docs/export.md has the full table.
  *
  * Events are written as the walk delivers them; OTF2 flushes a location's buffer to disk
  * whenever its few chunks are full (memory callbacks below). Definitions are collected during the walk (only what is used) and written at
@@ -23,38 +28,70 @@
 
 #include "export_int.h"
 
-enum { SPACE_FUNCTION = 1, SPACE_REGION = 2, SPACE_API = 3, SPACE_COUNTER = 4 };
+enum { SPACE_FUNCTION = 1, SPACE_REGION = 2, SPACE_API = 3, SPACE_COUNTER = 4, SPACE_SCHED = 5,
+       SPACE_RESULT = 6 };
 
-/* The pthread calls that become regions. */
+/* The pthread and semaphore calls that become regions, and the off-CPU states. */
 enum api {
 	API_BARRIER, API_MUTEX_LOCK, API_MUTEX_TRYLOCK, API_RDLOCK, API_TRYRDLOCK, API_WRLOCK,
 	API_TRYWRLOCK, API_SPIN_LOCK, API_SPIN_TRYLOCK, API_LOCK, API_COND_WAIT, API_COND_SIGNAL,
-	API_COND_BROADCAST, API_CREATE, API_JOIN,
+	API_COND_BROADCAST, API_CREATE, API_JOIN, API_SEM_WAIT, API_SEM_TRYWAIT, API_SEM_TIMEDWAIT,
+	API_SEM_POST, API_SEM_INIT, API_OFF_RUNNABLE, API_OFF_BLOCKED,
 };
 
+#define WRAP OTF2_REGION_ROLE_WRAPPER, OTF2_PARADIGM_PTHREAD
 static const struct {
 	const char *name;
 	OTF2_RegionRole role;
+	OTF2_Paradigm paradigm;
 } api_def[] = {
-	[API_BARRIER] = { "pthread_barrier_wait", OTF2_REGION_ROLE_BARRIER },
-	[API_MUTEX_LOCK] = { "pthread_mutex_lock", OTF2_REGION_ROLE_WRAPPER },
-	[API_MUTEX_TRYLOCK] = { "pthread_mutex_trylock", OTF2_REGION_ROLE_WRAPPER },
-	[API_RDLOCK] = { "pthread_rwlock_rdlock", OTF2_REGION_ROLE_WRAPPER },
-	[API_TRYRDLOCK] = { "pthread_rwlock_tryrdlock", OTF2_REGION_ROLE_WRAPPER },
-	[API_WRLOCK] = { "pthread_rwlock_wrlock", OTF2_REGION_ROLE_WRAPPER },
-	[API_TRYWRLOCK] = { "pthread_rwlock_trywrlock", OTF2_REGION_ROLE_WRAPPER },
-	[API_SPIN_LOCK] = { "pthread_spin_lock", OTF2_REGION_ROLE_WRAPPER },
-	[API_SPIN_TRYLOCK] = { "pthread_spin_trylock", OTF2_REGION_ROLE_WRAPPER },
-	[API_LOCK] = { "lock (unknown kind)", OTF2_REGION_ROLE_WRAPPER },
-	[API_COND_WAIT] = { "pthread_cond_wait", OTF2_REGION_ROLE_WRAPPER },
-	[API_COND_SIGNAL] = { "pthread_cond_signal", OTF2_REGION_ROLE_WRAPPER },
-	[API_COND_BROADCAST] = { "pthread_cond_broadcast", OTF2_REGION_ROLE_WRAPPER },
-	[API_CREATE] = { "pthread_create", OTF2_REGION_ROLE_THREAD_CREATE },
-	[API_JOIN] = { "pthread_join", OTF2_REGION_ROLE_THREAD_WAIT },
+	[API_BARRIER] = { "pthread_barrier_wait", OTF2_REGION_ROLE_BARRIER, OTF2_PARADIGM_PTHREAD },
+	[API_MUTEX_LOCK] = { "pthread_mutex_lock", WRAP },
+	[API_MUTEX_TRYLOCK] = { "pthread_mutex_trylock", WRAP },
+	[API_RDLOCK] = { "pthread_rwlock_rdlock", WRAP },
+	[API_TRYRDLOCK] = { "pthread_rwlock_tryrdlock", WRAP },
+	[API_WRLOCK] = { "pthread_rwlock_wrlock", WRAP },
+	[API_TRYWRLOCK] = { "pthread_rwlock_trywrlock", WRAP },
+	[API_SPIN_LOCK] = { "pthread_spin_lock", WRAP },
+	[API_SPIN_TRYLOCK] = { "pthread_spin_trylock", WRAP },
+	[API_LOCK] = { "lock (unknown kind)", WRAP },
+	[API_COND_WAIT] = { "pthread_cond_wait", WRAP },
+	[API_COND_SIGNAL] = { "pthread_cond_signal", WRAP },
+	[API_COND_BROADCAST] = { "pthread_cond_broadcast", WRAP },
+	[API_CREATE] = { "pthread_create", OTF2_REGION_ROLE_THREAD_CREATE, OTF2_PARADIGM_PTHREAD },
+	[API_JOIN] = { "pthread_join", OTF2_REGION_ROLE_THREAD_WAIT, OTF2_PARADIGM_PTHREAD },
+	/* POSIX semaphores: OTF2 has no paradigm of their own; they are POSIX thread sync */
+	[API_SEM_WAIT] = { "sem_wait", WRAP },
+	[API_SEM_TRYWAIT] = { "sem_trywait", WRAP },
+	[API_SEM_TIMEDWAIT] = { "sem_timedwait", WRAP },
+	[API_SEM_POST] = { "sem_post", WRAP },
+	[API_SEM_INIT] = { "sem_init", WRAP },
+	/* the kernel's scheduler, not a call of the program: artificial, of no paradigm */
+	[API_OFF_RUNNABLE] = { "off CPU (runnable)", OTF2_REGION_ROLE_ARTIFICIAL,
+			       OTF2_PARADIGM_NONE },
+	[API_OFF_BLOCKED] = { "off CPU (blocked)", OTF2_REGION_ROLE_ARTIFICIAL,
+			      OTF2_PARADIGM_NONE },
 };
+#undef WRAP
 
-/* Attributes attached to sync regions' Enter events. */
-enum { ATTR_OBJECT = 0, ATTR_EPISODE = 1 };
+/* Attributes of events: object and episode on sync regions' Enter events, result on a
+ * semaphore wait's Leave (and a failed post), value on sem_init, cpu on off-CPU regions. */
+enum { ATTR_OBJECT = 0, ATTR_EPISODE = 1, ATTR_RESULT = 2, ATTR_VALUE = 3, ATTR_CPU = 4,
+       N_ATTRS };
+static const struct {
+	const char *name, *description;
+	OTF2_Type type;
+} attr_def[N_ATTRS] = {
+	[ATTR_OBJECT] = { "object", "sync object id (lock ids in lock events are the same ids)",
+			  OTF2_TYPE_UINT32 },
+	[ATTR_EPISODE] = { "episode", "this thread's n-th wait at this barrier, 1..",
+			   OTF2_TYPE_UINT32 },
+	[ATTR_RESULT] = { "result", "how a semaphore call ended: taken, busy (a trywait found it "
+			  "zero), timed out, interrupted, or error N (errno)", OTF2_TYPE_STRING },
+	[ATTR_VALUE] = { "value", "the semaphore's initial value", OTF2_TYPE_UINT32 },
+	[ATTR_CPU] = { "cpu", "the CPU the thread left (Enter) or came back on (Leave)",
+		       OTF2_TYPE_UINT32 },
+};
 #define COMM_THREADS 0
 
 struct held {
@@ -88,9 +125,16 @@ struct otf2 {
 	struct export_map regions;  /* (space, id) -> region ref */
 	struct region_def *reg;
 	size_t n_reg, cap_reg;
-	struct export_map metrics;  /* (SPACE_COUNTER, counter id) -> metric ref */
-	uint32_t *metric_counter;   /* metric ref -> counter id */
+	struct export_map metrics;  /* (SPACE_COUNTER, counter id) or (SPACE_SCHED, kind) ->
+				       metric ref */
+	uint64_t *metric_src;       /* metric ref -> its key in `metrics` */
 	size_t n_metric, cap_metric;
+	struct export_map results;  /* (SPACE_RESULT, errno) -> string ref of a result */
+	/* Attribute refs are given in order of first use (OTF2 wants definitions 0, 1, ...):
+	 * object and episode always, the others when used. */
+	uint32_t attr_ref[N_ATTRS];
+	unsigned attr_of_ref[N_ATTRS];
+	unsigned n_attr_refs;
 	struct export_map lock_order; /* lock id -> acquisitions so far */
 	char **str;                 /* string definitions, ref = index */
 	size_t n_str, cap_str;
@@ -172,7 +216,7 @@ static int region(struct otf2 *o, unsigned space, uint32_t id, OTF2_RegionRef *r
 	} else {
 		d.name = str(o, api_def[id].name);
 		d.role = api_def[id].role;
-		d.paradigm = OTF2_PARADIGM_PTHREAD;
+		d.paradigm = api_def[id].paradigm;
 	}
 	o->reg[o->n_reg++] = d;
 	return 0;
@@ -200,6 +244,12 @@ static int slice_region(struct otf2 *o, enum sg_ev_kind kind, uint32_t id, uint3
 	case SG_EV_BARRIER_ARRIVE: return region(o, SPACE_API, API_BARRIER, ref);
 	case SG_EV_LOCK_REQUEST: return region(o, SPACE_API, lock_api(aux), ref);
 	case SG_EV_COND_WAIT_BEGIN: return region(o, SPACE_API, API_COND_WAIT, ref);
+	case SG_EV_SEM_WAIT_BEGIN:
+		return region(o, SPACE_API, aux & SG_SEM_TRY ? API_SEM_TRYWAIT :
+			      aux & SG_SEM_TIMED ? API_SEM_TIMEDWAIT : API_SEM_WAIT, ref);
+	case SG_EV_SWITCH_OUT:
+		return region(o, SPACE_API, aux & SG_SWITCH_PREEMPTED ? API_OFF_RUNNABLE :
+			      API_OFF_BLOCKED, ref);
 	case SG_EV_CREATE_BEGIN: return region(o, SPACE_API, API_CREATE, ref);
 	default: return region(o, SPACE_API, API_JOIN, ref);
 	}
@@ -211,9 +261,34 @@ static OTF2_TimeStamp ts(const struct otf2 *o, const struct sgr_event *ev)
 	return t < 0 ? 0 : (OTF2_TimeStamp)t;
 }
 
-static int add_attr(struct otf2 *o, uint32_t attr, uint32_t value)
+/* The attribute ref of ATTR_..., given on first use. */
+static uint32_t attr_ref(struct otf2 *o, unsigned attr)
 {
-	return check(o, OTF2_AttributeList_AddUint32(o->attrs, attr, value), "attribute");
+	if (o->attr_ref[attr] == UINT32_MAX) {
+		o->attr_of_ref[o->n_attr_refs] = attr;
+		o->attr_ref[attr] = o->n_attr_refs++;
+	}
+	return o->attr_ref[attr];
+}
+
+static int add_attr(struct otf2 *o, unsigned attr, uint32_t value)
+{
+	return check(o, OTF2_AttributeList_AddUint32(o->attrs, attr_ref(o, attr), value),
+		     "attribute");
+}
+
+/* The attribute `result` of a semaphore call: "taken", "busy", ... (one string each). */
+static int add_result(struct otf2 *o, uint32_t aux)
+{
+	int created;
+	uint32_t *ref = export_map_slot(&o->results, export_key(SPACE_RESULT, aux), 0, &created);
+	char buf[32];
+	if (!ref)
+		return -ENOMEM;
+	if (created)
+		*ref = str(o, export_sem_result(aux, buf, sizeof buf));
+	return check(o, OTF2_AttributeList_AddStringRef(o->attrs, attr_ref(o, ATTR_RESULT), *ref),
+		     "attribute");
 }
 
 static int enter(struct otf2 *o, size_t pos, const struct sgr_event *ev, OTF2_RegionRef r)
@@ -225,7 +300,7 @@ static int enter(struct otf2 *o, size_t pos, const struct sgr_event *ev, OTF2_Re
 static int leave(struct otf2 *o, size_t pos, const struct sgr_event *ev, OTF2_RegionRef r)
 {
 	o->st->n_written++;
-	return check(o, OTF2_EvtWriter_Leave(o->loc[pos].w, NULL, ts(o, ev), r), "Leave");
+	return check(o, OTF2_EvtWriter_Leave(o->loc[pos].w, o->attrs, ts(o, ev), r), "Leave");
 }
 
 static int acquire(struct otf2 *o, size_t pos, const struct sgr_event *ev)
@@ -264,10 +339,13 @@ static int on_begin(void *ctx, size_t pos, const struct sgr_event *ev)
 	OTF2_RegionRef r;
 	int rc = slice_region(o, ev->kind, ev->id, ev->aux, &r);
 	if (!rc && (ev->kind == SG_EV_BARRIER_ARRIVE || ev->kind == SG_EV_LOCK_REQUEST ||
-		    ev->kind == SG_EV_COND_WAIT_BEGIN) && ev->id != SG_NO_ID)
+		    ev->kind == SG_EV_COND_WAIT_BEGIN || ev->kind == SG_EV_SEM_WAIT_BEGIN) &&
+	    ev->id != SG_NO_ID)
 		rc = add_attr(o, ATTR_OBJECT, ev->id);
 	if (!rc && ev->kind == SG_EV_BARRIER_ARRIVE)
 		rc = add_attr(o, ATTR_EPISODE, ev->aux);
+	if (!rc && ev->kind == SG_EV_SWITCH_OUT)
+		rc = add_attr(o, ATTR_CPU, SG_SWITCH_CPU(ev->aux));
 	return rc ? rc : enter(o, pos, ev, r);
 }
 
@@ -293,22 +371,34 @@ static int on_end(void *ctx, size_t pos, const struct export_slice *s, const str
 		rc = thread_event(o, pos, ev, OTF2_EvtWriter_ThreadCreate, ev->id, "ThreadCreate");
 	else if (!rc && s->begin == SG_EV_JOIN_BEGIN && ok)
 		rc = thread_event(o, pos, ev, OTF2_EvtWriter_ThreadWait, ev->id, "ThreadWait");
+	else if (!rc && s->begin == SG_EV_SEM_WAIT_BEGIN && !repaired)
+		rc = add_result(o, ev->aux);
+	else if (!rc && s->begin == SG_EV_SWITCH_OUT && ev->aux != SG_NO_ID)
+		rc = add_attr(o, ATTR_CPU, SG_SWITCH_CPU(ev->aux));
 	return rc ? rc : leave(o, pos, ev, r);
 }
 
-static int metric(struct otf2 *o, size_t pos, const struct sgr_event *ev)
+/* The metric ref of key (SPACE_COUNTER, counter id) or (SPACE_SCHED, kind), defined on first
+ * use; NULL when out of memory. */
+static uint32_t *metric_ref(struct otf2 *o, uint64_t key)
 {
 	int created;
-	uint32_t *m = export_map_slot(&o->metrics, export_key(SPACE_COUNTER, ev->id),
-				      (uint32_t)o->n_metric, &created);
+	uint32_t *m = export_map_slot(&o->metrics, key, (uint32_t)o->n_metric, &created);
+	if (!m || !created)
+		return m;
+	if (reserve(&o->metric_src, &o->cap_metric, o->n_metric, sizeof *o->metric_src) < 0)
+		return NULL;
+	o->metric_src[o->n_metric++] = key;
+	return export_map_find(&o->metrics, key);
+}
+
+/* A counter sample, or a CPU time / run delay sample of the sched stream. */
+static int metric(struct otf2 *o, size_t pos, const struct sgr_event *ev)
+{
+	uint32_t *m = metric_ref(o, ev->kind == SG_EV_COUNTER ? export_key(SPACE_COUNTER, ev->id)
+				 : export_key(SPACE_SCHED, ev->kind));
 	if (!m)
 		return -ENOMEM;
-	if (created) {
-		if (reserve(&o->metric_counter, &o->cap_metric, o->n_metric,
-			    sizeof *o->metric_counter) < 0)
-			return -ENOMEM;
-		o->metric_counter[o->n_metric++] = ev->id;
-	}
 	OTF2_Type type = OTF2_TYPE_INT64;
 	OTF2_MetricValue v = { .signed_int = ev->value };
 	o->st->n_written++;
@@ -337,14 +427,21 @@ static int on_point(void *ctx, size_t pos, const struct sgr_event *ev)
 	case SG_EV_LOCK_RELEASE:
 		return release(o, pos, ev);
 	case SG_EV_COUNTER:
+	case SG_EV_TASK_CPU:
+	case SG_EV_TASK_DELAY:
 		return metric(o, pos, ev);
-	default: /* SG_EV_COND_SIGNAL, SG_EV_COND_BROADCAST: a region of no length */
+	default: /* COND_SIGNAL, COND_BROADCAST, SEM_POST, SEM_INIT: a region of no length */
 		rc = region(o, SPACE_API, ev->kind == SG_EV_COND_SIGNAL ? API_COND_SIGNAL :
-			    API_COND_BROADCAST, &r);
+			    ev->kind == SG_EV_COND_BROADCAST ? API_COND_BROADCAST :
+			    ev->kind == SG_EV_SEM_POST ? API_SEM_POST : API_SEM_INIT, &r);
 		if (!rc && ev->id != SG_NO_ID)
 			rc = add_attr(o, ATTR_OBJECT, ev->id);
+		if (!rc && ev->kind == SG_EV_SEM_INIT)
+			rc = add_attr(o, ATTR_VALUE, ev->aux);
 		if (!rc)
 			rc = enter(o, pos, ev, r);
+		if (!rc && ev->kind == SG_EV_SEM_POST && ev->aux)
+			rc = add_result(o, ev->aux);
 		return rc ? rc : leave(o, pos, ev, r);
 	}
 }
@@ -419,7 +516,8 @@ static int write_local_defs(struct otf2 *o)
 
 /* Strings of the definitions written at the end, made before any is written. */
 struct late_strings {
-	OTF2_StringRef machine, node, process, threads, all, obj, obj_d, ep, ep_d;
+	OTF2_StringRef machine, node, process, threads, all;
+	OTF2_StringRef attr[N_ATTRS][2];   /* name, description */
 	OTF2_StringRef *loc_name;   /* per location */
 	OTF2_StringRef *metric;     /* name, description, unit per metric */
 };
@@ -438,20 +536,33 @@ static int make_strings(struct otf2 *o, struct late_strings *ls)
 	ls->process = str(o, text);
 	ls->threads = str(o, "pthreads");
 	ls->all = str(o, "all threads");
-	ls->obj = str(o, "object");
-	ls->obj_d = str(o, "sync object id (lock ids in lock events are the same ids)");
-	ls->ep = str(o, "episode");
-	ls->ep_d = str(o, "this thread's n-th wait at this barrier, 1..");
+	for (unsigned r = 0; r < o->n_attr_refs; r++) {
+		unsigned a = o->attr_of_ref[r];
+		ls->attr[a][0] = str(o, attr_def[a].name);
+		ls->attr[a][1] = str(o, attr_def[a].description);
+	}
 	for (size_t i = 0; i < o->n_loc; i++) {
 		export_thread_name(sgr_thread(o->t, i), text, sizeof text);
 		ls->loc_name[i] = str(o, text);
 	}
 	for (size_t i = 0; i < o->n_metric; i++) {
-		const struct sgr_counter *k = sgr_counter(o->t, o->metric_counter[i]);
+		uint32_t id = (uint32_t)o->metric_src[i];
+		if (o->metric_src[i] >> 32 == SPACE_SCHED) {
+			int cpu = id == SG_EV_TASK_CPU;
+			ls->metric[3 * i] = str(o, cpu ? "CPU time" : "run delay");
+			ls->metric[3 * i + 1] = str(o, cpu ?
+				"time the thread ran on a CPU (sched stream), accumulated since the "
+				"thread began" :
+				"time the thread was runnable but waited for a CPU (sched stream), "
+				"accumulated since the thread began");
+			ls->metric[3 * i + 2] = str(o, "ns");
+			continue;
+		}
+		const struct sgr_counter *k = sgr_counter(o->t, id);
 		if (k)
 			snprintf(text, sizeof text, "%s", k->name);
 		else
-			snprintf(text, sizeof text, "counter#%" PRIu32, o->metric_counter[i]);
+			snprintf(text, sizeof text, "counter#%" PRIu32, id);
 		ls->metric[3 * i] = str(o, text);
 		if (k && k->unavailable)
 			snprintf(text, sizeof text, "unavailable: %s", k->unavailable);
@@ -501,12 +612,11 @@ static int write_threads(struct otf2 *o, OTF2_GlobalDefWriter *g, const struct l
 	if (!rc)
 		rc = check(o, OTF2_GlobalDefWriter_WriteComm(g, COMM_THREADS, ls->all, 1,
 				OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE), "WriteComm");
-	if (!rc)
-		rc = check(o, OTF2_GlobalDefWriter_WriteAttribute(g, ATTR_OBJECT, ls->obj,
-				ls->obj_d, OTF2_TYPE_UINT32), "WriteAttribute");
-	if (!rc)
-		rc = check(o, OTF2_GlobalDefWriter_WriteAttribute(g, ATTR_EPISODE, ls->ep,
-				ls->ep_d, OTF2_TYPE_UINT32), "WriteAttribute");
+	for (unsigned r = 0; !rc && r < o->n_attr_refs; r++) {
+		unsigned a = o->attr_of_ref[r];
+		rc = check(o, OTF2_GlobalDefWriter_WriteAttribute(g, r, ls->attr[a][0],
+				ls->attr[a][1], attr_def[a].type), "WriteAttribute");
+	}
 	free(members);
 	free(ranks);
 	return rc;
@@ -524,7 +634,8 @@ static int write_regions_metrics(struct otf2 *o, OTF2_GlobalDefWriter *g,
 				OTF2_REGION_FLAG_NONE, d->file, d->line, 0), "WriteRegion");
 	}
 	for (size_t i = 0; !rc && i < o->n_metric; i++) {
-		const struct sgr_counter *k = sgr_counter(o->t, o->metric_counter[i]);
+		const struct sgr_counter *k = o->metric_src[i] >> 32 == SPACE_COUNTER ?
+			sgr_counter(o->t, (uint32_t)o->metric_src[i]) : NULL;
 		OTF2_MetricMemberRef member = (OTF2_MetricMemberRef)i;
 		rc = check(o, OTF2_GlobalDefWriter_WriteMetricMember(g, member, ls->metric[3 * i],
 				ls->metric[3 * i + 1], k && k->origin == SG_COUNTER_USER ?
@@ -568,16 +679,9 @@ static int write_global_defs(struct otf2 *o)
 /* Every defined counter becomes a metric, also those never sampled (unavailable ones). */
 static int define_counters(struct otf2 *o)
 {
-	for (size_t i = 0; i < sgr_n_counters(o->t); i++) {
-		int created;
-		uint32_t id = sgr_counter_at(o->t, i)->id;
-		uint32_t *m = export_map_slot(&o->metrics, export_key(SPACE_COUNTER, id),
-					      (uint32_t)o->n_metric, &created);
-		if (!m || reserve(&o->metric_counter, &o->cap_metric, o->n_metric,
-				  sizeof *o->metric_counter) < 0)
+	for (size_t i = 0; i < sgr_n_counters(o->t); i++)
+		if (!metric_ref(o, export_key(SPACE_COUNTER, sgr_counter_at(o->t, i)->id)))
 			return -ENOMEM;
-		o->metric_counter[o->n_metric++] = id;
-	}
 	return 0;
 }
 
@@ -624,7 +728,7 @@ static int open_archive(struct otf2 *o, const char *out_dir, const char *source,
 	return rc;
 }
 
-int export_otf2(struct sgr_trace *t, const char *out_dir, const char *source,
+int export_otf2(struct sgr_trace *t, const char *out_dir, const char *source, unsigned flags,
 		struct export_stats *st, char *err, size_t errlen)
 {
 	static const struct export_ops ops = { on_begin, on_end, on_point };
@@ -632,13 +736,17 @@ int export_otf2(struct sgr_trace *t, const char *out_dir, const char *source,
 			  .n_loc = sgr_n_threads(t) };
 	int rc;
 	err[0] = '\0';
+	for (unsigned a = 0; a < N_ATTRS; a++)
+		o.attr_ref[a] = UINT32_MAX;
+	attr_ref(&o, ATTR_OBJECT);
+	attr_ref(&o, ATTR_EPISODE);
 	o.loc = calloc(o.n_loc ? o.n_loc : 1, sizeof *o.loc);
 	o.attrs = OTF2_AttributeList_New();
 	rc = o.loc && o.attrs ? define_counters(&o) : -ENOMEM;
 	if (!rc)
 		rc = open_archive(&o, out_dir, source, err, errlen);
 	if (!rc)
-		rc = export_walk(t, &ops, &o, st);
+		rc = export_walk(t, &ops, &o, flags, st);
 	for (size_t i = 0; o.ar && i < o.n_loc; i++) {
 		uint64_t n = 0;
 		if (!o.loc[i].w)
@@ -677,7 +785,8 @@ int export_otf2(struct sgr_trace *t, const char *out_dir, const char *source,
 		free(o.str[i]);
 	free(o.str);
 	free(o.reg);
-	free(o.metric_counter);
+	free(o.metric_src);
+	export_map_free(&o.results);
 	export_map_free(&o.regions);
 	export_map_free(&o.metrics);
 	export_map_free(&o.lock_order);

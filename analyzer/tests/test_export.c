@@ -1,8 +1,10 @@
 /*
  * test_export.c — unit tests of the exporters' shared parts on synthetic traces written with
  * sgtrace_write.h: the walk's time merge and its repair of bad nesting (exact callback
- * sequence), the hash map, finding the trace of a RUN, and both exporters' handling of a
- * repaired trace and of an existing OTF2 archive. test-export.sh checks the files themselves.
+ * sequence), the sched stream laid over a thread (off-CPU spans cut and continued around the
+ * thread's own events, dropped outside them, samples raised to its first event), the hash map,
+ * finding the trace of a RUN (also a trace root), and both exporters' handling of a repaired
+ * trace and of an existing OTF2 archive. test-export.sh checks the files themselves.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -92,7 +94,7 @@ static void test_walk_merge_and_repair(void **state)
 	snprintf(dir, sizeof dir, "%s/bad", tmpdir);
 	write_bad_nesting(dir);
 	open_trace(dir, &t);
-	assert_int_equal(export_walk(t, &ops, &l, &st), 0);
+	assert_int_equal(export_walk(t, &ops, &l, 0, &st), 0);
 	assert_string_equal(l.text,
 		"B0:10:func_enter B1:15:func_enter B0:20:region_begin R0:30:region_end "
 		"E0:30:func_exit E1:30:func_exit P1:35:lock_release P0:50:lock_acquired "
@@ -117,6 +119,135 @@ static int end_ok(void *ctx, size_t pos, const struct export_slice *s,
 	return 0;
 }
 
+/* One thread (tid 100) in a function with two semaphore waits, and its sched stream: a sample
+ * before its first event; a runnable span inside the function; a blocked span 32-58 over the
+ * end of the first wait and the start of the second (34, 35: a clock skew), which becomes its
+ * longest stretch free of them, 35-58; a switch-out at 63 that is never switched in (cut at the
+ * thread's next event, 70; a second switch-out at 75 is ignored); a span before the thread's
+ * first event (dropped); and a thread that is not in the trace (tid 999). */
+static void write_sched_trace(const char *dir)
+{
+	struct sgw_trace *w;
+	struct sgw_stream *s, *k;
+	assert_int_equal(sgw_create(dir, NULL, &w), 0);
+	assert_int_equal(sgw_function(w, 1, "f", "f.c", 1), 0);
+	assert_int_equal(sgw_object(w, 2, SG_OBJ_SEM, 0x20), 0);
+	assert_int_equal(sgw_thread(w, 0, SG_NO_ID, 100, &s), 0);
+	assert_int_equal(sgw_event(s, 10, SG_EV_FUNC_ENTER, 1, 0), 0);
+	assert_int_equal(sgw_event(s, 30, SG_EV_SEM_WAIT_BEGIN, 2, 0), 0);
+	assert_int_equal(sgw_event(s, 34, SG_EV_SEM_WAIT_END, 2, 0), 0);
+	assert_int_equal(sgw_event(s, 35, SG_EV_SEM_WAIT_BEGIN, 2, 0), 0);
+	assert_int_equal(sgw_event(s, 60, SG_EV_SEM_WAIT_END, 2, 0), 0);
+	assert_int_equal(sgw_event(s, 70, SG_EV_FUNC_EXIT, 1, 0), 0);
+	assert_int_equal(sgw_sched(w, 2, "test", 0, &k), 0);
+	assert_int_equal(sgw_value(k, 5, SG_EV_TASK_CPU, 100, 77), 0);
+	assert_int_equal(sgw_event(k, 32, SG_EV_SWITCH_OUT, 100, 1), 0);
+	assert_int_equal(sgw_event(k, 58, SG_EV_SWITCH_IN, 100, 0), 0);
+	assert_int_equal(sgw_event(k, 20, SG_EV_SWITCH_OUT, 100, 1 | SG_SWITCH_PREEMPTED), 0);
+	assert_int_equal(sgw_event(k, 25, SG_EV_SWITCH_IN, 100, 1), 0);
+	assert_int_equal(sgw_event(k, 63, SG_EV_SWITCH_OUT, 100, 0), 0);
+	assert_int_equal(sgw_event(k, 75, SG_EV_SWITCH_OUT, 100, 0), 0);
+	assert_int_equal(sgw_event(k, 3, SG_EV_SWITCH_OUT, 100, 0), 0);
+	assert_int_equal(sgw_event(k, 4, SG_EV_SWITCH_IN, 100, 0), 0);
+	assert_int_equal(sgw_event(k, 33, SG_EV_SWITCH_OUT, 999, 0), 0);
+	assert_int_equal(sgw_close(w, 0), 0);
+}
+
+static void test_walk_sched(void **state)
+{
+	static const struct export_ops ops = { log_begin, log_end, log_point };
+	char dir[512];
+	struct sgr_trace *t;
+	struct export_stats st;
+	struct log l = { "" };
+	snprintf(dir, sizeof dir, "%s/sched", tmpdir);
+	write_sched_trace(dir);
+	open_trace(dir, &t);
+	assert_int_equal(export_walk(t, &ops, &l, 0, &st), 0);
+	assert_string_equal(l.text,
+		"B0:10:func_enter P0:10:task_cpu B0:20:switch_out E0:25:switch_in "
+		"B0:30:sem_wait_begin E0:34:sem_wait_end B0:35:sem_wait_begin B0:35:switch_out "
+		"E0:58:switch_in E0:60:sem_wait_end B0:63:switch_out E0:70:switch_in "
+		"E0:70:func_exit ");
+	assert_int_equal(st.n_read, 6 + 10);
+	assert_int_equal(st.n_sched_read, 10);
+	assert_int_equal(st.n_off_cpu, 3);
+	assert_int_equal(st.n_off_fitted, 1);
+	assert_int_equal(st.n_off_cut, 1);
+	assert_int_equal(st.n_off_dropped, 1);
+	assert_int_equal(st.n_sched_foreign, 1);
+	assert_int_equal(st.n_repaired, 0);
+	assert_int_equal(st.t_first_ns, 10);
+	assert_int_equal(st.t_last_ns, 70);
+	memset(&l, 0, sizeof l);
+	assert_int_equal(export_walk(t, &ops, &l, EXPORT_NO_SCHED, &st), 0);
+	assert_string_equal(l.text, "B0:10:func_enter B0:30:sem_wait_begin E0:34:sem_wait_end "
+			    "B0:35:sem_wait_begin E0:60:sem_wait_end E0:70:func_exit ");
+	assert_int_equal(st.n_read, 6);
+	sgr_close(t);
+}
+
+/* Many events of the thread inside spans: more than the read-ahead takes (a lost switch-in:
+ * cut at the first), and a few (fitted); every event still comes once, in order. */
+struct order {
+	uint32_t next_id;
+	int bad, n_begin, n_end;
+};
+
+static int order_point(void *ctx, size_t pos, const struct sgr_event *ev)
+{
+	struct order *o = ctx;
+	if (ev->kind == SG_EV_SEM_POST)
+		o->bad |= ev->id != o->next_id++ || ev->t_ns != (int64_t)ev->id;
+	return 0;
+}
+
+static int order_begin(void *ctx, size_t pos, const struct sgr_event *ev)
+{
+	((struct order *)ctx)->n_begin++;
+	return 0;
+}
+
+static int order_end(void *ctx, size_t pos, const struct export_slice *s,
+		     const struct sgr_event *ev, int repaired)
+{
+	((struct order *)ctx)->n_end++;
+	return 0;
+}
+
+static void test_walk_sched_read_ahead(void **state)
+{
+	static const struct export_ops ops = { order_begin, order_end, order_point };
+	char dir[512];
+	struct sgr_trace *t;
+	struct sgw_trace *w;
+	struct sgw_stream *s, *k;
+	struct export_stats st;
+	struct order o = { 10, 0, 0, 0 };
+	snprintf(dir, sizeof dir, "%s/ahead", tmpdir);
+	assert_int_equal(sgw_create(dir, NULL, &w), 0);
+	assert_int_equal(sgw_thread(w, 0, SG_NO_ID, 100, &s), 0);
+	for (uint32_t i = 10; i < 400; i++)
+		assert_int_equal(sgw_event(s, i, SG_EV_SEM_POST, i, 0), 0);
+	assert_int_equal(sgw_sched(w, 1, "test", 0, &k), 0);
+	assert_int_equal(sgw_event(k, 15, SG_EV_SWITCH_OUT, 100, 0), 0);   /* 84 events inside */
+	assert_int_equal(sgw_event(k, 100, SG_EV_SWITCH_IN, 100, 0), 0);
+	assert_int_equal(sgw_event(k, 150, SG_EV_SWITCH_OUT, 100, 0), 0);  /* 151..159 inside */
+	assert_int_equal(sgw_event(k, 160, SG_EV_SWITCH_IN, 100, 0), 0);
+	assert_int_equal(sgw_event(k, 200, SG_EV_SWITCH_OUT, 100, 0), 0);  /* 201..263 inside */
+	assert_int_equal(sgw_event(k, 264, SG_EV_SWITCH_IN, 100, 0), 0);
+	assert_int_equal(sgw_close(w, 0), 0);
+	open_trace(dir, &t);
+	assert_int_equal(export_walk(t, &ops, &o, 0, &st), 0);
+	assert_int_equal(o.bad, 0);
+	assert_int_equal(o.next_id, 400);
+	assert_int_equal(o.n_begin, 3);
+	assert_int_equal(o.n_end, 3);
+	assert_int_equal(st.n_off_cut, 1);
+	assert_int_equal(st.n_off_fitted, 2);
+	sgr_close(t);
+}
+
 static void test_walk_stops_on_error(void **state)
 {
 	static const struct export_ops ops = { stop_at_third, end_ok, stop_at_third };
@@ -126,7 +257,7 @@ static void test_walk_stops_on_error(void **state)
 	int n = 0;
 	snprintf(dir, sizeof dir, "%s/bad", tmpdir);
 	open_trace(dir, &t);
-	assert_int_equal(export_walk(t, &ops, &n, &st), -ECANCELED);
+	assert_int_equal(export_walk(t, &ops, &n, 0, &st), -ECANCELED);
 	assert_int_equal(n, 3);
 	sgr_close(t);
 }
@@ -174,6 +305,18 @@ static void test_locate(void **state)
 	assert_int_equal(export_locate(file, dir, sizeof dir, err, sizeof err), -ENODATA);
 	assert_non_null(strstr(err, "not a directory"));
 	assert_int_equal(export_locate(run, dir, 8, err, sizeof err), -ENAMETOOLONG);
+	/* a trace root (format 1.2): proc.<pid>/ directories, no defs.sgd of its own */
+	snprintf(run, sizeof run, "%s/root", tmpdir);
+	snprintf(file, sizeof file, "%s/proc.77", run);
+	write_bad_nesting(file);
+	assert_int_equal(export_locate(run, dir, sizeof dir, err, sizeof err), 0);
+	assert_string_equal(dir, run);
+	snprintf(run, sizeof run, "%s/run2", tmpdir);
+	snprintf(file, sizeof file, "%s/trace/proc.78", run);
+	write_bad_nesting(file);
+	snprintf(file, sizeof file, "%s/trace", run);
+	assert_int_equal(export_locate(run, dir, sizeof dir, err, sizeof err), 0);
+	assert_string_equal(dir, file);
 }
 
 static void test_chrome_repaired(void **state)
@@ -186,7 +329,7 @@ static void test_chrome_repaired(void **state)
 	open_trace(dir, &t);
 	FILE *f = open_memstream(&buf, &len);
 	assert_non_null(f);
-	assert_int_equal(export_chrome(t, f, "bad", &st, err, sizeof err), 0);
+	assert_int_equal(export_chrome(t, f, "bad", 0, &st, err, sizeof err), 0);
 	fclose(f);
 	assert_int_equal(st.n_written, 10);  /* 9 read, one end dropped, two ends made up */
 	assert_non_null(strstr(buf, "{\"ph\":\"E\",\"pid\":"));
@@ -205,12 +348,12 @@ static void test_otf2_no_overwrite(void **state)
 	snprintf(dir, sizeof dir, "%s/bad", tmpdir);
 	snprintf(out, sizeof out, "%s/otf2", tmpdir);
 	open_trace(dir, &t);
-	assert_int_equal(export_otf2(t, out, "bad", &st, err, sizeof err), 0);
+	assert_int_equal(export_otf2(t, out, "bad", 0, &st, err, sizeof err), 0);
 	assert_int_equal(st.n_repaired, 2);
 	snprintf(out, sizeof out, "%s/otf2/traces.otf2", tmpdir);
 	assert_int_equal(stat(out, &sb), 0);
 	snprintf(out, sizeof out, "%s/otf2", tmpdir);
-	assert_int_equal(export_otf2(t, out, "bad", &st, err, sizeof err), -EEXIST);
+	assert_int_equal(export_otf2(t, out, "bad", 0, &st, err, sizeof err), -EEXIST);
 	assert_non_null(strstr(err, "traces.otf2: exists"));
 	sgr_close(t);
 }
@@ -219,6 +362,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_walk_merge_and_repair),
+		cmocka_unit_test(test_walk_sched),
+		cmocka_unit_test(test_walk_sched_read_ahead),
 		cmocka_unit_test(test_walk_stops_on_error),
 		cmocka_unit_test(test_map),
 		cmocka_unit_test(test_locate),
