@@ -94,3 +94,11 @@ int syn_sched(struct sgw_trace *w, const struct syn_ev *ev)
 	int rc = sgw_sched(w, 2, "synthetic", 0, &s);
 	return syn_events(s, rc, ev);
 }
+
+int syn_timeline_cb(const struct an_interval *iv, void *ud)
+{
+	struct syn_timeline *t = ud;
+	if (t->n < (int)(sizeof t->iv / sizeof t->iv[0]))
+		t->iv[t->n++] = *iv;
+	return 0;
+}

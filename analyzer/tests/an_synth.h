@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "analyzer.h"
 #include "sgtrace_write.h"
 
 /* One event of a synthetic thread; a list ends with kind SG_EV_NONE. */
@@ -30,10 +31,16 @@ int syn_sched(struct sgw_trace *w, const struct syn_ev *ev);
 
 /* For the cmocka tests (an_synth.c includes cmocka): an_run_open that fails the test on error,
  * and assertions of a figure, available and equal to v (to 1e-9), or to ns nanoseconds. */
-struct an_run;
-struct an_run_opts;
 struct an_run *syn_open_run(const char *dir, const struct an_run_opts *o);
 void syn_assert_fig(const struct an_run *r, int metric, double v);
 void syn_assert_fig_ns(const struct an_run *r, int metric, double ns);
+
+/* The intervals an_run_timeline reports, kept in order (the first 64): syn_timeline_cb is its
+ * callback, with a struct syn_timeline (n = 0) as user data. */
+struct syn_timeline {
+	struct an_interval iv[64];
+	int n;
+};
+int syn_timeline_cb(const struct an_interval *iv, void *ud);
 
 #endif

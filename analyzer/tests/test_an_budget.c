@@ -109,26 +109,13 @@ static void test_barrier_runnable(void **state)
 	syn_rmtree(dir);
 }
 
-struct tl_rec {
-	struct an_interval iv[64];
-	int n;
-};
-
-static int tl_cb(const struct an_interval *iv, void *ud)
-{
-	struct tl_rec *t = ud;
-	if (t->n < 64)
-		t->iv[t->n++] = *iv;
-	return 0;
-}
-
 /* The timeline shows the preemption as runnable; the sleep inside the wait stays the wait. */
 static void test_timeline_runnable(void **state)
 {
 	const char *dir = barrier_budget_trace();
 	struct an_run *r = syn_open_run(dir, NULL);
-	struct tl_rec t = { .n = 0 };
-	assert_int_equal(an_run_timeline(r, 0, 0, 1000, 0, tl_cb, &t), 0);
+	struct syn_timeline t = { .n = 0 };
+	assert_int_equal(an_run_timeline(r, 0, 0, 1000, 0, syn_timeline_cb, &t), 0);
 	int64_t runnable = 0, wait = 0;
 	for (int k = 0; k < t.n; k++) {
 		int64_t len = t.iv[k].t1_ns - t.iv[k].t0_ns;

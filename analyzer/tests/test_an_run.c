@@ -89,25 +89,12 @@ static void test_barrier_skew(void **state)
 	syn_rmtree(dir);
 }
 
-struct tl_rec {
-	struct an_interval iv[32];
-	int n;
-};
-
-static int tl_cb(const struct an_interval *iv, void *ud)
-{
-	struct tl_rec *t = ud;
-	if (t->n < 32)
-		t->iv[t->n++] = *iv;
-	return 0;
-}
-
 static void test_timeline(void **state)
 {
 	const char *dir = barrier_trace();
 	struct an_run *r = open_run(dir, NULL);
-	struct tl_rec t = { .n = 0 };
-	assert_int_equal(an_run_timeline(r, 0, 0, 1000, 0, tl_cb, &t), 0);
+	struct syn_timeline t = { .n = 0 };
+	assert_int_equal(an_run_timeline(r, 0, 0, 1000, 0, syn_timeline_cb, &t), 0);
 	static const struct { int64_t a, b; enum an_state s; } want[] = {
 		{ 0, 100, AN_ST_BUSY }, { 100, 400, AN_ST_BARRIER_WAIT },
 		{ 400, 450, AN_ST_BARRIER_OVH }, { 450, 600, AN_ST_BUSY },
@@ -122,7 +109,7 @@ static void test_timeline(void **state)
 	}
 	/* a window and folding: intervals shorter than 100 ns merge into their longest state */
 	t.n = 0;
-	assert_int_equal(an_run_timeline(r, 0, 500, 800, 100, tl_cb, &t), 0);
+	assert_int_equal(an_run_timeline(r, 0, 500, 800, 100, syn_timeline_cb, &t), 0);
 	assert_int_equal(t.n, 3);
 	assert_int_equal(t.iv[0].t0_ns, 450);
 	assert_int_equal(t.iv[1].t0_ns, 600);
