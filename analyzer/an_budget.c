@@ -521,6 +521,7 @@ static void thread_budget(struct an_run *r, const struct sched_load *L, size_t p
 	double w = wake > 0 ? (double)wake / r->info->ns_per_tick : 0;   /* ticks */
 	double f1 = tails ? (w < (double)tails ? w / (double)tails : 1.0) : 0;
 	double placed = 0;
+	b->tail_run = f1;
 	for (int c = 0; c < AN_N_CATS; c++) {
 		uint64_t mv = (uint64_t)((double)b->tail[c] * f1 + 0.5);
 		if (mv > b->tail[c])

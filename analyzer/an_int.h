@@ -150,6 +150,7 @@ struct an_budget {
 	int64_t cpu_kernel_ns;     /* the kernel's CPU time over [first, last], -1 unknown */
 	int64_t delay_kernel_ns;   /* its run delay there, -1 unknown */
 	int64_t unplaced_ns;       /* run delay the records had no room for */
+	double tail_run;           /* the share of the wake-up tails that was runnable */
 };
 
 /* Per-object join results. */
@@ -304,9 +305,18 @@ void an_budget_free(struct an_run *r);
 /* Ticks of thread pos on CPU over [x, y) by its switch records. */
 uint64_t an_budget_oncpu(const struct an_run *r, size_t pos, uint64_t x, uint64_t y);
 
+/* an_objects.c */
+/* The tables' time columns as the figures' parts: the processors' wait and ovh without their
+ * runnable time, the runnable time, the other threads' time; after the processors are chosen.
+ * 0 or -ENOMEM. */
+int an_objects_settle(struct an_run *r);
+
 /* an_join.c */
 int an_join_barriers(struct an_run *r);
 int an_join_locks(struct an_run *r);
+/* qsort orders of the tables: most waited on first */
+int an_lockstat_cmp(const void *a, const void *b);
+int an_semstat_cmp(const void *a, const void *b);
 int an_join_parallelism(struct an_run *r);
 
 /* an_exp.c: one point with the strings its public view points to */

@@ -166,7 +166,7 @@ static void merge_holds(struct an_hold *h, struct an_hold *tmp, size_t *run, siz
 		memcpy(h, sorted, n * sizeof *h);
 }
 
-static int lock_cmp(const void *a, const void *b)
+int an_lockstat_cmp(const void *a, const void *b)
 {
 	const struct an_lockstat *x = a, *y = b;
 	if (x->wait != y->wait)
@@ -342,7 +342,7 @@ int an_join_locks(struct an_run *r)
 		ls->pub.max_wait_ns = an_ticks_ns(r, ls->max_wait);
 	}
 	if (r->n_locks)
-		qsort(r->locks, r->n_locks, sizeof *r->locks, lock_cmp);
+		qsort(r->locks, r->n_locks, sizeof *r->locks, an_lockstat_cmp);
 	rc = 0;
 out:
 	an_scan_holds_free(r);   /* consumed */

@@ -212,29 +212,34 @@ static void js_run_body(FILE *f, const struct an_run *r)
 		const struct an_lock *l = an_run_lock(r, i);
 		fprintf(f, "%s\n  {\"id\": %u, \"kind\": \"%s\", \"acquires\": %llu, "
 			"\"contended\": %llu, \"failed_trylocks\": %llu, \"wait_ns\": %lld, "
-			"\"ovh_ns\": %lld, \"hold_ns\": %lld, \"max_wait_ns\": %lld}", i ? "," : "",
+			"\"ovh_ns\": %lld, \"runnable_ns\": %lld, \"others_ns\": %lld, \"hold_ns\": %lld, "
+			"\"max_wait_ns\": %lld}", i ? "," : "",
 			l->id, l->kind, (unsigned long long)l->acquires,
 			(unsigned long long)l->contended, (unsigned long long)l->failed_trylocks,
-			(long long)l->wait_ns, (long long)l->ovh_ns, (long long)l->hold_ns,
-			(long long)l->max_wait_ns);
+			(long long)l->wait_ns, (long long)l->ovh_ns, (long long)l->runnable_ns,
+			(long long)l->others_ns, (long long)l->hold_ns, (long long)l->max_wait_ns);
 	}
 	fputs("],\n \"barriers\": [", f);
 	for (size_t i = 0; i < an_run_n_barriers(r); i++) {
 		const struct an_barrier *b = an_run_barrier(r, i);
 		fprintf(f, "%s\n  {\"id\": %u, \"episodes\": %llu, \"wait_ns\": %lld, "
-			"\"ovh_ns\": %lld, \"worst_skew_ns\": %lld, \"worst_episode\": %u}",
+			"\"ovh_ns\": %lld, \"runnable_ns\": %lld, \"others_ns\": %lld, "
+			"\"worst_skew_ns\": %lld, \"worst_episode\": %u}",
 			i ? "," : "", b->id, (unsigned long long)b->episodes, (long long)b->wait_ns,
-			(long long)b->ovh_ns, (long long)b->worst_skew_ns, b->worst_episode);
+			(long long)b->ovh_ns, (long long)b->runnable_ns, (long long)b->others_ns,
+			(long long)b->worst_skew_ns, b->worst_episode);
 	}
 	fputs("],\n \"semaphores\": [", f);
 	for (size_t i = 0; i < an_run_n_sems(r); i++) {
 		const struct an_sem *x = an_run_sem(r, i);
 		fprintf(f, "%s\n  {\"id\": %u, \"waits\": %llu, \"blocked\": %llu, \"failed\": %llu, "
 			"\"timeouts\": %llu, \"posts\": %llu, \"wait_ns\": %lld, \"ovh_ns\": %lld, "
-			"\"max_wait_ns\": %lld}", i ? "," : "", x->id, (unsigned long long)x->waits,
+			"\"runnable_ns\": %lld, \"others_ns\": %lld, \"max_wait_ns\": %lld}",
+			i ? "," : "", x->id, (unsigned long long)x->waits,
 			(unsigned long long)x->blocked, (unsigned long long)x->failed,
 			(unsigned long long)x->timeouts, (unsigned long long)x->posts,
-			(long long)x->wait_ns, (long long)x->ovh_ns, (long long)x->max_wait_ns);
+			(long long)x->wait_ns, (long long)x->ovh_ns, (long long)x->runnable_ns,
+			(long long)x->others_ns, (long long)x->max_wait_ns);
 	}
 	fputs("],\n \"notes\": ", f);
 	js_strs(f, an_run_n_notes(r), run_note, r);

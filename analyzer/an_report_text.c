@@ -78,6 +78,9 @@ static void unavailable_lines(FILE *f, const struct an_fig *const *figs, size_t 
 		if (!head++)
 			fputs("\nUnavailable:\n", f);
 		fprintf(f, "  %-18s %s\n", an_metric_name((enum an_metric)m), why);
+		if (m == AN_ML)
+			fprintf(f, "  %-18s (so L is without the memory stall, and U holds it "
+				"beside the extra work)\n", "");
 	}
 }
 
@@ -137,40 +140,50 @@ int an_report_run_text(FILE *f, const struct an_run *r)
 				NS(c[1], x->excl_ns), x->excl_pct);
 		}
 	}
+	if (an_run_n_locks(r) || an_run_n_sems(r) || an_run_n_barriers(r))
+		fputs("\nObjects: wait and ovh are the processors' parts of IT and PT (without their "
+		      "runnable time; a lock's release cost is in PT_lock only), runnable their "
+		      "runnable time in the object's waits (in IT_sched), others the time of threads "
+		      "that are not processors (outside the books); counts and max.wait are every "
+		      "thread's\n", f);
 	if (an_run_n_locks(r)) {
 		fputs("\nLock (most contended)  kind     acquires contended       wait        ovh"
-		      "       hold   max.wait\n", f);
+		      "   runnable     others       hold   max.wait\n", f);
 		for (size_t i = 0; i < an_run_n_locks(r) && i < MAX_ROWS; i++) {
 			const struct an_lock *l = an_run_lock(r, i);
-			fprintf(f, "%21u  %-7s %9llu %9llu %10s %10s %10s %10s\n", l->id, l->kind,
-				(unsigned long long)l->acquires, (unsigned long long)l->contended,
-				NS(c[0], l->wait_ns), NS(c[1], l->ovh_ns), NS(c[2], l->hold_ns),
-				NS(c[3], l->max_wait_ns));
+			fprintf(f, "%21u  %-7s %9llu %9llu %10s %10s %10s %10s %10s %10s\n", l->id,
+				l->kind, (unsigned long long)l->acquires,
+				(unsigned long long)l->contended, NS(c[0], l->wait_ns),
+				NS(c[1], l->ovh_ns), NS(c[4], l->runnable_ns), NS(c[5], l->others_ns),
+				NS(c[2], l->hold_ns), NS(c[3], l->max_wait_ns));
 		}
 		if (an_run_n_locks(r) > MAX_ROWS)
 			fprintf(f, "  ... %zu more (--json lists them all)\n", an_run_n_locks(r) - MAX_ROWS);
 	}
 	if (an_run_n_sems(r)) {
 		fputs("\nSemaphore (most waited on)  waits  blocked  failed timeouts    posts       wait"
-		      "        ovh   max.wait\n", f);
+		      "        ovh   runnable     others   max.wait\n", f);
 		for (size_t i = 0; i < an_run_n_sems(r) && i < MAX_ROWS; i++) {
 			const struct an_sem *x = an_run_sem(r, i);
-			fprintf(f, "%26u %6llu %8llu %7llu %8llu %8llu %10s %10s %10s\n", x->id,
+			fprintf(f, "%26u %6llu %8llu %7llu %8llu %8llu %10s %10s %10s %10s %10s\n", x->id,
 				(unsigned long long)x->waits, (unsigned long long)x->blocked,
 				(unsigned long long)x->failed, (unsigned long long)x->timeouts,
 				(unsigned long long)x->posts, NS(c[0], x->wait_ns), NS(c[1], x->ovh_ns),
+				NS(c[3], x->runnable_ns), NS(c[4], x->others_ns),
 				NS(c[2], x->max_wait_ns));
 		}
 		if (an_run_n_sems(r) > MAX_ROWS)
 			fprintf(f, "  ... %zu more (--json lists them all)\n", an_run_n_sems(r) - MAX_ROWS);
 	}
 	if (an_run_n_barriers(r)) {
-		fputs("\nBarrier  episodes       wait        ovh  worst skew (episode)\n", f);
+		fputs("\nBarrier  episodes       wait        ovh   runnable     others  worst skew "
+		      "(episode)\n", f);
 		for (size_t i = 0; i < an_run_n_barriers(r); i++) {
 			const struct an_barrier *b = an_run_barrier(r, i);
-			fprintf(f, "%7u %9llu %10s %10s %11s (%u)\n", b->id,
+			fprintf(f, "%7u %9llu %10s %10s %10s %10s %11s (%u)\n", b->id,
 				(unsigned long long)b->episodes, NS(c[0], b->wait_ns),
-				NS(c[1], b->ovh_ns), NS(c[2], b->worst_skew_ns), b->worst_episode);
+				NS(c[1], b->ovh_ns), NS(c[3], b->runnable_ns), NS(c[4], b->others_ns),
+				NS(c[2], b->worst_skew_ns), b->worst_episode);
 		}
 	}
 	const struct an_fig *figs[AN_N_METRICS];

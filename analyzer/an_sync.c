@@ -62,7 +62,7 @@ static struct an_semstat *sem_stat(struct an_run *r, size_t *cap, uint32_t id)
 	return st;
 }
 
-static int sem_cmp(const void *a, const void *b)
+int an_semstat_cmp(const void *a, const void *b)
 {
 	const struct an_semstat *x = a, *y = b;
 	if (x->wait != y->wait)
@@ -144,7 +144,7 @@ int an_join_sems(struct an_run *r)
 		st->pub.max_wait_ns = an_ticks_ns(r, st->max_wait);
 	}
 	if (r->n_sems > 1)
-		qsort(r->sems, r->n_sems, sizeof *r->sems, sem_cmp);
+		qsort(r->sems, r->n_sems, sizeof *r->sems, an_semstat_cmp);
 	free(fifo);
 	return 0;
 nomem:

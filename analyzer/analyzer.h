@@ -164,9 +164,13 @@ struct an_lock {
 	uint32_t id;
 	const char *kind;          /* "mutex", "rwlock", "spin", "?" */
 	uint64_t acquires, contended, failed_trylocks;
-	int64_t wait_ns;           /* IT_lock part: waiting while another thread held it */
-	int64_t ovh_ns;            /* acquire part of PT_lock */
-	int64_t hold_ns, max_wait_ns;
+	int64_t wait_ns;           /* IT_lock part: processors waiting while another thread held
+				      it (without their runnable time, as every time column) */
+	int64_t ovh_ns;            /* acquire part of PT_lock (the processors'; the release cost
+				      is per thread, in PT_lock only) */
+	int64_t runnable_ns;       /* the processors' runnable time in its waits (in IT_sched) */
+	int64_t others_ns;         /* time of threads not processors in its waits (not a part) */
+	int64_t hold_ns, max_wait_ns;   /* every thread's */
 };
 /* Locks, most contended first (by wait_ns). */
 size_t an_run_n_locks(const struct an_run *r);
@@ -175,7 +179,9 @@ const struct an_lock *an_run_lock(const struct an_run *r, size_t i);
 struct an_barrier {
 	uint32_t id;
 	uint64_t episodes;
-	int64_t wait_ns, ovh_ns;   /* IT_barrier and PT_barrier parts */
+	int64_t wait_ns, ovh_ns;   /* IT_barrier and PT_barrier parts (the processors') */
+	int64_t runnable_ns;       /* the processors' runnable time in its waits (in IT_sched) */
+	int64_t others_ns;         /* time of threads not processors in its waits (not a part) */
 	int64_t worst_skew_ns;     /* largest last-minus-first arrival of an episode */
 	uint32_t worst_episode;
 };
@@ -189,9 +195,11 @@ struct an_sem {
 	uint64_t failed;           /* sem_trywait that found it at 0 */
 	uint64_t timeouts;         /* timed waits that gave up (or were interrupted) */
 	uint64_t posts;
-	int64_t wait_ns;           /* IT_sem part */
-	int64_t ovh_ns;            /* PT_sem part */
-	int64_t max_wait_ns;
+	int64_t wait_ns;           /* IT_sem part (the processors') */
+	int64_t ovh_ns;            /* PT_sem part (the processors') */
+	int64_t runnable_ns;       /* the processors' runnable time in its waits (in IT_sched) */
+	int64_t others_ns;         /* time of threads not processors in its waits (not a part) */
+	int64_t max_wait_ns;       /* every thread's, as the counts */
 };
 /* Semaphores, most waited on first. */
 size_t an_run_n_sems(const struct an_run *r);

@@ -3,7 +3,7 @@
 # belong to the exporters and are built by their own fragment.
 CFLAGS_analyzer := -Ianalyzer -Icollector
 
-AN_LIB_SRCS := an_metric.c an_run.c an_scan.c an_join.c an_sync.c an_budget.c an_source.c \
+AN_LIB_SRCS := an_metric.c an_run.c an_scan.c an_join.c an_sync.c an_budget.c an_objects.c an_source.c \
 	an_timeline.c an_exp.c \
 	an_exp_runs.c an_cache.c \
 	an_matrix.c an_report_text.c an_report_data.c

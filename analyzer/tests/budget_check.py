@@ -5,9 +5,25 @@ Checks figures of `scalegraph report --json` on one run (test-budget.sh): each E
 expression over f (figure name -> value in seconds or a ratio, None when unavailable), threads
 (the report's thread objects), sems (its semaphores), notes and problems; prints PASS: NAME or
 FAIL: NAME: the figures it used. A trace without switch records (the kernel refused) gives
-SKIP lines with the reason instead."""
+SKIP lines with the reason instead. Every report is also checked for its tables adding up to
+the figures: the barriers' wait and ovh to IT_barrier and PT_barrier, the semaphores' to IT_sem
+and PT_sem, the locks' wait to IT_lock (their ovh is at most PT_lock: the release cost is
+calibrated per thread)."""
 import json
 import sys
+
+
+def close(ns, s):
+    """A table's sum (ns) is the figure (s), to a microsecond or 1e-6 of it."""
+    return s is not None and abs(ns * 1e-9 - s) <= max(1e-6, 1e-6 * abs(s))
+
+
+TABLES = ("close(sum(b['wait_ns'] for b in bars), f['IT_barrier']) and "
+          "close(sum(b['ovh_ns'] for b in bars), f['PT_barrier']) and "
+          "close(sum(x['wait_ns'] for x in sems), f['IT_sem']) and "
+          "close(sum(x['ovh_ns'] for x in sems), f['PT_sem']) and "
+          "close(sum(l['wait_ns'] for l in locks), f['IT_lock']) and "
+          "sum(l['ovh_ns'] for l in locks) * 1e-9 <= f['PT_lock'] + 1e-6")
 
 
 def main():
@@ -15,10 +31,11 @@ def main():
     f = {k: v.get("value") for k, v in rep["figures"].items()}
     why = {k: v.get("unavailable") for k, v in rep["figures"].items()}
     env = {"f": f, "threads": rep["threads"], "sems": rep.get("semaphores", []),
+           "bars": rep.get("barriers", []), "locks": rep.get("locks", []), "close": close,
            "notes": rep["notes"], "problems": rep["problems"], "abs": abs, "min": min,
            "max": max, "len": len, "any": any, "all": all}
     off = next((n for n in rep["notes"] if n.startswith("time budget unavailable")), None)
-    args = sys.argv[2:]
+    args = sys.argv[2:] + ["tables add up to the figures", TABLES]
     for name, expr in zip(args[0::2], args[1::2]):
         if off and "budget" not in name.split(":")[0]:
             print("SKIP: %s: %s" % (name, off))

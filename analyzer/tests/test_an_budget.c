@@ -104,6 +104,12 @@ static void test_barrier_runnable(void **state)
 	assert_int_equal(t->barrier_wait_ns, 350);
 	assert_int_equal(t->barrier_ovh_ns, 80);
 	assert_int_equal(t->cpu_kernel_ns, 580);
+	/* the barrier's table: the same parts, the 20 ns of wake-up runnable beside them */
+	assert_int_equal(an_run_n_barriers(r), 1);
+	assert_int_equal(an_run_barrier(r, 0)->wait_ns, 350);
+	assert_int_equal(an_run_barrier(r, 0)->ovh_ns, 140);
+	assert_int_equal(an_run_barrier(r, 0)->runnable_ns, 20);
+	assert_int_equal(an_run_barrier(r, 0)->others_ns, 0);
 	assert_int_equal(an_run_n_problems(r), 0);
 	an_run_free(r);
 	syn_rmtree(dir);
@@ -179,6 +185,60 @@ static void test_semaphore(void **state)
 	assert_int_equal(s->wait_ns, 300);
 	assert_int_equal(s->ovh_ns, 30);
 	assert_int_equal(s->max_wait_ns, 320);
+	an_run_free(r);
+	syn_rmtree(dir);
+}
+
+/* The semaphore table holds the figures' parts: thread 1 waits from 200 to 520 for thread 0's
+ * post at 500 and is preempted from 505 to 515 in the operation after it (300 ns waiting,
+ * 10 ns of operation, 10 ns runnable); thread 2 of a pool sleeps in a wait from 5 to 995 for
+ * the post at 900, on CPU 12 ns in all: not a processor, its 990 ns are outside the books. */
+static void test_semaphore_table(void **state)
+{
+	static const struct syn_ev t0[] = {
+		E(0, THREAD_BEGIN, 0, SG_NO_ID), E(0, SEM_INIT, 1, 0), E(500, SEM_POST, 1, 0),
+		E(900, SEM_POST, 1, 0), E(1000, THREAD_END, 0, 0), END
+	};
+	static const struct syn_ev t1[] = {
+		E(0, THREAD_BEGIN, 1, SG_NO_ID), E(200, SEM_WAIT_BEGIN, 1, 0),
+		E(520, SEM_WAIT_END, 1, 0), E(1000, THREAD_END, 1, 0), END
+	};
+	static const struct syn_ev t2[] = {
+		E(0, THREAD_BEGIN, 2, SG_NO_ID), E(5, SEM_WAIT_BEGIN, 1, 0),
+		E(995, SEM_WAIT_END, 1, 0), E(1000, THREAD_END, 2, 0), END
+	};
+	static const struct syn_ev sched[] = {
+		SAMPLE(0, 600, 0, 0), SAMPLE(0, 601, 0, 0), SAMPLE(0, 602, 0, 0),
+		E(6, SWITCH_OUT, 602, 0), E(505, SWITCH_OUT, 601, SG_SWITCH_PREEMPTED),
+		E(515, SWITCH_IN, 601, 0), E(994, SWITCH_IN, 602, 1),
+		SAMPLE(1000, 600, 1000, 0), SAMPLE(1000, 601, 990, 10), SAMPLE(1000, 602, 12, 0), END
+	};
+	const char *dir = syn_tmpdir();
+	struct sgw_trace *w;
+	assert_int_equal(sgw_create(dir, NULL, &w), 0);
+	assert_int_equal(sgw_object(w, 1, SG_OBJ_SEM, 0x1000), 0);
+	assert_int_equal(syn_thread_tid(w, 0, 600, t0), 0);
+	assert_int_equal(syn_thread_tid(w, 1, 601, t1), 0);
+	assert_int_equal(syn_thread_tid(w, 2, 602, t2), 0);
+	assert_int_equal(syn_sched(w, sched), 0);
+	assert_int_equal(sgw_close(w, 0), 0);
+	struct an_run *r = syn_open_run(dir, NULL);
+	syn_assert_fig(r, AN_N, 2);
+	assert_false(an_run_thread(r, 2)->processor);
+	syn_assert_fig_ns(r, AN_IT_SEM, 300);
+	syn_assert_fig_ns(r, AN_PT_SEM, 10);
+	syn_assert_fig_ns(r, AN_IT_SCHED, 10);
+	syn_assert_fig_ns(r, AN_COMPUTE, 1000 + 680);
+	assert_books_close(r);
+	assert_int_equal(an_run_n_sems(r), 1);
+	const struct an_sem *x = an_run_sem(r, 0);
+	assert_int_equal(x->waits, 2);
+	assert_int_equal(x->posts, 2);
+	assert_int_equal(x->wait_ns, 300);
+	assert_int_equal(x->ovh_ns, 10);
+	assert_int_equal(x->runnable_ns, 10);
+	assert_int_equal(x->others_ns, 990);
+	assert_int_equal(x->max_wait_ns, 990);
 	an_run_free(r);
 	syn_rmtree(dir);
 }
@@ -332,6 +392,7 @@ int main(void)
 		cmocka_unit_test(test_timeline_runnable),
 		cmocka_unit_test(test_semaphore),
 		cmocka_unit_test(test_blocked_outside),
+		cmocka_unit_test(test_semaphore_table),
 		cmocka_unit_test(test_processors),
 		cmocka_unit_test(test_cond_barrier),
 	};
