@@ -351,11 +351,15 @@ static void cond_barrier_notes(struct an_run *r)
 		if (r->n_proc < 2 || c->common != (uint32_t)r->n_proc - 1 ||
 		    c->n_common * 10 < c->n_bc * 8)
 			continue;
-		an_run_note_add(r, "cond#%u: %llu of its %llu broadcasts each ended the waits of all "
-				"%u other processors: a barrier built from a mutex and a condition "
-				"variable; its waits are IT_cond, the waits for its mutex IT_lock",
-				c->id, (unsigned long long)c->n_common, (unsigned long long)c->n_bc,
-				c->common);
+		char who[48];
+		if (c->common == 1)
+			snprintf(who, sizeof who, "the wait of the other processor");
+		else
+			snprintf(who, sizeof who, "the waits of all %u other processors", c->common);
+		an_run_note_add(r, "cond#%u: %llu of its %llu broadcasts each ended %s: a barrier "
+				"built from a mutex and a condition variable; its waits are IT_cond, "
+				"the waits for its mutex IT_lock", c->id,
+				(unsigned long long)c->n_common, (unsigned long long)c->n_bc, who);
 	}
 }
 
@@ -532,6 +536,21 @@ void an_run_set_opts(struct an_run *r, const struct an_run_opts *opts)
 	}
 }
 
+/* Runnable time with no more processors than CPUs: the CPUs went to other threads, of this
+ * program (not processors) or of other processes; the figures carry that contention. */
+static void busy_machine_note(struct an_run *r)
+{
+	const struct an_fig *f = r->fig;
+	double total = f[AN_N].value * f[AN_T_PARA].value;
+	if (f[AN_IT_SCHED].unavailable || f[AN_OVERSUB].unavailable || f[AN_OVERSUB].value ||
+	    !r->budget_ok || total <= 0 || f[AN_IT_SCHED].value < 0.05 * total)
+		return;
+	an_run_note_add(r, "the CPUs were busy: the processors were runnable %.3g s (%.1f %% of "
+			"N T_para, IT_sched) though N = %.0f is not above the CPUs; other threads "
+			"of the program or other processes had them", f[AN_IT_SCHED].value,
+			100 * f[AN_IT_SCHED].value / total, f[AN_N].value);
+}
+
 /* ---- open / free ---- */
 
 static int scan_all(struct an_run *r, uint64_t lo, uint64_t hi)
@@ -599,6 +618,8 @@ int an_run_open(const char *dir, const struct an_run_opts *opts, struct an_run *
 	if ((rc = an_join_parallelism(r)) < 0)
 		goto out;
 	thread_figures(r);
+	if ((rc = an_objects_settle(r)) < 0)
+		goto out;
 	cond_barrier_notes(r);
 	if (r->budget_ok)
 		an_run_note_add(r, "time budget: every thread's time split into on CPU, runnable "
@@ -624,6 +645,7 @@ int an_run_open(const char *dir, const struct an_run_opts *opts, struct an_run *
 		an_run_note_add(r, "PT_lock: acquire part only (a release is one event and no "
 				"calibrated release cost was given)");
 	an_run_set_opts(r, NULL);
+	busy_machine_note(r);
 	*out = r;
 	r = NULL;
 	rc = 0;

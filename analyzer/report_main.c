@@ -24,6 +24,9 @@ static void usage(FILE *f)
 	      "  --profile       experiment: the function profile of each sequential pattern\n"
 	      "  --no-store-write  do not fill the store's metrics table\n"
 	      "  --reanalyze     read every trace again (ignore figures cached in the store)\n"
+	      "  A run of an experiment (STORE/runs/<id>) is analyzed as the experiment does (its N,\n"
+	      "  its point's T_seq, the store's calibrated costs) unless --t-seq, --region or\n"
+	      "  --threads is given.\n"
 	      "  --t-seq S       run or trace: the sequential time in seconds (gives E, S, U)\n"
 	      "  --region NAME   run or trace: the measured region (default: the first one)\n"
 	      "  --threads N     run or trace: the number of threads the run was given\n"
@@ -35,6 +38,47 @@ static int is_file(const char *dir, const char *name)
 	char p[4096];
 	snprintf(p, sizeof p, "%s/%s", dir, name);
 	return access(p, F_OK) == 0;
+}
+
+/* Is path a run of an experiment store (STORE/runs/<id>, or its trace/)? Then the store's
+ * directory into store and the run's id into *id. */
+static int store_run(const char *path, char *store, size_t len, long long *id)
+{
+	char p[4096];
+	snprintf(p, sizeof p, "%s", path);
+	size_t n = strlen(p);
+	while (n > 1 && p[n - 1] == '/')
+		p[--n] = 0;
+	char *slash = strrchr(p, '/');
+	if (slash && !strcmp(slash + 1, "trace")) {
+		*slash = 0;
+		slash = strrchr(p, '/');
+	}
+	if (!slash)
+		return 0;
+	char *end;
+	*id = strtoll(slash + 1, &end, 10);
+	if (end == slash + 1 || *end)
+		return 0;
+	*slash = 0;
+	slash = strrchr(p, '/');
+	if (strcmp(slash ? slash + 1 : p, "runs"))
+		return 0;
+	if (slash)
+		*slash = 0;
+	snprintf(store, len, "%s", slash ? p : ".");
+	return is_file(store, "experiment.db");
+}
+
+/* One run's report on stdout; with --csv or --json its problems as warnings on stderr. */
+static int run_report(const struct an_run *r, int csv, int json)
+{
+	int rc = json ? an_report_run_json(stdout, r) : csv ? an_report_run_csv(stdout, r)
+							 : an_report_run_text(stdout, r);
+	if (csv || json)
+		for (size_t i = 0; i < an_run_n_problems(r); i++)
+			fprintf(stderr, "scalegraph report: warning: %s\n", an_run_problem(r, i));
+	return rc;
 }
 
 static double num_arg(const char *opt, const char *s, double min)
@@ -93,7 +137,8 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	char err[2048] = "", tdir[4096];
+	char err[2048] = "", tdir[4096], sdir[4096];
+	long long run_id;
 	int rc;
 	if (is_file(path, "experiment.db")) {
 		struct an_exp *e;
@@ -108,6 +153,27 @@ int main(int argc, char **argv)
 			for (size_t i = 0; i < an_exp_n_problems(e); i++)
 				fprintf(stderr, "scalegraph report: warning: %s\n",
 					an_exp_problem(e, i));
+		an_exp_free(e);
+	} else if (!matrix && !o.t_seq_s && !o.n_threads && !o.region &&
+		   store_run(path, sdir, sizeof sdir, &run_id)) {
+		/* a run of a store: analyzed as the experiment analyzes it (its N, its point's
+		 * T_seq, the store's calibrated costs) */
+		struct an_exp *e;
+		if ((rc = an_exp_open(sdir, eflags | AN_EXP_NO_STORE_WRITE, &e, err,
+				      sizeof err)) < 0) {
+			fprintf(stderr, "scalegraph report: error: %s\n", err);
+			return 1;
+		}
+		struct an_run *r = an_exp_run(e, run_id);
+		if (!r) {
+			fprintf(stderr, "scalegraph report: error: %s: run %lld of %s has no readable "
+				"trace%s%s\n", path, run_id, sdir, an_exp_n_problems(e) ? ": " : "",
+				an_exp_n_problems(e) ? an_exp_problem(e, an_exp_n_problems(e) - 1)
+						     : "");
+			an_exp_free(e);
+			return 1;
+		}
+		rc = run_report(r, csv, json);
 		an_exp_free(e);
 	} else {
 		/* a run directory: its trace/ (a trace root since format 1.2, or the process's
@@ -126,12 +192,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "scalegraph report: error: %s\n", err);
 			return 1;
 		}
-		rc = json ? an_report_run_json(stdout, r) : csv ? an_report_run_csv(stdout, r)
-								: an_report_run_text(stdout, r);
-		if (csv || json)
-			for (size_t i = 0; i < an_run_n_problems(r); i++)
-				fprintf(stderr, "scalegraph report: warning: %s\n",
-					an_run_problem(r, i));
+		rc = run_report(r, csv, json);
 		an_run_free(r);
 	}
 	if (rc < 0 || fflush(stdout) != 0) {

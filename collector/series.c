@@ -178,6 +178,8 @@ static int run_one(struct series *se, const char *kind, int n, const struct size
 	}
 	rc = store_run_find(se->st, kind, n, pt->text, rep, out);
 	if (rc == 0) {
+		if (se->first_made_id && out->id >= se->first_made_id)
+			return 0;   /* made a moment ago for another point: counted there */
 		se->runs_reused++;
 		progress_end(&se->progress, label, 0, out->t_wall_s, out->status);
 		return 0;
@@ -198,6 +200,8 @@ static int run_one(struct series *se, const char *kind, int n, const struct size
 	rc = store_run_begin(se->st, out);
 	if (rc < 0)
 		return rc;
+	if (!se->first_made_id)
+		se->first_made_id = out->id;
 	run_dir(se, out->id, dir, sizeof dir);
 	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
 		return -errno;
@@ -355,7 +359,7 @@ static void point_print(struct series *se, const struct store_point *p)
 		fprintf(se->out, "\r\033[K");
 	fprintf(se->out, "%-12s %-8s N=%-3d s=%-8.4g %-28s T_para=%-9.4g T_seq=%-9.4g E=%-6.3f "
 		"(%s%s)%s%s%s\n", p->model, p->method, p->n_threads, p->scale, p->sizes, p->t_para_s,
-		p->t_seq_s, p->efficiency, p->by_wall ? "wall clock" : "traced regions",
+		p->t_seq_s, p->efficiency, p->by_wall ? "wall clock" : "trace",
 		!strcmp(p->t_seq_source, "n1") ? ", T_seq = the N=1 run" : "",
 		p->oversubscribed ? " oversubscribed" : "", p->note[0] ? "  -- " : "", p->note);
 	if (p->search_runs)
@@ -619,9 +623,9 @@ int series_estimate(const struct series *se)
 	const struct spec *s = se->spec;
 	int per_n = s->n_threads * s->repeat;
 	int seq = s->sequential.argc ? 1 : 0;
-	/* each point: its repetitions and as many T_seq runs (reused ones count as done too);
-	 * with a sequential program, the pattern series first */
-	int total = s->n_methods * per_n * (2 + seq);
+	/* each point: its repetitions and, with a sequential program, as many T_seq runs and the
+	 * pattern series first (without one, T_seq is the N=1 runs already counted) */
+	int total = s->n_methods * per_n * (1 + 2 * seq);
 	for (int i = 0; i < s->n_models; i++) {
 		int e = s->model[i].kind == SPEC_E_CONSERVED;
 		if (s->model[i].kind == SPEC_MEMORY_BOUND)

@@ -28,7 +28,10 @@ struct series {
 	volatile sig_atomic_t *stop;
 	FILE *out;                 /* progress and summary */
 	struct progress progress;
-	int runs_made, runs_reused, runs_failed;
+	int runs_made, runs_reused, runs_failed;   /* reused: made by an earlier invocation */
+	int64_t first_made_id;     /* the id of the first run this invocation made (0: none): a
+				      run found again with an id from there on was made for
+				      another point of this series (the N=1 runs as T_seq) */
 	int n_listed;              /* dry run: identities listed so far (each listed once) */
 	char **listed;
 };

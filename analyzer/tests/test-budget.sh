@@ -73,6 +73,7 @@ elif build hog_barrier && ${CC:-cc} -O2 -I"$src" "$src/hog.c" -o "$tmp/hog"; the
 		hog-sched 'f["IT_sched"] >= 0.25 * f["T_para"]' \
 		hog-not-barrier-overhead 'f["PT_barrier"] < f["IT_sched"] / 2' \
 		hog-parallelism 'f["parallelism"] <= 2.0 + 1e-9 and f["parallelism"] <= 1.6' \
+		hog-busy-note 'any(n.startswith("the CPUs were busy") for n in notes)' \
 		hog-books "$books"
 fi
 

@@ -124,6 +124,25 @@ check store_matrix_filled "$n cells" test "${n:-0}" -gt 0
 run=$(sqlite3 "$T/exp/experiment.db" "select id from runs where kind = 'par' and n_threads = 2 limit 1")
 "$REPORT" "$T/exp/runs/$run" > "$T/run.txt" 2>&1
 check run_dir_report "$(head -3 "$T/run.txt")" grep -q "^T_para " "$T/run.txt"
+# a run of the store is analyzed as the experiment analyzes it: the figures of the store's
+# metrics rows for that run (its point's T_seq, the calibrated release cost), not a bare run's
+prun=$(sqlite3 "$T/exp/experiment.db" "select run_id from metrics where name = 'E' and value is
+	not null and run_id in (select id from runs where kind = 'par' and n_threads = 2) limit 1")
+"$REPORT" --json "$T/exp/runs/$prun" > "$T/run-store.json" 2>/dev/null
+out=$(python3 - "$T/run-store.json" "$T/exp/experiment.db" "$prun" <<'PY'
+import json, sqlite3, sys
+rep = json.load(open(sys.argv[1]))["figures"]
+db = sqlite3.connect(sys.argv[2])
+rows = dict(db.execute("select name, value from metrics where run_id = ?", (int(sys.argv[3]),)))
+bad = []
+for k in ("T_seq", "E", "L", "U", "PT_lock", "IT_sched", "closure"):
+    a, b = rep.get(k, {}).get("value"), rows.get(k)
+    if a is None or b is None or abs(a - b) > 1e-9 * max(1.0, abs(b)):
+        bad.append("%s: report %s, store %s" % (k, a, b))
+print("; ".join(bad) or "ok")
+PY
+)
+check run_of_store_as_experiment "$out" test "$out" = ok
 "$REPORT" --json --t-seq 0.001 "$T/exp/runs/$run/trace" > "$T/run.json" 2>/dev/null
 check bare_trace_json "invalid JSON" python3 -m json.tool "$T/run.json" /dev/null
 check run_threads_listed "no thread table" grep -q '"barrier_wait_ns"' "$T/run.json"
