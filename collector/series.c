@@ -140,6 +140,25 @@ static void join_argv(char **argv, char *buf, size_t len)
 	}
 }
 
+/* Has this invocation counted run `id` already (made or reused)? */
+static int counted(const struct series *se, int64_t id)
+{
+	for (int i = 0; i < se->n_counted; i++)
+		if (se->counted[i] == id)
+			return 1;
+	return 0;
+}
+
+static int count_run(struct series *se, int64_t id)
+{
+	int64_t *c = realloc(se->counted, (size_t)(se->n_counted + 1) * sizeof *c);
+	if (!c)
+		return -ENOMEM;
+	se->counted = c;
+	se->counted[se->n_counted++] = id;
+	return 0;
+}
+
 /* One run, or the recorded one with the same identity. Returns 0 (out filled; out->status
  * says whether it succeeded) or -EINTR / -errno. */
 static int run_one(struct series *se, const char *kind, int n, const struct size_point *pt,
@@ -178,8 +197,10 @@ static int run_one(struct series *se, const char *kind, int n, const struct size
 	}
 	rc = store_run_find(se->st, kind, n, pt->text, rep, out);
 	if (rc == 0) {
-		if (se->first_made_id && out->id >= se->first_made_id)
-			return 0;   /* made a moment ago for another point: counted there */
+		if (counted(se, out->id))
+			return 0;   /* made or found a moment ago for another point */
+		if ((rc = count_run(se, out->id)) < 0)
+			return rc;
 		se->runs_reused++;
 		progress_end(&se->progress, label, 0, out->t_wall_s, out->status);
 		return 0;
@@ -200,8 +221,8 @@ static int run_one(struct series *se, const char *kind, int n, const struct size
 	rc = store_run_begin(se->st, out);
 	if (rc < 0)
 		return rc;
-	if (!se->first_made_id)
-		se->first_made_id = out->id;
+	if ((rc = count_run(se, out->id)) < 0)
+		return rc;
 	run_dir(se, out->id, dir, sizeof dir);
 	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
 		return -errno;
@@ -712,6 +733,9 @@ out:
 	free(se->listed);
 	se->listed = NULL;
 	se->n_listed = 0;
+	free(se->counted);
+	se->counted = NULL;
+	se->n_counted = 0;
 	if (rc == -EINTR && !se->dry_run)
 		drop_runs(se, 0);
 	if (rc == -EINTR || rc == -EINVAL || rc == -ENAMETOOLONG)

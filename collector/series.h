@@ -29,9 +29,9 @@ struct series {
 	FILE *out;                 /* progress and summary */
 	struct progress progress;
 	int runs_made, runs_reused, runs_failed;   /* reused: made by an earlier invocation */
-	int64_t first_made_id;     /* the id of the first run this invocation made (0: none): a
-				      run found again with an id from there on was made for
-				      another point of this series (the N=1 runs as T_seq) */
+	int64_t *counted;          /* ids of the runs made or reused so far: a run found again
+				      (the N=1 runs as T_seq) is counted once */
+	int n_counted;
 	int n_listed;              /* dry run: identities listed so far (each listed once) */
 	char **listed;
 };

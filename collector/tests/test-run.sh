@@ -45,6 +45,13 @@ check e_conserved_unreachable_N1 "note: $note" grep -q "target unreachable at th
 # the searches reuse the method's own runs: no identity is run twice
 dups=$(q "$T/search.exp" "select count(*) from (select kind, n_threads, sizes, rep, count(*) c from runs group by 1,2,3,4 having c > 1)")
 check runs_never_repeated "$dups duplicated runs" test "$dups" -eq 0
+# a fresh store: every run made is counted once, none "reused" (the searches find the
+# method's runs again), the counter goes up by one
+n=$(q "$T/search.exp" "select count(*) from runs")
+line=$(grep "runs made" "$T/search.out")
+check fresh_store_counts "want '$n runs made, 0 reused': $line" grep -q ": $n runs made, 0 reused" <<<"$line"
+gaps=$(sed -n 's/^\[\([0-9]*\)\/[0-9]*\].*/\1/p' "$T/search.out" | awk 'NR > 1 && $1 != p + 1 { g++ } { p = $1 } END { print g + 0 }')
+check progress_counter_steps_by_one "$gaps jumps" test "$gaps" -eq 0
 
 # --- crash, hang, timeout, exit status -------------------------------------------------------
 cat >"$T/fail.sgx" <<EOS
