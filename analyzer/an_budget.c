@@ -42,7 +42,7 @@ struct smp {
 /* A context switch of one thread. */
 struct sw {
 	uint64_t t;
-	uint32_t out, preempted;
+	uint32_t out : 1, preempted : 1, cpu : 30;
 };
 
 struct tid_pos {
@@ -194,7 +194,8 @@ static int sched_pass(struct an_run *r, struct sched_load *L, int fill)
 									: (uint64_t)(tn + 0.5);
 			if (sw) {
 				L->sw[pos][L->at[pos][cpu]++] = (struct sw){
-					t, kind == SG_EV_SWITCH_OUT, (aux & SG_SWITCH_PREEMPTED) != 0 };
+					t, kind == SG_EV_SWITCH_OUT, (aux & SG_SWITCH_PREEMPTED) != 0,
+					cpu };
 			} else {
 				struct smp *x = smp_at(L, (size_t)pos, t);
 				if (!x)
@@ -300,14 +301,28 @@ out:
 
 /* Thread pos's off-CPU spans from its switches (in time order). A switch out opens a span, the
  * next switch in closes it; one still open at the end runs to the end of time. */
-static int spans_make(struct an_run *r, size_t pos, const struct sw *sw, size_t n)
+static int spans_make(struct an_run *r, size_t pos, const struct sw *sw, size_t n,
+		      size_t n_cpu)
 {
 	size_t m = 0;
 	struct an_ivl *v = an_malloc_big((n / 2 + 1) * sizeof *v);   /* a span per switch out */
+	uint64_t *on = calloc(n_cpu ? n_cpu : 1, sizeof *on), in_t = 0;
 	int off = 0;
-	if (!v)
+	uint32_t in_cpu = UINT32_MAX;
+	if (!v || !on) {
+		free(v);
+		free(on);
 		return -ENOMEM;
+	}
 	for (size_t k = 0; k < n; k++) {
+		if (sw[k].out && in_cpu < n_cpu && sw[k].t > in_t)
+			on[in_cpu] += sw[k].t - in_t;   /* on CPU from its switch in */
+		if (sw[k].out) {
+			in_cpu = UINT32_MAX;
+		} else {
+			in_cpu = sw[k].cpu;
+			in_t = sw[k].t;
+		}
 		if (sw[k].out && !off) {
 			v[m++] = (struct an_ivl){ sw[k].t, SG_TICKS_MAX, 0, sw[k].preempted, 0, 0 };
 			off = 1;
@@ -318,6 +333,8 @@ static int spans_make(struct an_run *r, size_t pos, const struct sw *sw, size_t 
 	}
 	r->off[pos] = v;
 	r->n_off[pos] = m;
+	r->cpu_on[pos] = on;
+	r->n_cpu_on[pos] = n_cpu;
 	return 0;
 }
 
@@ -550,7 +567,9 @@ int an_budget_build(struct an_run *r)
 	r->bud = calloc(n ? n : 1, sizeof *r->bud);
 	r->off = calloc(n ? n : 1, sizeof *r->off);
 	r->n_off = calloc(n ? n : 1, sizeof *r->n_off);
-	if (!r->bud || !r->off || !r->n_off)
+	r->cpu_on = calloc(n ? n : 1, sizeof *r->cpu_on);
+	r->n_cpu_on = calloc(n ? n : 1, sizeof *r->n_cpu_on);
+	if (!r->bud || !r->off || !r->n_off || !r->cpu_on || !r->n_cpu_on)
 		return -ENOMEM;
 	const struct sgr_sched *sc = sgr_sched(r->tr);
 	r->budget_ok = 0;
@@ -577,7 +596,7 @@ int an_budget_build(struct an_run *r)
 						   (unsigned long long)r->sched_lost);
 		}
 		for (size_t i = 0; r->budget_ok && i < n; i++)
-			if ((rc = spans_make(r, i, L.sw[i], L.n_sw[i])) < 0)
+			if ((rc = spans_make(r, i, L.sw[i], L.n_sw[i], L.n_cpu[i])) < 0)
 				goto out;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -594,10 +613,16 @@ void an_budget_free(struct an_run *r)
 {
 	for (size_t i = 0; r->off && i < r->n_threads; i++)
 		free(r->off[i]);
+	for (size_t i = 0; r->cpu_on && i < r->n_threads; i++)
+		free(r->cpu_on[i]);
 	free(r->off);
 	free(r->n_off);
+	free(r->cpu_on);
+	free(r->n_cpu_on);
 	free(r->bud);
 	r->off = NULL;
 	r->n_off = NULL;
+	r->cpu_on = NULL;
+	r->n_cpu_on = NULL;
 	r->bud = NULL;
 }

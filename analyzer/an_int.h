@@ -208,6 +208,9 @@ struct an_run {
 				      stream, in time order; aux 1 when preempted (runnable
 				      throughout), 0 when blocked (then woken) */
 	size_t *n_off;
+	uint64_t **cpu_on;         /* per thread position: ticks on each CPU by the records (from
+				      a switch in to the next switch out), n_cpu_on[pos] CPUs */
+	size_t *n_cpu_on;
 	uint64_t sched_lost;       /* switch records the kernel dropped */
 	uint64_t par_busy, par_multi;   /* ticks: busy total, busy while >= 2 busy */
 	int n_proc;

@@ -536,8 +536,10 @@ void an_run_set_opts(struct an_run *r, const struct an_run_opts *opts)
 	}
 }
 
-/* Runnable time with no more processors than CPUs: the CPUs went to other threads, of this
- * program (not processors) or of other processes; the figures carry that contention. */
+/* Runnable time with no more processors than CPUs: either the scheduler kept the processors
+ * on fewer CPUs than there were (a wake-up pulls the woken thread to its waker's CPU), so they
+ * waited for each other's, or other threads (of the program, not processors, or of other
+ * processes) had the CPUs. The switch records say which CPUs the processors ran on. */
 static void busy_machine_note(struct an_run *r)
 {
 	const struct an_fig *f = r->fig;
@@ -545,10 +547,43 @@ static void busy_machine_note(struct an_run *r)
 	if (f[AN_IT_SCHED].unavailable || f[AN_OVERSUB].unavailable || f[AN_OVERSUB].value ||
 	    !r->budget_ok || total <= 0 || f[AN_IT_SCHED].value < 0.05 * total)
 		return;
-	an_run_note_add(r, "the CPUs were busy: the processors were runnable %.3g s (%.1f %% of "
-			"N T_para, IT_sched) though N = %.0f is not above the CPUs; other threads "
-			"of the program or other processes had them", f[AN_IT_SCHED].value,
-			100 * f[AN_IT_SCHED].value / total, f[AN_N].value);
+	size_t n_cpu = 0;
+	for (size_t i = 0; i < r->n_threads; i++)
+		if (r->th[i].processor && r->n_cpu_on[i] > n_cpu)
+			n_cpu = r->n_cpu_on[i];
+	uint64_t *on = calloc(n_cpu ? n_cpu : 1, sizeof *on), sum = 0;
+	if (!on)
+		return;
+	for (size_t i = 0; i < r->n_threads; i++)
+		for (size_t c = 0; r->th[i].processor && c < r->n_cpu_on[i]; c++) {
+			on[c] += r->cpu_on[i][c];
+			sum += r->cpu_on[i][c];
+		}
+	/* the CPUs that held a twentieth of the processors' time or more */
+	char list[128] = "";
+	int used = 0, n_list = 0;
+	for (size_t c = 0; c < n_cpu && sum; c++) {
+		if (20 * on[c] < sum)
+			continue;
+		used++;
+		if (n_list < 100)
+			n_list += snprintf(list + n_list, sizeof list - (size_t)n_list, "%s%zu",
+					   used > 1 ? ", " : "", c);
+	}
+	free(on);
+	double pct = 100 * f[AN_IT_SCHED].value / total;
+	int cpus = r->opts.n_cpus > 0 ? r->opts.n_cpus : n_cpus_here();
+	if (used > 0 && used < f[AN_N].value && used < cpus)
+		an_run_note_add(r, "the processors shared CPUs: they ran on CPU %s only (N = %.0f, %d "
+				"CPUs), so each waited for the others' CPU: runnable %.3g s (%.1f %% of "
+				"N T_para, IT_sched); the scheduler kept them together (a wake-up pulls "
+				"the woken thread to its waker's CPU)", list, f[AN_N].value, cpus,
+				f[AN_IT_SCHED].value, pct);
+	else
+		an_run_note_add(r, "the CPUs were busy: the processors were runnable %.3g s (%.1f %% "
+				"of N T_para, IT_sched) though N = %.0f is not above the CPUs; other "
+				"threads of the program or other processes had them", f[AN_IT_SCHED].value,
+				pct, f[AN_N].value);
 }
 
 /* ---- open / free ---- */

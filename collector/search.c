@@ -81,6 +81,15 @@ static int tried(const struct search *sr, double s, int (*same)(void *, double, 
 	return 0;
 }
 
+/* Was a size within a quarter of s (either way) tried? */
+static int near_tried(const struct search *sr, double s)
+{
+	for (int i = 0; i < sr->n; i++)
+		if (!isnan(sr->probe[i].y) && fabs(log(sr->probe[i].s / s)) < log(1.25))
+			return 1;
+	return 0;
+}
+
 enum search_state search_next(struct search *sr, double *s_next, int *best, char *why,
 			      size_t why_len, int (*same)(void *ctx, double a, double b), void *ctx)
 {
@@ -198,6 +207,17 @@ enum search_state search_next(struct search *sr, double *s_next, int *best, char
 		}
 	}
 	double s = clamp(exp(u), sr->s_min, sr->s_max);
+	/* the target lies beyond a limit the search already stands at: a probe within a quarter
+	 * of it (the run-time cap narrows s_max a little after each run near it, so the next size
+	 * is never quite one tried; five probes of 5 s each found nothing new) */
+	int at_limit = (exp(u) >= sr->s_max && near_tried(sr, sr->s_max)) ||
+		       (exp(u) <= sr->s_min && near_tried(sr, sr->s_min));
+	if (at_limit && !(lo >= 0 && hi >= 0)) {
+		snprintf(why, why_len, "target unreachable within the size limits (s in %.4g..%.4g, "
+			 "the largest capped by the run time); closest %s = %.4g at s = %.4g",
+			 sr->s_min, sr->s_max, what, sr->probe[b].y, sr->probe[b].s);
+		return SEARCH_GAVE_UP;
+	}
 	if (tried(sr, s, same, ctx)) {
 		if (s >= sr->s_max * (1 - 1e-9) || s <= sr->s_min * (1 + 1e-9))
 			snprintf(why, why_len, "target unreachable within the size limits (s in %.4g..%.4g); "

@@ -3,7 +3,8 @@
 # (analyzer/tests/programs/): each is built with `scalegraph cc`, run, and its report checked
 # within a stated tolerance. A semaphore pool (IT_sem), a main thread that works (a processor),
 # a barrier program with a CPU hog pinned beside it (the lost time is IT_sched, not barrier
-# overhead; parallelism at most the CPUs), a read() on a pipe (IT_blocked), a recursive mutex and
+# overhead; parallelism at most the CPUs), its two workers pinned to one CPU (the report says
+# they shared it), a read() on a pipe (IT_blocked), a recursive mutex and
 # a try-lock (IT_lock), and a parent running traced children with the same SG_TRACE_DIR (one
 # directory per process, linked). Every run's books must close within 2 %.
 # Timings are loose on purpose (a loaded CI machine): the budget's structure is what is tested.
@@ -29,6 +30,7 @@ build() {
 run() {
 	local name=$1
 	shift
+	rm -rf "$tmp/$name.trace"   # a fresh root: a second run would be another process in it
 	if ! SG_TRACE_DIR="$tmp/$name.trace" "$tmp/$name" "$@" >"$tmp/$name.out" 2>&1; then
 		echo "FAIL: $name runs: $(tail -3 "$tmp/$name.out")"
 		return 1
@@ -75,6 +77,15 @@ elif build hog_barrier && ${CC:-cc} -O2 -I"$src" "$src/hog.c" -o "$tmp/hog"; the
 		hog-parallelism 'f["parallelism"] <= 2.0 + 1e-9 and f["parallelism"] <= 1.6' \
 		hog-busy-note 'any(n.startswith("the CPUs were busy") for n in notes)' \
 		hog-books "$books"
+fi
+
+# both workers pinned to one CPU: they share it, and the report says the processors shared CPUs
+if [ "$(nproc)" -ge 2 ] && build hog_barrier && run hog_barrier --one-cpu; then
+	python3 "$check" "$tmp/hog_barrier.json" \
+		one-cpu-sched 'f["IT_sched"] >= 0.25 * f["T_para"]' \
+		one-cpu-parallelism 'f["parallelism"] <= 1.1' \
+		one-cpu-note 'any(n.startswith("the processors shared CPUs: they ran on CPU 0 only") for n in notes)' \
+		one-cpu-books "$books"
 fi
 
 # asleep in read() on a pipe: blocked outside any traced primitive

@@ -279,6 +279,42 @@ static void size_limit_is_reported(void **state)
 	assert_true(fabs(sr.probe[best].s - 20) < 1e-9);
 }
 
+/* An efficiency creeping toward an unreachable 0.3 while each run's time caps the size: the
+ * runner narrows s_max after every probe to what keeps a run under 5 s by the work exponent
+ * (2), but T grows a little faster (s^2.05), so the cap moves down after each probe near it.
+ * One probe at the cap, then the verdict, not probe after probe just under a moving cap (the
+ * demo's N=4 E search made five 5 s runs there). */
+static double creeping_e(double s, double n)
+{
+	(void)n;
+	return 0.0046 * log(s) - 0.002;
+}
+
+static void moving_size_cap_is_a_limit(void **state)
+{
+	(void)state;
+	struct probe_fn f = { NULL, 1, creeping_e, 4 };
+	struct search sr;
+	int best;
+	char why[256];
+	double s = 4;
+	search_init(&sr, SEARCH_EFFICIENCY, 0.3, 0.02, 4e-4, 4e4, 2.0, 6);
+	for (;;) {
+		search_add(&sr, s, measure(&f, s));
+		double t = 0.02 * pow(s, 2.05);
+		double cap = s * sqrt(5.0 / t);
+		if (cap < sr.s_max)
+			sr.s_max = cap;
+		if (search_next(&sr, &s, &best, why, sizeof why, NULL, NULL) != SEARCH_CONTINUE)
+			break;
+	}
+	assert_non_null(strstr(why, "target unreachable within the size limits"));
+	int at_cap = 0;
+	for (int i = 0; i < sr.n; i++)
+		at_cap += sr.probe[i].s > 0.8 * sr.s_max;
+	assert_int_equal(at_cap, 1);
+}
+
 static void gives_up_after_max_probes(void **state)
 {
 	(void)state;
@@ -321,6 +357,7 @@ int main(void)
 		cmocka_unit_test(efficiency_falling_with_size_turns_the_search_around),
 		cmocka_unit_test(sizes_closer_than_the_scatter_are_not_probed),
 		cmocka_unit_test(size_limit_is_reported),
+		cmocka_unit_test(moving_size_cap_is_a_limit),
 		cmocka_unit_test(gives_up_after_max_probes),
 		cmocka_unit_test(failed_runs_give_up_clearly),
 	};
