@@ -21,11 +21,12 @@
  * remainder of the tails stays with the primitive (its PT part); what the tails cannot hold goes
  * to the blocked spans in compute (woken from I/O). Blocked spans in compute are IT_blocked.
  *
- * On CPU is by the records. The kernel's CPU time of a thread is a little more: it charges a
- * thread from the moment it picks it, the switch-in record comes after the switch (about a
- * microsecond here), and a thread woken on an idle CPU from its enqueue on (the kernel skips
- * the clock update of that switch: the idle CPU's wake-up, several microseconds in this VM,
- * is charged to the thread and not to its run delay). The thread table shows both.
+ * On CPU is by the records. The kernel charges a thread from the moment it picks it, and the
+ * switch-in record comes after the switch: a switch in right after another traced thread's
+ * switch out on the same CPU is read as beginning at that switch out (sched_pass), which makes
+ * the two agree. A thread woken on an idle CPU is still charged by the kernel from its enqueue
+ * on (the kernel skips the clock update of that switch: the idle CPU's wake-up is the thread's
+ * CPU time, not its run delay). The thread table shows both.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -37,6 +38,13 @@
 struct smp {
 	uint64_t t;
 	int64_t cpu, delay;
+};
+
+/* The latest switch record of one CPU. */
+struct cpu_last {
+	uint64_t t;
+	int32_t tid;
+	int out;                   /* 1 a switch out, 0 a switch in, -1 none (or records lost) */
 };
 
 /* A context switch of one thread. */
@@ -62,6 +70,8 @@ struct sched_load {
 	size_t n_map;
 	struct tid_pos *hash;      /* open addressing by tid, pos UINT32_MAX: empty */
 	uint32_t mask;
+	struct cpu_last *last;     /* per CPU: its latest switch record (the fill pass) */
+	size_t n_last;
 };
 
 static int tid_cmp(const void *a, const void *b)
@@ -121,6 +131,7 @@ static void load_free(struct sched_load *L, size_t n)
 	free(L->cap_smp);
 	free(L->map);
 	free(L->hash);
+	free(L->last);
 }
 
 /* A sample of pos at t: the one already there at the same time (the TASK_CPU and TASK_DELAY
@@ -152,6 +163,26 @@ static int cpu_slot(struct sched_load *L, size_t pos, uint32_t cpu)
 	return 0;
 }
 
+/* The longest a context switch between two of the program's threads on one CPU is taken to
+ * last (switch out to switch in; about 0.3 us here): a longer gap had something else between. */
+#define SWITCH_MAX_NS 20000.0
+
+/* The latest switch record of CPU cpu, grown on demand; NULL when out of memory. */
+static struct cpu_last *cpu_last_at(struct sched_load *L, uint32_t cpu)
+{
+	if (cpu >= L->n_last) {
+		size_t nn = cpu + 16;
+		struct cpu_last *q = realloc(L->last, nn * sizeof *q);
+		if (!q)
+			return NULL;
+		for (size_t c = L->n_last; c < nn; c++)
+			q[c] = (struct cpu_last){ 0, 0, -1 };
+		L->last = q;
+		L->n_last = nn;
+	}
+	return &L->last[cpu];
+}
+
 /* One pass over the sched stream: with `fill` 0 it counts each thread's switches per CPU, with
  * 1 it stores them (ticks of the trace's clock) where L->at says, CPU by CPU (each CPU's
  * records are in time order: they come from that CPU's ring), and stores the samples and the
@@ -161,6 +192,7 @@ static int sched_pass(struct an_run *r, struct sched_load *L, int fill)
 	struct sgr_cursor cur;
 	struct sgr_span sp;
 	const double per_tick = 1.0 / r->info->ns_per_tick, off = r->info->offset_ns;
+	const double switch_max = SWITCH_MAX_NS * per_tick;   /* ticks */
 	sgr_cursor_init(&cur, r->tr, SGR_POS_SCHED);
 	while (sgr_cursor_next(&cur, &sp)) {
 		for (size_t k = 0; k < sp.n; k++) {
@@ -174,16 +206,19 @@ static int sched_pass(struct an_run *r, struct sched_load *L, int fill)
 			}
 			if (kind == SG_EV_SWITCH_LOST) {
 				r->sched_lost += fill ? (uint64_t)value : 0;
+				for (size_t c = 0; c < L->n_last; c++)
+					L->last[c].out = -1;   /* what came between is gone */
 				continue;
 			}
 			int sw = kind == SG_EV_SWITCH_OUT || kind == SG_EV_SWITCH_IN;
 			if (!sw && (!fill || (kind != SG_EV_TASK_CPU && kind != SG_EV_TASK_DELAY)))
 				continue;
-			long pos = tid_find(L, (int32_t)sg_rec_id(e));
-			if (pos < 0)
-				continue;   /* the drain thread, or a thread that never recorded */
+			int32_t tid = (int32_t)sg_rec_id(e);
+			long pos = tid_find(L, tid);
 			uint32_t aux = sg_rec_aux(e), cpu = SG_SWITCH_CPU(aux);
 			if (!fill) {
+				if (pos < 0)
+					continue;
 				if (cpu_slot(L, (size_t)pos, cpu) < 0)
 					return -ENOMEM;
 				L->at[pos][cpu]++;
@@ -192,6 +227,22 @@ static int sched_pass(struct an_run *r, struct sched_load *L, int fill)
 			double tn = ((double)sg_rec_ticks(e) - off) * per_tick;
 			uint64_t t = tn <= 0 ? 0 : tn >= (double)SG_TICKS_MAX ? SG_TICKS_MAX
 									: (uint64_t)(tn + 0.5);
+			if (sw) {
+				struct cpu_last *c = cpu_last_at(L, cpu);
+				if (!c)
+					return -ENOMEM;
+				uint64_t t_rec = t;
+				/* a switch in right after another thread's switch out on this CPU
+				 * began at that switch out: the kernel charges the switch to the
+				 * incoming thread (its run delay ends, its CPU time starts, when the
+				 * scheduler picks it), the record comes after the switch */
+				if (kind == SG_EV_SWITCH_IN && c->out == 1 && c->tid != tid &&
+				    t >= c->t && (double)(t - c->t) <= switch_max)
+					t = c->t;
+				*c = (struct cpu_last){ t_rec, tid, kind == SG_EV_SWITCH_OUT };
+			}
+			if (pos < 0)
+				continue;   /* the drain thread, or a thread that never recorded */
 			if (sw) {
 				L->sw[pos][L->at[pos][cpu]++] = (struct sw){
 					t, kind == SG_EV_SWITCH_OUT, (aux & SG_SWITCH_PREEMPTED) != 0,

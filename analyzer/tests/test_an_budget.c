@@ -243,6 +243,50 @@ static void test_semaphore_table(void **state)
 	syn_rmtree(dir);
 }
 
+/* Two threads take turns on CPU 0, each switch 3-4 ns from the switch out to the switch in
+ * (the records come after the switch): thread 2 (tid 702) is preempted at 100 and back at 303,
+ * thread 1 (tid 701) preempted at 300 and back at 604. The kernel charges a switch to the
+ * incoming thread (its run delay ends, its CPU time starts, when it is picked): run delays 200
+ * and 300 ns, then thread 1 is preempted at 700 and thread 2 back at 703 (100 ns). A switch in
+ * right after another thread's switch out on the same CPU is read as beginning at that switch
+ * out, so the records agree with the kernel to the nanosecond. Thread 1 comes back on CPU 1 at
+ * 30800, where no switch out came before: its span, 700 to 30800, stays as it is. */
+static void test_switch_in_at_the_switch(void **state)
+{
+	static const struct syn_ev t1[] = {
+		E(0, THREAD_BEGIN, 1, SG_NO_ID), E(40000, THREAD_END, 1, 0), END
+	};
+	static const struct syn_ev t2[] = {
+		E(0, THREAD_BEGIN, 2, SG_NO_ID), E(40000, THREAD_END, 2, 0), END
+	};
+	static const struct syn_ev sched[] = {
+		SAMPLE(0, 701, 0, 0), SAMPLE(0, 702, 0, 0),
+		E(100, SWITCH_OUT, 702, SG_SWITCH_PREEMPTED | 0), E(103, SWITCH_IN, 701, 0),
+		E(300, SWITCH_OUT, 701, SG_SWITCH_PREEMPTED | 0), E(303, SWITCH_IN, 702, 0),
+		E(600, SWITCH_OUT, 702, SG_SWITCH_PREEMPTED | 0), E(604, SWITCH_IN, 701, 0),
+		E(700, SWITCH_OUT, 701, SG_SWITCH_PREEMPTED | 0), E(703, SWITCH_IN, 702, 0),
+		E(30800, SWITCH_IN, 701, 1),
+		SAMPLE(40000, 701, 40000 - 300 - 30100, 300 + 30100),
+		SAMPLE(40000, 702, 40000 - 300, 200 + 100), END
+	};
+	const char *dir = syn_tmpdir();
+	struct sgw_trace *w;
+	assert_int_equal(sgw_create(dir, NULL, &w), 0);
+	assert_int_equal(syn_thread_tid(w, 1, 701, t1), 0);
+	assert_int_equal(syn_thread_tid(w, 2, 702, t2), 0);
+	assert_int_equal(syn_sched(w, sched), 0);
+	assert_int_equal(sgw_close(w, 0), 0);
+	struct an_run *r = syn_open_run(dir, NULL);
+	syn_assert_fig(r, AN_N, 2);
+	syn_assert_fig_ns(r, AN_IT_SCHED, 300 + 30100 + 200 + 100);
+	assert_int_equal(an_run_thread(r, 0)->cpu_ns, 40000 - 300 - 30100);
+	assert_int_equal(an_run_thread(r, 1)->cpu_ns, 40000 - 300);
+	assert_int_equal(an_run_thread(r, 0)->cpu_kernel_ns, 40000 - 300 - 30100);
+	assert_books_close(r);
+	an_run_free(r);
+	syn_rmtree(dir);
+}
+
 /* Asleep outside any primitive (a read() on a pipe) from 300 to 700; the kernel says 50 ns of
  * that was runnable (woken, waiting for a CPU): no wait's wake-up to put it in, so it is taken
  * from the blocked time. */
@@ -393,6 +437,7 @@ int main(void)
 		cmocka_unit_test(test_semaphore),
 		cmocka_unit_test(test_blocked_outside),
 		cmocka_unit_test(test_semaphore_table),
+		cmocka_unit_test(test_switch_in_at_the_switch),
 		cmocka_unit_test(test_processors),
 		cmocka_unit_test(test_cond_barrier),
 	};
