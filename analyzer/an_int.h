@@ -118,7 +118,7 @@ struct an_tscan {
 	uint64_t n_events;
 	int seen;                  /* an event inside the clip */
 	uint64_t n_create;
-	uint64_t t_barrier, t_lock, t_lock_fail, t_cond, t_thread, t_join;   /* ticks */
+	uint64_t t_thread;         /* ticks in create and join (a note for non-processors) */
 	struct an_ivl *iv;         /* non-busy intervals, in time order */
 	size_t n_iv, cap_iv;
 	struct an_ctr *ctr;        /* indexed by counter id */
@@ -156,15 +156,15 @@ struct an_budget {
 /* Per-object join results. */
 struct an_lockstat {
 	struct an_lock pub;
-	uint64_t wait, ovh, hold, max_wait;   /* ticks */
+	uint64_t wait, hold, max_wait;   /* ticks; wait as pub.wait_ns (an_objects.c), its order */
 };
 struct an_barstat {
 	struct an_barrier pub;
-	uint64_t wait, ovh, skew;
+	uint64_t skew;
 };
 struct an_semstat {
 	struct an_sem pub;
-	uint64_t wait, ovh, max_wait;
+	uint64_t wait, max_wait;   /* ticks; wait as pub.wait_ns (an_objects.c), its order */
 };
 /* A condition variable whose broadcasts end several waits each (an_sync.c): `common` waits
  * is the most common count, made by n_common of its n_bc broadcasts. */
@@ -311,15 +311,12 @@ uint64_t an_budget_oncpu(const struct an_run *r, size_t pos, uint64_t x, uint64_
 /* an_objects.c */
 /* The tables' time columns as the figures' parts: the processors' wait and ovh without their
  * runnable time, the runnable time, the other threads' time; after the processors are chosen.
- * 0 or -ENOMEM. */
+ * Then locks and semaphores most waited on first. 0 or -ENOMEM. */
 int an_objects_settle(struct an_run *r);
 
 /* an_join.c */
 int an_join_barriers(struct an_run *r);
 int an_join_locks(struct an_run *r);
-/* qsort orders of the tables: most waited on first */
-int an_lockstat_cmp(const void *a, const void *b);
-int an_semstat_cmp(const void *a, const void *b);
 int an_join_parallelism(struct an_run *r);
 
 /* an_exp.c: one point with the strings its public view points to */

@@ -10,8 +10,8 @@
  *                blocked by write holds);
  *   parallelism  a merge of the processors' busy/non-busy boundaries: busy time, and busy time
  *                while two or more processors were busy.
- * All in ticks. Results go into the interval's `part` (for the timeline) and per-thread and
- * per-object totals.
+ * All in ticks. Results go into the interval's `part` (the budget splits every wait there) and
+ * the per-object counts; the tables' times are settled after the budget (an_objects.c).
  */
 #include <errno.h>
 #include <stddef.h>
@@ -90,15 +90,9 @@ int an_join_barriers(struct an_run *r)
 		rc = -ENOMEM;
 		goto out;
 	}
-	size_t *slot = calloc(n_tabs ? n_tabs : 1, sizeof *slot);
-	if (!slot) {
-		rc = -ENOMEM;
-		goto out;
-	}
 	for (size_t o = 0; o < n_tabs; o++) {
 		if (!tabs[o].used)
 			continue;
-		slot[o] = r->n_bars;
 		struct an_barstat *bs = &r->bars[r->n_bars++];
 		bs->pub.id = (uint32_t)o;
 		for (size_t k = 0; k < tabs[o].n_ep; k++) {
@@ -116,7 +110,6 @@ int an_join_barriers(struct an_run *r)
 	}
 	for (size_t i = 0; i < r->n_threads; i++) {
 		struct an_tscan *s = &r->ts[i];
-		uint64_t wait = 0, ovh = 0;
 		for (size_t k = 0; k < s->n_iv; k++) {
 			struct an_ivl *v = &s->iv[k];
 			if (v->type != IV_BARRIER || v->obj == SG_NO_ID)
@@ -124,22 +117,10 @@ int an_join_barriers(struct an_run *r)
 			uint64_t A = tabs[v->obj].ep[v->aux].last;
 			uint64_t end = A < v->b ? A : v->b;
 			v->part = end > v->a ? end - v->a : 0;
-			wait += v->part;
-			ovh += (v->b - v->a) - v->part;
-			struct an_barstat *bs = &r->bars[slot[v->obj]];
-			bs->wait += v->part;
-			bs->ovh += (v->b - v->a) - v->part;
 		}
-		r->th[i].barrier_wait_ns = an_ticks_ns(r, wait);
-		r->th[i].barrier_ovh_ns = an_ticks_ns(r, ovh);
 	}
-	for (size_t b = 0; b < r->n_bars; b++) {
-		struct an_barstat *bs = &r->bars[b];
-		bs->pub.wait_ns = an_ticks_ns(r, bs->wait);
-		bs->pub.ovh_ns = an_ticks_ns(r, bs->ovh);
-		bs->pub.worst_skew_ns = an_ticks_ns(r, bs->skew);
-	}
-	free(slot);
+	for (size_t b = 0; b < r->n_bars; b++)
+		r->bars[b].pub.worst_skew_ns = an_ticks_ns(r, r->bars[b].skew);
 out:
 	for (size_t o = 0; o < n_tabs; o++)
 		free(tabs[o].ep);
@@ -166,15 +147,6 @@ static void merge_holds(struct an_hold *h, struct an_hold *tmp, size_t *run, siz
 		memcpy(h, sorted, n * sizeof *h);
 }
 
-int an_lockstat_cmp(const void *a, const void *b)
-{
-	const struct an_lockstat *x = a, *y = b;
-	if (x->wait != y->wait)
-		return x->wait < y->wait ? 1 : -1;
-	if (x->pub.acquires != y->pub.acquires)
-		return x->pub.acquires < y->pub.acquires ? 1 : -1;
-	return x->pub.id < y->pub.id ? -1 : x->pub.id > y->pub.id;
-}
 
 /* The first hold at or after `at` whose q is >= from (holds sorted by q). A thread's successive
  * waits on a lock move the cursor by the other threads' holds in between, usually a few: they
@@ -269,7 +241,6 @@ int an_join_locks(struct an_run *r)
 	/* waits: the part covered by other threads' holds */
 	for (size_t i = 0; i < r->n_threads; i++) {
 		struct an_tscan *s = &r->ts[i];
-		uint64_t wait = 0, ovh = 0;
 		for (size_t k = 0; k < s->n_iv; k++) {
 			struct an_ivl *v = &s->iv[k];
 			if ((v->type != IV_LOCK && v->type != IV_LOCK_FAIL) || v->obj == SG_NO_ID)
@@ -278,8 +249,6 @@ int an_join_locks(struct an_run *r)
 			uint64_t dur = v->b - v->a;
 			if (v->type == IV_LOCK_FAIL) {
 				ls->pub.failed_trylocks++;
-				ls->ovh += dur;
-				ovh += dur;
 				continue;
 			}
 			const struct an_lock_holds *L = v->obj < n_lh ? &r->lh[v->obj] : &no_holds;
@@ -313,17 +282,11 @@ int an_join_locks(struct an_run *r)
 				}
 			}
 			v->part = covered;
-			wait += covered;
-			ovh += dur - covered;
 			ls->pub.acquires++;
 			ls->pub.contended += covered > 0;
-			ls->wait += covered;
-			ls->ovh += dur - covered;
 			if (dur > ls->max_wait)
 				ls->max_wait = dur;
 		}
-		r->th[i].lock_wait_ns = an_ticks_ns(r, wait);
-		r->th[i].lock_ovh_ns = an_ticks_ns(r, ovh);
 	}
 	size_t n_used = 0;
 	for (size_t o = 0; o < n_obj; o++) {
@@ -336,13 +299,9 @@ int an_join_locks(struct an_run *r)
 	r->n_locks = n_used;
 	for (size_t l = 0; l < r->n_locks; l++) {
 		struct an_lockstat *ls = &r->locks[l];
-		ls->pub.wait_ns = an_ticks_ns(r, ls->wait);
-		ls->pub.ovh_ns = an_ticks_ns(r, ls->ovh);
 		ls->pub.hold_ns = an_ticks_ns(r, ls->hold);
 		ls->pub.max_wait_ns = an_ticks_ns(r, ls->max_wait);
 	}
-	if (r->n_locks)
-		qsort(r->locks, r->n_locks, sizeof *r->locks, an_lockstat_cmp);
 	rc = 0;
 out:
 	an_scan_holds_free(r);   /* consumed */

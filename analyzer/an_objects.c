@@ -94,20 +94,37 @@ static void thread_objects(const struct an_run *r, size_t pos, struct obj_acc *b
 	}
 }
 
-/* An object's settled times into its table entry (ticks and ns). */
-static void settle(const struct an_run *r, const struct obj_acc *o, uint64_t *wait,
-		   uint64_t *ovh, int64_t *wait_ns, int64_t *ovh_ns, int64_t *run_ns,
-		   int64_t *others_ns)
+/* An object's settled times into its table entry. */
+static void settle(const struct an_run *r, const struct obj_acc *o, int64_t *wait_ns,
+		   int64_t *ovh_ns, int64_t *run_ns, int64_t *others_ns)
 {
 	uint64_t tail = (uint64_t)(o->tail_run + 0.5);
 	if (tail > o->p)
 		tail = o->p;
-	*wait = o->wait;
-	*ovh = o->p - tail;
 	*wait_ns = an_ticks_ns(r, o->wait);
-	*ovh_ns = an_ticks_ns(r, *ovh);
+	*ovh_ns = an_ticks_ns(r, o->p - tail);
 	*run_ns = an_ticks_ns(r, o->run + tail);
 	*others_ns = an_ticks_ns(r, o->others);
+}
+
+/* Most waited on first (by ticks: waits a few ticks apart may round to one ns); then most
+ * acquired (locks), then by id. */
+static int lock_cmp(const void *a, const void *b)
+{
+	const struct an_lockstat *x = a, *y = b;
+	if (x->wait != y->wait)
+		return x->wait < y->wait ? 1 : -1;
+	if (x->pub.acquires != y->pub.acquires)
+		return x->pub.acquires < y->pub.acquires ? 1 : -1;
+	return x->pub.id < y->pub.id ? -1 : x->pub.id > y->pub.id;
+}
+
+static int sem_cmp(const void *a, const void *b)
+{
+	const struct an_semstat *x = a, *y = b;
+	if (x->wait != y->wait)
+		return x->wait < y->wait ? 1 : -1;
+	return x->pub.id < y->pub.id ? -1 : x->pub.id > y->pub.id;
 }
 
 int an_objects_settle(struct an_run *r)
@@ -133,24 +150,26 @@ int an_objects_settle(struct an_run *r)
 			thread_objects(r, i, bar, lock, sem, n_ids);
 	for (size_t k = 0; k < r->n_bars; k++) {
 		struct an_barstat *x = &r->bars[k];
-		settle(r, &bar[x->pub.id], &x->wait, &x->ovh, &x->pub.wait_ns, &x->pub.ovh_ns,
-		       &x->pub.runnable_ns, &x->pub.others_ns);
+		settle(r, &bar[x->pub.id], &x->pub.wait_ns, &x->pub.ovh_ns, &x->pub.runnable_ns,
+		       &x->pub.others_ns);
 	}
 	for (size_t k = 0; k < r->n_locks; k++) {
 		struct an_lockstat *x = &r->locks[k];
-		settle(r, &lock[x->pub.id], &x->wait, &x->ovh, &x->pub.wait_ns, &x->pub.ovh_ns,
-		       &x->pub.runnable_ns, &x->pub.others_ns);
+		x->wait = lock[x->pub.id].wait;
+		settle(r, &lock[x->pub.id], &x->pub.wait_ns, &x->pub.ovh_ns, &x->pub.runnable_ns,
+		       &x->pub.others_ns);
 	}
 	for (size_t k = 0; k < r->n_sems; k++) {
 		struct an_semstat *x = &r->sems[k];
-		settle(r, &sem[x->pub.id], &x->wait, &x->ovh, &x->pub.wait_ns, &x->pub.ovh_ns,
-		       &x->pub.runnable_ns, &x->pub.others_ns);
+		x->wait = sem[x->pub.id].wait;
+		settle(r, &sem[x->pub.id], &x->pub.wait_ns, &x->pub.ovh_ns, &x->pub.runnable_ns,
+		       &x->pub.others_ns);
 	}
 	free(acc);
 	/* most contended / most waited on first, by the settled waits */
 	if (r->n_locks > 1)
-		qsort(r->locks, r->n_locks, sizeof *r->locks, an_lockstat_cmp);
+		qsort(r->locks, r->n_locks, sizeof *r->locks, lock_cmp);
 	if (r->n_sems > 1)
-		qsort(r->sems, r->n_sems, sizeof *r->sems, an_semstat_cmp);
+		qsort(r->sems, r->n_sems, sizeof *r->sems, sem_cmp);
 	return 0;
 }

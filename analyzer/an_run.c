@@ -265,21 +265,21 @@ static void choose_processors(struct an_run *r)
 static void join_parts(struct an_run *r)
 {
 	for (size_t i = 0; i < r->n_threads; i++) {
-	struct an_tscan *s = &r->ts[i];
-	for (size_t k = 0; k < s->n_iv; k++) {
-		struct an_ivl *v = &s->iv[k];
-		if (v->type != IV_THREAD)
-			continue;
-		v->part = 0;
-		if (v->aux == 1) {
-			long p = v->obj == SG_NO_ID ? -1 : sgr_thread_pos(r->tr, v->obj);
-			uint64_t end = p >= 0 ? r->ts[p].last : v->a;
-			if (end > v->b)
-				end = v->b;
-			if (end > v->a)
-				v->part = end - v->a;
+		struct an_tscan *s = &r->ts[i];
+		for (size_t k = 0; k < s->n_iv; k++) {
+			struct an_ivl *v = &s->iv[k];
+			if (v->type != IV_THREAD)
+				continue;
+			v->part = 0;
+			if (v->aux == 1) {
+				long p = v->obj == SG_NO_ID ? -1 : sgr_thread_pos(r->tr, v->obj);
+				uint64_t end = p >= 0 ? r->ts[p].last : v->a;
+				if (end > v->b)
+					end = v->b;
+				if (end > v->a)
+					v->part = end - v->a;
+			}
 		}
-	}
 	}
 }
 

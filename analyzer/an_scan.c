@@ -254,7 +254,6 @@ static int scan_other(struct an_run *r, struct an_tscan *s, struct pend *p, size
 		break;
 	case SG_EV_BARRIER_LEAVE:
 		if (p->has_bar && p->bar_obj == id) {
-			s->t_barrier += t - p->bar_t;
 			if (push_iv(s, p->bar_t, t, id, p->bar_ep, IV_BARRIER) < 0)
 				return -ENOMEM;
 		} else {
@@ -269,7 +268,6 @@ static int scan_other(struct an_run *r, struct an_tscan *s, struct pend *p, size
 		break;
 	case SG_EV_LOCK_ACQUIRED:
 		if (p->has_req && p->req_obj == id) {
-			s->t_lock += t - p->req_t;
 			if (push_iv(s, p->req_t, t, id, SG_LOCK_MODE(p->req_aux), IV_LOCK) < 0)
 				return -ENOMEM;
 			p->has_req = 0;
@@ -284,7 +282,6 @@ static int scan_other(struct an_run *r, struct an_tscan *s, struct pend *p, size
 		break;
 	case SG_EV_LOCK_FAILED:
 		if (p->has_req && p->req_obj == id) {
-			s->t_lock_fail += t - p->req_t;
 			if (push_iv(s, p->req_t, t, id, SG_LOCK_MODE(p->req_aux), IV_LOCK_FAIL) < 0)
 				return -ENOMEM;
 		}
@@ -314,7 +311,6 @@ static int scan_other(struct an_run *r, struct an_tscan *s, struct pend *p, size
 		break;
 	case SG_EV_COND_WAIT_END:
 		if (p->has_cond && p->cond_obj == id) {
-			s->t_cond += t - p->cond_t;
 			if (push_iv(s, p->cond_t, t, id, 0, IV_COND) < 0 ||
 			    sev_push(r, raw, id, pos, SEV_COND_WAKE, (uint32_t)(s->n_iv - 1)) < 0)
 				return -ENOMEM;
@@ -370,7 +366,6 @@ static int scan_other(struct an_run *r, struct an_tscan *s, struct pend *p, size
 	case SG_EV_JOIN_END:
 		if (p->has_join) {
 			s->t_thread += t - p->join_t;
-			s->t_join += t - p->join_t;
 			if (push_iv(s, p->join_t, t, id, 1, IV_THREAD) < 0)
 				return -ENOMEM;
 		}

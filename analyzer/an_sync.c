@@ -62,13 +62,6 @@ static struct an_semstat *sem_stat(struct an_run *r, size_t *cap, uint32_t id)
 	return st;
 }
 
-int an_semstat_cmp(const void *a, const void *b)
-{
-	const struct an_semstat *x = a, *y = b;
-	if (x->wait != y->wait)
-		return x->wait < y->wait ? 1 : -1;
-	return x->pub.id < y->pub.id ? -1 : x->pub.id > y->pub.id;
-}
 
 int an_join_sems(struct an_run *r)
 {
@@ -131,20 +124,14 @@ int an_join_sems(struct an_run *r)
 				v->part = dur;   /* waited for a post that never came */
 				st->pub.timeouts++;
 			}
-			st->wait += v->part;
-			st->ovh += dur - v->part;
 			if (dur > st->max_wait)
 				st->max_wait = dur;
 		}
 	}
 	for (size_t k = 0; k < r->n_sems; k++) {
 		struct an_semstat *st = &r->sems[k];
-		st->pub.wait_ns = an_ticks_ns(r, st->wait);
-		st->pub.ovh_ns = an_ticks_ns(r, st->ovh);
 		st->pub.max_wait_ns = an_ticks_ns(r, st->max_wait);
 	}
-	if (r->n_sems > 1)
-		qsort(r->sems, r->n_sems, sizeof *r->sems, an_semstat_cmp);
 	free(fifo);
 	return 0;
 nomem:
