@@ -95,6 +95,23 @@ int syn_sched(struct sgw_trace *w, const struct syn_ev *ev)
 	return syn_events(s, rc, ev);
 }
 
+const char *syn_trace(int obj, uint32_t first, int32_t tid0,
+		      const struct syn_ev *const *threads, size_t n, const struct syn_ev *sched)
+{
+	const char *dir = syn_tmpdir();
+	struct sgw_trace *w;
+	assert_int_equal(sgw_create(dir, NULL, &w), 0);
+	if (obj)
+		assert_int_equal(sgw_object(w, 1, (enum sg_obj_kind)obj, 0x1000), 0);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(syn_thread_tid(w, first + (uint32_t)i,
+						tid0 ? tid0 + (int32_t)i : 0, threads[i]), 0);
+	if (sched)
+		assert_int_equal(syn_sched(w, sched), 0);
+	assert_int_equal(sgw_close(w, 0), 0);
+	return dir;
+}
+
 int syn_timeline_cb(const struct an_interval *iv, void *ud)
 {
 	struct syn_timeline *t = ud;

@@ -29,6 +29,12 @@ int syn_thread_tid(struct sgw_trace *w, uint32_t index, int32_t tid, const struc
  * and SWITCH_LOST carry their value in aux). 0 or -errno. */
 int syn_sched(struct sgw_trace *w, const struct syn_ev *ev);
 
+/* For the cmocka tests (failing the test on an error): a trace in a fresh directory, returned,
+ * with object 1 of kind obj (0: none), n threads of indexes first, first + 1, ... and OS ids
+ * tid0, tid0 + 1, ... (tid0 0: none), and the sched stream of `sched` (NULL: none). */
+const char *syn_trace(int obj, uint32_t first, int32_t tid0,
+		      const struct syn_ev *const *threads, size_t n, const struct syn_ev *sched);
+
 /* For the cmocka tests (an_synth.c includes cmocka): an_run_open that fails the test on error,
  * and assertions of a figure, available and equal to v (to 1e-9), or to ns nanoseconds. */
 struct an_run *syn_open_run(const char *dir, const struct an_run_opts *o);

@@ -46,26 +46,6 @@ static void assert_books_close(const struct an_run *r)
 	syn_assert_fig(r, AN_CLOSURE, 0);
 }
 
-/* Writes a trace into a fresh directory and returns it: object 1 of kind obj (0: none), n
- * threads with indexes first, first + 1, ... and OS ids tid0, tid0 + 1, ..., and the sched
- * stream. */
-static const char *budget_trace(int obj, uint32_t first, int32_t tid0,
-				const struct syn_ev *const *threads, size_t n,
-				const struct syn_ev *sched)
-{
-	const char *dir = syn_tmpdir();
-	struct sgw_trace *w;
-	assert_int_equal(sgw_create(dir, NULL, &w), 0);
-	if (obj)
-		assert_int_equal(sgw_object(w, 1, (enum sg_obj_kind)obj, 0x1000), 0);
-	for (size_t i = 0; i < n; i++)
-		assert_int_equal(syn_thread_tid(w, first + (uint32_t)i, tid0 + (int32_t)i,
-						threads[i]), 0);
-	assert_int_equal(syn_sched(w, sched), 0);
-	assert_int_equal(sgw_close(w, 0), 0);
-	return dir;
-}
-
 /* Two threads at a barrier (episodes 1 and 2, last arrivals 400 and 650). Thread 0 (tid 100)
  * sleeps in its first wait from 110 to 430: 290 ns waiting, then 30 ns of wake-up after the
  * last arrival; it is preempted in compute from 800 to 900. The kernel says it was runnable
@@ -90,7 +70,7 @@ static const char *barrier_budget_trace(void)
 		SAMPLE(1000, 100, 580, 120), SAMPLE(1000, 101, 1000, 0), END
 	};
 	static const struct syn_ev *const threads[] = { t0, t1 };
-	const char *dir = budget_trace(SG_OBJ_BARRIER, 0, 100, threads, 2, sched);
+	const char *dir = syn_trace(SG_OBJ_BARRIER, 0, 100, threads, 2, sched);
 	return dir;
 }
 
@@ -175,7 +155,7 @@ static void test_semaphore(void **state)
 		SAMPLE(1000, 200, 1000, 0), SAMPLE(1000, 201, 695, 0), END
 	};
 	static const struct syn_ev *const threads[] = { t0, t1 };
-	const char *dir = budget_trace(SG_OBJ_SEM, 0, 200, threads, 2, sched);
+	const char *dir = syn_trace(SG_OBJ_SEM, 0, 200, threads, 2, sched);
 	struct an_run *r = syn_open_run(dir, NULL);
 	syn_assert_fig(r, AN_N, 2);
 	syn_assert_fig_ns(r, AN_IT_SEM, 300);
@@ -222,7 +202,7 @@ static void test_semaphore_table(void **state)
 		SAMPLE(1000, 600, 1000, 0), SAMPLE(1000, 601, 990, 10), SAMPLE(1000, 602, 12, 0), END
 	};
 	static const struct syn_ev *const threads[] = { t0, t1, t2 };
-	const char *dir = budget_trace(SG_OBJ_SEM, 0, 600, threads, 3, sched);
+	const char *dir = syn_trace(SG_OBJ_SEM, 0, 600, threads, 3, sched);
 	struct an_run *r = syn_open_run(dir, NULL);
 	syn_assert_fig(r, AN_N, 2);
 	assert_false(an_run_thread(r, 2)->processor);
@@ -271,7 +251,7 @@ static void test_switch_in_at_the_switch(void **state)
 		SAMPLE(40000, 702, 40000 - 300, 200 + 100), END
 	};
 	static const struct syn_ev *const threads[] = { t1, t2 };
-	const char *dir = budget_trace(0, 1, 701, threads, 2, sched);
+	const char *dir = syn_trace(0, 1, 701, threads, 2, sched);
 	struct an_run *r = syn_open_run(dir, NULL);
 	syn_assert_fig(r, AN_N, 2);
 	syn_assert_fig_ns(r, AN_IT_SCHED, 300 + 30100 + 200 + 100);
@@ -296,7 +276,7 @@ static void test_blocked_outside(void **state)
 		SAMPLE(1000, 300, 600, 50), END
 	};
 	static const struct syn_ev *const threads[] = { t0 };
-	const char *dir = budget_trace(0, 0, 300, threads, 1, sched);
+	const char *dir = syn_trace(0, 0, 300, threads, 1, sched);
 	struct an_run *r = syn_open_run(dir, NULL);
 	syn_assert_fig(r, AN_N, 1);
 	syn_assert_fig_ns(r, AN_IT_BLOCKED, 350);
@@ -330,7 +310,7 @@ static void test_processors(void **state)
 		SAMPLE(980, 401, 955, 0), SAMPLE(985, 402, 950, 0), SAMPLE(1000, 400, 50, 0), END
 	};
 	static const struct syn_ev *const threads[] = { master, w1, w2 };
-	const char *dir = budget_trace(0, 0, 400, threads, 3, sched);
+	const char *dir = syn_trace(0, 0, 400, threads, 3, sched);
 	for (int n = 0; n <= 2; n += 2) {
 		struct an_run_opts o = { .n_threads = n };
 		struct an_run *r = syn_open_run(dir, &o);
@@ -357,7 +337,7 @@ static void test_processors(void **state)
 		SAMPLE(1000, 500, 1000, 0), END
 	};
 	static const struct syn_ev *const threads2[] = { main_works, worker };
-	dir = budget_trace(0, 0, 500, threads2, 2, sched2);
+	dir = syn_trace(0, 0, 500, threads2, 2, sched2);
 	struct an_run *r = syn_open_run(dir, NULL);
 	syn_assert_fig(r, AN_N, 2);
 	assert_true(an_run_thread(r, 0)->processor);

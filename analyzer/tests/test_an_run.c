@@ -27,14 +27,8 @@
 static const char *two_threads(enum sg_obj_kind kind, const struct syn_ev *t0,
 			       const struct syn_ev *t1)
 {
-	const char *dir = syn_tmpdir();
-	struct sgw_trace *w;
-	assert_int_equal(sgw_create(dir, NULL, &w), 0);
-	assert_int_equal(sgw_object(w, 1, kind, 0x1000), 0);
-	assert_int_equal(syn_thread(w, 0, t0), 0);
-	assert_int_equal(syn_thread(w, 1, t1), 0);
-	assert_int_equal(sgw_close(w, 0), 0);
-	return dir;
+	const struct syn_ev *const threads[] = { t0, t1 };
+	return syn_trace((int)kind, 0, 0, threads, 2, NULL);
 }
 
 /* Two workers, barrier 1, two episodes: arrivals 100/400 (skew 300), leaves 450/420; arrivals
