@@ -34,6 +34,7 @@
 #include "pmu_int.h"
 #include "pmu_open.h"
 #include "sg_counters_int.h"
+#include "sgt_flag.h"
 #include "sgtrace_format.h"
 #include "swrec.h"
 
@@ -189,20 +190,9 @@ static void convert(const struct swrec_ev *ev, void *ud)
 	}
 }
 
-static int drain_trylock(int in_signal)
-{
-	for (int i = 0; !in_signal || i < 100000; i++) {
-		if (!__atomic_exchange_n(&oc.lock, 1, __ATOMIC_ACQUIRE))
-			return 1;
-		if (!in_signal)
-			sched_yield();
-	}
-	return 0;
-}
-
 static void drain_all(int in_signal)
 {
-	if (!drain_trylock(in_signal))
+	if (!sgt_flag_trylock(&oc.lock, in_signal ? 100000 : -1))
 		return;
 	struct batch b;
 	b.n = 0;
@@ -211,7 +201,7 @@ static void drain_all(int in_signal)
 		swrec_drain_ring(&oc.sw, k, convert, &b);
 	if (b.n)
 		trace_sched_put(b.recs, b.n, in_signal);
-	__atomic_store_n(&oc.lock, 0, __ATOMIC_RELEASE);
+	sgt_flag_unlock(&oc.lock);
 }
 
 static void *drain_main(void *arg)

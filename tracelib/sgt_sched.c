@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "sg_counters_int.h"
+#include "sgt_flag.h"
 #include "sgt_int.h"
 #include "sgt_io.h"
 
@@ -29,22 +30,6 @@ static struct {
 	size_t n;
 	struct sgf_chunk_header *chunk;   /* header space, then SCHED_BUF_RECS records */
 } ss = { .fd = -1 };
-
-static int sched_trylock(int in_signal)
-{
-	for (int i = 0; !in_signal || i < 100000; i++) {
-		if (!__atomic_exchange_n(&ss.lock, 1, __ATOMIC_ACQUIRE))
-			return 1;
-		if (!in_signal)
-			sched_yield();
-	}
-	return 0;
-}
-
-static void sched_unlock(void)
-{
-	__atomic_store_n(&ss.lock, 0, __ATOMIC_RELEASE);
-}
 
 /* A clock pair of this stream: ticks are ns since the epoch. */
 static void ns_pair(uint64_t *ticks, uint64_t *ns)
@@ -112,13 +97,13 @@ static void chunk_flush(void)
 
 void sgt_sched_put(const struct sg_event_rec *recs, size_t n, int in_signal)
 {
-	if (ss.closed || !sched_trylock(in_signal))
+	if (ss.closed || !sgt_flag_trylock(&ss.lock, in_signal ? 100000 : -1))
 		return;
 	if (ss.fd < 0 && !ss.failed && !in_signal && sgt_g.started && sgt_sched_open() < 0)
 		ss.failed = 1;
 	if (ss.fd < 0) {
 		ss.lost += n;
-		sched_unlock();
+		sgt_flag_unlock(&ss.lock);
 		return;
 	}
 	struct sg_event_rec *buf = (struct sg_event_rec *)(ss.chunk + 1);
@@ -140,12 +125,12 @@ void sgt_sched_put(const struct sg_event_rec *recs, size_t n, int in_signal)
 		recs += k;
 		n -= k;
 	}
-	sched_unlock();
+	sgt_flag_unlock(&ss.lock);
 }
 
 void sgt_sched_close(int in_signal)
 {
-	if (ss.closed || !sched_trylock(in_signal))
+	if (ss.closed || !sgt_flag_trylock(&ss.lock, in_signal ? 100000 : -1))
 		return;
 	chunk_flush();
 	if (ss.fd >= 0) {
@@ -162,7 +147,7 @@ void sgt_sched_close(int in_signal)
 		ss.fd = -1;
 	}
 	ss.closed = 1;
-	sched_unlock();
+	sgt_flag_unlock(&ss.lock);
 }
 
 /* A forked child starts a stream of its own: the parent's descriptor and buffer are the

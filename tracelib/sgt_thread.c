@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "sg_counters_int.h"
+#include "sgt_flag.h"
 #include "sgt_int.h"
 #include "sgt_io.h"
 
@@ -55,23 +56,6 @@ void sgt_thread_list_add(struct sgt_thread *t)
 		t->next = head;
 	while (!__atomic_compare_exchange_n(&thread_list, &head, t, 1, __ATOMIC_RELEASE,
 					    __ATOMIC_RELAXED));
-}
-
-/* io_lock: a flag rather than a mutex so that a fatal-signal handler may try it. */
-static int io_trylock(struct sgt_thread *t, int spins)
-{
-	for (int i = 0; spins < 0 || i <= spins; i++) {
-		if (!__atomic_exchange_n(&t->io_lock, 1, __ATOMIC_ACQUIRE))
-			return 1;
-		if (spins < 0)
-			sched_yield();
-	}
-	return 0;
-}
-
-static void io_unlock(struct sgt_thread *t)
-{
-	__atomic_store_n(&t->io_lock, 0, __ATOMIC_RELEASE);
 }
 
 /* Chunks at least this big get their file blocks allocated before they are written. */
@@ -162,26 +146,26 @@ void sgt_thread_lost_report(struct sgt_thread *t)
 
 void sgt_thread_flush(struct sgt_thread *t)
 {
-	io_trylock(t, -1);
+	sgt_flag_trylock(&t->io_lock, -1);
 	size_t n = (size_t)(t->pos - t->buf);
 	if (t->finished)
 		t->lost += n;
 	else
 		chunk_write(t, n, sgt_self == t);
 	sgt_buf_restart(t);
-	io_unlock(t);
+	sgt_flag_unlock(&t->io_lock);
 }
 
 void sgt_thread_finish_foreign(struct sgt_thread *t, int wait)
 {
-	if (!io_trylock(t, wait ? -1 : 100000))
+	if (!sgt_flag_trylock(&t->io_lock, wait ? -1 : 100000))
 		return;
 	if (!t->finished && t->buf) {
 		struct sg_event_rec *pos = __atomic_load_n(&t->pos, __ATOMIC_ACQUIRE);
 		chunk_write(t, (size_t)(pos - t->buf), 0);
 		trailer_write(t);
 	}
-	io_unlock(t);
+	sgt_flag_unlock(&t->io_lock);
 }
 
 static void map_free(struct sgt_map *m)
@@ -197,7 +181,7 @@ void sgt_thread_finish(struct sgt_thread *t)
 		return;
 	sgc_thread_end();
 	sgt_rec_t(t, SG_EV_THREAD_END, t->index, 0);
-	io_trylock(t, -1);
+	sgt_flag_trylock(&t->io_lock, -1);
 	size_t n = (size_t)(t->pos - t->buf);
 	if (t->finished) {
 		t->lost += n;
@@ -208,7 +192,7 @@ void sgt_thread_finish(struct sgt_thread *t)
 	free(t->chunk);
 	t->chunk = NULL;
 	t->buf = t->pos = t->end = NULL;
-	io_unlock(t);
+	sgt_flag_unlock(&t->io_lock);
 	map_free(&t->objs);
 	map_free(&t->names);
 	sgt_self = NULL;
