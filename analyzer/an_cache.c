@@ -17,7 +17,8 @@
 #include "an_int.h"
 #include "store.h"
 
-#define AN_CACHE_VERSION 4u   /* 3: the time budget, format 1.2 traces; 4: switch-ins at the switch */
+#define AN_CACHE_VERSION 5u   /* 3: the time budget, format 1.2 traces; 4: switch-ins at the
+				 switch; 5: run delay without the kernel's clock skip */
 #define KEY_NAME "analysis_key"
 #define PROBLEM_NAME "problem"
 

@@ -107,19 +107,35 @@ static clockid_t thread_cpu_clock(int32_t tid)
 	return (clockid_t)((~(unsigned)tid << 3) | 6u);
 }
 
-/* A sample of thread tid's CPU time and run delay into recs (4 records). */
+/* A sample of thread tid's CPU time and run delay into recs (4 records). The sample's time
+ * lies between two reads of schedstat that show the same number of switches in: a thread
+ * preempted while it read /proc (some 10 us) would otherwise stamp a run delay read before the
+ * preemption with a time after it, and the budget would see run delay where the switch
+ * records show none (a -1.7 % closure on a 1 ms sequential run). A few tries, then the second
+ * read as it is. */
 static int sample_into(int32_t tid, int32_t self_tid, struct sg_event_rec *recs, size_t *n)
 {
-	struct pmu_schedstat s;
+	struct pmu_schedstat a, b;
 	struct timespec ts;
-	if (schedstat_read(tid == self_tid ? 0 : tid, &s) < 0)
+	int32_t which = tid == self_tid ? 0 : tid;
+	uint64_t t = 0;
+	int have_cpu = 0;
+	if (schedstat_read(which, &a) < 0)
 		return -1;
-	if (clock_gettime(tid == self_tid ? CLOCK_THREAD_CPUTIME_ID : thread_cpu_clock(tid),
-			  &ts) == 0)
-		s.run_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-	uint64_t t = oc_ticks(mono_ns());
-	put_value(recs, n, t, SG_EV_TASK_CPU, (uint32_t)tid, (int64_t)s.run_ns);
-	put_value(recs, n, t, SG_EV_TASK_DELAY, (uint32_t)tid, (int64_t)s.run_delay_ns);
+	for (int k = 0; k < 3; k++) {
+		have_cpu = clock_gettime(tid == self_tid ? CLOCK_THREAD_CPUTIME_ID
+							 : thread_cpu_clock(tid), &ts) == 0;
+		t = oc_ticks(mono_ns());
+		if (schedstat_read(which, &b) < 0)
+			return -1;
+		if (b.timeslices == a.timeslices && b.run_delay_ns == a.run_delay_ns)
+			break;
+		a = b;
+	}
+	if (have_cpu)
+		a.run_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	put_value(recs, n, t, SG_EV_TASK_CPU, (uint32_t)tid, (int64_t)a.run_ns);
+	put_value(recs, n, t, SG_EV_TASK_DELAY, (uint32_t)tid, (int64_t)a.run_delay_ns);
 	return 0;
 }
 

@@ -263,6 +263,31 @@ static void test_switch_in_at_the_switch(void **state)
 	syn_rmtree(dir);
 }
 
+/* A preemption from 500 to 510 by the records, for which the kernel counts 25 ns of run delay
+ * and 15 ns less CPU time than the records: its run-queue clock was set by the preempting
+ * wake-up 15 ns before the switch (a resched IPI's latency in a VM), while the thread still
+ * ran. The books take what the kernel's CPU time lacks out of its run delay, down to the
+ * preempted spans: runnable 10 ns, the closure 0 (it was -15 / 1000 before). */
+static void test_preemption_clock_skip(void **state)
+{
+	static const struct syn_ev t0[] = {
+		E(0, THREAD_BEGIN, 0, SG_NO_ID), E(1000, THREAD_END, 0, 0), END
+	};
+	static const struct syn_ev sched[] = {
+		SAMPLE(0, 800, 0, 0), E(500, SWITCH_OUT, 800, SG_SWITCH_PREEMPTED | 0),
+		E(510, SWITCH_IN, 800, 0), SAMPLE(1000, 800, 1000 - 10 - 15, 25), END
+	};
+	static const struct syn_ev *const threads[] = { t0 };
+	const char *dir = syn_trace(0, 0, 800, threads, 1, sched);
+	struct an_run *r = syn_open_run(dir, NULL);
+	syn_assert_fig_ns(r, AN_IT_SCHED, 10);
+	syn_assert_fig_ns(r, AN_COMPUTE, 990);
+	assert_int_equal(an_run_thread(r, 0)->cpu_kernel_ns, 975);
+	assert_books_close(r);
+	an_run_free(r);
+	syn_rmtree(dir);
+}
+
 /* Asleep outside any primitive (a read() on a pipe) from 300 to 700; the kernel says 50 ns of
  * that was runnable (woken, waiting for a CPU): no wait's wake-up to put it in, so it is taken
  * from the blocked time. */
@@ -400,6 +425,7 @@ int main(void)
 		cmocka_unit_test(test_blocked_outside),
 		cmocka_unit_test(test_semaphore_table),
 		cmocka_unit_test(test_switch_in_at_the_switch),
+		cmocka_unit_test(test_preemption_clock_skip),
 		cmocka_unit_test(test_processors),
 		cmocka_unit_test(test_cond_barrier),
 	};
