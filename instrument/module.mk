@@ -60,5 +60,6 @@ $(INST_FUZZ): instrument/tests/fuzz_instrument.c $(INST_SRCS) $(INST_GEN)/inst_p
 	  $(INST_GEN)/inst_parser.c $(INST_GEN)/inst_lexer.c
 instrument/tests/test-fuzz.sh: $(INST_FUZZ)
 
-fuzz: $(INST_FUZZ) $(LIBEXEC)/scalegraph-instrument
+# Every fuzz target adds its own `fuzz::` recipe (double-colon: one per target, all run).
+fuzz:: $(INST_FUZZ) $(LIBEXEC)/scalegraph-instrument
 	@B=$(B) instrument/tests/test-fuzz.sh $(FUZZ_SECONDS) $(B)/fuzz/corpus
