@@ -19,6 +19,9 @@ MODULES := cli tracelib examples instrument collector analyzer gui bench
 include $(wildcard $(addsuffix /module.mk,$(MODULES)))
 include $(filter-out %/module.mk,$(wildcard $(addsuffix /*.mk,$(MODULES))))
 
+# Last: the whole suite again under AddressSanitizer and UBSan (check-sanitize, below).
+TESTS += tests/test-sanitize.sh
+
 # Compile rule shared by all modules: src/x/y.c -> build/obj/x/y.o
 $(OBJ)/%.o: %.c
 	@mkdir -p $(@D)
@@ -29,7 +32,7 @@ $(INCDIR)/%.h: tracelib/%.h
 	@mkdir -p $(@D)
 	cp $< $@
 
-.PHONY: all deps run check bench install clean fuzz
+.PHONY: all deps run check check-sanitize bench install clean fuzz
 all: $(HEADERS) $(LIBS) $(PROGRAMS)
 
 deps:
@@ -42,6 +45,17 @@ run: deps
 check: deps
 	@$(MAKE) --no-print-directory all $(TESTS)
 	@B=$(B) ./tests/run-tests.sh $(TESTS)
+
+# The whole suite again, built with AddressSanitizer and UBSan (any report fails its test) in a
+# build tree of its own. tests/sanitize.supp lists the leaks of system libraries it ignores;
+# fatal signals are left to the programs (libsgtrace's flush-on-crash handlers are under test).
+SAN_B   := $(B)-san
+SAN_OPT := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined
+check-sanitize: deps
+	@ASAN_OPTIONS=detect_leaks=1:handle_segv=0:handle_sigbus=0:handle_abort=0:allocator_may_return_null=1 \
+	 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize.supp:print_suppressions=0 \
+	 UBSAN_OPTIONS=print_stacktrace=1 \
+	 $(MAKE) --no-print-directory B=$(SAN_B) OPT='$(SAN_OPT)' check
 
 bench: deps
 	@$(MAKE) --no-print-directory all $(BENCHES)

@@ -17,3 +17,9 @@ LIBEXEC := $(B)/libexec/scalegraph
 LIBDIR  := $(B)/lib
 INCDIR  := $(B)/include
 OBJ     := $(B)/obj
+
+# A sanitizer build (make check-sanitize, or OPT='… -fsanitize=…'): programs linked with its
+# libsgtrace need the same runtime. `scalegraph cc` adds these at link time; test scripts that
+# link by hand add $SG_SAN_FLAGS (exported to every recipe, so to the tests).
+SAN_FLAGS := $(filter -fsanitize% -fno-sanitize%,$(OPT) $(CFLAGS))
+export SG_SAN_FLAGS := $(SAN_FLAGS)

@@ -300,14 +300,15 @@ long long model_dir_stamp(const char *dir)
 					     "runs.csv" };
 	char path[4096];
 	struct stat sb;
-	long long stamp = 0;
+	unsigned long long stamp = 0; /* a hash of the times and sizes: wraps, never overflows */
 	size_t i;
 
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
 		if (stat(path, &sb) == 0)
-			stamp += (long long)sb.st_mtim.tv_sec * 1000000000LL + sb.st_mtim.tv_nsec +
-				 (long long)sb.st_size * 7;
+			stamp += (unsigned long long)sb.st_mtim.tv_sec * 1000000000ULL +
+				 (unsigned long long)sb.st_mtim.tv_nsec +
+				 (unsigned long long)sb.st_size * 7;
 	}
-	return stamp;
+	return (long long)(stamp >> 1);
 }

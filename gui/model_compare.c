@@ -101,12 +101,12 @@ int model_load_compare(struct model *m, char *const *dirs, size_t n, char *err, 
 
 long long model_dirs_stamp(char *const *dirs, size_t n)
 {
-	long long s = 0;
+	unsigned long long s = 0; /* a hash: wraps, never overflows */
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		s += model_dir_stamp(dirs[i]) * (long long)(i + 1);
-	return s;
+		s += (unsigned long long)model_dir_stamp(dirs[i]) * (i + 1);
+	return (long long)(s >> 1);
 }
 
 void model_method_label(const struct model *m, size_t i, char *buf, size_t len)

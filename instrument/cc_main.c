@@ -53,19 +53,31 @@ static void cmd_free(struct cmd *c)
 	memset(c, 0, sizeof *c);
 }
 
-/* SG_CC may hold several words ("ccache gcc"). */
-static int cmd_compiler(struct cmd *c)
+/* The flags a program linked with this build's libsgtrace needs beyond -lsgtrace: the
+ * sanitizer runtime when the library was built with -fsanitize (make check-sanitize). */
+#ifndef SG_LIB_LINK_FLAGS
+#define SG_LIB_LINK_FLAGS ""
+#endif
+
+static int cmd_push_words(struct cmd *c, const char *words)
 {
-	const char *cc = getenv("SG_CC");
-	if (!cc || !*cc)
-		cc = "cc";
-	char *copy = strdup(cc), *save = NULL;
+	char *copy = strdup(words), *save = NULL;
 	if (!copy)
 		return -ENOMEM;
 	int rc = 0;
 	for (char *w = strtok_r(copy, " \t", &save); w && !rc; w = strtok_r(NULL, " \t", &save))
 		rc = cmd_push(c, w);
 	free(copy);
+	return rc;
+}
+
+/* SG_CC may hold several words ("ccache gcc"). */
+static int cmd_compiler(struct cmd *c)
+{
+	const char *cc = getenv("SG_CC");
+	if (!cc || !*cc)
+		cc = "cc";
+	int rc = cmd_push_words(c, cc);
 	return rc ? rc : c->n ? 0 : -EINVAL;
 }
 
@@ -341,7 +353,7 @@ int main(int argc, char **argv)
 				    cmd_push(&c, "-lsgtrace"))
 					goto oom;
 			}
-			if (cmd_push(&c, "-pthread"))
+			if (cmd_push(&c, "-pthread") || cmd_push_words(&c, SG_LIB_LINK_FLAGS))
 				goto oom;
 		}
 	}

@@ -8,7 +8,7 @@ INST_SRCS := instrument/inst_tree.c instrument/inst_directive.c instrument/inst_
 INST_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(INST_SRCS)) \
              $(OBJ)/instrument/gen/inst_parser.o $(OBJ)/instrument/gen/inst_lexer.o
 INST_LIB  := $(OBJ)/instrument/libinstrument.a
-CFLAGS_instrument := -I$(INST_GEN) -Iinstrument
+CFLAGS_instrument := -I$(INST_GEN) -Iinstrument -DSG_LIB_LINK_FLAGS='"$(SAN_FLAGS)"'
 INST_GEN_CFLAGS := -Wno-sign-compare -Wno-unused-function -Wno-missing-prototypes \
                    -Wno-unused-but-set-variable -Wno-unused-parameter -Wno-redundant-decls
 

@@ -82,7 +82,7 @@ for src in "$CASES"/*.c; do
 	# shellcheck disable=SC2086
 	gcc $flags -I"$CASES" "$src" -o "$work/$name.plain" -pthread 2>/dev/null &&
 	gcc $flags -I"$CASES" -Itracelib "$exp" -o "$work/$name.traced" -L"$B/lib" \
-		-Wl,-rpath,"$PWD/$B/lib" -lsgtrace -pthread 2>"$work/cc.err" || {
+		-Wl,-rpath,"$PWD/$B/lib" -lsgtrace -pthread ${SG_SAN_FLAGS:-} 2>"$work/cc.err" || {
 		echo "FAIL: $name: run: link failed: $(head -3 "$work/cc.err")"; continue; }
 	want=$("$work/$name.plain" 2>&1)
 	got=$(SG_TRACE_DIR="$work/$name.trace" "$work/$name.traced" 2>/dev/null)

@@ -52,7 +52,7 @@ robust() {
 	if [ $have_lib -eq 0 ]; then echo "SKIP: $name: run: libsgtrace not built"; return; fi
 	# shellcheck disable=SC2086
 	gcc "$dir/orig.o" -o "$dir/orig.prog" $libs &&
-	gcc "$dir/inst.o" -o "$dir/inst.prog" -L"$LIB" -Wl,-rpath,"$LIB" -lsgtrace -pthread $libs || {
+	gcc "$dir/inst.o" -o "$dir/inst.prog" -L"$LIB" -Wl,-rpath,"$LIB" -lsgtrace -pthread $libs ${SG_SAN_FLAGS:-} || {
 		echo "FAIL: $name: link failed"; return; }
 	local a b
 	a=$(cd "$dir" && PROG=./orig.prog sh -c "$run" 2>&1 | grep -v -i 'time')
@@ -103,7 +103,7 @@ if [ $have_lib -eq 1 ] && [ -f "$work/flex-scanner/inst.o" ] && [ -f "$work/biso
 	objs=$(ls "$ROOT/$B"/obj/instrument/inst_*.o | grep -v -e inst_lexer -e inst_parser)
 	# shellcheck disable=SC2086
 	if gcc -o "$work/inst2" "$ROOT/$B/obj/instrument/instrument_main.o" $objs \
-		"$work/flex-scanner/inst.o" "$work/bison-parser/inst.o" -L"$LIB" -Wl,-rpath,"$LIB" -lsgtrace -pthread; then
+		"$work/flex-scanner/inst.o" "$work/bison-parser/inst.o" -L"$LIB" -Wl,-rpath,"$LIB" -lsgtrace -pthread ${SG_SAN_FLAGS:-}; then
 		bad=""
 		for c in "$ROOT"/instrument/tests/cases/*.c; do
 			case $c in *.expected.c) continue ;; esac

@@ -12,6 +12,9 @@ inc=$B/include
 
 # Names the toolchain itself may add to a shared object (old binutils list these with nm -D).
 allowed='^(sg_[A-Za-z0-9_]*|_init|_fini|_edata|_end|__bss_start)$'
+# A sanitizer build (SG_SAN_FLAGS, config.mk) adds AddressSanitizer's one-definition markers
+# of the library's own sg_ globals.
+[ -n "${SG_SAN_FLAGS:-}" ] && allowed='^(sg_[A-Za-z0-9_]*|__odr_asan[._]sg_[A-Za-z0-9_]*|_init|_fini|_edata|_end|__bss_start)$'
 
 # check NAME "defined global symbols, one per line"
 check() {
@@ -77,7 +80,7 @@ for how in static shared; do
 	else
 		link=(-L"$B/lib" -Wl,-rpath,"$PWD/$B/lib" -lsgtrace)
 	fi
-	if ! "${CC:-cc}" -std=c11 -I"$inc" "$work/p.c" -o "$work/p-$how" "${link[@]}" -pthread \
+	if ! "${CC:-cc}" -std=c11 -I"$inc" "$work/p.c" -o "$work/p-$how" "${link[@]}" -pthread ${SG_SAN_FLAGS:-} \
 		2>"$work/err-$how"; then
 		echo "FAIL: no-clash-$how: link failed: $(head -3 "$work/err-$how" | tr '\n' ' ')"
 		continue
