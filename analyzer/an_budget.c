@@ -228,8 +228,8 @@ static int sched_pass(struct an_run *r, struct sched_load *L, int fill)
 				continue;
 			}
 			double tn = ((double)sg_rec_ticks(e) - off) * per_tick;
-			uint64_t t = tn <= 0 ? 0 : tn >= (double)SG_TICKS_MAX ? SG_TICKS_MAX
-									: (uint64_t)(tn + 0.5);
+			uint64_t t = !(tn > 0) ? 0 : tn >= (double)SG_TICKS_MAX ? SG_TICKS_MAX
+									   : (uint64_t)(tn + 0.5);
 			if (sw) {
 				struct cpu_last *c = cpu_last_at(L, cpu);
 				if (!c)
@@ -566,10 +566,13 @@ static void thread_budget(struct an_run *r, const struct sched_load *L, size_t p
 		if (sa->cpu >= 0 && sb->cpu >= 0) {
 			/* over [lo, hi): the kernel's figure over [ta, tb) corrected by the records'
 			 * difference between the two windows */
+			/* the samples are the file's: any int64 (a sum of two may not be) */
 			int64_t c = sb->cpu - sa->cpu;
-			if (r->budget_ok)
-				c += an_ticks_ns(r, an_budget_oncpu(r, pos, lo, hi)) -
-				     an_ticks_ns(r, an_budget_oncpu(r, pos, sa->t, sb->t));
+			if (r->budget_ok &&
+			    __builtin_add_overflow(c, an_ticks_ns(r, an_budget_oncpu(r, pos, lo, hi)) -
+						   an_ticks_ns(r, an_budget_oncpu(r, pos, sa->t,
+										  sb->t)), &c))
+				c = -1;   /* unknown */
 			b->cpu_kernel_ns = c;
 		}
 		if (sa->delay >= 0 && sb->delay >= 0) {

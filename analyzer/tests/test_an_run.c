@@ -421,6 +421,7 @@ static void test_damaged(void **state)
 	dir = syn_tmpdir();
 	struct sgw_options opt = { .chunk_recs = 2 };
 	assert_int_equal(sgw_create(dir, &opt, &w), 0);
+	assert_int_equal(sgw_function(w, 1, "f", "a.c", 1), 0);
 	struct syn_ev ev[] = { E(0, THREAD_BEGIN, 0, SG_NO_ID), E(10, FUNC_ENTER, 1, 0),
 			       E(20, FUNC_EXIT, 1, 0), E(30, FUNC_ENTER, 1, 0),
 			       E(40, FUNC_EXIT, 1, 0), E(50, THREAD_END, 0, 0), END };
