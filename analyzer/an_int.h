@@ -249,6 +249,7 @@ struct an_run {
 				      a switch in to the next switch out), n_cpu_on[pos] CPUs */
 	size_t *n_cpu_on;
 	uint64_t sched_lost;       /* switch records the kernel dropped */
+	uint64_t bad_cpus;         /* switch records of an impossible CPU number (skipped) */
 	uint64_t par_busy, par_multi;   /* ticks: busy total, busy while >= 2 busy */
 	int n_proc;
 	struct an_fig fig[AN_N_METRICS];

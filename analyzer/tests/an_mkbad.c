@@ -16,6 +16,8 @@
  *                        the processors' summed times overflowed int64)
  *   sched-extremes       CPU-time and run-delay samples of INT64_MIN and INT64_MAX in the
  *                        sched stream (defect 8: the budget's differences overflowed)
+ *   sched-cpu-65535      1024 threads switched in and out on CPU 65535 (the CPU number sized
+ *                        each thread's per-CPU tables: 1 GB)
  * DIR must not exist.
  */
 #include <errno.h>
@@ -152,6 +154,27 @@ static int sched_extremes(struct sgw_trace *w)
 	return bad;
 }
 
+/* 1024 threads, each switched out and in on CPU 65535. */
+static int sched_cpu(struct sgw_trace *w)
+{
+	struct sgw_stream *sc;
+	int bad = check(sgw_sched(w, 2, "synthetic", 0, &sc), "sched");
+	for (uint32_t th = 0; th < 1024 && !bad; th++) {
+		struct sgw_stream *s;
+		int32_t tid = 10000 + (int32_t)th;
+		bad |= check(sgw_thread(w, th, SG_NO_ID, tid, &s), "thread");
+		if (bad)
+			break;
+		bad |= check(sgw_event(s, 100, SG_EV_THREAD_BEGIN, th, SG_NO_ID), "event");
+		bad |= check(sgw_event(s, 5000, SG_EV_THREAD_END, th, 0), "event");
+		bad |= check(sgw_event(sc, 1000 + th, SG_EV_SWITCH_OUT, (uint32_t)tid, 0xffff),
+			     "switch");
+		bad |= check(sgw_event(sc, 3000 + th, SG_EV_SWITCH_IN, (uint32_t)tid, 0xffff),
+			     "switch");
+	}
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -175,6 +198,8 @@ int main(int argc, char **argv)
 		bad = span_overflow(w);
 	else if (!strcmp(c, "sched-extremes"))
 		bad = sched_extremes(w);
+	else if (!strcmp(c, "sched-cpu-65535"))
+		bad = sched_cpu(w);
 	else {
 		fprintf(stderr, "an_mkbad: unknown case \"%s\"\n", c);
 		bad = 1;

@@ -141,4 +141,21 @@ elif ! grep -qE '^ +0 +yes ' "$tmp/$name.out"; then
 else
 	pass $name "report made, thread 0: $(grep -E '^ +0 +yes ' "$tmp/$name.out" | tr -s ' ' | cut -c1-60)"
 fi
+# defect 5, CPU numbers: a switch record's CPU (16 bits) sized each thread's per-CPU tables:
+# 1024 threads on CPU 65535 took 1 GB. Now: skipped as damaged, with a problem line.
+name=defect5-sched-cpu-number
+report $name sched-cpu-65535
+rc=$?
+read -r secs kb < "$tmp/$name.time" 2>/dev/null || { secs=99; kb=99999999; }
+if [ $rc -ne 0 ]; then
+	fail $name "report exited $rc: $(head -c 300 "$tmp/$name.err")"
+elif [ "$kb" -ge 204800 ] || ! awk -v s="$secs" 'BEGIN { exit !(s < 2) }'; then
+	fail $name "report took $secs s and $((kb / 1024)) MB (limits 2 s, 200 MB)"
+elif ! grep -q "2048 switch record(s) name a CPU number above 8191" "$tmp/$name.out"; then
+	fail $name "not reported: $(grep problem "$tmp/$name.out" | head -3)"
+elif ! clean_stderr $name; then
+	fail $name "stderr: $(head -c 300 "$tmp/$name.err")"
+else
+	pass $name "report in $secs s, peak $((kb / 1024)) MB, 2048 records reported"
+fi
 exit $((fails > 0))
