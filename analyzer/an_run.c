@@ -621,6 +621,8 @@ int an_run_open(const char *dir, const struct an_run_opts *opts, struct an_run *
 	if (!err || !errlen)
 		err = dummy, errlen = sizeof dummy;
 	int rc = -ENOMEM;
+	const char *stage = "setting up";   /* what failed, for the message */
+	err[0] = 0;
 	struct an_run *r = calloc(1, sizeof *r);
 	if (!r || !(r->dir = strdup(dir))) {
 		snprintf(err, errlen, "%s: out of memory", dir);
@@ -628,6 +630,7 @@ int an_run_open(const char *dir, const struct an_run_opts *opts, struct an_run *
 	}
 	if (opts)
 		r->opts = *opts;
+	stage = "opening the trace";
 	if ((rc = an_source_open(r, err, errlen)) < 0)
 		goto out;
 	rc = -ENOMEM;
@@ -639,6 +642,7 @@ int an_run_open(const char *dir, const struct an_run_opts *opts, struct an_run *
 	/* with regions defined, find the measured interval first (a light walk that stops at the
 	 * first begin and, backwards, at the last end) so the full pass runs once, clipped */
 	int pre = sgr_n_regions(r->tr) > 0;
+	stage = "reading the threads' records";
 	if ((rc = pre ? an_scan_regions(r, region_id(r)) : scan_all(r, 0, SG_TICKS_MAX)) < 0)
 		goto out;
 	int any = 0;
@@ -653,6 +657,7 @@ int an_run_open(const char *dir, const struct an_run_opts *opts, struct an_run *
 	}
 	if ((choose_clip(r) || pre) && (rc = scan_all(r, r->t0, r->t1)) < 0)
 		goto out;
+	stage = "joining the barrier, lock, semaphore and condition waits";
 	if ((rc = an_join_barriers(r)) < 0 || (rc = an_join_locks(r)) < 0 ||
 	    (rc = an_join_sems(r)) < 0 || (rc = an_join_conds(r)) < 0)
 		goto out;
@@ -660,12 +665,15 @@ int an_run_open(const char *dir, const struct an_run_opts *opts, struct an_run *
 	r->sev = NULL;
 	r->n_sev = r->cap_sev = 0;
 	join_parts(r);
+	stage = "the time budget (sched stream)";
 	if ((rc = an_budget_build(r)) < 0)
 		goto out;
 	choose_processors(r);
+	stage = "the processors' parallelism";
 	if ((rc = an_join_parallelism(r)) < 0)
 		goto out;
 	thread_figures(r);
+	stage = "the object tables";
 	if ((rc = an_objects_settle(r)) < 0)
 		goto out;
 	cond_barrier_notes(r);
@@ -698,6 +706,10 @@ int an_run_open(const char *dir, const struct an_run_opts *opts, struct an_run *
 	r = NULL;
 	rc = 0;
 out:
+	/* every failure says what failed (an allocation deep in a pass had no message: "error: "
+	 * and nothing after it) */
+	if (rc < 0 && !err[0])
+		snprintf(err, errlen, "%s: %s: %s", dir, stage, strerror(-rc));
 	if (r)
 		an_run_free(r);
 	return rc;
