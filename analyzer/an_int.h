@@ -148,8 +148,8 @@ struct an_tscan {
 	size_t n_iv, cap_iv;
 	struct an_ctr *ctr;        /* indexed by counter index (r->cmap) */
 	size_t n_ctr;
-	struct an_fstat *fs;       /* during the pass only: r->fs_scratch, by function index; folded
-				      into r->fsum at its end */
+	struct an_fstat *fs;       /* during the pass only: r->fs_scratch, by slot (an_scan.c);
+				      folded into r->fsum at its end */
 	size_t n_fs;
 	int any_calls;             /* the thread called a function in the clip */
 	struct an_frame *stack;
@@ -229,7 +229,8 @@ struct an_run {
 	size_t n_sems;
 	struct an_idmap fmap, omap, cmap, rmap;   /* functions, objects, counters, regions */
 	struct an_fstat *fsum;     /* per function index: every thread's calls and times */
-	struct an_fstat *fs_scratch;   /* the pass's per-function table, one for all threads */
+	struct an_fstat *fs_scratch;   /* the pass's per-function table, one for all threads, by
+				      slot: fmap.n_direct + fmap.n of them */
 	uint64_t unknown_ids;      /* records naming an id the definitions do not declare */
 	char unknown_first[96];    /* the first of them: what, where */
 	uint64_t bad_episodes;     /* barrier waits with an episode number no thread could reach */

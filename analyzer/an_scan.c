@@ -435,10 +435,9 @@ static int scan_other(struct an_run *r, struct an_tscan *s, struct pend *p, size
  * scratch value). */
 struct scan_loop {
 	struct an_frame *stack;
-	struct an_fstat *fs;       /* by function index */
-	const uint32_t *fdir;      /* function id -> index + 1 (r->fmap.direct) */
-	uint32_t n_fdir;
-	size_t depth, cap_stack, n_fs;
+	struct an_fstat *fs;       /* by slot (an_scan_thread) */
+	uint32_t n_direct;         /* ids below it are their own slot */
+	size_t depth, cap_stack;
 	uint64_t child;
 	uint64_t first, last;      /* inside the clip */
 	int before, after;         /* records before lo, after hi */
@@ -499,7 +498,7 @@ scan_span(struct an_run *r, struct an_tscan *s, struct pend *pd, size_t pos,
 	const uint64_t lo = s->lo, hi = s->hi;
 	struct an_frame *stack = L->stack;
 	struct an_fstat *fs = L->fs;
-	const uint32_t *fdir = L->fdir, n_fdir = L->n_fdir;
+	const uint32_t n_direct = L->n_direct;
 	size_t depth = L->depth, cap_stack = L->cap_stack;
 	uint64_t child = L->child;
 	int rc = 0;
@@ -513,9 +512,8 @@ scan_span(struct an_run *r, struct an_tscan *s, struct pend *pd, size_t pos,
 				uint32_t f = (uint32_t)p[0].w1;
 				if ((a0 & 0xff) != SG_EV_FUNC_ENTER ||
 				    (b0 & 0xff) != SG_EV_FUNC_EXIT || (uint32_t)p[1].w1 != f ||
-				    f >= n_fdir || fdir[f] == 0)
+				    f >= n_direct)
 					break;
-				f = fdir[f] - 1;   /* its index */
 				/* the loop waits on the records' loads: ask for them 2 KiB ahead */
 				__builtin_prefetch((const char *)p + 2048);
 				/* (b0 >> 8) - (a0 >> 8) in one step: EXIT's kind byte is above
@@ -541,13 +539,17 @@ scan_span(struct an_run *r, struct an_tscan *s, struct pend *pd, size_t pos,
 			p += u;
 			continue;
 		}
-		uint32_t raw_id = (uint32_t)p->w1;
-		uint32_t id = raw_id < n_fdir ? fdir[raw_id] - 1 : an_idmap_search(&r->fmap, raw_id);
+		uint32_t id = (uint32_t)p->w1;
 		uint64_t t = inside ? w0 >> 8 : clip_time(L, lo, hi, w0 >> 8);
-		if (__builtin_expect(id == AN_NO_IDX, 0)) {
-			unknown_id(r, pos, "function", raw_id);
-			p++;
-			continue;
+		if (__builtin_expect(id >= n_direct, 0)) {
+			/* a sparse id: its slot after the direct ones; an undefined one the
+			 * shared slot of unknown functions (counted here, left out at the end) */
+			uint32_t k = an_idmap_search(&r->fmap, id);
+			if (k == AN_NO_IDX) {
+				unknown_id(r, pos, "function", id);
+				k = r->fmap.n;
+			}
+			id = n_direct + k;
 		}
 		if (kind == SG_EV_FUNC_ENTER) {
 			if (__builtin_expect(depth == cap_stack, 0)) {
@@ -644,12 +646,18 @@ int an_scan_thread(struct an_run *r, size_t pos, uint64_t lo, uint64_t hi)
 	s->hi = hi;
 	s->first = UINT64_MAX;
 	/* counters by index; functions in the run's scratch table, folded into r->fsum at the
-	 * end: a table per thread would be threads x functions */
+	 * end (a table per thread would be threads x functions). The hot loop indexes it by the
+	 * id itself, as it comes, for the ids the direct map covers (a few times the functions
+	 * defined): a translation there cost 10 % of the pass. A sparse defined id has slot
+	 * n_direct + its index, any undefined one above n_direct the slot after those. A call of
+	 * an undefined id is a call of an unknown function: its time is not its caller's, and it
+	 * is left out of the profile (one below n_direct is counted at the end, an enter and an
+	 * exit a call) */
 	s->n_ctr = r->cmap.n;
 	if (!(s->ctr = calloc(s->n_ctr + 1, sizeof *s->ctr)))
 		return -ENOMEM;
 	s->fs = r->fs_scratch;
-	s->n_fs = r->fmap.n;
+	s->n_fs = (size_t)r->fmap.n_direct + r->fmap.n + 1;
 	memset(s->fs, 0, (s->n_fs + 1) * sizeof *s->fs);
 	const struct sgr_thread *th = sgr_thread(r->tr, pos);
 	if (th && th->n_recs > 64)
@@ -658,7 +666,7 @@ int an_scan_thread(struct an_run *r, size_t pos, uint64_t lo, uint64_t hi)
 	memset(&pd, 0, sizeof pd);
 	uint64_t n_ev = 0;
 	struct scan_loop L = { .stack = s->stack, .fs = s->fs, .cap_stack = s->cap_stack,
-			       .n_fs = s->n_fs, .fdir = r->fmap.direct, .n_fdir = r->fmap.n_direct,
+			       .n_direct = r->fmap.n_direct,
 			       .first = UINT64_MAX };
 	struct sgr_cursor cur;
 	struct sgr_span sp;
@@ -707,9 +715,20 @@ int an_scan_thread(struct an_run *r, size_t pos, uint64_t lo, uint64_t hi)
 		const struct an_fstat *x = &s->fs[f];
 		if (!x->calls)
 			continue;
-		r->fsum[f].calls += x->calls;
-		r->fsum[f].incl += x->incl;
-		r->fsum[f].excl += x->excl;
+		uint32_t k = f < r->fmap.n_direct ? r->fmap.direct[f] - 1
+						  : (uint32_t)(f - r->fmap.n_direct);
+		if (k == AN_NO_IDX) {
+			/* calls of an id the definitions do not declare: left out (an enter and
+			 * an exit each) */
+			unknown_id(r, pos, "function", (uint32_t)f);
+			r->unknown_ids += 2 * x->calls - 1;
+			continue;
+		}
+		if (k == r->fmap.n)
+			continue;   /* the unknown ones above n_direct: counted as met */
+		r->fsum[k].calls += x->calls;
+		r->fsum[k].incl += x->incl;
+		r->fsum[k].excl += x->excl;
 		s->any_calls = 1;
 	}
 	s->fs = NULL;

@@ -107,7 +107,8 @@ int an_source_open(struct an_run *r, char *err, size_t errlen)
 	    idmap_make(&r->cmap, t, sgr_n_counters(t), ctr_id_at) < 0 ||
 	    idmap_make(&r->rmap, t, sgr_n_regions(t), reg_id_at) < 0 ||
 	    !(r->fsum = calloc(r->fmap.n + 1, sizeof *r->fsum)) ||
-	    !(r->fs_scratch = calloc(r->fmap.n + 1, sizeof *r->fs_scratch))) {
+	    !(r->fs_scratch = calloc((size_t)r->fmap.n_direct + r->fmap.n + 2,
+				     sizeof *r->fs_scratch))) {
 		snprintf(err, errlen, "%s: out of memory for the tables of %zu functions, %zu "
 			 "objects and %zu counters", r->dir, sgr_n_functions(t), sgr_n_objects(t),
 			 sgr_n_counters(t));
