@@ -166,6 +166,10 @@ static int cpu_slot(struct sched_load *L, size_t pos, uint32_t cpu)
 	return 0;
 }
 
+/* CPU numbers beyond this are damaged records (Linux's NR_CPUS is at most 8192): a CPU number
+ * sizes each thread's per-CPU tables. */
+#define AN_MAX_CPU 8192u
+
 /* The longest a context switch between two of the program's threads on one CPU is taken to
  * last (switch out to switch in; about 0.3 us here): a longer gap had something else between. */
 #define SWITCH_MAX_NS 20000.0
@@ -219,6 +223,11 @@ static int sched_pass(struct an_run *r, struct sched_load *L, int fill)
 			int32_t tid = (int32_t)sg_rec_id(e);
 			long pos = tid_find(L, tid);
 			uint32_t aux = sg_rec_aux(e), cpu = SG_SWITCH_CPU(aux);
+			if (sw && cpu >= AN_MAX_CPU) {
+				/* sizes per-thread tables: a damaged record, skipped */
+				r->bad_cpus += fill;
+				continue;
+			}
 			if (!fill) {
 				if (pos < 0)
 					continue;
@@ -228,8 +237,8 @@ static int sched_pass(struct an_run *r, struct sched_load *L, int fill)
 				continue;
 			}
 			double tn = ((double)sg_rec_ticks(e) - off) * per_tick;
-			uint64_t t = tn <= 0 ? 0 : tn >= (double)SG_TICKS_MAX ? SG_TICKS_MAX
-									: (uint64_t)(tn + 0.5);
+			uint64_t t = !(tn > 0) ? 0 : tn >= (double)SG_TICKS_MAX ? SG_TICKS_MAX
+									   : (uint64_t)(tn + 0.5);
 			if (sw) {
 				struct cpu_last *c = cpu_last_at(L, cpu);
 				if (!c)
@@ -566,10 +575,13 @@ static void thread_budget(struct an_run *r, const struct sched_load *L, size_t p
 		if (sa->cpu >= 0 && sb->cpu >= 0) {
 			/* over [lo, hi): the kernel's figure over [ta, tb) corrected by the records'
 			 * difference between the two windows */
+			/* the samples are the file's: any int64 (a sum of two may not be) */
 			int64_t c = sb->cpu - sa->cpu;
-			if (r->budget_ok)
-				c += an_ticks_ns(r, an_budget_oncpu(r, pos, lo, hi)) -
-				     an_ticks_ns(r, an_budget_oncpu(r, pos, sa->t, sb->t));
+			if (r->budget_ok &&
+			    __builtin_add_overflow(c, an_ticks_ns(r, an_budget_oncpu(r, pos, lo, hi)) -
+						   an_ticks_ns(r, an_budget_oncpu(r, pos, sa->t,
+										  sb->t)), &c))
+				c = -1;   /* unknown */
 			b->cpu_kernel_ns = c;
 		}
 		if (sa->delay >= 0 && sb->delay >= 0) {
@@ -643,6 +655,7 @@ int an_budget_build(struct an_run *r)
 	const struct sgr_sched *sc = sgr_sched(r->tr);
 	r->budget_ok = 0;
 	r->sched_lost = 0;
+	r->bad_cpus = 0;
 	if (r->opts.flags & AN_NO_BUDGET)
 		r->budget_why = "the time budget was turned off (AN_NO_BUDGET)";
 	else if (!sc->defined)
@@ -658,6 +671,10 @@ int an_budget_build(struct an_run *r)
 		have_load = 1;
 		if ((rc = sched_read(r, &L)) < 0)
 			goto out;
+		if (r->bad_cpus)
+			an_run_problem_add(r, "%s/sched.sgs: %llu switch record(s) name a CPU number "
+					   "above %u: damaged trace; skipped", r->dir,
+					   (unsigned long long)r->bad_cpus, AN_MAX_CPU - 1);
 		if (r->sched_lost) {
 			r->budget_ok = 0;
 			r->budget_why = an_run_str(r, "%llu context-switch records were lost (the "

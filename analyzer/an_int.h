@@ -35,12 +35,32 @@ void an_advise_huge(void *p, size_t bytes);
 /* Growable array helper: ensures room for one more element. 0 or -ENOMEM. */
 int an_grow(void *pp, size_t *cap, size_t n, size_t elem);
 
+/* The ids of one id space (functions, objects, counters, regions) as dense indexes 0..n-1, in
+ * id order, made from the definitions (an_source.c). Every table of a run is sized by n, never
+ * by an id's value: a record of a damaged trace can carry any id (0x10000000 once sized a
+ * table of 10 GB), and one the definitions do not declare is skipped and reported. Ids are
+ * looked up in `direct` when they are small (the usual 1..n), else by binary search. */
+struct an_idmap {
+	uint32_t *raw;             /* the defined ids, sorted, unique: index k is id raw[k] */
+	uint32_t n;
+	uint32_t *direct;          /* id < n_direct: its index + 1, 0 when undefined */
+	uint32_t n_direct;
+};
+#define AN_NO_IDX UINT32_MAX       /* not defined (SG_NO_ID maps to it too) */
+uint32_t an_idmap_search(const struct an_idmap *m, uint32_t id);
+static inline uint32_t an_idx(const struct an_idmap *m, uint32_t id)
+{
+	return id < m->n_direct ? m->direct[id] - 1 : an_idmap_search(m, id);
+}
+
 /* A blocked or primitive interval of one thread (a non-busy piece of its timeline). */
 enum an_ivl_type { IV_BARRIER, IV_LOCK, IV_LOCK_FAIL, IV_COND, IV_THREAD, IV_SEM };
 struct an_ivl {
 	uint64_t a, b;             /* ticks: start, end */
-	uint32_t obj;              /* barrier/lock/cond id */
-	uint32_t aux;              /* barrier episode; lock mode; IV_THREAD: 1 join, 0 create;
+	uint32_t obj;              /* the object's dense index (an_idmap; SG_NO_ID: none); IV_THREAD:
+				      the created or joined thread's index */
+	uint32_t aux;              /* barrier episode; lock mode (| AN_LOCK_NESTED); IV_THREAD: 1
+				      join, 0 create;
 				      IV_SEM: the wait's result (0 taken, else the errno) | its
 				      begin flags (SG_SEM_TRY, SG_SEM_TIMED) << 16 */
 	uint64_t part : 56;        /* after the joins: ticks of [a, b] that were waiting, from a
@@ -51,6 +71,10 @@ struct an_ivl {
 				      bytes an interval instead of 40 (they are fresh pages) */
 	uint64_t type : 8;         /* enum an_ivl_type */
 };
+
+/* In a lock wait's aux: the thread held the same lock when it asked (a recursive mutex, a
+ * second read lock): its own holds are inside the wait (an_join.c). */
+#define AN_LOCK_NESTED 0x80000000u
 
 /* A lock hold [q, x] of one thread. */
 struct an_hold {
@@ -73,6 +97,7 @@ struct an_lock_holds {
 	uint32_t last_thread;
 	int unsorted;              /* a run out of q order: a lock held twice at once (recursive
 				      mutex, two read locks) records its inner hold first */
+	int has_read;              /* a read hold (rwlock) among them */
 };
 
 /* A post, signal or successful wait of a semaphore or condition variable, for the joins of
@@ -121,15 +146,18 @@ struct an_tscan {
 	uint64_t t_thread;         /* ticks in create and join (a note for non-processors) */
 	struct an_ivl *iv;         /* non-busy intervals, in time order */
 	size_t n_iv, cap_iv;
-	struct an_ctr *ctr;        /* indexed by counter id */
+	struct an_ctr *ctr;        /* indexed by counter index (r->cmap) */
 	size_t n_ctr;
-	struct an_fstat *fs;       /* indexed by function id */
+	struct an_fstat *fs;       /* during the pass only: r->fs_scratch, by slot (an_scan.c);
+				      folded into r->fsum at its end */
 	size_t n_fs;
+	int any_calls;             /* the thread called a function in the clip */
 	struct an_frame *stack;
 	size_t depth, cap_stack;
 	uint64_t n_releases;
 	int before, after;         /* events before lo, after hi */
-	uint32_t n_lock_ids;       /* 1 + the largest lock id of lock intervals and acquires, 0: none */
+	uint32_t n_lock_ids;       /* 1 + the largest lock index of lock intervals and acquires, 0:
+				      none */
 	uint64_t unmatched;        /* events that did not pair (exit without enter, ...) */
 	/* regions met: id, first begin, last end */
 	struct an_reg { uint32_t id; uint64_t begin, end; int has_begin, has_end; } *reg;
@@ -156,14 +184,17 @@ struct an_budget {
 /* Per-object join results. */
 struct an_lockstat {
 	struct an_lock pub;
+	uint32_t idx;              /* the lock's dense index */
 	uint64_t wait, hold, max_wait;   /* ticks; wait as pub.wait_ns (an_objects.c), its order */
 };
 struct an_barstat {
 	struct an_barrier pub;
+	uint32_t idx;
 	uint64_t skew;
 };
 struct an_semstat {
 	struct an_sem pub;
+	uint32_t idx;
 	uint64_t wait, max_wait;   /* ticks; wait as pub.wait_ns (an_objects.c), its order */
 };
 /* A condition variable whose broadcasts end several waits each (an_sync.c): `common` waits
@@ -196,6 +227,13 @@ struct an_run {
 	size_t n_bars;
 	struct an_semstat *sems;
 	size_t n_sems;
+	struct an_idmap fmap, omap, cmap, rmap;   /* functions, objects, counters, regions */
+	struct an_fstat *fsum;     /* per function index: every thread's calls and times */
+	struct an_fstat *fs_scratch;   /* the pass's per-function table, one for all threads, by
+				      slot: fmap.n_direct + fmap.n of them */
+	uint64_t unknown_ids;      /* records naming an id the definitions do not declare */
+	char unknown_first[96];    /* the first of them: what, where */
+	uint64_t bad_episodes;     /* barrier waits with an episode number no thread could reach */
 	struct an_sev *sev;        /* from the passes until the joins of an_sync.c */
 	size_t n_sev, cap_sev;
 	struct an_cbar *cbar;      /* conditions with broadcasts (an_sync.c) */
@@ -212,6 +250,7 @@ struct an_run {
 				      a switch in to the next switch out), n_cpu_on[pos] CPUs */
 	size_t *n_cpu_on;
 	uint64_t sched_lost;       /* switch records the kernel dropped */
+	uint64_t bad_cpus;         /* switch records of an impossible CPU number (skipped) */
 	uint64_t par_busy, par_multi;   /* ticks: busy total, busy while >= 2 busy */
 	int n_proc;
 	struct an_fig fig[AN_N_METRICS];
@@ -236,7 +275,14 @@ int64_t an_ticks_ns(const struct an_run *r, uint64_t ticks);   /* a duration */
 int64_t an_time_ns(const struct an_run *r, uint64_t ticks);    /* a time since the epoch */
 
 /* an_source.c */
+/* Opens the trace and makes the id maps. 0 or -errno with a message in err. */
 int an_source_open(struct an_run *r, char *err, size_t errlen);
+void an_source_close(struct an_run *r);
+/* The public id of object index x (SG_NO_ID for SG_NO_ID). */
+static inline uint32_t an_obj_id(const struct an_run *r, uint32_t x)
+{
+	return x < r->omap.n ? r->omap.raw[x] : SG_NO_ID;
+}
 void an_source_problems(struct an_run *r);
 const char *an_source_obj_kind(const struct an_run *r, uint32_t id);
 const char *an_source_region_name(const struct an_run *r, uint32_t id);

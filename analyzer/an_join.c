@@ -7,11 +7,15 @@
  *   locks        the holds [acquired, released] of every thread are merged per lock in time
  *                order; the part of a wait [request, acquired] covered by other threads' holds
  *                is IT_lock, the rest is the acquire part of PT_lock (a read request is only
- *                blocked by write holds);
+ *                blocked by write holds). The holds' union is kept as disjoint segments with
+ *                their running length, so that a wait's covered part is two searches, not a
+ *                walk over the holds inside it (a wait of one of hundreds of threads on a
+ *                contended lock spans hundreds of holds);
  *   parallelism  a merge of the processors' busy/non-busy boundaries: busy time, and busy time
  *                while two or more processors were busy.
  * All in ticks. Results go into the interval's `part` (the budget splits every wait there) and
- * the per-object counts; the tables' times are settled after the budget (an_objects.c).
+ * the per-object counts; the tables' times are settled after the budget (an_objects.c). Objects
+ * are dense indexes (an_idmap), tables sized by the objects defined.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -28,41 +32,43 @@ struct episode {
 struct bar_tab {
 	struct episode *ep;
 	size_t n_ep, cap;
+	uint64_t bound;            /* the largest episode number taken as true */
 	int used;
 };
 
-static int bar_tab_get(struct bar_tab **tabs, size_t *n, uint32_t obj, struct bar_tab **out)
-{
-	if (obj >= *n) {
-		size_t nn = *n ? *n : 16;
-		while (nn <= obj)
-			nn *= 2;
-		struct bar_tab *t = realloc(*tabs, nn * sizeof *t);
-		if (!t)
-			return -ENOMEM;
-		memset(t + *n, 0, (nn - *n) * sizeof *t);
-		*tabs = t;
-		*n = nn;
-	}
-	*out = &(*tabs)[obj];
-	return 0;
-}
-
 int an_join_barriers(struct an_run *r)
 {
-	struct bar_tab *tabs = NULL;
-	size_t n_tabs = 0;
+	size_t n_tabs = r->omap.n;
+	struct bar_tab *tabs = calloc(n_tabs + 1, sizeof *tabs);
 	int rc = 0;
+	if (!tabs)
+		return -ENOMEM;
+	/* the waits on each barrier: its episode numbers (each thread's n-th wait on it) stay
+	 * below a few times that count even when chunks were lost; one far beyond is a damaged
+	 * record, left out of the join (it would size the episode table) */
+	for (size_t i = 0; i < r->n_threads; i++) {
+		struct an_tscan *s = &r->ts[i];
+		for (size_t k = 0; k < s->n_iv; k++)
+			if (s->iv[k].type == IV_BARRIER && s->iv[k].obj < n_tabs)
+				tabs[s->iv[k].obj].cap++;   /* a count until the tables are made */
+	}
+	for (size_t o = 0; o < n_tabs; o++) {
+		tabs[o].bound = 4 * (uint64_t)tabs[o].cap + 1024;
+		tabs[o].cap = 0;
+	}
 	/* 1: first and last arrival of every episode */
 	for (size_t i = 0; i < r->n_threads; i++) {
 		struct an_tscan *s = &r->ts[i];
 		for (size_t k = 0; k < s->n_iv; k++) {
 			struct an_ivl *v = &s->iv[k];
-			struct bar_tab *b;
 			if (v->type != IV_BARRIER || v->obj == SG_NO_ID)
 				continue;
-			if ((rc = bar_tab_get(&tabs, &n_tabs, v->obj, &b)) < 0)
-				goto out;
+			if (v->obj >= n_tabs || v->aux > tabs[v->obj].bound) {
+				r->bad_episodes++;
+				v->obj = SG_NO_ID;
+				continue;
+			}
+			struct bar_tab *b = &tabs[v->obj];
 			if (v->aux >= b->n_ep) {
 				size_t nn = (size_t)v->aux + 1;
 				if ((rc = an_grow(&b->ep, &b->cap, nn - 1, sizeof *b->ep)) < 0)
@@ -94,7 +100,8 @@ int an_join_barriers(struct an_run *r)
 		if (!tabs[o].used)
 			continue;
 		struct an_barstat *bs = &r->bars[r->n_bars++];
-		bs->pub.id = (uint32_t)o;
+		bs->idx = (uint32_t)o;
+		bs->pub.id = an_obj_id(r, (uint32_t)o);
 		for (size_t k = 0; k < tabs[o].n_ep; k++) {
 			struct episode *e = &tabs[o].ep[k];
 			if (!e->count)
@@ -148,17 +155,50 @@ static void merge_holds(struct an_hold *h, struct an_hold *tmp, size_t *run, siz
 }
 
 
-/* The first hold at or after `at` whose q is >= from (holds sorted by q). A thread's successive
- * waits on a lock move the cursor by the other threads' holds in between, usually a few: they
- * are stepped over in order (the next ones are in the same cache lines), and only a longer way
- * is galloped. */
-static size_t hold_seek(const struct an_hold *h, size_t at, size_t n, uint64_t from)
+/* The union of a lock's holds (all of them, or the write holds only: what blocks a read
+ * request) as disjoint segments in time order, each with the length of the segments before it:
+ * the part of a wait [a, b] they cover is then the lengths between two positions, clipped at a
+ * and b. */
+struct seg {
+	uint64_t s, e;
+	uint64_t before;           /* ticks of the segments before this one */
+};
+_Static_assert(sizeof(struct seg) == sizeof(struct an_hold), "a lock's union is made in place");
+
+/* The union of h[0..n) (sorted by q) into g, which may be h itself (a segment is written at or
+ * before the hold it is made from). Returns the number of segments. */
+static size_t union_make(const struct an_hold *h, size_t n, int write_only, struct seg *g)
 {
-	for (int k = 0; k < 16; k++, at++)
-		if (at == n || h[at].q >= from)
+	size_t m = 0;
+	uint64_t acc = 0;
+	for (size_t j = 0; j < n; j++) {
+		uint64_t q = h[j].q, x = h[j].x;
+		if ((write_only && h[j].mode == SG_LOCK_RWLOCK_READ) || x <= q)
+			continue;
+		if (m && q <= g[m - 1].e) {
+			if (x > g[m - 1].e) {
+				acc += x - g[m - 1].e;
+				g[m - 1].e = x;
+			}
+			continue;
+		}
+		g[m++] = (struct seg){ q, x, acc };
+		acc += x - q;
+	}
+	return m;
+}
+
+/* The first segment from `at` on whose end is after t (want_start 0) or whose start is at or
+ * after t (1): stepped over when near (a thread's next wait on a lock is usually a few
+ * segments on), galloped when far. */
+static size_t seg_seek(const struct seg *g, size_t at, size_t n, uint64_t t, int want_start)
+{
+#define SEG_BEFORE(k) (want_start ? g[k].s < t : g[k].e <= t)
+	for (int k = 0; k < 8; k++, at++)
+		if (at == n || !SEG_BEFORE(at))
 			return at;
 	size_t lo = at, hi = at, step = 1;
-	while (hi < n && h[hi].q < from) {
+	while (hi < n && SEG_BEFORE(hi)) {
 		lo = hi + 1;
 		hi += step;
 		step *= 2;
@@ -167,24 +207,83 @@ static size_t hold_seek(const struct an_hold *h, size_t at, size_t n, uint64_t f
 		hi = n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (h[mid].q < from)
+		if (SEG_BEFORE(mid))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	return lo;
+#undef SEG_BEFORE
 }
 
-/* Where a thread's waits on one lock start looking for covering holds. The first hold that can
- * reach a wait at all has q >= a - the lock's longest hold; `f` is the largest such bound so
- * far (a thread's waits come in time order). Past it there may be many more holds that ended
- * before the wait began: a lock with one long hold made every wait look at every hold of that
- * length before it (most of the time of a lock-heavy real trace). `x` is past those: the holds
- * from the first with q >= f up to x end at or before a_x, so a wait with a >= a_x skips them;
- * one with a smaller a (a thread whose clock went back) does not. */
-struct hold_cursor {
-	size_t x;
-	uint64_t f, a_x;
+/* Where the last wait of the current thread on a lock found its first segment (waits of one
+ * thread come in time order: the next one starts looking there). */
+struct seg_cursor {
+	size_t k;
+	uint64_t a;
+	size_t thread;             /* the thread it is for, + 1 (0: none yet) */
+};
+
+/* Ticks of the union u[0..n) inside [a, b]. */
+static uint64_t seg_covered(const struct seg *u, size_t n, struct seg_cursor *c, size_t thread,
+			    uint64_t a, uint64_t b)
+{
+	if (c->thread != thread + 1 || a < c->a)
+		c->k = 0;   /* another thread, or a clock that went back */
+	c->thread = thread + 1;
+	c->a = a;
+	size_t k1 = c->k = seg_seek(u, c->k, n, a, 0);
+	size_t k2 = seg_seek(u, k1, n, b, 1);
+	if (k1 >= k2)
+		return 0;
+	const struct seg *f = &u[k1], *l = &u[k2 - 1];
+	uint64_t sum = l->before + (l->e - l->s) - f->before;
+	if (f->s < a)
+		sum -= a - f->s;
+	if (l->e > b)
+		sum -= l->e - b;
+	return sum;
+}
+
+/* A wait of a thread that held the lock when it asked: the other threads' holds walked one by
+ * one (its own are not waited for). Rare: recursive mutexes, read locks taken twice. */
+static uint64_t covered_walk(const struct an_lock_holds *L, size_t thread, uint32_t mode,
+			     uint64_t a, uint64_t b)
+{
+	const struct an_hold *hb = L->h;
+	uint64_t from = a > L->max_dur ? a - L->max_dur : 0, covered = 0, upto = a;
+	size_t lo = 0, hi = L->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (hb[mid].q < from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t j = lo; j < L->n && hb[j].q < b; j++) {
+		const struct an_hold *x = &hb[j];
+		if (x->thread == thread || x->x <= upto)
+			continue;
+		if (mode == SG_LOCK_RWLOCK_READ && x->mode == SG_LOCK_RWLOCK_READ)
+			continue;
+		uint64_t a0 = x->q > upto ? x->q : upto;
+		uint64_t b0 = x->x < b ? x->x : b;
+		if (b0 > a0) {
+			covered += b0 - a0;
+			upto = b0;
+		}
+	}
+	return covered;
+}
+
+/* Per lock, what the waits are measured against. */
+struct lock_cover {
+	struct seg *all, *wr;      /* the union of all holds, of the write holds (NULL: all) */
+	size_t n_all, n_wr;
+	int own_all, own_wr;       /* allocated here (else made in place in the holds) */
+	int nested;                /* a wait of a thread holding it: the holds are kept */
+	size_t n_holds;
+	struct seg_cursor c_all, c_wr;
 };
 
 static const struct an_lock_holds no_holds;   /* of a lock with waits but no hold at all */
@@ -194,8 +293,8 @@ int an_join_locks(struct an_run *r)
 	int rc = -ENOMEM;
 	size_t n_obj = 0, max_n = 0;
 	struct an_hold *tmp = NULL;
-	struct hold_cursor *cursor = NULL;
-	/* the object table is sized by the largest lock id the scan met */
+	struct lock_cover *cov = NULL;
+	/* the object table is sized by the largest lock index the scan met (below omap.n) */
 	for (size_t i = 0; i < r->n_threads; i++)
 		if (r->ts[i].n_lock_ids > n_obj)
 			n_obj = r->ts[i].n_lock_ids;
@@ -206,7 +305,8 @@ int an_join_locks(struct an_run *r)
 	/* each lock's holds into q order: its threads' runs merged, or sorted when one of them is
 	 * out of order; one scratch vector of the largest lock's size serves all */
 	tmp = malloc((max_n + 1) * sizeof *tmp);
-	if (!tmp)
+	cov = calloc(n_obj + 1, sizeof *cov);
+	if (!tmp || !cov)
 		goto out;
 	for (size_t o = 0; o < n_lh; o++) {
 		struct an_lock_holds *L = &r->lh[o];
@@ -221,12 +321,44 @@ int an_join_locks(struct an_run *r)
 	}
 	free(tmp);
 	tmp = NULL;
+	/* the unions: made in place of the holds unless a nested wait needs them, or the lock
+	 * has read holds (two unions) */
+	for (size_t i = 0; i < r->n_threads; i++) {
+		const struct an_tscan *s = &r->ts[i];
+		for (size_t k = 0; k < s->n_iv; k++) {
+			const struct an_ivl *v = &s->iv[k];
+			if (v->type == IV_LOCK && v->obj < n_obj && (v->aux & AN_LOCK_NESTED))
+				cov[v->obj].nested = 1;
+		}
+	}
+	for (size_t o = 0; o < n_lh; o++) {
+		struct an_lock_holds *L = &r->lh[o];
+		struct lock_cover *C = &cov[o];
+		if (!(C->n_holds = L->n))
+			continue;
+		if (C->nested || L->has_read) {
+			if (!(C->all = malloc(L->n * sizeof *C->all)))
+				goto out;
+			C->own_all = 1;
+		} else {
+			C->all = (struct seg *)(void *)L->h;
+		}
+		if (L->has_read) {
+			if (!(C->wr = malloc(L->n * sizeof *C->wr)))
+				goto out;
+			C->own_wr = 1;
+			C->n_wr = union_make(L->h, L->n, 1, C->wr);
+		}
+		C->n_all = union_make(L->h, L->n, 0, C->all);
+		if (!C->own_all) {
+			/* the holds are the union now */
+			L->h = NULL;
+			L->n = L->cap = 0;
+			C->own_all = 1;
+		}
+	}
 
-	/* per-object stats */
-	cursor = calloc((n_obj + 1) * r->n_threads, sizeof *cursor);
-	if (!cursor)
-		goto out;
-	/* one entry per id (slot = id); the ids without holds or waits are dropped below */
+	/* per-object stats: one entry per index; those without holds or waits are dropped below */
 	free(r->locks);
 	r->locks = calloc(n_obj ? n_obj : 1, sizeof *r->locks);
 	if (!r->locks)
@@ -234,7 +366,8 @@ int an_join_locks(struct an_run *r)
 	r->n_locks = n_obj;
 	for (size_t o = 0; o < n_obj; o++) {
 		struct an_lockstat *ls = &r->locks[o];
-		ls->pub.id = (uint32_t)o;
+		ls->idx = (uint32_t)o;
+		ls->pub.id = an_obj_id(r, (uint32_t)o);
 		ls->hold = o < n_lh ? r->lh[o].total : 0;
 	}
 
@@ -243,7 +376,7 @@ int an_join_locks(struct an_run *r)
 		struct an_tscan *s = &r->ts[i];
 		for (size_t k = 0; k < s->n_iv; k++) {
 			struct an_ivl *v = &s->iv[k];
-			if ((v->type != IV_LOCK && v->type != IV_LOCK_FAIL) || v->obj == SG_NO_ID)
+			if ((v->type != IV_LOCK && v->type != IV_LOCK_FAIL) || v->obj >= n_obj)
 				continue;
 			struct an_lockstat *ls = &r->locks[v->obj];
 			uint64_t dur = v->b - v->a;
@@ -251,36 +384,16 @@ int an_join_locks(struct an_run *r)
 				ls->pub.failed_trylocks++;
 				continue;
 			}
-			const struct an_lock_holds *L = v->obj < n_lh ? &r->lh[v->obj] : &no_holds;
-			struct hold_cursor *c = &cursor[v->obj * r->n_threads + i];
-			const struct an_hold *hb = L->h;
-			uint64_t from = v->a > L->max_dur ? v->a - L->max_dur : 0;
-			if (from > c->f)
-				c->f = from;
-			size_t at = hold_seek(hb, v->a >= c->a_x ? c->x : 0, L->n, c->f);
-			while (at < L->n && hb[at].x <= v->a)
-				at++;
-			c->x = at;
-			c->a_x = v->a;
-			/* this cursor moves on at this thread's next wait on this lock, after waits
-			 * on other locks: its next holds would be cache misses by then */
-			if (at + 8 < L->n)
-				__builtin_prefetch(&hb[at + 8]);
-			/* the holds skipped ended before the wait: the loop would pass over them */
-			uint64_t covered = 0, upto = v->a;
-			for (size_t j = at; j < L->n && hb[j].q < v->b; j++) {
-				const struct an_hold *x = &hb[j];
-				if (x->thread == i || x->x <= upto)
-					continue;
-				if (v->aux == SG_LOCK_RWLOCK_READ && x->mode == SG_LOCK_RWLOCK_READ)
-					continue;
-				uint64_t a0 = x->q > upto ? x->q : upto;
-				uint64_t b0 = x->x < v->b ? x->x : v->b;
-				if (b0 > a0) {
-					covered += b0 - a0;
-					upto = b0;
-				}
-			}
+			struct lock_cover *C = &cov[v->obj];
+			uint32_t mode = SG_LOCK_MODE(v->aux);
+			uint64_t covered;
+			if (v->aux & AN_LOCK_NESTED)
+				covered = covered_walk(v->obj < n_lh ? &r->lh[v->obj] : &no_holds, i,
+						       mode, v->a, v->b);
+			else if (mode == SG_LOCK_RWLOCK_READ && C->wr)
+				covered = seg_covered(C->wr, C->n_wr, &C->c_wr, i, v->a, v->b);
+			else
+				covered = seg_covered(C->all, C->n_all, &C->c_all, i, v->a, v->b);
 			v->part = covered;
 			ls->pub.acquires++;
 			ls->pub.contended += covered > 0;
@@ -291,8 +404,8 @@ int an_join_locks(struct an_run *r)
 	size_t n_used = 0;
 	for (size_t o = 0; o < n_obj; o++) {
 		struct an_lockstat *ls = &r->locks[o];
-		if ((o < n_lh && r->lh[o].n > 0) || ls->pub.acquires || ls->pub.failed_trylocks) {
-			ls->pub.kind = an_source_obj_kind(r, (uint32_t)o);
+		if (cov[o].n_holds || ls->pub.acquires || ls->pub.failed_trylocks) {
+			ls->pub.kind = an_source_obj_kind(r, ls->pub.id);
 			r->locks[n_used++] = *ls;
 		}
 	}
@@ -304,9 +417,15 @@ int an_join_locks(struct an_run *r)
 	}
 	rc = 0;
 out:
+	for (size_t o = 0; cov && o < n_obj; o++) {
+		if (cov[o].own_all)
+			free(cov[o].all);
+		if (cov[o].own_wr)
+			free(cov[o].wr);
+	}
 	an_scan_holds_free(r);   /* consumed */
 	free(tmp);
-	free(cursor);
+	free(cov);
 	return rc;
 }
 

@@ -129,17 +129,9 @@ static int sem_cmp(const void *a, const void *b)
 
 int an_objects_settle(struct an_run *r)
 {
-	uint32_t n_ids = 0;
-	for (size_t k = 0; k < r->n_bars; k++)
-		if (r->bars[k].pub.id >= n_ids)
-			n_ids = r->bars[k].pub.id + 1;
-	for (size_t k = 0; k < r->n_locks; k++)
-		if (r->locks[k].pub.id >= n_ids)
-			n_ids = r->locks[k].pub.id + 1;
-	for (size_t k = 0; k < r->n_sems; k++)
-		if (r->sems[k].pub.id >= n_ids)
-			n_ids = r->sems[k].pub.id + 1;
-	if (!n_ids)
+	/* the accumulators by object index (v->obj): sized by the objects defined */
+	uint32_t n_ids = r->omap.n;
+	if (!n_ids || (!r->n_bars && !r->n_locks && !r->n_sems))
 		return 0;
 	struct obj_acc *acc = calloc(3 * (size_t)n_ids, sizeof *acc);
 	if (!acc)
@@ -150,19 +142,19 @@ int an_objects_settle(struct an_run *r)
 			thread_objects(r, i, bar, lock, sem, n_ids);
 	for (size_t k = 0; k < r->n_bars; k++) {
 		struct an_barstat *x = &r->bars[k];
-		settle(r, &bar[x->pub.id], &x->pub.wait_ns, &x->pub.ovh_ns, &x->pub.runnable_ns,
+		settle(r, &bar[x->idx], &x->pub.wait_ns, &x->pub.ovh_ns, &x->pub.runnable_ns,
 		       &x->pub.others_ns);
 	}
 	for (size_t k = 0; k < r->n_locks; k++) {
 		struct an_lockstat *x = &r->locks[k];
-		x->wait = lock[x->pub.id].wait;
-		settle(r, &lock[x->pub.id], &x->pub.wait_ns, &x->pub.ovh_ns, &x->pub.runnable_ns,
+		x->wait = lock[x->idx].wait;
+		settle(r, &lock[x->idx], &x->pub.wait_ns, &x->pub.ovh_ns, &x->pub.runnable_ns,
 		       &x->pub.others_ns);
 	}
 	for (size_t k = 0; k < r->n_sems; k++) {
 		struct an_semstat *x = &r->sems[k];
-		x->wait = sem[x->pub.id].wait;
-		settle(r, &sem[x->pub.id], &x->pub.wait_ns, &x->pub.ovh_ns, &x->pub.runnable_ns,
+		x->wait = sem[x->idx].wait;
+		settle(r, &sem[x->idx], &x->pub.wait_ns, &x->pub.ovh_ns, &x->pub.runnable_ns,
 		       &x->pub.others_ns);
 	}
 	free(acc);

@@ -66,8 +66,15 @@ const char *an_run_str(struct an_run *r, const char *fmt, ...)
 int64_t an_ticks_ns(const struct an_run *r, uint64_t ticks)
 {
 	if (r->info->ns_per_tick == 1.0)
-		return (int64_t)ticks;
-	return (int64_t)llround((double)ticks * r->info->ns_per_tick);
+		return ticks > INT64_MAX ? INT64_MAX : (int64_t)ticks;
+	/* a damaged clock pair can make the rate anything: saturate, never convert out of
+	 * range */
+	double v = (double)ticks * r->info->ns_per_tick;
+	if (!(v < 9.2e18))
+		return v != v ? 0 : INT64_MAX;
+	if (v <= -9.2e18)
+		return INT64_MIN;
+	return (int64_t)llround(v);
 }
 
 int64_t an_time_ns(const struct an_run *r, uint64_t ticks)
@@ -316,7 +323,8 @@ static void thread_figures(struct an_run *r)
 		t->join_wait_ns = cat_ns(r, b, CAT_JOIN_W);
 		t->thread_ns = cat_ns(r, b, CAT_THREAD_P);
 		/* the release half of a lock's cost is in compute: move it (docs/analyzer.md) */
-		int64_t rel = (int64_t)llround((double)s->n_releases * r->opts.unlock_ns);
+		double rel_d = (double)s->n_releases * r->opts.unlock_ns;
+		int64_t rel = rel_d > 0 && rel_d < 9.2e18 ? (int64_t)llround(rel_d) : 0;
 		int64_t compute = an_ticks_ns(r, b->total[CAT_COMPUTE]);
 		if (r->budget_ok) {
 			uint64_t run = 0, on = 0;
@@ -332,7 +340,8 @@ static void thread_figures(struct an_run *r)
 		}
 		if (rel > compute)
 			rel = compute;
-		t->lock_ovh_ns += rel;
+		if (__builtin_add_overflow(t->lock_ovh_ns, rel, &t->lock_ovh_ns))
+			t->lock_ovh_ns = INT64_MAX;
 		t->busy_ns = compute - rel;
 		t->cpu_kernel_ns = b->cpu_kernel_ns;
 		if (!t->processor && (s->t_thread > 0))
@@ -371,10 +380,12 @@ static int n_cpus_here(void)
 	return n > 0 ? (int)n : 1;
 }
 
-/* Sum of the processors' field at byte offset `off` of struct an_thread (an int64_t). */
-static int64_t proc_sum(const struct an_run *r, size_t off, int *all_known)
+/* Sum of the processors' field at byte offset `off` of struct an_thread (an int64_t), in ns.
+ * A double: the times of a damaged trace (each thread spanning the whole 56-bit clock) summed
+ * over many threads are beyond int64; exact to the ns below 2^53 ns (104 days). */
+static double proc_sum(const struct an_run *r, size_t off, int *all_known)
 {
-	int64_t sum = 0;
+	double sum = 0;
 	for (size_t i = 0; i < r->n_threads; i++) {
 		const struct an_thread *t = &r->th[i];
 		if (!t->processor)
@@ -384,11 +395,11 @@ static int64_t proc_sum(const struct an_run *r, size_t off, int *all_known)
 		if (v < 0)
 			*all_known = 0;
 		else
-			sum += v;
+			sum += (double)v;
 	}
 	return sum;
 }
-#define PSUM(field, known) ((double)proc_sum(r, offsetof(struct an_thread, field), (known)) * 1e-9)
+#define PSUM(field, known) (proc_sum(r, offsetof(struct an_thread, field), (known)) * 1e-9)
 
 void an_run_set_opts(struct an_run *r, const struct an_run_opts *opts)
 {
@@ -592,6 +603,8 @@ static int scan_all(struct an_run *r, uint64_t lo, uint64_t hi)
 {
 	int rc = 0;
 	r->n_events = 0;
+	r->unknown_ids = 0;
+	memset(r->fsum, 0, (r->fmap.n + 1) * sizeof *r->fsum);
 	an_scan_holds_free(r);   /* those of an unclipped pass before */
 	for (size_t i = 0; i < r->n_threads; i++) {
 		if ((rc = an_scan_thread(r, i, lo, hi)) < 0)
@@ -608,6 +621,8 @@ int an_run_open(const char *dir, const struct an_run_opts *opts, struct an_run *
 	if (!err || !errlen)
 		err = dummy, errlen = sizeof dummy;
 	int rc = -ENOMEM;
+	const char *stage = "setting up";   /* what failed, for the message */
+	err[0] = 0;
 	struct an_run *r = calloc(1, sizeof *r);
 	if (!r || !(r->dir = strdup(dir))) {
 		snprintf(err, errlen, "%s: out of memory", dir);
@@ -615,6 +630,7 @@ int an_run_open(const char *dir, const struct an_run_opts *opts, struct an_run *
 	}
 	if (opts)
 		r->opts = *opts;
+	stage = "opening the trace";
 	if ((rc = an_source_open(r, err, errlen)) < 0)
 		goto out;
 	rc = -ENOMEM;
@@ -626,6 +642,7 @@ int an_run_open(const char *dir, const struct an_run_opts *opts, struct an_run *
 	/* with regions defined, find the measured interval first (a light walk that stops at the
 	 * first begin and, backwards, at the last end) so the full pass runs once, clipped */
 	int pre = sgr_n_regions(r->tr) > 0;
+	stage = "reading the threads' records";
 	if ((rc = pre ? an_scan_regions(r, region_id(r)) : scan_all(r, 0, SG_TICKS_MAX)) < 0)
 		goto out;
 	int any = 0;
@@ -640,6 +657,7 @@ int an_run_open(const char *dir, const struct an_run_opts *opts, struct an_run *
 	}
 	if ((choose_clip(r) || pre) && (rc = scan_all(r, r->t0, r->t1)) < 0)
 		goto out;
+	stage = "joining the barrier, lock, semaphore and condition waits";
 	if ((rc = an_join_barriers(r)) < 0 || (rc = an_join_locks(r)) < 0 ||
 	    (rc = an_join_sems(r)) < 0 || (rc = an_join_conds(r)) < 0)
 		goto out;
@@ -647,12 +665,15 @@ int an_run_open(const char *dir, const struct an_run_opts *opts, struct an_run *
 	r->sev = NULL;
 	r->n_sev = r->cap_sev = 0;
 	join_parts(r);
+	stage = "the time budget (sched stream)";
 	if ((rc = an_budget_build(r)) < 0)
 		goto out;
 	choose_processors(r);
+	stage = "the processors' parallelism";
 	if ((rc = an_join_parallelism(r)) < 0)
 		goto out;
 	thread_figures(r);
+	stage = "the object tables";
 	if ((rc = an_objects_settle(r)) < 0)
 		goto out;
 	cond_barrier_notes(r);
@@ -685,6 +706,10 @@ int an_run_open(const char *dir, const struct an_run_opts *opts, struct an_run *
 	r = NULL;
 	rc = 0;
 out:
+	/* every failure says what failed (an allocation deep in a pass had no message: "error: "
+	 * and nothing after it) */
+	if (rc < 0 && !err[0])
+		snprintf(err, errlen, "%s: %s: %s", dir, stage, strerror(-rc));
 	if (r)
 		an_run_free(r);
 	return rc;
@@ -718,8 +743,7 @@ void an_run_free(struct an_run *r)
 	free(r->funcs);
 	free(r->locks);
 	free(r->bars);
-	if (r->tr)
-		sgr_close(r->tr);
+	an_source_close(r);
 	free(r->dir);
 	free(r);
 }

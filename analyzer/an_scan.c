@@ -17,8 +17,13 @@
  *   SEM_WAIT_BEGIN .. SEM_WAIT_END         a semaphore wait; posts, successful waits, the
  *                                          initial value, condition signals and the ends of
  *                                          condition waits also go to r->sev (an_sync.c)
+ * Ids of functions, objects, counters and regions become dense indexes here (r->fmap, omap,
+ * cmap, rmap): every table is sized by the definitions. A record whose id the definitions do
+ * not declare (a damaged trace: libsgtrace writes a definition before any record that uses it)
+ * is counted in r->unknown_ids and skipped.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -45,8 +50,7 @@ void an_scan_free(struct an_tscan *s)
 {
 	free(s->iv);
 	free(s->ctr);
-	free(s->fs);
-	free(s->stack);
+	free(s->stack);   /* s->fs is the run's scratch table */
 	free(s->reg);
 	memset(s, 0, sizeof *s);
 }
@@ -96,23 +100,25 @@ void an_scan_holds_free(struct an_run *r)
 	r->n_lh = 0;
 }
 
-static int grow_index(void *pp, size_t *n, uint32_t id, size_t elem)
+/* A record naming an id the definitions do not declare: counted, the first one named. */
+static __attribute__((noinline, cold)) void unknown_id(struct an_run *r, size_t pos,
+						       const char *what, uint32_t id)
 {
-	void **p = pp;
-	size_t nn = (size_t)id + 1;
-	if (nn < 64)
-		nn = 64;
-	while (nn <= id)
-		nn *= 2;
-	if (nn < *n * 2)
-		nn = *n * 2;
-	void *q = realloc(*p, nn * elem);
-	if (!q)
-		return -ENOMEM;
-	memset((char *)q + *n * elem, 0, (nn - *n) * elem);
-	*p = q;
-	*n = nn;
-	return 0;
+	if (r->unknown_ids++ == 0)
+		snprintf(r->unknown_first, sizeof r->unknown_first, "%s id %#x in %s", what, id,
+			 sgr_thread(r->tr, pos)->file);
+}
+
+/* The dense index of object id (SG_NO_ID stays SG_NO_ID: a wrapper's "no object"); AN_NO_IDX
+ * for an undefined one, which has been counted. */
+static inline uint32_t obj_index(struct an_run *r, size_t pos, uint32_t id)
+{
+	if (id == SG_NO_ID)
+		return SG_NO_ID;
+	uint32_t x = an_idx(&r->omap, id);
+	if (x == AN_NO_IDX)
+		unknown_id(r, pos, "object", id);
+	return x;
 }
 
 static inline int push_iv(struct an_tscan *s, uint64_t a, uint64_t b, uint32_t obj,
@@ -129,9 +135,14 @@ static inline int push_iv(struct an_tscan *s, uint64_t a, uint64_t b, uint32_t o
 static int hold_push(struct an_run *r, size_t pos, uint32_t id, uint64_t q, uint64_t x,
 		     uint32_t mode)
 {
-	if (id >= r->n_lh && grow_index(&r->lh, &r->n_lh, id, sizeof *r->lh) < 0)
-		return -ENOMEM;
+	if (!r->lh) {
+		/* one vector per defined object (id is a dense index below omap.n) */
+		if (!(r->lh = calloc(r->omap.n + 1, sizeof *r->lh)))
+			return -ENOMEM;
+		r->n_lh = r->omap.n;
+	}
 	struct an_lock_holds *L = &r->lh[id];
+	L->has_read |= mode == SG_LOCK_RWLOCK_READ;
 	if (L->n == L->cap && an_grow(&L->h, &L->cap, L->n, sizeof *L->h) < 0)
 		return -ENOMEM;
 	if (L->n == 0 || L->last_thread != pos) {
@@ -248,6 +259,11 @@ static int scan_other(struct an_run *r, struct an_tscan *s, struct pend *p, size
 		      const struct sg_event_rec *next)
 {
 	int used = 0;
+	if ((kind >= SG_EV_BARRIER_ARRIVE && kind <= SG_EV_COND_BROADCAST) ||
+	    (kind >= SG_EV_SEM_WAIT_BEGIN && kind <= SG_EV_SEM_INIT)) {
+		if ((id = obj_index(r, pos, id)) == AN_NO_IDX)
+			return 0;
+	}
 	switch (kind) {
 	case SG_EV_BARRIER_ARRIVE:
 		p->bar_t = t, p->bar_obj = id, p->bar_ep = aux, p->has_bar = 1;
@@ -262,13 +278,16 @@ static int scan_other(struct an_run *r, struct an_tscan *s, struct pend *p, size
 		p->has_bar = 0;
 		break;
 	case SG_EV_LOCK_REQUEST:
-		p->req_t = t, p->req_obj = id, p->req_aux = aux, p->has_req = 1;
+		p->req_t = t, p->req_obj = id, p->req_aux = SG_LOCK_MODE(aux), p->has_req = 1;
 		if (id != SG_NO_ID && id >= s->n_lock_ids)
 			s->n_lock_ids = id + 1;   /* lock intervals start at a request */
+		for (size_t k = 0; k < p->n_open; k++)
+			if (p->open[k].obj == id)
+				p->req_aux |= AN_LOCK_NESTED;   /* it holds the lock it asks for */
 		break;
 	case SG_EV_LOCK_ACQUIRED:
 		if (p->has_req && p->req_obj == id) {
-			if (push_iv(s, p->req_t, t, id, SG_LOCK_MODE(p->req_aux), IV_LOCK) < 0)
+			if (push_iv(s, p->req_t, t, id, p->req_aux, IV_LOCK) < 0)
 				return -ENOMEM;
 			p->has_req = 0;
 		}
@@ -377,10 +396,12 @@ static int scan_other(struct an_run *r, struct an_tscan *s, struct pend *p, size
 			used = 1;
 			if (raw < s->lo || raw > s->hi)
 				break;
-			if (id >= s->n_ctr &&
-			    grow_index(&s->ctr, &s->n_ctr, id, sizeof *s->ctr) < 0)
-				return -ENOMEM;
-			struct an_ctr *c = &s->ctr[id];
+			uint32_t x = an_idx(&r->cmap, id);
+			if (x >= s->n_ctr) {
+				unknown_id(r, pos, "counter", id);
+				break;
+			}
+			struct an_ctr *c = &s->ctr[x];
 			if (c->n++ == 0)
 				c->first = v;
 			c->last = v;
@@ -388,6 +409,10 @@ static int scan_other(struct an_run *r, struct an_tscan *s, struct pend *p, size
 		break;
 	case SG_EV_REGION_BEGIN:
 	case SG_EV_REGION_END: {
+		if (an_idx(&r->rmap, id) == AN_NO_IDX) {
+			unknown_id(r, pos, "region", id);
+			break;
+		}
 		struct an_reg *g = region_get(s, id);
 		if (!g)
 			return -ENOMEM;
@@ -410,8 +435,9 @@ static int scan_other(struct an_run *r, struct an_tscan *s, struct pend *p, size
  * scratch value). */
 struct scan_loop {
 	struct an_frame *stack;
-	struct an_fstat *fs;
-	size_t depth, cap_stack, n_fs;
+	struct an_fstat *fs;       /* by slot (an_scan_thread) */
+	uint32_t n_direct;         /* ids below it are their own slot */
+	size_t depth, cap_stack;
 	uint64_t child;
 	uint64_t first, last;      /* inside the clip */
 	int before, after;         /* records before lo, after hi */
@@ -472,7 +498,8 @@ scan_span(struct an_run *r, struct an_tscan *s, struct pend *pd, size_t pos,
 	const uint64_t lo = s->lo, hi = s->hi;
 	struct an_frame *stack = L->stack;
 	struct an_fstat *fs = L->fs;
-	size_t depth = L->depth, cap_stack = L->cap_stack, n_fs = L->n_fs;
+	const uint32_t n_direct = L->n_direct;
+	size_t depth = L->depth, cap_stack = L->cap_stack;
 	uint64_t child = L->child;
 	int rc = 0;
 	while (p < end) {
@@ -485,7 +512,7 @@ scan_span(struct an_run *r, struct an_tscan *s, struct pend *pd, size_t pos,
 				uint32_t f = (uint32_t)p[0].w1;
 				if ((a0 & 0xff) != SG_EV_FUNC_ENTER ||
 				    (b0 & 0xff) != SG_EV_FUNC_EXIT || (uint32_t)p[1].w1 != f ||
-				    f >= n_fs)
+				    f >= n_direct)
 					break;
 				/* the loop waits on the records' loads: ask for them 2 KiB ahead */
 				__builtin_prefetch((const char *)p + 2048);
@@ -514,16 +541,22 @@ scan_span(struct an_run *r, struct an_tscan *s, struct pend *pd, size_t pos,
 		}
 		uint32_t id = (uint32_t)p->w1;
 		uint64_t t = inside ? w0 >> 8 : clip_time(L, lo, hi, w0 >> 8);
+		if (__builtin_expect(id >= n_direct, 0)) {
+			/* a sparse id: its slot after the direct ones; an undefined one the
+			 * shared slot of unknown functions (counted here, left out at the end) */
+			uint32_t k = an_idmap_search(&r->fmap, id);
+			if (k == AN_NO_IDX) {
+				unknown_id(r, pos, "function", id);
+				k = r->fmap.n;
+			}
+			id = n_direct + k;
+		}
 		if (kind == SG_EV_FUNC_ENTER) {
-			if (__builtin_expect(id >= n_fs || depth == cap_stack, 0)) {
-				if ((id >= n_fs &&
-				     grow_index(&s->fs, &s->n_fs, id, sizeof *s->fs) < 0) ||
-				    (depth == cap_stack && an_grow(&s->stack, &s->cap_stack, depth,
-								   sizeof *s->stack) < 0)) {
+			if (__builtin_expect(depth == cap_stack, 0)) {
+				if (an_grow(&s->stack, &s->cap_stack, depth, sizeof *s->stack) < 0) {
 					rc = -ENOMEM;
 					break;
 				}
-				fs = s->fs, n_fs = s->n_fs;
 				stack = s->stack, cap_stack = s->cap_stack;
 			}
 			if (depth > 0)
@@ -550,8 +583,8 @@ scan_span(struct an_run *r, struct an_tscan *s, struct pend *pd, size_t pos,
 		}
 		p++;
 	}
-	L->stack = stack, L->fs = fs;
-	L->depth = depth, L->cap_stack = cap_stack, L->n_fs = n_fs;
+	L->stack = stack;
+	L->depth = depth, L->cap_stack = cap_stack;
 	L->child = child;
 	return rc;
 }
@@ -570,6 +603,41 @@ static __attribute__((noinline)) int scan_span_clipped(struct an_run *r, struct 
 	return scan_span(r, &r->ts[pos], pd, pos, L, p, p + n, 0);
 }
 
+/* The first of recs[0..n) at or after time x (a thread's records are in time order; in a
+ * damaged one that is not, any split is as good: the pieces are checked again). A COUNTER's
+ * VALUE stays with it. */
+static size_t first_at(const struct sg_event_rec *recs, size_t n, uint64_t x)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if ((recs[mid].w0 >> 8) < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo < n && lo > 0 && (recs[lo].w0 & 0xff) == SG_EV_VALUE)
+		lo++;
+	return lo;
+}
+
+/* recs[0..n) of thread pos: through the fast loop when all of them lie inside the clip, else
+ * clamped one by one. */
+static int scan_piece(struct an_run *r, struct pend *pd, size_t pos, struct scan_loop *L,
+		      const struct sg_event_rec *rec, size_t n)
+{
+	const struct an_tscan *s = &r->ts[pos];
+	uint64_t lo = s->lo, span = s->hi - s->lo;
+	uint64_t ta = rec[0].w0 >> 8, tb = rec[n - 1].w0 >> 8;
+	if (ta - lo <= span && tb - lo <= span && ta <= tb) {
+		if (ta < L->first)
+			L->first = ta;
+		L->last = tb;
+		return scan_span_inside(r, pd, pos, L, rec, n);
+	}
+	return scan_span_clipped(r, pd, pos, L, rec, n);
+}
+
 int an_scan_thread(struct an_run *r, size_t pos, uint64_t lo, uint64_t hi)
 {
 	struct an_tscan *s = &r->ts[pos];
@@ -577,17 +645,29 @@ int an_scan_thread(struct an_run *r, size_t pos, uint64_t lo, uint64_t hi)
 	s->lo = lo;
 	s->hi = hi;
 	s->first = UINT64_MAX;
-	if (grow_index(&s->ctr, &s->n_ctr, (uint32_t)(sgr_n_counters(r->tr) + 7), sizeof *s->ctr) < 0 ||
-	    grow_index(&s->fs, &s->n_fs, (uint32_t)(sgr_n_functions(r->tr) + 63), sizeof *s->fs) < 0)
+	/* counters by index; functions in the run's scratch table, folded into r->fsum at the
+	 * end (a table per thread would be threads x functions). The hot loop indexes it by the
+	 * id itself, as it comes, for the ids the direct map covers (a few times the functions
+	 * defined): a translation there cost 10 % of the pass. A sparse defined id has slot
+	 * n_direct + its index, any undefined one above n_direct the slot after those. A call of
+	 * an undefined id is a call of an unknown function: its time is not its caller's, and it
+	 * is left out of the profile (one below n_direct is counted at the end, an enter and an
+	 * exit a call) */
+	s->n_ctr = r->cmap.n;
+	if (!(s->ctr = calloc(s->n_ctr + 1, sizeof *s->ctr)))
 		return -ENOMEM;
+	s->fs = r->fs_scratch;
+	s->n_fs = (size_t)r->fmap.n_direct + r->fmap.n + 1;
+	memset(s->fs, 0, (s->n_fs + 1) * sizeof *s->fs);
 	const struct sgr_thread *th = sgr_thread(r->tr, pos);
 	if (th && th->n_recs > 64)
 		reserve(&s->iv, &s->cap_iv, (size_t)(th->n_recs / 2 + 1), sizeof *s->iv);
 	struct pend pd;
 	memset(&pd, 0, sizeof pd);
-	uint64_t n_ev = 0, span = hi - lo;
+	uint64_t n_ev = 0;
 	struct scan_loop L = { .stack = s->stack, .fs = s->fs, .cap_stack = s->cap_stack,
-			       .n_fs = s->n_fs, .first = UINT64_MAX };
+			       .n_direct = r->fmap.n_direct,
+			       .first = UINT64_MAX };
 	struct sgr_cursor cur;
 	struct sgr_span sp;
 	sgr_cursor_init(&cur, r->tr, pos);
@@ -599,28 +679,60 @@ int an_scan_thread(struct an_run *r, size_t pos, uint64_t lo, uint64_t hi)
 		if (!n)
 			continue;
 		/* a thread's records are in time order: when both ends of the span lie inside the
-		 * clip, so does every record, and the per-record clamp is skipped */
+		 * clip, so does every record, and the per-record clamp is skipped. A span across
+		 * an edge of the clip is cut there, so that only the records outside are clamped
+		 * (with many threads, each has few spans, most of them across an edge) */
 		uint64_t ta = rec[0].w0 >> 8, tb = rec[n - 1].w0 >> 8;
-		if (ta - lo <= span && tb - lo <= span && ta <= tb) {
-			if (ta < L.first)
-				L.first = ta;
-			L.last = tb;
-			rc = scan_span_inside(r, &pd, pos, &L, rec, n);
-		} else {
-			rc = scan_span_clipped(r, &pd, pos, &L, rec, n);
+		if (ta - lo <= hi - lo && tb - lo <= hi - lo && ta <= tb) {
+			rc = scan_piece(r, &pd, pos, &L, rec, n);
+			continue;
 		}
+		size_t i1 = first_at(rec, n, lo), i2 = hi < SG_TICKS_MAX ? first_at(rec, n, hi + 1) : n;
+		if (i2 < i1)
+			i2 = i1;
+		if (i1 > 0)
+			rc = scan_piece(r, &pd, pos, &L, rec, i1);
+		if (rc == 0 && i2 > i1)
+			rc = scan_piece(r, &pd, pos, &L, rec + i1, i2 - i1);
+		if (rc == 0 && n > i2)
+			rc = scan_piece(r, &pd, pos, &L, rec + i2, n - i2);
 	}
 	if (L.depth > 0)
 		L.stack[L.depth - 1].child = L.child;
 	s->depth = L.depth;
-	if (rc < 0)
+	if (rc < 0) {
+		s->fs = NULL;
+		s->n_fs = 0;
 		return rc;
+	}
 	uint64_t last = L.last;
 	/* frames still open at the end are closed at the thread's last event */
 	while (s->depth > 0)
 		func_exit(s, s->stack[s->depth - 1].func, last > s->stack[s->depth - 1].enter ?
 			  last : s->stack[s->depth - 1].enter);
 	fstat_fold_leaves(s);
+	for (size_t f = 0; f < s->n_fs; f++) {
+		const struct an_fstat *x = &s->fs[f];
+		if (!x->calls)
+			continue;
+		uint32_t k = f < r->fmap.n_direct ? r->fmap.direct[f] - 1
+						  : (uint32_t)(f - r->fmap.n_direct);
+		if (k == AN_NO_IDX) {
+			/* calls of an id the definitions do not declare: left out (an enter and
+			 * an exit each) */
+			unknown_id(r, pos, "function", (uint32_t)f);
+			r->unknown_ids += 2 * x->calls - 1;
+			continue;
+		}
+		if (k == r->fmap.n)
+			continue;   /* the unknown ones above n_direct: counted as met */
+		r->fsum[k].calls += x->calls;
+		r->fsum[k].incl += x->incl;
+		r->fsum[k].excl += x->excl;
+		s->any_calls = 1;
+	}
+	s->fs = NULL;
+	s->n_fs = 0;
 	s->first = L.first;
 	s->last = last;
 	s->seen = L.first != UINT64_MAX;
@@ -655,7 +767,8 @@ static int first_begin(struct an_run *r, size_t pos, uint32_t want, uint64_t lim
 			uint32_t g = (uint32_t)sp.recs[i].w1;
 			if ((w0 >> 8) > limit)
 				return 0;
-			if ((w0 & 0xff) == SG_EV_REGION_BEGIN && (want == SG_NO_ID || g == want)) {
+			if ((w0 & 0xff) == SG_EV_REGION_BEGIN && (want == SG_NO_ID || g == want) &&
+			    an_idx(&r->rmap, g) != AN_NO_IDX) {
 				*id = g;
 				*t = w0 >> 8;
 				return 1;

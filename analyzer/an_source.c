@@ -1,8 +1,10 @@
 /*
  * an_source.c — the analyzer's one adapter to the trace reader (tracelib/sgtrace_read.h):
- * opening, definitions by id, the function profile's names, and the counters a run's figures
- * need (found by name, with the reason when a counter is unavailable). When the reader grows,
- * only this file should need to follow.
+ * opening, the id maps (every id space of the definitions as dense indexes: the tables of a run
+ * are sized by what the trace defines, not by the ids records carry), definitions by id, the
+ * function profile's names, and the counters a run's figures need (found by name, with the
+ * reason when a counter is unavailable). When the reader grows, only this file should need to
+ * follow.
  */
 #include <errno.h>
 #include <math.h>
@@ -12,6 +14,85 @@
 
 #include "an_int.h"
 
+static int u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+uint32_t an_idmap_search(const struct an_idmap *m, uint32_t id)
+{
+	size_t lo = 0, hi = m->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->raw[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->n && m->raw[lo] == id ? (uint32_t)lo : AN_NO_IDX;
+}
+
+static void idmap_free(struct an_idmap *m)
+{
+	free(m->raw);
+	free(m->direct);
+	memset(m, 0, sizeof *m);
+}
+
+/* The map of n ids got by id_at(t, i) (any order, repeats allowed: a definition written twice).
+ * The direct table covers ids up to a few times the count, so that the usual ids 1..n are one
+ * load, and a sparse or huge id costs a binary search, not memory. 0 or -ENOMEM. */
+static int idmap_make(struct an_idmap *m, const struct sgr_trace *t, size_t n,
+		      uint32_t (*id_at)(const struct sgr_trace *t, size_t i))
+{
+	memset(m, 0, sizeof *m);
+	m->raw = malloc((n ? n : 1) * sizeof *m->raw);
+	if (!m->raw)
+		return -ENOMEM;
+	int sorted = 1;
+	for (size_t i = 0; i < n; i++) {
+		m->raw[i] = id_at(t, i);
+		sorted &= i == 0 || m->raw[i - 1] <= m->raw[i];
+	}
+	if (!sorted)
+		qsort(m->raw, n, sizeof *m->raw, u32_cmp);
+	uint32_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (m->raw[i] != SG_NO_ID && (k == 0 || m->raw[i] != m->raw[k - 1]))
+			m->raw[k++] = m->raw[i];
+	m->n = k;
+	uint64_t cover = k ? (uint64_t)m->raw[k - 1] + 1 : 0;
+	if (cover > 4 * (uint64_t)k + 256)
+		cover = 4 * (uint64_t)k + 256;
+	m->direct = calloc(cover ? cover : 1, sizeof *m->direct);
+	if (!m->direct)
+		return -ENOMEM;
+	m->n_direct = (uint32_t)cover;
+	for (uint32_t i = 0; i < k && m->raw[i] < cover; i++)
+		m->direct[m->raw[i]] = i + 1;
+	return 0;
+}
+
+static uint32_t func_id_at(const struct sgr_trace *t, size_t i) { return sgr_function_at(t, i)->id; }
+static uint32_t obj_id_at(const struct sgr_trace *t, size_t i) { return sgr_object_at(t, i)->id; }
+static uint32_t ctr_id_at(const struct sgr_trace *t, size_t i) { return sgr_counter_at(t, i)->id; }
+static uint32_t reg_id_at(const struct sgr_trace *t, size_t i) { return sgr_region_at(t, i)->id; }
+
+void an_source_close(struct an_run *r)
+{
+	idmap_free(&r->fmap);
+	idmap_free(&r->omap);
+	idmap_free(&r->cmap);
+	idmap_free(&r->rmap);
+	free(r->fsum);
+	free(r->fs_scratch);
+	r->fsum = r->fs_scratch = NULL;
+	if (r->tr)
+		sgr_close(r->tr);
+	r->tr = NULL;
+}
+
 int an_source_open(struct an_run *r, char *err, size_t errlen)
 {
 	unsigned fl = (r->opts.flags & AN_NO_VERIFY) ? SGR_NO_VERIFY : 0;
@@ -20,6 +101,20 @@ int an_source_open(struct an_run *r, char *err, size_t errlen)
 		goto out;
 	r->info = sgr_info(r->tr);
 	r->n_threads = sgr_n_threads(r->tr);
+	const struct sgr_trace *t = r->tr;
+	if (idmap_make(&r->fmap, t, sgr_n_functions(t), func_id_at) < 0 ||
+	    idmap_make(&r->omap, t, sgr_n_objects(t), obj_id_at) < 0 ||
+	    idmap_make(&r->cmap, t, sgr_n_counters(t), ctr_id_at) < 0 ||
+	    idmap_make(&r->rmap, t, sgr_n_regions(t), reg_id_at) < 0 ||
+	    !(r->fsum = calloc(r->fmap.n + 1, sizeof *r->fsum)) ||
+	    !(r->fs_scratch = calloc((size_t)r->fmap.n_direct + r->fmap.n + 2,
+				     sizeof *r->fs_scratch))) {
+		snprintf(err, errlen, "%s: out of memory for the tables of %zu functions, %zu "
+			 "objects and %zu counters", r->dir, sgr_n_functions(t), sgr_n_objects(t),
+			 sgr_n_counters(t));
+		rc = -ENOMEM;
+		goto out;
+	}
 	/* a trace root of several processes: say which one the figures are for */
 	size_t np = sgr_n_processes(r->tr);
 	for (size_t i = 0; np > 1 && i < np; i++) {
@@ -42,12 +137,21 @@ out:
 	return rc;
 }
 
-/* Copies the reader's problem lines into the run (after the scan checked every payload). */
+/* Copies the reader's problem lines into the run (after the scan checked every payload), and
+ * the records the scan skipped. */
 void an_source_problems(struct an_run *r)
 {
 	size_t n = sgr_n_problems(r->tr);
 	for (size_t i = 0; i < n; i++)
 		an_run_problem_add(r, "%s/%s", r->dir, sgr_problem(r->tr, i));
+	if (r->unknown_ids)
+		an_run_problem_add(r, "%s: %llu record(s) name an id the definitions (defs.sgd) do "
+				   "not declare, first %s: damaged trace; skipped", r->dir,
+				   (unsigned long long)r->unknown_ids, r->unknown_first);
+	if (r->bad_episodes)
+		an_run_problem_add(r, "%s: %llu barrier wait(s) with an episode number far beyond the "
+				   "barrier's count of waits: damaged trace; left out of the barrier "
+				   "join", r->dir, (unsigned long long)r->bad_episodes);
 	for (size_t i = 0; i < r->n_threads; i++) {
 		const struct sgr_thread *t = sgr_thread(r->tr, i);
 		if (t->lost)
@@ -76,55 +180,48 @@ static int func_cmp(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* Merges the per-thread function statistics into the run's profile. The percentages are of the
+/* The function profile from the passes' sums (by function index). The percentages are of the
  * summed T_i of the threads that called at least one function. */
 void an_source_funcs(struct an_run *r)
 {
-	size_t max = 0;
+	size_t n = r->fmap.n;
 	int64_t total = 0;
-	for (size_t i = 0; i < r->n_threads; i++) {
-		struct an_tscan *s = &r->ts[i];
-		int any = 0;
-		for (size_t f = 0; f < s->n_fs; f++)
-			if (s->fs[f].calls) {
-				any = 1;
-				if (f + 1 > max)
-					max = f + 1;
-			}
-		if (any)
+	for (size_t i = 0; i < r->n_threads; i++)
+		if (r->ts[i].any_calls)
 			total += r->th[i].t_ns;
-	}
 	free(r->funcs);
-	r->funcs = calloc(max ? max : 1, sizeof *r->funcs);
+	r->funcs = calloc(n ? n : 1, sizeof *r->funcs);
 	r->n_funcs = 0;
 	if (!r->funcs)
 		return;
-	for (size_t f = 0; f < max; f++) {
-		uint64_t calls = 0, incl = 0, excl = 0;
-		for (size_t i = 0; i < r->n_threads; i++) {
-			struct an_tscan *s = &r->ts[i];
-			if (f < s->n_fs) {
-				calls += s->fs[f].calls;
-				incl += s->fs[f].incl;
-				excl += s->fs[f].excl;
-			}
-		}
-		if (!calls)
+	for (size_t f = 0; f < n; f++) {
+		const struct an_fstat *st = &r->fsum[f];
+		if (!st->calls)
 			continue;
 		struct an_func *o = &r->funcs[r->n_funcs++];
-		const struct sgr_function *d = sgr_function(r->tr, (uint32_t)f);
-		o->id = (uint32_t)f;
+		const struct sgr_function *d = sgr_function(r->tr, r->fmap.raw[f]);
+		o->id = r->fmap.raw[f];
 		o->name = d && d->name ? d->name : "?";
 		o->file = d && d->file ? d->file : "?";
 		o->line = d ? d->line : 0;
-		o->calls = calls;
-		o->incl_ns = an_ticks_ns(r, incl);
-		o->excl_ns = an_ticks_ns(r, excl);
+		o->calls = st->calls;
+		o->incl_ns = an_ticks_ns(r, st->incl);
+		o->excl_ns = an_ticks_ns(r, st->excl);
 		o->incl_pct = total > 0 ? 100.0 * (double)o->incl_ns / (double)total : 0;
 		o->excl_pct = total > 0 ? 100.0 * (double)o->excl_ns / (double)total : 0;
 	}
 	if (r->n_funcs)
 		qsort(r->funcs, r->n_funcs, sizeof *r->funcs, func_cmp);
+}
+
+/* last - first of a counter, saturated: the values of a damaged trace can be anything, and a
+ * counter that goes back is no run delay (-1: unknown). */
+static int64_t ctr_delta(const struct an_ctr *c)
+{
+	int64_t d;
+	if (__builtin_sub_overflow(c->last, c->first, &d) || d < 0)
+		return -1;
+	return d;
 }
 
 /* Sum over the processor threads of (last - first) of the counter called `name`; NAN and the
@@ -152,11 +249,13 @@ static double counter_sum(struct an_run *r, const char *const *names, const char
 	}
 	double sum = 0;
 	int any = 0;
+	uint32_t x = an_idx(&r->cmap, c->id);
 	for (size_t i = 0; i < r->n_threads; i++) {
 		struct an_tscan *s = &r->ts[i];
-		if (!r->th[i].processor || c->id >= s->n_ctr || s->ctr[c->id].n < 2)
+		if (!r->th[i].processor || x >= s->n_ctr || s->ctr[x].n < 2)
 			continue;
-		sum += (double)(s->ctr[c->id].last - s->ctr[c->id].first);
+		/* samples of a damaged trace can be anything: the difference as a double */
+		sum += (double)s->ctr[x].last - (double)s->ctr[x].first;
 		any = 1;
 	}
 	if (!any) {
@@ -204,19 +303,22 @@ void an_source_counters(struct an_run *r)
 		if (x->origin == SG_COUNTER_SCHED || (x->name && !strcmp(x->name, "sched-run-delay")))
 			sc = x;
 	}
+	uint32_t sx = sc ? an_idx(&r->cmap, sc->id) : AN_NO_IDX;
 	for (size_t i = 0; i < r->n_threads; i++) {
 		struct an_tscan *s = &r->ts[i];
 		r->th[i].sched_ns = -1;
-		if (sc && !sc->unavailable && sc->id < s->n_ctr && s->ctr[sc->id].n >= 2)
-			r->th[i].sched_ns = s->ctr[sc->id].last - s->ctr[sc->id].first;
+		if (sc && !sc->unavailable && sx < s->n_ctr && s->ctr[sx].n >= 2)
+			r->th[i].sched_ns = ctr_delta(&s->ctr[sx]);
 	}
 	int64_t sum = 0;
-	int any = 0, missing = 0;
+	int any = 0, missing = 0, backwards = 0;
 	for (size_t i = 0; i < r->n_threads; i++) {
 		if (!r->th[i].processor)
 			continue;
-		if (r->th[i].sched_ns >= 0)
-			sum += r->th[i].sched_ns, any = 1;
+		backwards += sx < r->ts[i].n_ctr && r->ts[i].ctr[sx].n >= 2 && r->th[i].sched_ns < 0;
+		int64_t next;
+		if (r->th[i].sched_ns >= 0 && !__builtin_add_overflow(sum, r->th[i].sched_ns, &next))
+			sum = next, any = 1;
 		else
 			missing++;
 	}
@@ -226,12 +328,16 @@ void an_source_counters(struct an_run *r)
 			: "sched-run-delay: not recorded in the trace");
 	else if (sc->unavailable)
 		r->fig[AN_IT_SCHED] = an_fig_na(an_run_str(r, "sched-run-delay: %s", sc->unavailable));
+	else if (!any && backwards)
+		r->fig[AN_IT_SCHED] = an_fig_na("sched-run-delay: its samples go backwards or do not "
+						"fit in 64 bits (damaged trace)");
 	else if (!any)
 		r->fig[AN_IT_SCHED] = an_fig_na("sched-run-delay: fewer than two samples per thread");
 	else {
 		r->fig[AN_IT_SCHED] = an_fig_val((double)sum * 1e-9);
 		if (missing)
-			an_run_note_add(r, "IT_sched: %d processor thread(s) without run-delay samples",
-					missing);
+			an_run_note_add(r, "IT_sched: %d processor thread(s) without usable run-delay "
+					"samples%s", missing, backwards ? " (some go backwards: "
+					"damaged trace)" : "");
 	}
 }

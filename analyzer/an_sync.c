@@ -49,16 +49,19 @@ static void sev_sort(struct an_run *r)
 		qsort(r->sev, r->n_sev, sizeof *r->sev, sev_cmp);
 }
 
-static struct an_semstat *sem_stat(struct an_run *r, size_t *cap, uint32_t id)
+/* The table entry of semaphore index x (an entry is made on first use; at[x] is its position
+ * + 1, 0 none yet: a semaphore is found in one step, not by a walk over the others). */
+static struct an_semstat *sem_stat(struct an_run *r, size_t *cap, uint32_t *at, uint32_t x)
 {
-	for (size_t i = r->n_sems; i-- > 0;)
-		if (r->sems[i].pub.id == id)
-			return &r->sems[i];
+	if (at[x])
+		return &r->sems[at[x] - 1];
 	if (an_grow(&r->sems, cap, r->n_sems, sizeof *r->sems) < 0)
 		return NULL;
 	struct an_semstat *st = &r->sems[r->n_sems++];
 	memset(st, 0, sizeof *st);
-	st->pub.id = id;
+	st->idx = x;
+	st->pub.id = an_obj_id(r, x);
+	at[x] = (uint32_t)r->n_sems;
 	return st;
 }
 
@@ -71,14 +74,17 @@ int an_join_sems(struct an_run *r)
 	free(r->sems);
 	r->sems = NULL;
 	r->n_sems = 0;
+	uint32_t *at = calloc(r->omap.n + 1, sizeof *at);   /* by object index */
+	if (!at)
+		return -ENOMEM;
 	sev_sort(r);
 	/* 1: every successful wait's token, semaphore by semaphore */
 	for (size_t i = 0; i < n && r->sev[i].kind <= SEV_SEM_TAKEN;) {
 		uint32_t obj = r->sev[i].obj;
 		size_t head = 0, tail = 0;
 		uint64_t init_left = 0;
-		struct an_semstat *st = sem_stat(r, &cap, obj);
-		if (!st)
+		struct an_semstat *st = NULL;   /* none for SG_NO_ID */
+		if (obj < r->omap.n && !(st = sem_stat(r, &cap, at, obj)))
 			goto nomem;
 		for (; i < n && r->sev[i].kind <= SEV_SEM_TAKEN && r->sev[i].obj == obj; i++) {
 			const struct an_sev *e = &r->sev[i];
@@ -89,7 +95,8 @@ int an_join_sems(struct an_run *r)
 				if (an_grow(&fifo, &cap_fifo, tail, sizeof *fifo) < 0)
 					goto nomem;
 				fifo[tail++] = e->t;
-				st->pub.posts++;
+				if (st)
+					st->pub.posts++;
 			} else {
 				struct an_ivl *v = &r->ts[e->thread].iv[e->iv];
 				uint64_t token = 0;   /* 0: there when the wait began */
@@ -107,9 +114,9 @@ int an_join_sems(struct an_run *r)
 		struct an_tscan *s = &r->ts[p];
 		for (size_t k = 0; k < s->n_iv; k++) {
 			struct an_ivl *v = &s->iv[k];
-			if (v->type != IV_SEM || v->obj == SG_NO_ID)
+			if (v->type != IV_SEM || v->obj >= r->omap.n)
 				continue;
-			struct an_semstat *st = sem_stat(r, &cap, v->obj);
+			struct an_semstat *st = sem_stat(r, &cap, at, v->obj);
 			if (!st)
 				goto nomem;
 			uint32_t res = v->aux & 0xffffu, flags = v->aux >> 16;
@@ -133,9 +140,11 @@ int an_join_sems(struct an_run *r)
 		st->pub.max_wait_ns = an_ticks_ns(r, st->max_wait);
 	}
 	free(fifo);
+	free(at);
 	return 0;
 nomem:
 	free(fifo);
+	free(at);
 	return -ENOMEM;
 }
 
@@ -214,7 +223,8 @@ int an_join_conds(struct an_run *r)
 		if (n_bc >= 2 && best_k >= 1) {
 			if (an_grow(&r->cbar, &cap, r->n_cbar, sizeof *r->cbar) < 0)
 				goto out;
-			r->cbar[r->n_cbar++] = (struct an_cbar){ obj, (uint32_t)best_k, n_bc, best_n };
+			r->cbar[r->n_cbar++] = (struct an_cbar){ an_obj_id(r, obj), (uint32_t)best_k,
+								 n_bc, best_n };
 		}
 		i = j;
 	}

@@ -94,8 +94,10 @@ static int build(struct an_run *r, size_t i)
 		case IV_SEM: w = AN_ST_SEM_WAIT, o = AN_ST_SEM_OVH; break;
 		default: break;
 		}
-		if ((rc = push(&v, &n, &cap, a, m, w, x->obj)) < 0 ||
-		    (rc = push(&v, &n, &cap, m, b, o, x->obj)) < 0)
+		/* the object's public id (a create or join names the thread) */
+		uint32_t obj = x->type == IV_THREAD ? x->obj : an_obj_id(r, x->obj);
+		if ((rc = push(&v, &n, &cap, a, m, w, obj)) < 0 ||
+		    (rc = push(&v, &n, &cap, m, b, o, obj)) < 0)
 			goto out;
 		at = b;
 	}

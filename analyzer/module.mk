@@ -48,3 +48,12 @@ analyzer/tests/test-budget.sh: $(LIBEXEC)/scalegraph-report $(LIBEXEC)/scalegrap
 	$(INCDIR)/sgtrace.h
 analyzer/tests/test-books.sh: $(LIBEXEC)/scalegraph-report $(LIBEXEC)/scalegraph-run \
 	$(BIN)/scalegraph $(BIN)/billiards-traced $(BIN)/billiards-seq
+
+# The defects of issue 13 on damaged traces (analyzer/tests/an_mkbad.c writes each exact case):
+# bounded time and memory whatever the ids, messages that say what is wrong, no undefined
+# behaviour (the sanitizer build of the suite runs the same script).
+TESTS += analyzer/tests/test-defects.sh
+$(AN_TESTDIR)/an_mkbad: $(OBJ)/analyzer/tests/an_mkbad.o $(LIBDIR)/libsgtread.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $^
+analyzer/tests/test-defects.sh: $(AN_TESTDIR)/an_mkbad $(LIBEXEC)/scalegraph-report $(BIN)/scalegraph

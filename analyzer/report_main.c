@@ -12,6 +12,15 @@
 
 #include "analyzer.h"
 
+/* The message of a failed open: the library's, or the path and status when it gave none (never
+ * "error: " and nothing after it). */
+static const char *why(char *err, size_t len, const char *path, int rc)
+{
+	if (!err[0])
+		snprintf(err, len, "%s: %s", path, strerror(rc < 0 ? -rc : EIO));
+	return err;
+}
+
 static void usage(FILE *f)
 {
 	fputs("usage: scalegraph report [--csv | --json] [--matrix] [options] PATH\n"
@@ -143,7 +152,7 @@ int main(int argc, char **argv)
 	if (is_file(path, "experiment.db")) {
 		struct an_exp *e;
 		if ((rc = an_exp_open(path, eflags, &e, err, sizeof err)) < 0) {
-			fprintf(stderr, "scalegraph report: error: %s\n", err);
+			fprintf(stderr, "scalegraph report: error: %s\n", why(err, sizeof err, path, rc));
 			return 1;
 		}
 		unsigned rf = (matrix ? AN_REPORT_MATRIX_ONLY : 0) | (profile ? AN_REPORT_PROFILE : 0);
@@ -161,7 +170,7 @@ int main(int argc, char **argv)
 		struct an_exp *e;
 		if ((rc = an_exp_open(sdir, eflags | AN_EXP_NO_STORE_WRITE, &e, err,
 				      sizeof err)) < 0) {
-			fprintf(stderr, "scalegraph report: error: %s\n", err);
+			fprintf(stderr, "scalegraph report: error: %s\n", why(err, sizeof err, sdir, rc));
 			return 1;
 		}
 		struct an_run *r = an_exp_run(e, run_id);
@@ -189,7 +198,7 @@ int main(int argc, char **argv)
 		}
 		struct an_run *r;
 		if ((rc = an_run_open(dir, &o, &r, err, sizeof err)) < 0) {
-			fprintf(stderr, "scalegraph report: error: %s\n", err);
+			fprintf(stderr, "scalegraph report: error: %s\n", why(err, sizeof err, dir, rc));
 			return 1;
 		}
 		rc = run_report(r, csv, json);
