@@ -16,6 +16,7 @@
 
 #include "calib.h"
 #include "fsutil.h"
+#include "runner.h"
 #include "series.h"
 #include "spec.h"
 #include "store.h"
@@ -308,7 +309,9 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (spec_finish(&spec, err, sizeof err) < 0) {
+	/* every error the spec can give at the thread counts is given now, located, before a
+	 * store is made */
+	if (spec_finish(&spec, err, sizeof err) < 0 || spec_check_eval(&spec, err, sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return 1;
 	}
@@ -332,17 +335,21 @@ int main(int argc, char **argv)
 		char id[4096], old[4096];
 		char parents[PATH_MAX];
 		snprintf(parents, sizeof parents, "%s", out_dir);
+		char why[PATH_MAX + 512];
 		rc = fs_mkdir_parents(parents);
-		if (rc == 0)
-			rc = store_open(out_dir, STORE_WRITE, &st);
-		if (rc == -EBUSY) {
-			fprintf(stderr, "scalegraph run: error: %s: another scalegraph run is writing this "
-				"experiment\n", out_dir);
+		if (rc < 0)
+			snprintf(why, sizeof why, "%s: cannot create its parent directories: %s", out_dir,
+				 strerror(-rc));
+		else
+			rc = store_open_msg(out_dir, STORE_WRITE, &st, why, sizeof why);
+		if (rc < 0) {
+			fprintf(stderr, "scalegraph run: error: %s\n", why);
 			return 1;
 		}
-		if (rc < 0) {
-			fprintf(stderr, "scalegraph run: error: %s: cannot open the store: %s\n", out_dir,
-				strerror(-rc));
+		if ((rc = runner_init()) < 0) {
+			fprintf(stderr, "scalegraph run: error: cannot become the subreaper of the runs: "
+				"%s\n", strerror(-rc));
+			store_close(st);
 			return 1;
 		}
 		identity(&spec, id, sizeof id);
@@ -359,7 +366,7 @@ int main(int argc, char **argv)
 		if (rc == 0)
 			rc = record_machine(st, stdout);
 		if (rc < 0) {
-			fprintf(stderr, "scalegraph run: error: %s: %s\n", out_dir,
+			fprintf(stderr, "scalegraph run: error: %s/experiment.db: %s\n", out_dir,
 				store_errmsg(st)[0] ? store_errmsg(st) : strerror(-rc));
 			store_close(st);
 			return 1;
