@@ -589,6 +589,13 @@ static int point_store(struct series *se, struct store_point *p, const struct po
 	return store_point_put(se->st, p, pr->n, pr->id, pr->role);
 }
 
+/* Appends `text` to the point's note, "; " between notes (cut at the note's size). */
+static void note_add(struct store_point *p, const char *text)
+{
+	size_t used = strlen(p->note);
+	snprintf(p->note + used, sizeof p->note - used, "%s%s", used ? "; " : "", text);
+}
+
 static void point_init(struct store_point *p, const char *model, const char *method, int n,
 		       const struct size_point *pt, double target)
 {
@@ -783,8 +790,10 @@ static int search_point_in(struct series *se, const struct spec_model *m, int n,
 	point_init(&p, spec_model_name(m->kind), sp->method[method].name, n, &pt, m->target);
 	p.search_runs = sr.n;
 	p.converged = why[0] == '\0';
-	snprintf(p.note, sizeof p.note, "%s%s%s", sr.sign < 0 ? "E falls as the size grows along "
-		 "this path" : "", sr.sign < 0 && why[0] ? "; " : "", why);
+	if (sr.sign < 0)
+		note_add(&p, "E falls as the size grows along this path");
+	if (why[0])
+		note_add(&p, why);
 	/* The probe is repetition 1 of the chosen size; make the others, unless the target is
 	 * out of reach (the closest probe, often the largest size, is reported as measured). */
 	struct tmean par, seq;

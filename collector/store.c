@@ -23,7 +23,7 @@ struct store {
 	int lock_fd;
 	int runs_fd;          /* DIR/runs, opened without following links (writers only) */
 	char dir[PATH_MAX];
-	char errmsg[512];
+	char errmsg[PATH_MAX + 512];
 };
 
 /* SQLite's unix VFS takes database paths of at most 512 bytes (mxPathname) and fails with
