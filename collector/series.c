@@ -640,6 +640,12 @@ static int memory_scale(struct series *se, int method, int n, double bytes_per_t
 	int rc = point_at(se, method, lo, &a, err, err_len);
 	if (rc == 0)
 		rc = point_at(se, method, hi, &b, err, err_len);
+	/* a path whose sizes outgrow what a size may be (an integer above 2^53) is searched
+	 * below that */
+	while (rc < 0 && hi > lo * 10) {
+		hi /= 10;
+		rc = point_at(se, method, hi, &b, err, err_len);
+	}
 	if (rc < 0)
 		return rc;
 	double m_lo = spec_memory(se->spec, a.sizes), m_hi = spec_memory(se->spec, b.sizes);
