@@ -407,6 +407,8 @@ static int run_one(struct series *se, const char *kind, int n, const struct size
 			snprintf(se->errmsg, sizeof se->errmsg, "%s: no space left on the device (run "
 				 "%lld recorded %s); free space and run the same command again to "
 				 "resume", store_dir(se->st), (long long)out->id, out->status);
+			se->runs_made++;
+			se->runs_failed += strcmp(out->status, "ok") != 0;
 			rc = -ENOSPC;
 		}
 	}
