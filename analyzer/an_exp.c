@@ -95,7 +95,8 @@ static int read_methods(struct an_exp *e, sqlite3 *db)
 	while (sqlite3_step(s) == SQLITE_ROW) {
 		if (an_grow(&e->methods, &cap, e->n_methods, sizeof *e->methods) < 0)
 			break;
-		e->methods[e->n_methods] = strdup((const char *)sqlite3_column_text(s, 0));
+		const unsigned char *name = sqlite3_column_text(s, 0);   /* NULL in a damaged row */
+		e->methods[e->n_methods] = strdup(name ? (const char *)name : "?");
 		if (e->methods[e->n_methods])
 			e->n_methods++;
 	}
