@@ -148,7 +148,8 @@ int an_cache_load(struct an_exp *e, sqlite3 *db)
 		if (!name)
 			continue;
 		if (!strcmp(name, KEY_NAME)) {
-			key = null ? 0 : (uint64_t)v;
+			/* a damaged value outside uint64_t would be undefined to convert */
+			key = null || !(v >= 0 && v < 18446744073709551616.0) ? 0 : (uint64_t)v;
 			continue;
 		}
 		int m = an_metric_find(name);

@@ -95,7 +95,8 @@ static int read_methods(struct an_exp *e, sqlite3 *db)
 	while (sqlite3_step(s) == SQLITE_ROW) {
 		if (an_grow(&e->methods, &cap, e->n_methods, sizeof *e->methods) < 0)
 			break;
-		e->methods[e->n_methods] = strdup((const char *)sqlite3_column_text(s, 0));
+		const unsigned char *name = sqlite3_column_text(s, 0);   /* NULL in a damaged row */
+		e->methods[e->n_methods] = strdup(name ? (const char *)name : "?");
 		if (e->methods[e->n_methods])
 			e->n_methods++;
 	}
@@ -172,9 +173,10 @@ out:
 /* E and S of a point from the median of the T_para they divide (T_seq is the point's), not the
  * median of the repetitions' ratios: for two repetitions that is the mean of T_seq/T_a and
  * T_seq/T_b, above 1 at N=1 whenever they differ. Same for L_from_E = T_para (1 - E). */
-static void ratio_from_medians(struct an_point *o, const struct an_fig *const *rs, int n)
+static void ratio_from_medians(struct an_point *o, const struct an_fig *const *rs, int n,
+			       double *te)
 {
-	double te[64], ts = NAN, nn = NAN;
+	double ts = NAN, nn = NAN;
 	size_t k = 0;
 	for (int i = 0; i < n; i++) {
 		const struct an_fig *f = rs[i];
@@ -209,9 +211,15 @@ static void point_runner_fig(struct an_point *o, enum an_metric m, double v)
 static void point_stats(struct an_exp *e, struct an_pt *p)
 {
 	struct an_point *o = &p->pub;
-	const struct an_fig *rs[64];
 	int n = 0, linked = o->n_reps;
-	for (int k = 0; k < o->n_reps && n < 64; k++) {
+	/* every linked repetition counts: no cap (a point of 1000 repetitions is a point of 1000) */
+	const struct an_fig **rs = malloc((size_t)(linked ? linked : 1) * sizeof *rs);
+	double *v = malloc((size_t)(linked ? linked : 1) * sizeof *v);
+	if (!rs || !v) {
+		an_exp_problem_add(e, "point %lld: out of memory for its statistics", (long long)o->id);
+		linked = 0;
+	}
+	for (int k = 0; k < linked; k++) {
 		struct an_exp_run *x = an_exp_run_find(e, p->reps[k]);
 		if (x && !x->have_fig)
 			an_exp_run_analyze(e, x);
@@ -220,7 +228,6 @@ static void point_stats(struct an_exp *e, struct an_pt *p)
 	}
 	o->n_reps = n;
 	for (int m = 0; m < AN_N_METRICS; m++) {
-		double v[64];
 		int k = 0;
 		const char *why = n ? NULL : an_exp_str(e, "no repetition with a readable trace "
 						       "(%d run(s) linked)", linked);
@@ -243,7 +250,8 @@ static void point_stats(struct an_exp *e, struct an_pt *p)
 		o->min[m] = an_fig_val(mn);
 		o->max[m] = an_fig_val(mx);
 	}
-	ratio_from_medians(o, rs, n);
+	if (n)
+		ratio_from_medians(o, rs, n, v);
 	if (!n && !isnan(o->t_para_s)) {
 		/* no trace: the runner's own figures (means of the linked repetitions), so curves,
 		 * speedup and the matrix still have a value */
@@ -259,6 +267,38 @@ static void point_stats(struct an_exp *e, struct an_pt *p)
 	}
 	o->med[AN_OVERSUB] = an_fig_val(o->oversubscribed ||
 					(e->n_cpus > 0 && o->n_threads > e->n_cpus));
+	free(rs);
+	free(v);
+}
+
+/* The text of the last SQLite error of the store, never empty. */
+static const char *db_errmsg(struct store *st, int rc)
+{
+	if (store_errmsg(st)[0])
+		return store_errmsg(st);
+	const char *m = sqlite3_errmsg(store_db(st));
+	if (m && m[0] && sqlite3_errcode(store_db(st)) != SQLITE_OK)
+		return m;
+	return rc < 0 ? strerror(-rc) : "unknown SQLite error";
+}
+
+/* Runs whose trace lacks events (docs/store-schema.md: status incomplete) are no measurement:
+ * they are out of every point (read_points links only ok runs), and listed here with why. */
+static void list_incomplete(struct an_exp *e, sqlite3 *db)
+{
+	sqlite3_stmt *s = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT id, kind, n_threads, sizes, reason FROM runs WHERE "
+			       "status = 'incomplete' ORDER BY id", -1, &s, NULL) != SQLITE_OK)
+		return;
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		const unsigned char *sz = sqlite3_column_text(s, 3), *why = sqlite3_column_text(s, 4);
+		const unsigned char *kind = sqlite3_column_text(s, 1);
+		an_exp_problem_add(e, "run %lld (%s N=%d %s) is incomplete, left out of the means: %s",
+				   (long long)sqlite3_column_int64(s, 0), kind ? (const char *)kind : "?",
+				   sqlite3_column_int(s, 2), sz ? (const char *)sz : "",
+				   why && why[0] ? (const char *)why : "no reason recorded");
+	}
+	sqlite3_finalize(s);
 }
 
 /* How many points have figures in the store's metrics table; -1 when it cannot be read. */
@@ -312,30 +352,28 @@ int an_exp_open(const char *dir, unsigned flags, struct an_exp **out, char *err,
 		goto out;
 	}
 	int writable = !(flags & AN_EXP_NO_STORE_WRITE);
-	rc = store_open(dir, writable ? STORE_UPDATE : STORE_READ, &st);
-	if (rc < 0 && writable) {
+	rc = store_open_msg(dir, writable ? STORE_UPDATE : STORE_READ, &st, err, errlen);
+	if (rc < 0 && writable && rc != -EPROTO && rc != -ENOENT && rc != -ENAMETOOLONG) {
 		writable = 0;
-		rc = store_open(dir, STORE_READ, &st);
+		rc = store_open_msg(dir, STORE_READ, &st, err, errlen);
 	}
-	if (rc < 0) {
-		snprintf(err, errlen, "%s: %s", dir, rc == -ENOENT ? "no experiment store here "
-			 "(experiment.db missing)" : strerror(-rc));
+	if (rc < 0)
 		goto out;
-	}
 	sqlite3 *db = store_db(st);
 	if ((rc = read_machine(e, db)) < 0 || (rc = read_methods(e, db)) < 0 ||
 	    (rc = an_exp_runs_read(e, db)) < 0 || (rc = read_points(e, db)) < 0) {
-		snprintf(err, errlen, "%s/experiment.db: %s", dir, store_errmsg(st));
+		snprintf(err, errlen, "%s/experiment.db: %s", dir, db_errmsg(st, rc));
 		goto out;
 	}
+	list_incomplete(e, db);
 	if (!e->n_pts)
 		an_exp_problem_add(e, "%s: the experiment has no points yet (scalegraph run)", dir);
 	for (size_t i = 0; i < e->n_pts; i++)
 		an_exp_point_opts(e, &e->pts[i]);
 	an_cache_keys(e);
-	if (!(flags & AN_EXP_REANALYZE) && an_cache_load(e, db) < 0)
+	if (!(flags & AN_EXP_REANALYZE) && (rc = an_cache_load(e, db)) < 0)
 		an_exp_problem_add(e, "%s/experiment.db: cached figures not read: %s", dir,
-				   store_errmsg(st));
+				   db_errmsg(st, rc));
 	for (size_t i = 0; i < e->n_pts; i++)
 		an_exp_n1_baseline(e, &e->pts[i]);
 	for (size_t i = 0; i < e->n_pts; i++)
@@ -364,7 +402,7 @@ int an_exp_open(const char *dir, unsigned flags, struct an_exp **out, char *err,
 	}
 	if (writable && (rc = fill_store(e, st)) < 0)
 		an_exp_problem_add(e, "%s/experiment.db: metrics not written: %s", dir,
-				   rc == -EIO ? store_errmsg(st) : strerror(-rc));
+				   rc == -EIO ? db_errmsg(st, rc) : strerror(-rc));
 	*out = e;
 	e = NULL;
 	rc = 0;

@@ -86,14 +86,14 @@ void an_exp_run_base_opts(struct an_exp *e, struct an_exp_run *x)
 	x->have_opts = 1;
 }
 
-/* Median of the chosen times of the ok runs at `sizes` that `pick` selects (up to 64). */
+/* Median of the chosen times of the ok runs at `sizes` that `pick` selects (all of them). */
 static size_t runs_median(const struct an_exp *e, const char *sizes, int (*pick)(const struct
 			  an_exp_run *), int wall, double *med, long *first)
 {
-	double v[64], mn, mx;
+	double mn, mx, *v = malloc((e->n_runs ? e->n_runs : 1) * sizeof *v);
 	size_t n = 0;
 	*first = -1;
-	for (size_t i = 0; i < e->n_runs && n < 64; i++) {
+	for (size_t i = 0; v && i < e->n_runs; i++) {
 		const struct an_exp_run *x = &e->runs[i];
 		double t = wall ? x->t_wall_s : x->t_para_s;
 		if (!x->ok || strcmp(x->sizes, sizes) || !pick(x) || isnan(t) || t <= 0)
@@ -104,6 +104,7 @@ static size_t runs_median(const struct an_exp *e, const char *sizes, int (*pick)
 	}
 	if (n)
 		an_stats(v, n, med, &mn, &mx);
+	free(v);
 	return n;
 }
 
@@ -195,11 +196,11 @@ void an_exp_point_opts(struct an_exp *e, struct an_pt *p)
  * it is then 0 up to the spread of the repetitions, not -L(W,1). */
 void an_exp_n1_baseline(struct an_exp *e, struct an_pt *p)
 {
-	double v[64], md, mn, mx;
+	double md, mn, mx, *v;
 	size_t n = 0;
-	if (!p->n1)
+	if (!p->n1 || !(v = malloc((e->n_runs ? e->n_runs : 1) * sizeof *v)))
 		return;
-	for (size_t i = 0; i < e->n_runs && n < 64; i++) {
+	for (size_t i = 0; i < e->n_runs; i++) {
 		struct an_exp_run *x = &e->runs[i];
 		if (!x->ok || strcmp(x->sizes, p->sizes) || !is_n1_traced(x))
 			continue;
@@ -208,9 +209,11 @@ void an_exp_n1_baseline(struct an_exp *e, struct an_pt *p)
 		if (x->have_fig && !x->fig[AN_COMPUTE].unavailable)
 			v[n++] = x->fig[AN_COMPUTE].value;
 	}
+	if (n)
+		an_stats(v, n, &md, &mn, &mx);
+	free(v);
 	if (!n)
 		return;
-	an_stats(v, n, &md, &mn, &mx);
 	for (int k = 0; k < p->pub.n_reps; k++) {
 		struct an_exp_run *x = an_exp_run_find(e, p->reps[k]);
 		if (x && !x->have_fig)

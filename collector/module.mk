@@ -38,7 +38,7 @@ $(COLL_TEST_BIN)/synth: $(OBJ)/collector/tests/synth.o
 COLL_CMOCKA := test_pmu test_spec test_spec_fuzz test_search test_store test_tmeasure
 TESTS += $(addprefix $(COLL_TEST_BIN)/,$(COLL_CMOCKA)) collector/tests/test-calibrate.sh \
 	collector/tests/test-run.sh collector/tests/test-counters.sh \
-	collector/tests/test-billiards.sh
+	collector/tests/test-billiards.sh collector/tests/test-integrity.sh
 
 $(COLL_TEST_BIN)/test_pmu: $(OBJ)/collector/tests/test_pmu.o $(OBJ)/collector/pmu.o
 $(COLL_TEST_BIN)/test_spec: $(OBJ)/collector/tests/test_spec.o $(OBJ)/collector/spec.o \
@@ -56,6 +56,29 @@ $(addprefix $(COLL_TEST_BIN)/,$(COLL_CMOCKA)):
 # The scripts need the programs and helpers built (the dispatcher, the billiards examples and
 # scalegraph dump come from cli/, examples/ and tracelib/).
 collector/tests/test-run.sh collector/tests/test-calibrate.sh collector/tests/test-counters.sh \
-collector/tests/test-billiards.sh: $(LIBEXEC)/scalegraph-run $(LIBEXEC)/scalegraph-calibrate \
+collector/tests/test-billiards.sh collector/tests/test-integrity.sh: $(LIBEXEC)/scalegraph-run $(LIBEXEC)/scalegraph-calibrate \
 	$(COLL_TEST_BIN)/synth $(BIN)/scalegraph $(BIN)/billiards $(BIN)/billiards-seq \
 	$(BIN)/billiards-traced $(LIBEXEC)/scalegraph-dump
+
+# libFuzzer harnesses (clang) of the spec parser+evaluator and of the store's open path as the
+# analyzer takes it: `make check` runs each for 15 s on a fresh corpus seeded from
+# collector/tests/fuzz-corpus/NAME, `make fuzz` for FUZZ_SECONDS on $(B)/fuzz/corpus-NAME.
+COLL_SGR_SRCS = $(patsubst $(OBJ)/%.o,%.c,$(SGR_OBJS))
+COLL_FUZZ_CC := clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	$(CSTD) -I$(B)/include -Itracelib -Icollector -Ianalyzer
+$(B)/fuzz/fuzz-spec: collector/tests/fuzz_spec.c collector/spec.c collector/expr.c collector/spec.h \
+	collector/expr.h
+	@mkdir -p $(@D)
+	$(COLL_FUZZ_CC) -o $@ collector/tests/fuzz_spec.c collector/spec.c collector/expr.c -lm
+$(B)/fuzz/fuzz-store: collector/tests/fuzz_store.c collector/store.c collector/store.h \
+	$$(addprefix analyzer/,$$(AN_LIB_SRCS)) $$(COLL_SGR_SRCS) $(LIBDIR)/libsgtread.a
+	@mkdir -p $(@D)
+	$(COLL_FUZZ_CC) -o $@ collector/tests/fuzz_store.c collector/store.c \
+		$(addprefix analyzer/,$(AN_LIB_SRCS)) $(COLL_SGR_SRCS) -lsqlite3 -lm -pthread
+TESTS += collector/tests/test-fuzz-spec.sh collector/tests/test-fuzz-store.sh
+collector/tests/test-fuzz-spec.sh: $(B)/fuzz/fuzz-spec
+collector/tests/test-fuzz-store.sh: $(B)/fuzz/fuzz-store
+fuzz:: $(B)/fuzz/fuzz-spec
+	@B=$(B) collector/tests/test-fuzz-spec.sh $(FUZZ_SECONDS) $(B)/fuzz/corpus-spec
+fuzz:: $(B)/fuzz/fuzz-store
+	@B=$(B) collector/tests/test-fuzz-store.sh $(FUZZ_SECONDS) $(B)/fuzz/corpus-store

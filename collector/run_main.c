@@ -16,6 +16,7 @@
 
 #include "calib.h"
 #include "fsutil.h"
+#include "runner.h"
 #include "series.h"
 #include "spec.h"
 #include "store.h"
@@ -205,6 +206,14 @@ static void analyze_store(const char *out_dir)
 	       out_dir, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 }
 
+/* Frees the spec on the way out (every exit of main, so that a sanitizer build's leak check
+ * stays quiet on errors). */
+static int bail(struct spec *spec, int rc)
+{
+	spec_free(spec);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct spec spec;
@@ -224,7 +233,7 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage(stdout);
-			return 0;
+			return bail(&spec, 0);
 		}
 		if (!strcmp(a, "--dry-run")) {
 			dry_run = 1;
@@ -256,14 +265,14 @@ int main(int argc, char **argv)
 		} else if (a[0] == '-') {
 			fprintf(stderr, "scalegraph run: error: unknown option '%s'\n", a);
 			usage(stderr);
-			return 2;
+			return bail(&spec, 2);
 		} else if (!spec_path) {
 			spec_path = a;
 			continue;
 		} else {
 			fprintf(stderr, "scalegraph run: error: more than one spec ('%s', '%s')\n",
 				spec_path, a);
-			return 2;
+			return bail(&spec, 2);
 		}
 		if (i + 1 >= argc)
 			goto missing;
@@ -273,11 +282,11 @@ int main(int argc, char **argv)
 	}
 	if (spec_path && spec_load(&spec, spec_path, err, sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
-		return 1;
+		return bail(&spec, 1);
 	}
 	if (threads && spec_set_threads(&spec, threads, err, sizeof err) < 0) {
 		fprintf(stderr, "scalegraph run: %s\n", err);
-		return 2;
+		return bail(&spec, 2);
 	}
 	if (repeat) {
 		char *end;
@@ -285,19 +294,19 @@ int main(int argc, char **argv)
 		if (*end || end == repeat || v < 1 || v > 1000) {
 			fprintf(stderr, "scalegraph run: error: --repeat must be an integer in 1..1000, "
 				"not '%s'\n", repeat);
-			return 2;
+			return bail(&spec, 2);
 		}
 		spec.repeat = (int)v;
 	}
 	if (timeout && spec_parse_duration(timeout, &spec.timeout_s) < 0) {
 		fprintf(stderr, "scalegraph run: error: bad --timeout '%s' (e.g. 120s, 500ms, 2m)\n",
 			timeout);
-		return 2;
+		return bail(&spec, 2);
 	}
 	if (cmd_at > 0) {
 		if (spec_set_program(&spec, argc - cmd_at, argv + cmd_at, err, sizeof err) < 0) {
 			fprintf(stderr, "%s\n", err);
-			return 2;
+			return bail(&spec, 2);
 		}
 		size_t used = strlen(overrides);
 		used += (size_t)snprintf(overrides + used, sizeof overrides - used, "%s--", used ? " " : "");
@@ -306,11 +315,13 @@ int main(int argc, char **argv)
 	}
 	if (!spec_path && cmd_at < 0) {
 		usage(stderr);
-		return 2;
+		return bail(&spec, 2);
 	}
-	if (spec_finish(&spec, err, sizeof err) < 0) {
+	/* every error the spec can give at the thread counts is given now, located, before a
+	 * store is made */
+	if (spec_finish(&spec, err, sizeof err) < 0 || spec_check_eval(&spec, err, sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
-		return 1;
+		return bail(&spec, 1);
 	}
 	if (!out_dir[0])
 		default_output(spec_path, out_dir, sizeof out_dir);
@@ -326,24 +337,28 @@ int main(int argc, char **argv)
 	find_bin_dir(se.bin_dir, sizeof se.bin_dir);
 	if (series_resolve(&se, err, sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
-		return 1;
+		return bail(&spec, 1);
 	}
 	if (!dry_run) {
 		char id[4096], old[4096];
 		char parents[PATH_MAX];
 		snprintf(parents, sizeof parents, "%s", out_dir);
+		char why[PATH_MAX + 512];
 		rc = fs_mkdir_parents(parents);
-		if (rc == 0)
-			rc = store_open(out_dir, STORE_WRITE, &st);
-		if (rc == -EBUSY) {
-			fprintf(stderr, "scalegraph run: error: %s: another scalegraph run is writing this "
-				"experiment\n", out_dir);
-			return 1;
-		}
+		if (rc < 0)
+			snprintf(why, sizeof why, "%s: cannot create its parent directories: %s", out_dir,
+				 strerror(-rc));
+		else
+			rc = store_open_msg(out_dir, STORE_WRITE, &st, why, sizeof why);
 		if (rc < 0) {
-			fprintf(stderr, "scalegraph run: error: %s: cannot open the store: %s\n", out_dir,
-				strerror(-rc));
-			return 1;
+			fprintf(stderr, "scalegraph run: error: %s\n", why);
+			return bail(&spec, 1);
+		}
+		if ((rc = runner_init()) < 0) {
+			fprintf(stderr, "scalegraph run: error: cannot become the subreaper of the runs: "
+				"%s\n", strerror(-rc));
+			store_close(st);
+			return bail(&spec, 1);
 		}
 		identity(&spec, id, sizeof id);
 		if (store_meta_get(st, "identity", old, sizeof old) == 0 && strcmp(old, id)) {
@@ -351,7 +366,7 @@ int main(int argc, char **argv)
 				"parameters or methods; use another --output directory\n"
 				"  recorded: %s\n  now:      %s\n", out_dir, old, id);
 			store_close(st);
-			return 1;
+			return bail(&spec, 1);
 		}
 		rc = store_meta_set(st, "identity", id);
 		if (rc == 0)
@@ -359,10 +374,10 @@ int main(int argc, char **argv)
 		if (rc == 0)
 			rc = record_machine(st, stdout);
 		if (rc < 0) {
-			fprintf(stderr, "scalegraph run: error: %s: %s\n", out_dir,
+			fprintf(stderr, "scalegraph run: error: %s/experiment.db: %s\n", out_dir,
 				store_errmsg(st)[0] ? store_errmsg(st) : strerror(-rc));
 			store_close(st);
-			return 1;
+			return bail(&spec, 1);
 		}
 		se.st = st;
 	}
@@ -385,17 +400,16 @@ int main(int argc, char **argv)
 			       "docs/store-schema.md)\n", out_dir, out_dir);
 	}
 	store_close(st);
-	spec_free(&spec);
 	if (rc == -EINTR) {
 		fprintf(stderr, "scalegraph run: interrupted; run the same command again to resume\n");
-		return 130;
+		return bail(&spec, 130);
 	}
 	if (rc < 0) {
 		fprintf(stderr, "scalegraph run: error: %s\n", err);
-		return 1;
+		return bail(&spec, 1);
 	}
-	return 0;
+	return bail(&spec, 0);
 missing:
 	fprintf(stderr, "scalegraph run: error: option '%s' needs a value\n", argv[argc - 1]);
-	return 2;
+	return bail(&spec, 2);
 }

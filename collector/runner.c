@@ -1,11 +1,17 @@
 /*
  * runner.c — process control for `scalegraph run` (runner.h). The child gets its own process
- * group so a timeout or Ctrl-C can kill everything it started (launchers, shells); its death is
- * awaited through a pidfd so the timeout needs no polling; an exec failure comes back through a
- * close-on-exec pipe so "no such program" is told apart from a program that exits 127.
+ * group so a timeout or Ctrl-C can kill everything it started (launchers, shells); the runner
+ * is a child subreaper, so what left the group (setsid) comes back to it and is killed with the
+ * rest; the child dies with the runner (PR_SET_PDEATHSIG), and what outlives a runner killed
+ * by SIGKILL carries SCALEGRAPH_RUN in its environment, by which the next runner finds it
+ * (runner_kill_orphans). Its death is awaited through a pidfd so the timeout needs no polling;
+ * an exec failure comes back through a close-on-exec pipe so "no such program" is told apart
+ * from a program that exits 127. The run's files are created by the runner, relative to the
+ * run directory it just made, with O_EXCL | O_NOFOLLOW and mode 0600 (directories 0700).
  */
 #include "runner.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -13,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -64,39 +71,247 @@ int runner_find_program(const char *name, const char *spec_dir, const char *bin_
 	return -ENOENT;
 }
 
-/* In the child: never returns. Reports an exec failure's errno through `err_fd`. */
-static void child(const char *path, char *const argv[], const char *dir, int trace, int err_fd)
+/* --- the process tree ---------------------------------------------------------------------
+ * The runner is a child subreaper (runner_init): whatever its run starts and orphans — a
+ * daemon, a `setsid` grandchild that left the process group — is re-parented to the runner
+ * instead of init, so walking /proc from the runner's pid finds the whole tree. */
+
+struct proc_ent {
+	pid_t pid, ppid;
+	char state;
+	long long start;    /* field 22 of /proc/PID/stat: clock ticks after boot */
+};
+
+/* /proc/PID/stat: the fields after the command (which may hold blanks and parentheses). */
+static int proc_stat(pid_t pid, struct proc_ent *e)
 {
-	char file[PATH_MAX + 16];
+	char path[64], buf[1024];
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	char *p = strrchr(buf, ')');
+	if (!p)
+		return -1;
+	int ppid;
+	char state;
+	long long start;
+	/* state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
+	 * cutime cstime priority nice num_threads itrealvalue starttime */
+	if (sscanf(p + 1, " %c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d "
+		   "%*d %lld", &state, &ppid, &start) != 3)
+		return -1;
+	e->pid = pid;
+	e->ppid = ppid;
+	e->state = state;
+	e->start = start;
+	return 0;
+}
+
+long long runner_pid_start(pid_t pid)
+{
+	struct proc_ent e;
+	return proc_stat(pid, &e) == 0 ? e.start : -1;
+}
+
+/* Every process now in /proc (zombies included). *n set; NULL when /proc cannot be read. */
+static struct proc_ent *proc_list(size_t *n)
+{
+	DIR *d = opendir("/proc");
+	struct proc_ent *v = NULL;
+	size_t cap = 0;
+	*n = 0;
+	if (!d)
+		return NULL;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+		if (*end || pid <= 0)
+			continue;
+		if (*n == cap) {
+			size_t nc = cap ? 2 * cap : 256;
+			struct proc_ent *g = realloc(v, nc * sizeof *v);
+			if (!g)
+				break;
+			v = g;
+			cap = nc;
+		}
+		if (proc_stat((pid_t)pid, &v[*n]) == 0)
+			(*n)++;
+	}
+	closedir(d);
+	return v;
+}
+
+/* Marks the descendants of the processes already marked (mark[i] != 0), to a fixed point. */
+static void mark_descendants(const struct proc_ent *v, size_t n, char *mark)
+{
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (mark[i])
+				continue;
+			for (size_t k = 0; k < n; k++) {
+				if (mark[k] && v[k].pid == v[i].ppid) {
+					mark[i] = 1;
+					changed = 1;
+					break;
+				}
+			}
+		}
+	}
+}
+
+/* Sends `sig` to every live descendant of the runner; returns how many got it. */
+static int signal_tree(int sig)
+{
+	size_t n;
+	struct proc_ent *v = proc_list(&n);
+	int hit = 0;
+	if (!v)
+		return 0;
+	char *mark = calloc(n ? n : 1, 1);
+	if (mark) {
+		pid_t self = getpid();
+		for (size_t i = 0; i < n; i++)
+			mark[i] = v[i].pid == self;
+		mark_descendants(v, n, mark);
+		for (size_t i = 0; i < n; i++)
+			if (mark[i] && v[i].pid != self && v[i].state != 'Z' && kill(v[i].pid, sig) == 0)
+				hit++;
+	}
+	free(mark);
+	free(v);
+	return hit;
+}
+
+/* Kills what is left of the run's tree (a background child, a setsid daemon) and reaps every
+ * child the runner has, waiting at most a few seconds for processes stuck in the kernel. */
+static void kill_tree(void)
+{
+	for (int round = 0; round < 300; round++) {
+		int hit = signal_tree(SIGKILL);
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		if (!hit) {
+			if (waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD)
+				return;
+		}
+		struct timespec nap = { 0, 10000000 };
+		nanosleep(&nap, NULL);
+	}
+}
+
+/* Does /proc/PID/environ hold the entry `want` ("SCALEGRAPH_RUN=...")? */
+static int environ_has(pid_t pid, const char *want)
+{
+	char path[64];
+	static char buf[1 << 17];
+	snprintf(path, sizeof path, "/proc/%d/environ", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	size_t wl = strlen(want);
+	for (size_t at = 0; at < (size_t)n;) {
+		size_t l = strnlen(buf + at, (size_t)n - at);
+		if (l == wl && !memcmp(buf + at, want, wl))
+			return 1;
+		at += l + 1;
+	}
+	return 0;
+}
+
+int runner_kill_orphans(int pid, long long pid_start, const char *marker)
+{
+	char want[128];
+	size_t n;
+	int killed = 0;
+	snprintf(want, sizeof want, "%s=%s", RUNNER_MARKER_ENV, marker ? marker : "");
+	for (int round = 0; round < 500; round++) {
+		struct proc_ent *v = proc_list(&n);
+		if (!v)
+			return killed;
+		char *mark = calloc(n ? n : 1, 1);
+		int alive = 0;
+		for (size_t i = 0; mark && i < n; i++)
+			mark[i] = (pid > 0 && v[i].pid == pid && v[i].start == pid_start) ||
+				  (marker && marker[0] && v[i].pid != getpid() && environ_has(v[i].pid, want));
+		if (mark)
+			mark_descendants(v, n, mark);
+		for (size_t i = 0; mark && i < n; i++) {
+			if (!mark[i] || v[i].state == 'Z' || v[i].pid == getpid())
+				continue;
+			alive++;
+			if (kill(v[i].pid, SIGKILL) == 0 && round == 0)
+				killed++;
+		}
+		free(mark);
+		free(v);
+		if (!alive)
+			return killed;
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		struct timespec nap = { 0, 10000000 };
+		nanosleep(&nap, NULL);
+	}
+	return killed;
+}
+
+int runner_init(void)
+{
+	/* orphans of the runs come to the runner, not to init: see kill_tree */
+	return prctl(PR_SET_CHILD_SUBREAPER, 1) < 0 ? -errno : 0;
+}
+
+/* In the child: never returns. Reports an exec failure's errno through `err_fd`. */
+static void child(const char *path, char *const argv[], pid_t parent, int out_fd, int err_fd2,
+		  const char *trace_dir, const char *marker, int err_fd)
+{
 	int e;
+	/* a runner killed by SIGKILL takes its run with it (the resume makes it again); the
+	 * parent may have died before the prctl: then exit now */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent) {
+		e = ESRCH;
+		goto report;
+	}
 	setpgid(0, 0);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
-	snprintf(file, sizeof file, "%s/stdout", dir);
-	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-	if (fd < 0 || dup2(fd, 1) < 0)
+	signal(SIGHUP, SIG_DFL);
+	if (dup2(out_fd, 1) < 0 || dup2(err_fd2, 2) < 0)
 		goto fail;
-	close(fd);
-	snprintf(file, sizeof file, "%s/stderr", dir);
-	fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-	if (fd < 0 || dup2(fd, 2) < 0)
-		goto fail;
-	close(fd);
-	fd = open("/dev/null", O_RDONLY);
+	int fd = open("/dev/null", O_RDONLY);
 	if (fd >= 0) {
 		dup2(fd, 0);
 		close(fd);
 	}
-	if (trace) {
-		snprintf(file, sizeof file, "%s/trace", dir);
-		setenv("SG_TRACE_DIR", file, 1);
-	}
+	if (marker && marker[0])
+		setenv(RUNNER_MARKER_ENV, marker, 1);
+	if (trace_dir)
+		setenv("SG_TRACE_DIR", trace_dir, 1);
 	execv(path, argv);
 fail:
 	e = errno;
+report:
 	if (write(err_fd, &e, sizeof e) < 0)
 		e = 0;
 	_exit(127);
+}
+
+/* Creates a file of the run directory: never through a link or over an existing file. */
+static int create_file(int dir_fd, const char *name)
+{
+	return openat(dir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 }
 
 static void describe(struct runner_result *res, double timeout_s)
@@ -120,29 +335,58 @@ static void describe(struct runner_result *res, double timeout_s)
 		res->reason[0] = '\0';
 }
 
-int runner_exec(const char *path, char *const argv[], const char *dir, int trace,
-		double timeout_s, volatile sig_atomic_t *stop, struct runner_result *res)
+int runner_exec(const char *path, char *const argv[], int dir_fd, const char *dir, int trace,
+		const char *marker, double timeout_s, volatile sig_atomic_t *stop,
+		void (*started)(void *ctx, pid_t pid), void *ctx, struct runner_result *res)
 {
-	int pipefd[2], pidfd = -1, rc = 0, status = 0;
+	int pipefd[2] = { -1, -1 }, pidfd = -1, rc = 0, status = 0, out_fd, err_fd;
+	char trace_dir[PATH_MAX + 16];
 	struct rusage ru;
 	memset(res, 0, sizeof *res);
+	memset(&ru, 0, sizeof ru);
 	res->exit_code = -1;
-	if (pipe2(pipefd, O_CLOEXEC) < 0)
-		return -errno;
+	out_fd = create_file(dir_fd, "stdout");
+	err_fd = out_fd < 0 ? -1 : create_file(dir_fd, "stderr");
+	if (out_fd < 0 || err_fd < 0) {
+		rc = -errno;
+		snprintf(res->reason, sizeof res->reason, "%s/%s: %s", dir, out_fd < 0 ? "stdout" :
+			 "stderr", strerror(errno));
+		goto out;
+	}
+	if (trace) {
+		/* the trace root is a fresh directory of the runner's: the library refuses a root
+		 * it did not expect, and nothing else can have put files there */
+		if (mkdirat(dir_fd, "trace", 0700) < 0) {
+			rc = -errno;
+			snprintf(res->reason, sizeof res->reason, "%s/trace: %s", dir, strerror(errno));
+			goto out;
+		}
+		if ((size_t)snprintf(trace_dir, sizeof trace_dir, "%s/trace", dir) >= sizeof trace_dir) {
+			rc = -ENAMETOOLONG;
+			goto out;
+		}
+	}
+	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+		rc = -errno;
+		goto out;
+	}
 	fflush(NULL);
 	double t0 = now_s();
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		rc = -errno;
-		close(pipefd[0]);
-		close(pipefd[1]);
-		return rc;
+		goto out;
 	}
 	if (pid == 0)
-		child(path, argv, dir, trace, pipefd[1]);
+		child(path, argv, parent, out_fd, err_fd, trace ? trace_dir : NULL, marker,
+		      pipefd[1]);
 	close(pipefd[1]);
+	pipefd[1] = -1;
 	setpgid(pid, pid); /* also here: no race with the kill below */
 	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (started)
+		started(ctx, pid);
 	double deadline = t0 + timeout_s, kill_at = 0;
 	for (;;) {
 		pid_t w = wait4(pid, &status, WNOHANG, &ru);
@@ -155,11 +399,14 @@ int runner_exec(const char *path, char *const argv[], const char *dir, int trace
 			else if (now >= deadline)
 				res->timed_out = 1;
 			if (res->timed_out || res->interrupted) {
+				/* the group and whatever left it (setsid) */
 				kill(-pid, SIGTERM);
+				signal_tree(SIGTERM);
 				kill_at = now + 1.0;
 			}
 		} else if (kill_at && now >= kill_at) {
 			kill(-pid, SIGKILL);
+			signal_tree(SIGKILL);
 			kill_at = 0;
 		}
 		double until = kill_at ? kill_at : (res->timed_out || res->interrupted) ? now + 1 : deadline;
@@ -176,12 +423,12 @@ int runner_exec(const char *path, char *const argv[], const char *dir, int trace
 	}
 	res->wall_s = now_s() - t0;
 	kill(-pid, SIGKILL); /* leftovers of the group (background children) */
+	kill_tree();         /* and those that left it */
 	if (pidfd >= 0)
 		close(pidfd);
 	int e = 0;
 	if (read(pipefd[0], &e, sizeof e) == (ssize_t)sizeof e)
 		res->exec_errno = e;
-	close(pipefd[0]);
 	if (WIFEXITED(status))
 		res->exit_code = WEXITSTATUS(status);
 	else if (WIFSIGNALED(status))
@@ -190,5 +437,14 @@ int runner_exec(const char *path, char *const argv[], const char *dir, int trace
 	res->sys_s = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
 	res->max_rss_kb = ru.ru_maxrss;
 	describe(res, timeout_s);
-	return 0;
+out:
+	if (pipefd[0] >= 0)
+		close(pipefd[0]);
+	if (pipefd[1] >= 0)
+		close(pipefd[1]);
+	if (out_fd >= 0)
+		close(out_fd);
+	if (err_fd >= 0)
+		close(err_fd);
+	return rc;
 }

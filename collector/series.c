@@ -8,7 +8,9 @@
  */
 #include "series.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <math.h>
 #include <stdio.h>
@@ -22,8 +24,6 @@
 #include "search.h"
 #include "tmeasure.h"
 
-#define MAX_POINT_RUNS 64
-
 struct size_point {
 	double s;
 	double sizes[SPEC_MAX_PARAMS];
@@ -31,25 +31,44 @@ struct size_point {
 	double work;
 };
 
-/* Runs collected for one point of the store. */
+/* Runs collected for one point of the store: every one of them (no cap: a point's mean and
+ * its links in point_runs must cover the same runs). Free with pr_free. */
 struct point_runs {
-	int n;
-	int64_t id[MAX_POINT_RUNS];
-	const char *role[MAX_POINT_RUNS];
+	int n, cap;
+	int64_t *id;
+	const char **role;
 };
 
 /* The longest run an E-conserved search plans (docs/collector.md). */
 #define E_PROBE_BUDGET_S 5.0
 
-static void add_run(struct point_runs *pr, int64_t id, const char *role)
+static int add_run(struct point_runs *pr, int64_t id, const char *role)
 {
 	for (int i = 0; i < pr->n; i++)
 		if (pr->id[i] == id && !strcmp(pr->role[i], role))
-			return;
-	if (pr->n < MAX_POINT_RUNS) {
-		pr->id[pr->n] = id;
-		pr->role[pr->n++] = role;
+			return 0;
+	if (pr->n == pr->cap) {
+		int nc = pr->cap ? 2 * pr->cap : 16;
+		int64_t *ids = realloc(pr->id, (size_t)nc * sizeof *ids);
+		if (!ids)
+			return -ENOMEM;
+		pr->id = ids;
+		const char **roles = realloc(pr->role, (size_t)nc * sizeof *roles);
+		if (!roles)
+			return -ENOMEM;
+		pr->role = roles;
+		pr->cap = nc;
 	}
+	pr->id[pr->n] = id;
+	pr->role[pr->n++] = role;
+	return 0;
+}
+
+static void pr_free(struct point_runs *pr)
+{
+	free(pr->id);
+	free(pr->role);
+	memset(pr, 0, sizeof *pr);
 }
 
 static int point_at(struct series *se, int method, double s, struct size_point *pt, char *err,
@@ -108,18 +127,128 @@ static void run_dir(struct series *se, int64_t id, char *buf, size_t len)
 }
 
 /* Drops runs a killed runner left half-done (or, with failed, those that failed), and their
- * directories. */
+ * directories: all of them (a directory left behind would be taken for a later run's). What a
+ * dead runner's run left running is killed first, so that it neither writes into a directory
+ * being removed nor runs beside the run made again. */
 static int drop_runs(struct series *se, int failed)
 {
-	int64_t ids[256];
-	int n = failed ? store_runs_drop_failed(se->st, ids, 256)
-		       : store_runs_drop_stale(se->st, ids, 256);
-	for (int i = 0; i < n && i < 256; i++) {
-		char dir[PATH_MAX];
-		run_dir(se, ids[i], dir, sizeof dir);
-		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	struct store_run_ref *refs = NULL;
+	enum store_drop which = failed ? STORE_DROP_FAILED : STORE_DROP_STALE;
+	int n = store_runs_select(se->st, which, &refs);
+	if (n < 0)
+		return n;
+	for (int i = 0; !failed && i < n; i++) {
+		int k = runner_kill_orphans(refs[i].pid, refs[i].pid_start, refs[i].marker);
+		if (k > 0)
+			fprintf(se->out, "run %lld: killed %d process(es) left running by a runner that "
+				"died\n", (long long)refs[i].id, k);
 	}
-	return n < 0 ? n : 0;
+	int rc = store_runs_drop(se->st, which);
+	for (int i = 0; rc >= 0 && i < n; i++) {
+		char dir[PATH_MAX];
+		struct stat sb;
+		run_dir(se, refs[i].id, dir, sizeof dir);
+		if (lstat(dir, &sb) < 0)
+			continue;
+		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+		if (lstat(dir, &sb) == 0)
+			fprintf(se->out, "%s: could not be removed (its run was dropped; the id is not "
+				"given again)\n", dir);
+	}
+	free(refs);
+	return rc < 0 ? rc : 0;
+}
+
+/* The highest run id named by a directory in runs/: ids are never given twice, not even after
+ * experiment.db was deleted and made anew beside the old run directories. */
+static int64_t max_dir_id(struct series *se)
+{
+	int fd = dup(store_runs_fd(se->st));
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	int64_t max = 0;
+	struct dirent *de;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	while ((de = readdir(d))) {
+		char *end;
+		long long v = strtoll(de->d_name, &end, 10);
+		if (end != de->d_name && !*end && v > max)
+			max = v;
+	}
+	closedir(d);
+	return max;
+}
+
+/* Room kept on the store's file system (runs/.reserve) so that a full disk still lets the run
+ * that filled it be recorded, with the reason its trace is incomplete. */
+#define RESERVE_BYTES (256 * 1024)
+
+static void reserve_make(struct series *se)
+{
+	int dfd = store_runs_fd(se->st);
+	unlinkat(dfd, ".reserve", 0);   /* left by a runner that was killed */
+	int fd = openat(dfd, ".reserve", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	if (posix_fallocate(fd, 0, RESERVE_BYTES) != 0)
+		unlinkat(dfd, ".reserve", 0);
+	close(fd);
+}
+
+/* Frees the reserve; 1 when there was one. */
+static int reserve_release(struct series *se)
+{
+	return unlinkat(store_runs_fd(se->st), ".reserve", 0) == 0;
+}
+
+struct started_ctx {
+	struct series *se;
+	int64_t id;
+};
+
+/* The run's process, recorded at once: a runner killed now leaves a row by which the next one
+ * finds what to kill. */
+static void on_started(void *vctx, pid_t pid)
+{
+	struct started_ctx *c = vctx;
+	store_run_set_pid(c->se->st, c->id, (int)pid, runner_pid_start(pid));
+}
+
+/* Inserts the "running" row and creates its directory runs/<id>/ (0700), which must be new: an
+ * id whose directory exists (a leftover, something planted) is skipped for the next one.
+ * Returns the directory's fd, or -errno. */
+static int begin_run(struct series *se, struct store_run *out, char *dir, size_t dir_len)
+{
+	for (int tries = 0; tries < 1000; tries++) {
+		char name[32];
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		snprintf(out->marker, sizeof out->marker, "%d.%lld.%ld", (int)getpid(),
+			 (long long)ts.tv_sec, ts.tv_nsec);
+		int rc = store_run_begin(se->st, out);
+		if (rc < 0)
+			return rc;
+		snprintf(name, sizeof name, "%lld", (long long)out->id);
+		run_dir(se, out->id, dir, dir_len);
+		if (mkdirat(store_runs_fd(se->st), name, 0700) == 0) {
+			int fd = openat(store_runs_fd(se->st), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					O_CLOEXEC);
+			if (fd >= 0)
+				return fd;
+		}
+		rc = -errno;
+		int rc2 = store_run_delete(se->st, out->id);
+		if (rc != -EEXIST)
+			return rc;
+		if (rc2 < 0)
+			return rc2;
+		fprintf(se->out, "%s: exists already (not made by this store); the run takes the next "
+			"id\n", dir);
+	}
+	return -EEXIST;
 }
 
 static void label_of(const char *kind, int n, const struct size_point *pt, int rep, char *buf,
@@ -218,19 +347,26 @@ static int run_one(struct series *se, const char *kind, int n, const struct size
 	out->oversubscribed = n > se->n_cpus;
 	join_argv(argv, out->argv, sizeof out->argv);
 	iso_now(out->started_at, sizeof out->started_at);
-	rc = store_run_begin(se->st, out);
-	if (rc < 0)
+	int dir_fd = begin_run(se, out, dir, sizeof dir);
+	if (dir_fd < 0) {
+		snprintf(se->errmsg, sizeof se->errmsg, "%s: cannot create the run directory: %s", dir,
+			 strerror(-dir_fd));
+		return dir_fd;
+	}
+	if ((rc = count_run(se, out->id)) < 0) {
+		close(dir_fd);
 		return rc;
-	if ((rc = count_run(se, out->id)) < 0)
-		return rc;
-	run_dir(se, out->id, dir, sizeof dir);
-	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
-		return -errno;
+	}
 	progress_start(&se->progress, label);
-	rc = runner_exec(seq ? se->seq_path : se->prog_path, argv, dir, se->trace,
-			 se->spec->timeout_s, se->stop, &res);
-	if (rc < 0)
+	struct started_ctx sctx = { se, out->id };
+	rc = runner_exec(seq ? se->seq_path : se->prog_path, argv, dir_fd, dir, se->trace,
+			 out->marker, se->spec->timeout_s, se->stop, on_started, &sctx, &res);
+	close(dir_fd);
+	if (rc < 0) {
+		snprintf(se->errmsg, sizeof se->errmsg, "run %lld: %s", (long long)out->id,
+			 res.reason[0] ? res.reason : strerror(-rc));
 		return rc;
+	}
 	if (res.interrupted)
 		return -EINTR; /* the "running" row is dropped by the caller */
 	iso_now(out->finished_at, sizeof out->finished_at);
@@ -250,21 +386,41 @@ static int run_one(struct series *se, const char *kind, int n, const struct size
 	if (!res.reason[0]) {
 		out->t_para_s = tm.t_para_s;
 		snprintf(out->t_para_source, sizeof out->t_para_source, "%s", tm.source);
+		if (tm.incomplete[0]) {
+			/* a T_para from a trace that lacks events is no measurement: kept with the
+			 * reason, out of every mean, made again by --retry-failed */
+			snprintf(out->status, sizeof out->status, "incomplete");
+			snprintf(out->reason, sizeof out->reason, "%s", tm.incomplete);
+		}
 	}
 	const char *names[SPEC_MAX_PARAMS];
 	for (int i = 0; i < se->spec->n_params; i++)
 		names[i] = se->spec->param[i].name;
 	rc = store_run_finish(se->st, out, se->spec->n_params, names, pt->sizes, tm.n_counters,
 			      tm.counter);
+	if (rc < 0 && reserve_release(se)) {
+		/* the disk is full: the reserve makes room to record this run, then the series
+		 * stops (the next run could not write its trace either) */
+		rc = store_run_finish(se->st, out, se->spec->n_params, names, pt->sizes,
+				      tm.n_counters, tm.counter);
+		if (rc == 0) {
+			snprintf(se->errmsg, sizeof se->errmsg, "%s: no space left on the device (run "
+				 "%lld recorded %s); free space and run the same command again to "
+				 "resume", store_dir(se->st), (long long)out->id, out->status);
+			se->runs_made++;
+			se->runs_failed += strcmp(out->status, "ok") != 0;
+			rc = -ENOSPC;
+		}
+	}
 	tmeasure_free(&tm);
 	if (rc < 0)
 		return rc;
 	se->runs_made++;
-	if (res.reason[0])
+	if (strcmp(out->status, "ok"))
 		se->runs_failed++;
 	char outcome[300];
-	if (res.reason[0])
-		snprintf(outcome, sizeof outcome, "%s: %s", out->status, res.reason);
+	if (strcmp(out->status, "ok"))
+		snprintf(outcome, sizeof outcome, "%s: %.280s", out->status, out->reason);
 	else
 		snprintf(outcome, sizeof outcome, "ok %.3g s", out->t_para_s);
 	progress_end(&se->progress, label, 1, res.wall_s, outcome);
@@ -273,20 +429,30 @@ static int run_one(struct series *se, const char *kind, int n, const struct size
 
 /* The times of the successful runs of one size: their medians (mean of the middle two for an
  * even count), as the analyzer takes them, so that the progress lines, the searches and the
- * report divide the same numbers. */
-#define TMEAN_MAX 64
+ * report divide the same numbers. Every successful run counts (no cap); tmean_end frees the
+ * vectors. */
 struct tmean {
 	double t;          /* median T_para (or T_seq) */
 	double wall;       /* median wall time */
 	char source[16];   /* the runs' T_para source, "mixed" when they differ, "" when none ok */
-	int ok;
-	double v_t[TMEAN_MAX], v_wall[TMEAN_MAX];
+	int ok, cap;
+	double *v_t, *v_wall;
 };
 
-static void tmean_add(struct tmean *m, const struct store_run *r)
+static int tmean_add(struct tmean *m, const struct store_run *r)
 {
-	if (m->ok == TMEAN_MAX)
-		return;
+	if (m->ok == m->cap) {
+		int nc = m->cap ? 2 * m->cap : 16;
+		double *a = realloc(m->v_t, (size_t)nc * sizeof *a);
+		if (!a)
+			return -ENOMEM;
+		m->v_t = a;
+		double *b = realloc(m->v_wall, (size_t)nc * sizeof *b);
+		if (!b)
+			return -ENOMEM;
+		m->v_wall = b;
+		m->cap = nc;
+	}
 	m->v_t[m->ok] = r->t_para_s;
 	m->v_wall[m->ok] = r->t_wall_s;
 	if (!m->ok)
@@ -294,6 +460,7 @@ static void tmean_add(struct tmean *m, const struct store_run *r)
 	else if (strcmp(m->source, r->t_para_source))
 		snprintf(m->source, sizeof m->source, "mixed");
 	m->ok++;
+	return 0;
 }
 
 static int dbl_cmp(const void *a, const void *b)
@@ -316,6 +483,10 @@ static void tmean_end(struct tmean *m)
 	} else {
 		m->t = m->wall = NAN;
 	}
+	free(m->v_t);
+	free(m->v_wall);
+	m->v_t = m->v_wall = NULL;
+	m->cap = 0;
 }
 
 /* E = T_seq / (N T_para), from times measured the same way: when the program marks a region
@@ -342,12 +513,14 @@ static int mean_runs(struct series *se, const char *kind, int n, const struct si
 	for (int rep = 0; rep < reps; rep++) {
 		struct store_run r;
 		int rc = run_one(se, kind, n, pt, rep, &r);
-		if (rc < 0)
+		if (rc == 0 && !se->dry_run)
+			rc = add_run(pr, r.id, role);
+		if (rc == 0 && run_ok(&r))
+			rc = tmean_add(m, &r);
+		if (rc < 0) {
+			tmean_end(m);
 			return rc;
-		if (!se->dry_run)
-			add_run(pr, r.id, role);
-		if (run_ok(&r))
-			tmean_add(m, &r);
+		}
 	}
 	tmean_end(m);
 	return 0;
@@ -363,12 +536,14 @@ static int t_seq(struct series *se, const struct size_point *pt, int reps, struc
 	for (int rep = 0; rep < reps; rep++) {
 		struct store_run r;
 		int rc = run_one(se, have_seq ? "seq" : "par", 1, pt, rep, &r);
-		if (rc < 0)
+		if (rc == 0 && !se->dry_run)
+			rc = add_run(pr, r.id, "seq");
+		if (rc == 0 && run_ok(&r))
+			rc = tmean_add(m, &r);
+		if (rc < 0) {
+			tmean_end(m);
 			return rc;
-		if (!se->dry_run)
-			add_run(pr, r.id, "seq");
-		if (run_ok(&r))
-			tmean_add(m, &r);
+		}
 	}
 	tmean_end(m);
 	return 0;
@@ -416,6 +591,13 @@ static int point_store(struct series *se, struct store_point *p, const struct po
 	return store_point_put(se->st, p, pr->n, pr->id, pr->role);
 }
 
+/* Appends `text` to the point's note, "; " between notes (cut at the note's size). */
+static void note_add(struct store_point *p, const char *text)
+{
+	size_t used = strlen(p->note);
+	snprintf(p->note + used, sizeof p->note - used, "%s%s", used ? "; " : "", text);
+}
+
 static void point_init(struct store_point *p, const char *model, const char *method, int n,
 		       const struct size_point *pt, double target)
 {
@@ -446,6 +628,7 @@ static int fixed_point(struct series *se, const char *model, int method, int n,
 		rc = t_seq(se, pt, se->spec->repeat, &pr, &seq, p.t_seq_source, sizeof p.t_seq_source);
 	if (rc == 0)
 		rc = point_store(se, &p, &pr, &par, &seq);
+	pr_free(&pr);
 	return rc;
 }
 
@@ -459,6 +642,12 @@ static int memory_scale(struct series *se, int method, int n, double bytes_per_t
 	int rc = point_at(se, method, lo, &a, err, err_len);
 	if (rc == 0)
 		rc = point_at(se, method, hi, &b, err, err_len);
+	/* a path whose sizes outgrow what a size may be (an integer above 2^53) is searched
+	 * below that */
+	while (rc < 0 && hi > lo * 10) {
+		hi /= 10;
+		rc = point_at(se, method, hi, &b, err, err_len);
+	}
 	if (rc < 0)
 		return rc;
 	double m_lo = spec_memory(se->spec, a.sizes), m_hi = spec_memory(se->spec, b.sizes);
@@ -521,12 +710,12 @@ static int same_sizes(void *vctx, double s1, double s2)
 }
 
 /* Time-bound or E-conserved search at N (search.h), then the repetitions at the chosen size. */
-static int search_point(struct series *se, const struct spec_model *m, int n)
+static int search_point_in(struct series *se, const struct spec_model *m, int n,
+			   struct point_runs *prp, struct point_runs *repsp)
 {
 	struct spec *sp = se->spec;
 	int method = m->method, e_mode = m->kind == SPEC_E_CONSERVED;
 	struct search sr;
-	struct point_runs pr = { 0 };
 	struct store_point p;
 	struct size_point pt;
 	char err[256], why[256] = "";
@@ -540,7 +729,7 @@ static int search_point(struct series *se, const struct spec_model *m, int n)
 		p.converged = 0;
 		snprintf(p.note, sizeof p.note, "method '%s' does not change the work W; nothing to "
 			 "search", sp->method[method].name);
-		return point_store(se, &p, &pr, NULL, NULL);
+		return point_store(se, &p, prp, NULL, NULL);
 	}
 	search_init(&sr, e_mode ? SEARCH_EFFICIENCY : SEARCH_TIME, m->target, 0.02, n * 1e-4,
 		    n * 1e4, b, 6);
@@ -559,17 +748,20 @@ static int search_point(struct series *se, const struct spec_model *m, int n)
 				spec_model_name(m->kind), sp->method[method].name, n, sr.max_probes, s);
 			return 0;
 		}
-		add_run(&pr, r.id, "probe");
+		if ((rc = add_run(prp, r.id, "probe")) < 0)
+			return rc;
 		double tp = run_ok(&r) ? r.t_para_s : NAN, ts = NAN, y = tp;
 		if (e_mode && !isnan(tp)) {
 			char src[16];
 			struct tmean seq, par = { 0 };
 			int by_wall;
-			rc = t_seq(se, &pt, 1, &pr, &seq, src, sizeof src);
+			rc = t_seq(se, &pt, 1, prp, &seq, src, sizeof src);
 			if (rc < 0)
 				return rc;
-			tmean_add(&par, &r);
+			rc = tmean_add(&par, &r);
 			tmean_end(&par);
+			if (rc < 0)
+				return rc;
 			ts = seq.t;
 			y = efficiency(&seq, &par, n, &by_wall);
 		}
@@ -598,7 +790,7 @@ static int search_point(struct series *se, const struct spec_model *m, int n)
 		p.converged = 0;
 		p.search_runs = sr.n;
 		snprintf(p.note, sizeof p.note, "%s", why);
-		return point_store(se, &p, &pr, NULL, NULL);
+		return point_store(se, &p, prp, NULL, NULL);
 	}
 	rc = point_at(se, method, sr.probe[best].s, &pt, err, sizeof err);
 	if (rc < 0)
@@ -606,20 +798,23 @@ static int search_point(struct series *se, const struct spec_model *m, int n)
 	point_init(&p, spec_model_name(m->kind), sp->method[method].name, n, &pt, m->target);
 	p.search_runs = sr.n;
 	p.converged = why[0] == '\0';
-	snprintf(p.note, sizeof p.note, "%s%s%s", sr.sign < 0 ? "E falls as the size grows along "
-		 "this path" : "", sr.sign < 0 && why[0] ? "; " : "", why);
+	if (sr.sign < 0)
+		note_add(&p, "E falls as the size grows along this path");
+	if (why[0])
+		note_add(&p, why);
 	/* The probe is repetition 1 of the chosen size; make the others, unless the target is
 	 * out of reach (the closest probe, often the largest size, is reported as measured). */
-	struct point_runs reps = { 0 };
 	struct tmean par, seq;
 	int n_reps = strstr(why, "unreachable") ? 1 : sp->repeat;
-	rc = mean_runs(se, "par", n, &pt, n_reps, &reps, "rep", &par);
+	rc = mean_runs(se, "par", n, &pt, n_reps, repsp, "rep", &par);
 	if (rc == 0)
-		rc = t_seq(se, &pt, n_reps, &reps, &seq, p.t_seq_source, sizeof p.t_seq_source);
+		rc = t_seq(se, &pt, n_reps, repsp, &seq, p.t_seq_source, sizeof p.t_seq_source);
 	if (rc < 0)
 		return rc;
-	for (int i = 0; i < reps.n; i++)
-		add_run(&pr, reps.id[i], reps.role[i]);
+	for (int i = 0; rc == 0 && i < repsp->n; i++)
+		rc = add_run(prp, repsp->id[i], repsp->role[i]);
+	if (rc < 0)
+		return rc;
 	if (p.converged && par.ok && seq.ok) {
 		/* the verdict came from one probe: say so when the repetitions' mean disagrees */
 		int by_wall;
@@ -631,12 +826,21 @@ static int search_point(struct series *se, const struct spec_model *m, int n)
 				 e_mode ? "E" : "T_para", y);
 		}
 	}
-	return point_store(se, &p, &pr, &par, &seq);
+	return point_store(se, &p, prp, &par, &seq);
 fail_expr:
 	point_init(&p, spec_model_name(m->kind), sp->method[method].name, n, &pt, m->target);
 	p.converged = 0;
 	snprintf(p.note, sizeof p.note, "%s", err);
-	return point_store(se, &p, &pr, NULL, NULL);
+	return point_store(se, &p, prp, NULL, NULL);
+}
+
+static int search_point(struct series *se, const struct spec_model *m, int n)
+{
+	struct point_runs pr = { 0 }, reps = { 0 };
+	int rc = search_point_in(se, m, n, &pr, &reps);
+	pr_free(&pr);
+	pr_free(&reps);
+	return rc;
 }
 
 int series_estimate(const struct series *se)
@@ -661,12 +865,16 @@ int series_run(struct series *se, char *err, size_t err_len)
 {
 	struct spec *sp = se->spec;
 	int rc = 0;
+	se->errmsg[0] = '\0';
 	if (!se->dry_run) {
 		rc = drop_runs(se, 0);
 		if (rc == 0 && se->retry_failed)
 			rc = drop_runs(se, 1);
+		if (rc == 0)
+			rc = store_run_id_floor(se->st, max_dir_id(se));
 		if (rc < 0)
 			goto store_fail;
+		reserve_make(se);
 	}
 	progress_init(&se->progress, se->out, series_estimate(se));
 	/* the sequential pattern series: the sequential program at every method's sizes */
@@ -680,6 +888,7 @@ int series_run(struct series *se, char *err, size_t err_len)
 			if (rc < 0)
 				goto out;
 			rc = t_seq(se, &pt, sp->repeat, &pr, &t, src, sizeof src);
+			pr_free(&pr);
 			if (rc < 0)
 				goto out;
 		}
@@ -738,11 +947,21 @@ out:
 	se->n_counted = 0;
 	if (rc == -EINTR && !se->dry_run)
 		drop_runs(se, 0);
-	if (rc == -EINTR || rc == -EINVAL || rc == -ENAMETOOLONG)
+	if (!se->dry_run)
+		reserve_release(se);
+	if (rc == -EINTR)
 		return rc;
+	if (rc < 0 && se->errmsg[0]) {
+		snprintf(err, err_len, "%s", se->errmsg);
+		return rc;
+	}
+	if (rc < 0 && err[0] && (rc == -EINVAL || rc == -ENAMETOOLONG || rc == -ERANGE))
+		return rc;   /* a located message of the spec's */
 store_fail:
 	if (rc < 0 && se->st)
-		snprintf(err, err_len, "experiment store: %s", store_errmsg(se->st)[0]
-			 ? store_errmsg(se->st) : strerror(-rc));
+		snprintf(err, err_len, "%s/experiment.db: %s", store_dir(se->st),
+			 store_errmsg(se->st)[0] ? store_errmsg(se->st) : strerror(-rc));
+	else if (rc < 0)
+		snprintf(err, err_len, "%s", strerror(-rc));
 	return rc;
 }

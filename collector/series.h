@@ -34,6 +34,7 @@ struct series {
 	int n_counted;
 	int n_listed;              /* dry run: identities listed so far (each listed once) */
 	char **listed;
+	char errmsg[PATH_MAX + 512];   /* why the series stopped, when not the store's own error */
 };
 
 /* Resolves the programs (runner_find_program). Returns 0 or -ENOENT with a message in err. */

@@ -13,6 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "expr.h"
 
@@ -314,6 +317,8 @@ static int kw_method(struct spec_parser *p, struct word *w, int n)
 		if (strlen(eq + 1) >= SPEC_EXPR_MAX)
 			return perr(p, w[i].col, "expression longer than %d characters", SPEC_EXPR_MAX - 1);
 		m->assign[m->n_assign].param = k;
+		m->assign[m->n_assign].line = p->line;
+		m->assign[m->n_assign].col = w[i].col + (int)(eq - w[i].text) + 1;
 		snprintf(m->assign[m->n_assign].expr, SPEC_EXPR_MAX, "%s", eq + 1);
 		m->n_assign++;
 	}
@@ -488,34 +493,51 @@ int spec_load(struct spec *s, const char *path, char *err, size_t err_len)
 {
 	int rc = 0;
 	char *text = NULL;
-	FILE *f = fopen(path, "re");
-	if (!f) {
+	struct stat sb;
+	size_t len = 0;
+	/* O_NONBLOCK: a FIFO must not hang the open; only regular files are read */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &sb) < 0) {
 		rc = -errno;
 		snprintf(err, err_len, "%s: error: cannot open: %s", path, strerror(errno));
 		goto out;
 	}
-	size_t cap = 4096, len = 0;
-	text = malloc(cap);
-	while (text) {
-		size_t got = fread(text + len, 1, cap - len - 1, f);
-		len += got;
-		if (len < cap - 1)
-			break;
-		if (cap > (1u << 20)) {
-			rc = -EFBIG;
-			snprintf(err, err_len, "%s: error: larger than 1 MiB", path);
-			goto out;
-		}
-		cap *= 2;
-		char *t = realloc(text, cap);
-		if (!t)
-			break;
-		text = t;
+	if (!S_ISREG(sb.st_mode)) {
+		rc = S_ISDIR(sb.st_mode) ? -EISDIR : -EINVAL;
+		snprintf(err, err_len, "%s: error: %s, not a spec file", path,
+			 S_ISDIR(sb.st_mode) ? "a directory" : "not a regular file");
+		goto out;
 	}
+	if (sb.st_size > SPEC_MAX_BYTES) {
+		rc = -EFBIG;
+		snprintf(err, err_len, "%s: error: %lld bytes; a spec may have at most %d (1 MiB)", path,
+			 (long long)sb.st_size, SPEC_MAX_BYTES);
+		goto out;
+	}
+	text = malloc(SPEC_MAX_BYTES + 2);
 	if (!text) {
 		rc = -ENOMEM;
 		snprintf(err, err_len, "%s: error: out of memory", path);
 		goto out;
+	}
+	for (;;) {
+		ssize_t got = read(fd, text + len, SPEC_MAX_BYTES + 1 - len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			rc = -errno;
+			snprintf(err, err_len, "%s: error: cannot read: %s", path, strerror(errno));
+			goto out;
+		}
+		if (got == 0)
+			break;
+		len += (size_t)got;
+		if (len > SPEC_MAX_BYTES) {   /* it grew while read */
+			rc = -EFBIG;
+			snprintf(err, err_len, "%s: error: larger than %d bytes (1 MiB), the limit of a "
+				 "spec", path, SPEC_MAX_BYTES);
+			goto out;
+		}
 	}
 	text[len] = '\0';
 	if (strlen(text) != len) {
@@ -526,8 +548,8 @@ int spec_load(struct spec *s, const char *path, char *err, size_t err_len)
 	rc = spec_parse(s, path, text, err, err_len);
 out:
 	free(text);
-	if (f)
-		fclose(f);
+	if (fd >= 0)
+		close(fd);
 	return rc;
 }
 
@@ -622,19 +644,26 @@ int spec_sizes(const struct spec *s, int method, double x, double *sizes, char *
 {
 	const struct spec_method *m = &s->method[method];
 	struct eval_ctx ctx = { s, x, NULL };
+	char msg[200];
 	for (int i = 0; i < s->n_params; i++)
 		sizes[i] = s->param[i].base;
 	for (int k = 0; k < m->n_assign; k++) {
+		const struct spec_assign *a = &m->assign[k];
 		double v;
-		size_t off;
-		int i = m->assign[k].param;
-		if (expr_eval(m->assign[k].expr, eval_lookup, &ctx, &v, err, err_len, &off) < 0)
+		size_t off = 0;
+		int i = a->param;
+		if (expr_eval(a->expr, eval_lookup, &ctx, &v, msg, sizeof msg, &off) < 0) {
+			snprintf(err, err_len, "%s:%d:%d: error: method %s at N = %g: %s", s->path,
+				 a->line, a->col + (int)off, m->name, x, msg);
 			return -EINVAL;
+		}
 		if (s->param[i].integral)
 			v = v < 1 ? 1 : floor(v + 0.5);
-		else if (v <= 0) {
-			snprintf(err, err_len, "method %s: %s = %g at N = %g is not positive", m->name,
-				 s->param[i].name, v, x);
+		if (!isfinite(v) || v <= 0 || (s->param[i].integral && v > SPEC_INT_MAX)) {
+			snprintf(err, err_len, "%s:%d:%d: error: method %s: %s = %g at N = %g is %s",
+				 s->path, a->line, a->col, m->name, s->param[i].name, v, x,
+				 !isfinite(v) || v <= 0 ? "not a positive number"
+				 : "too large for an integer size (at most 2^53)");
 			return -EINVAL;
 		}
 		sizes[i] = v;
@@ -705,7 +734,10 @@ int spec_argv(const struct spec *s, const struct spec_cmd *cmd, int n_threads,
 				vlen = (size_t)snprintf(val, sizeof val, "%d", n_threads);
 				a = e + 1;
 			} else if (k >= 0) {
-				vlen = (size_t)fmt_size(s, k, sizes[k], val, sizeof val);
+				int w = fmt_size(s, k, sizes[k], val, sizeof val);
+				if (w < 0 || (size_t)w >= sizeof val)
+					return -ERANGE;   /* spec_sizes keeps sizes below this */
+				vlen = (size_t)w;
 				a = e + 1;
 			} else {
 				val[0] = *a++;
@@ -719,5 +751,41 @@ int spec_argv(const struct spec *s, const struct spec_cmd *cmd, int n_threads,
 		buf[used++] = '\0';
 	}
 	argv[cmd->argc] = NULL;
+	return 0;
+}
+
+/* One command at N and `sizes`: it must fit the runner's argument buffer. */
+static int check_argv(const struct spec *s, const struct spec_cmd *c, const char *what, int n,
+		      const double *sizes, char *err, size_t err_len)
+{
+	char buf[8192];
+	char *argv[SPEC_MAX_ARGS + 1];
+	int rc;
+	if (!c->argc)
+		return 0;
+	rc = spec_argv(s, c, n, sizes, argv, buf, sizeof buf);
+	if (rc < 0)
+		snprintf(err, err_len, "%s:%d:1: error: the %s's command line at N = %d is %s", s->path,
+			 c->line, what, n, rc == -ERANGE ? "a number that does not fit"
+			 : "longer than 8191 bytes with its sizes filled in");
+	return rc;
+}
+
+int spec_check_eval(const struct spec *s, char *err, size_t err_len)
+{
+	double sizes[SPEC_MAX_PARAMS];
+	for (int m = 0; m < s->n_methods; m++) {
+		for (int k = 0; k < s->n_threads; k++) {
+			int n = s->threads[k], rc;
+			rc = spec_sizes(s, m, n, sizes, err, err_len);
+			if (rc == 0)
+				rc = check_argv(s, &s->program, "program", n, sizes, err, err_len);
+			if (rc == 0)
+				rc = check_argv(s, &s->sequential, "sequential program", 1, sizes, err,
+						err_len);
+			if (rc < 0)
+				return rc;
+		}
+	}
 	return 0;
 }

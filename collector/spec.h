@@ -16,6 +16,10 @@
 #define SPEC_MAX_ARGS 64
 #define SPEC_NAME_MAX 32
 #define SPEC_EXPR_MAX 256
+#define SPEC_MAX_BYTES (1 << 20)   /* a spec file larger than 1 MiB is refused */
+/* The largest size of an integral parameter: integers beyond 2^53 are not exact as doubles
+ * and would not be printed as the number computed. */
+#define SPEC_INT_MAX 9007199254740992.0
 
 struct spec_param {
 	char name[SPEC_NAME_MAX];
@@ -27,6 +31,7 @@ struct spec_param {
 struct spec_assign {
 	int param;                 /* index into spec.param */
 	char expr[SPEC_EXPR_MAX];  /* in N and the parameters' base values */
+	int line, col;             /* where the expression was written */
 };
 
 struct spec_method {
@@ -96,7 +101,8 @@ int spec_parse_duration(const char *text, double *seconds);
 
 /* Sizes of every parameter for `method` with N := x (a thread count, or the free scale s of a
  * search). Integral parameters are rounded to the nearest integer >= 1. Returns 0 or -EINVAL
- * (the expression failed at this x; message in err). */
+ * (the expression failed at this x, or gave a size that is not a finite positive number or an
+ * integer above SPEC_INT_MAX; "path:line:col: error: ..." in err). */
 int spec_sizes(const struct spec *s, int method, double x, double *sizes, char *err, size_t err_len);
 
 /* Problem size W of `sizes`: the `work` expression, else the product of all parameters. */
@@ -110,9 +116,14 @@ void spec_sizes_text(const struct spec *s, const double *sizes, char *buf, size_
 
 /* Builds argv for `cmd` with {N} := n_threads and {param} := sizes. The strings live in `buf`
  * (caller's, `buf_len` bytes); argv is NULL-terminated in `argv` (SPEC_MAX_ARGS + 1 entries).
- * Returns 0 or -ENAMETOOLONG. */
+ * Returns 0, -ENAMETOOLONG (longer than buf_len) or -ERANGE (a size that does not fit). */
 int spec_argv(const struct spec *s, const struct spec_cmd *cmd, int n_threads,
 	      const double *sizes, char **argv, char *buf, size_t buf_len);
+
+/* Evaluates what a series will evaluate at each thread count, before anything is run or
+ * recorded: every method's sizes at every N and the program's and sequential program's
+ * command lines. Returns 0 or -EINVAL / -ENAMETOOLONG with a located message in `err`. */
+int spec_check_eval(const struct spec *s, char *err, size_t err_len);
 
 /* Name of a model kind as written in specs ("time-bound"). */
 const char *spec_model_name(enum spec_model_kind kind);

@@ -21,9 +21,15 @@
 struct store {
 	sqlite3 *db;
 	int lock_fd;
+	int runs_fd;          /* DIR/runs, opened without following links (writers only) */
 	char dir[PATH_MAX];
-	char errmsg[256];
+	char errmsg[PATH_MAX + 512];
 };
+
+/* SQLite's unix VFS takes database paths of at most 512 bytes (mxPathname) and fails with
+ * "unable to open database file" beyond; the -journal/-wal names are 8 longer. Refused up front
+ * with the length, rather than as an I/O error. */
+#define STORE_DB_PATH_MAX 500
 
 static const char schema_sql[] =
 	"CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);\n"
@@ -36,12 +42,13 @@ static const char schema_sql[] =
 	"CREATE TABLE IF NOT EXISTS methods(name TEXT PRIMARY KEY, formulas TEXT, position INTEGER);\n"
 	"CREATE TABLE IF NOT EXISTS models(kind TEXT, target REAL, unit TEXT, along TEXT,\n"
 	"  PRIMARY KEY(kind, along));\n"
-	"CREATE TABLE IF NOT EXISTS runs(id INTEGER PRIMARY KEY, kind TEXT NOT NULL\n"
+	"CREATE TABLE IF NOT EXISTS runs(id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL\n"
 	"  CHECK(kind IN ('par', 'seq')), n_threads INTEGER NOT NULL, sizes TEXT NOT NULL,\n"
 	"  work REAL, rep INTEGER NOT NULL, status TEXT NOT NULL, reason TEXT, argv TEXT,\n"
 	"  exit_code INTEGER, signal INTEGER, oversubscribed INTEGER, t_wall_s REAL, t_user_s REAL,\n"
 	"  t_sys_s REAL, max_rss_kb INTEGER, t_para_s REAL, t_para_source TEXT, started_at TEXT,\n"
-	"  finished_at TEXT, UNIQUE(kind, n_threads, sizes, rep));\n"
+	"  finished_at TEXT, pid INTEGER, pid_start INTEGER, marker TEXT,\n"
+	"  UNIQUE(kind, n_threads, sizes, rep));\n"
 	"CREATE TABLE IF NOT EXISTS run_params(run_id INTEGER NOT NULL REFERENCES runs(id)\n"
 	"  ON DELETE CASCADE, name TEXT NOT NULL, value REAL, PRIMARY KEY(run_id, name));\n"
 	"CREATE TABLE IF NOT EXISTS run_counters(run_id INTEGER NOT NULL REFERENCES runs(id)\n"
@@ -163,66 +170,247 @@ static int exec_bound(struct store *st, const char *sql, const char *types, ...)
 	return step_done(st, s);
 }
 
-int store_open(const char *dir, enum store_mode mode, struct store **out)
+static void seterr(struct store *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void seterr(struct store *st, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(st->errmsg, sizeof st->errmsg, fmt, ap);
+	va_end(ap);
+}
+
+/* A directory of the store must be ours: a store in a shared directory (/tmp) could otherwise
+ * be a link or a directory planted by another user, through which the runner would write. */
+static int check_own_dir(struct store *st, int fd, const char *path)
+{
+	struct stat sb;
+	if (fstat(fd, &sb) < 0) {
+		seterr(st, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	if (!S_ISDIR(sb.st_mode)) {
+		seterr(st, "%s: not a directory", path);
+		return -ENOTDIR;
+	}
+	if (sb.st_uid != geteuid()) {
+		seterr(st, "%s: owned by uid %u, not by this user (uid %u): refusing to write there",
+		       path, (unsigned)sb.st_uid, (unsigned)geteuid());
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* Writers: creates DIR (0700) and DIR/runs (0700) when missing, checks both are directories of
+ * this user, keeps DIR/runs open (runs are created relative to it, never through a link) and
+ * takes the runner lock. */
+static int open_writer_dirs(struct store *st, const char *dir)
 {
 	char path[PATH_MAX + 32];
-	int rc = 0;
-	struct store *st = calloc(1, sizeof *st);
-	*out = NULL;
-	if (!st)
-		return -ENOMEM;
-	st->lock_fd = -1;
-	snprintf(st->dir, sizeof st->dir, "%s", dir);
-	if (mode == STORE_WRITE) {
-		if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
-			rc = -errno;
-			goto out;
-		}
+	int rc, fd;
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+		seterr(st, "%s: cannot create: %s", dir, strerror(errno));
+		return -errno;
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		seterr(st, "%s: %s", dir, strerror(errno));
+		return -errno;
+	}
+	rc = check_own_dir(st, fd, dir);
+	if (rc == 0 && mkdirat(fd, "runs", 0700) < 0 && errno != EEXIST) {
+		rc = -errno;
+		seterr(st, "%s/runs: cannot create: %s", dir, strerror(errno));
+	}
+	if (rc == 0) {
+		st->runs_fd = openat(fd, "runs", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		snprintf(path, sizeof path, "%s/runs", dir);
-		if (mkdir(path, 0777) < 0 && errno != EEXIST) {
+		if (st->runs_fd < 0) {
 			rc = -errno;
-			goto out;
-		}
-		snprintf(path, sizeof path, "%s/lock", dir);
-		st->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-		if (st->lock_fd < 0) {
-			rc = -errno;
-			goto out;
-		}
-		if (flock(st->lock_fd, LOCK_EX | LOCK_NB) < 0) {
-			rc = errno == EWOULDBLOCK ? -EBUSY : -errno;
-			goto out;
+			seterr(st, "%s: %s", path, errno == ENOTDIR || errno == ELOOP ?
+			       "not a directory (a link or a file)" : strerror(errno));
+		} else {
+			rc = check_own_dir(st, st->runs_fd, path);
 		}
 	}
-	snprintf(path, sizeof path, "%s/experiment.db", dir);
-	if (mode != STORE_WRITE && access(path, F_OK) < 0) {
-		rc = -errno;
+	if (rc == 0) {
+		st->lock_fd = openat(fd, "lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (st->lock_fd < 0) {
+			rc = -errno;
+			seterr(st, "%s/lock: %s", dir, strerror(errno));
+		} else if (flock(st->lock_fd, LOCK_EX | LOCK_NB) < 0) {
+			rc = errno == EWOULDBLOCK ? -EBUSY : -errno;
+			seterr(st, "%s: %s", dir, rc == -EBUSY ? "another scalegraph run is writing this "
+			       "experiment" : strerror(errno));
+		}
+	}
+	close(fd);
+	return rc;
+}
+
+/* The schema version of an existing database: 0 for a new (empty) one. A newer version than
+ * this program's is refused: its runs may mean something this program does not know. */
+static int check_version(struct store *st, const char *db_path, int *version)
+{
+	sqlite3_stmt *s;
+	*version = 0;
+	int src = sqlite3_prepare_v2(st->db, "SELECT count(*) FROM sqlite_master WHERE type = "
+				     "'table' AND name = 'meta'", -1, &s, NULL);
+	if (src != SQLITE_OK) {
+		seterr(st, "%s: %s", db_path, sqlite3_errmsg(st->db));
+		return -EIO;
+	}
+	src = sqlite3_step(s);
+	int have_meta = src == SQLITE_ROW && sqlite3_column_int(s, 0) > 0;
+	if (src != SQLITE_ROW)
+		seterr(st, "%s: %s", db_path, sqlite3_errmsg(st->db));
+	sqlite3_finalize(s);
+	if (src != SQLITE_ROW)
+		return -EIO;
+	if (!have_meta)
+		return 0;
+	char v[32];
+	int rc = store_meta_get(st, "schema_version", v, sizeof v);
+	if (rc == -ENOENT) {
+		seterr(st, "%s: no schema_version in its meta table: not an experiment store",
+		       db_path);
+		return -EPROTO;
+	}
+	if (rc < 0) {
+		char m[sizeof st->errmsg];
+		snprintf(m, sizeof m, "%s", st->errmsg);
+		seterr(st, "%s: %.400s", db_path, m);
+		return rc;
+	}
+	char *end;
+	long n = strtol(v, &end, 10);
+	if (end == v || *end || n < 1) {
+		seterr(st, "%s: schema_version '%s' is not a version number", db_path, v);
+		return -EPROTO;
+	}
+	if (n > STORE_SCHEMA_VERSION) {
+		seterr(st, "%s: schema version %ld is newer than this scalegraph reads (up to %d): "
+		       "use the scalegraph that made it", db_path, n, STORE_SCHEMA_VERSION);
+		return -EPROTO;
+	}
+	*version = (int)n;
+	return 0;
+}
+
+/* Version 1 -> 2: the runs table gains the process of a running run (pid, pid_start, marker). */
+static int migrate(struct store *st, int version)
+{
+	if (version == 1)
+		return exec(st, "ALTER TABLE runs ADD COLUMN pid INTEGER; "
+			    "ALTER TABLE runs ADD COLUMN pid_start INTEGER; "
+			    "ALTER TABLE runs ADD COLUMN marker TEXT;");
+	return 0;
+}
+
+int store_open_msg(const char *dir, enum store_mode mode, struct store **out, char *err,
+		   size_t err_len)
+{
+	char path[PATH_MAX + 32], abs[PATH_MAX];
+	int rc = 0, version = 0;
+	struct store *st = calloc(1, sizeof *st);
+	*out = NULL;
+	if (err && err_len)
+		err[0] = '\0';
+	if (!st) {
+		if (err)
+			snprintf(err, err_len, "%s: out of memory", dir);
+		return -ENOMEM;
+	}
+	st->lock_fd = st->runs_fd = -1;
+	if (snprintf(st->dir, sizeof st->dir, "%s", dir) >= (int)sizeof st->dir) {
+		seterr(st, "%.64s...: path longer than %d bytes", dir, PATH_MAX);
+		rc = -ENAMETOOLONG;
 		goto out;
+	}
+	if (mode == STORE_WRITE && (rc = open_writer_dirs(st, dir)) < 0)
+		goto out;
+	snprintf(path, sizeof path, "%s/experiment.db", dir);
+	if (!realpath(dir, abs)) {
+		rc = -errno;
+		seterr(st, "%s: %s", dir, rc == -ENOENT ? "no experiment store here (no such "
+		       "directory)" : strerror(errno));
+		goto out;
+	}
+	if (strlen(abs) + sizeof "/experiment.db-journal" > STORE_DB_PATH_MAX) {
+		seterr(st, "%s: the store's path is %zu characters long; SQLite opens databases of "
+		       "at most %zu (choose a shorter experiment directory)", dir, strlen(abs),
+		       STORE_DB_PATH_MAX - sizeof "/experiment.db-journal");
+		rc = -ENAMETOOLONG;
+		goto out;
+	}
+	if (mode != STORE_WRITE) {
+		struct stat sb;
+		if (stat(path, &sb) < 0) {
+			rc = -errno;
+			seterr(st, "%s: %s", dir, rc == -ENOENT ? "no experiment store here "
+			       "(experiment.db missing)" : strerror(errno));
+			goto out;
+		}
+		if (!S_ISREG(sb.st_mode)) {
+			seterr(st, "%s: not a regular file", path);
+			rc = -EINVAL;
+			goto out;
+		}
 	}
 	int flags = mode == STORE_READ ? SQLITE_OPEN_READONLY
 				       : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-	int src = sqlite3_open_v2(path, &st->db, flags, NULL);
+	int src = sqlite3_open_v2(path, &st->db, flags | SQLITE_OPEN_NOFOLLOW, NULL);
 	if (src != SQLITE_OK) {
-		rc = st->db ? fail(st, src) : -ENOMEM;
+		seterr(st, "%s: %s", path, st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(src));
+		rc = -EIO;
 		goto out;
 	}
 	sqlite3_busy_timeout(st->db, 5000);
-	rc = exec(st, "PRAGMA foreign_keys = ON;");
-	if (rc == 0 && mode != STORE_READ)
-		rc = exec(st, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
-	if (rc == 0 && mode == STORE_WRITE) {
-		rc = exec(st, schema_sql);
+	if ((rc = exec(st, "PRAGMA foreign_keys = ON;")) < 0)
+		goto sql_fail;
+	if ((rc = check_version(st, path, &version)) < 0)
+		goto out;
+	if (mode != STORE_WRITE && version == 0) {
+		seterr(st, "%s: not an experiment store (no meta table)", path);
+		rc = -EPROTO;
+		goto out;
+	}
+	if (mode != STORE_READ &&
+	    (rc = exec(st, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")) < 0)
+		goto sql_fail;
+	if (mode == STORE_WRITE) {
 		char v[16];
 		snprintf(v, sizeof v, "%d", STORE_SCHEMA_VERSION);
+		rc = store_begin(st);
+		if (rc == 0)
+			rc = migrate(st, version);
+		if (rc == 0)
+			rc = exec(st, schema_sql);
 		if (rc == 0)
 			rc = store_meta_set(st, "schema_version", v);
+		if ((rc = end_tx(st, rc)) < 0)
+			goto sql_fail;
 	}
+	goto out;
+sql_fail: {
+	/* SQLite's text says what, not where */
+	char m[sizeof st->errmsg];
+	snprintf(m, sizeof m, "%s", st->errmsg);
+	seterr(st, "%s: %.400s", path, m[0] ? m : strerror(-rc));
+}
 out:
-	if (rc < 0)
+	if (rc < 0) {
+		if (err)
+			snprintf(err, err_len, "%s", st->errmsg[0] ? st->errmsg : strerror(-rc));
 		store_close(st);
-	else
+	} else {
 		*out = st;
+	}
 	return rc;
+}
+
+int store_open(const char *dir, enum store_mode mode, struct store **out)
+{
+	return store_open_msg(dir, mode, out, NULL, 0);
 }
 
 void store_close(struct store *st)
@@ -233,9 +421,12 @@ void store_close(struct store *st)
 		sqlite3_close(st->db);
 	if (st->lock_fd >= 0)
 		close(st->lock_fd);
+	if (st->runs_fd >= 0)
+		close(st->runs_fd);
 	free(st);
 }
 
+int store_runs_fd(const struct store *st) { return st->runs_fd; }
 sqlite3 *store_db(struct store *st) { return st->db; }
 const char *store_dir(const struct store *st) { return st->dir; }
 const char *store_errmsg(const struct store *st) { return st->errmsg; }
@@ -308,17 +499,68 @@ int store_model_add(struct store *st, const char *kind, double target, const cha
 			  "trtt", kind, target, unit, along);
 }
 
+/* The highest run id ever given, kept in meta so that no id is given twice even after its row
+ * was dropped (an id names a directory runs/<id>/ that may outlive its row). */
+static int64_t last_run_id(struct store *st)
+{
+	char v[32];
+	int64_t max = 0;
+	sqlite3_stmt *s;
+	if (store_meta_get(st, "last_run_id", v, sizeof v) == 0)
+		max = strtoll(v, NULL, 10);
+	if (prepare(st, "SELECT max(id) FROM runs", &s) == 0) {
+		if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int64(s, 0) > max)
+			max = sqlite3_column_int64(s, 0);
+		sqlite3_finalize(s);
+	}
+	return max < 0 ? 0 : max;
+}
+
+static int set_last_run_id(struct store *st, int64_t id)
+{
+	char v[32];
+	snprintf(v, sizeof v, "%lld", (long long)id);
+	return store_meta_set(st, "last_run_id", v);
+}
+
+int store_run_id_floor(struct store *st, int64_t id)
+{
+	int rc = store_begin(st);
+	if (rc < 0)
+		return rc;
+	if (last_run_id(st) < id)
+		rc = set_last_run_id(st, id);
+	return end_tx(st, rc);
+}
+
 int store_run_begin(struct store *st, struct store_run *r)
 {
-	int rc = exec_bound(st, "INSERT INTO runs(kind, n_threads, sizes, work, rep, status, argv, "
-				"oversubscribed, started_at) VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?)",
-			    "titritit", r->kind, r->n_threads, r->sizes, r->work, r->rep, r->argv,
-			    r->oversubscribed, r->started_at);
-	if (rc == 0) {
-		r->id = sqlite3_last_insert_rowid(st->db);
+	int rc = store_begin(st);
+	if (rc < 0)
+		return rc;
+	r->id = last_run_id(st) + 1;
+	rc = exec_bound(st, "INSERT INTO runs(id, kind, n_threads, sizes, work, rep, status, argv, "
+			    "oversubscribed, started_at, marker) VALUES (?, ?, ?, ?, ?, ?, 'running', ?, "
+			    "?, ?, ?)", "ltitrititt", r->id, r->kind, r->n_threads, r->sizes, r->work,
+			    r->rep, r->argv, r->oversubscribed, r->started_at,
+			    r->marker[0] ? r->marker : NULL);
+	if (rc == 0)
+		rc = set_last_run_id(st, r->id);
+	rc = end_tx(st, rc);
+	if (rc == 0)
 		snprintf(r->status, sizeof r->status, "running");
-	}
 	return rc;
+}
+
+int store_run_set_pid(struct store *st, int64_t id, int pid, int64_t pid_start)
+{
+	return exec_bound(st, "UPDATE runs SET pid = ?, pid_start = ? WHERE id = ?", "ill", pid,
+			  pid_start, id);
+}
+
+int store_run_delete(struct store *st, int64_t id)
+{
+	return exec_bound(st, "DELETE FROM runs WHERE id = ?", "l", id);
 }
 
 static int run_update(struct store *st, const struct store_run *r)
@@ -425,45 +667,64 @@ int store_run_find(struct store *st, const char *kind, int n_threads, const char
 	return rc;
 }
 
-/* Deletes the runs matching `where` (a constant SQL condition) in one transaction; their ids go
- * to `ids` (up to `max`). Returns how many were deleted, or -errno. */
-static int runs_drop(struct store *st, const char *where, int64_t *ids, int max)
+static const char *drop_where(enum store_drop which)
 {
-	char sql[160];
+	return which == STORE_DROP_STALE ? "status = 'running'"
+					 : "status IN ('failed', 'timeout', 'incomplete')";
+}
+
+int store_runs_select(struct store *st, enum store_drop which, struct store_run_ref **out)
+{
+	char sql[200];
 	sqlite3_stmt *s;
-	int n = 0;
-	int rc = store_begin(st);
+	struct store_run_ref *v = NULL;
+	size_t n = 0, cap = 0;
+	*out = NULL;
+	snprintf(sql, sizeof sql, "SELECT id, pid, pid_start, marker FROM runs WHERE %s ORDER BY id",
+		 drop_where(which));
+	int rc = prepare(st, sql, &s);
 	if (rc < 0)
 		return rc;
-	snprintf(sql, sizeof sql, "SELECT id FROM runs WHERE %s", where);
-	rc = prepare(st, sql, &s);
-	if (rc < 0)
-		goto out;
 	int src;
 	while ((src = sqlite3_step(s)) == SQLITE_ROW) {
-		if (n < max)
-			ids[n] = sqlite3_column_int64(s, 0);
-		n++;
+		if (n == cap) {
+			size_t nc = cap ? 2 * cap : 64;
+			struct store_run_ref *g = realloc(v, nc * sizeof *v);
+			if (!g) {
+				rc = -ENOMEM;
+				break;
+			}
+			v = g;
+			cap = nc;
+		}
+		struct store_run_ref *x = &v[n++];
+		memset(x, 0, sizeof *x);
+		x->id = sqlite3_column_int64(s, 0);
+		x->pid = sqlite3_column_int(s, 1);
+		x->pid_start = sqlite3_column_int64(s, 2);
+		col_text(s, 3, x->marker, sizeof x->marker);
 	}
-	if (src != SQLITE_DONE)
+	if (rc == 0 && src != SQLITE_DONE)
 		rc = fail(st, src);
 	sqlite3_finalize(s);
-	snprintf(sql, sizeof sql, "DELETE FROM runs WHERE %s", where);
+	if (rc < 0) {
+		free(v);
+		return rc;
+	}
+	*out = v;
+	return n > INT32_MAX ? INT32_MAX : (int)n;
+}
+
+int store_runs_drop(struct store *st, enum store_drop which)
+{
+	char sql[200];
+	snprintf(sql, sizeof sql, "DELETE FROM runs WHERE %s", drop_where(which));
+	int rc = store_begin(st);
 	if (rc == 0)
 		rc = exec(st, sql);
-out:
+	int n = rc == 0 ? sqlite3_changes(st->db) : 0;
 	rc = end_tx(st, rc);
 	return rc < 0 ? rc : n;
-}
-
-int store_runs_drop_stale(struct store *st, int64_t *ids, int max)
-{
-	return runs_drop(st, "status = 'running'", ids, max);
-}
-
-int store_runs_drop_failed(struct store *st, int64_t *ids, int max)
-{
-	return runs_drop(st, "status IN ('failed', 'timeout')", ids, max);
 }
 
 int store_point_put(struct store *st, struct store_point *p, int n_runs, const int64_t *run_ids,

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <sqlite3.h>
 
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2   /* 2: runs.pid, pid_start, marker; status incomplete */
 
 struct store;
 
@@ -27,7 +27,16 @@ enum store_mode {
  * connection; close with store_close(). -EBUSY when another writer holds the lock, -ENOENT when
  * a store to read does not exist. */
 int store_open(const char *dir, enum store_mode mode, struct store **out);
+/* The same, with the reason of a failure in `err` ("DIR/experiment.db: file is not a database",
+ * "...: schema version 3 is newer than ...", never empty) when err is not NULL. A store of a
+ * newer schema is refused (-EPROTO), a version-1 store opened to write is upgraded; a path
+ * SQLite cannot open (about 500 characters) is refused up front (-ENAMETOOLONG). Writers create
+ * DIR and DIR/runs with mode 0700 and refuse them when they are not this user's directories. */
+int store_open_msg(const char *dir, enum store_mode mode, struct store **out, char *err,
+		   size_t err_len);
 void store_close(struct store *st);
+/* Writers: DIR/runs, opened O_NOFOLLOW; create run directories relative to it. -1 otherwise. */
+int store_runs_fd(const struct store *st);
 
 /* The SQLite connection, for queries by the analyzer and GUI (owned by the store). */
 sqlite3 *store_db(struct store *st);
@@ -68,8 +77,8 @@ struct store_run {
 	char sizes[256];
 	double work;
 	int rep;
-	char status[16];          /* running, ok, failed, timeout */
-	char reason[256];         /* why it failed, "" when ok */
+	char status[16];          /* running, ok, failed, timeout, incomplete */
+	char reason[256];         /* why it failed or is incomplete, "" when ok */
 	char argv[1024];          /* the command, words joined by blanks */
 	int exit_code;            /* -1 when killed by a signal */
 	int signal;               /* 0 when it exited */
@@ -79,6 +88,7 @@ struct store_run {
 	double t_para_s;          /* the run's T_para */
 	char t_para_source[16];   /* region, threads or wall */
 	char started_at[32], finished_at[32];   /* UTC, ISO 8601 */
+	char marker[64];          /* SCALEGRAPH_RUN value in the run's environment, "" if none */
 };
 
 /* A counter of one thread of a run, or the reason it was unavailable (value then NAN). */
@@ -90,8 +100,16 @@ struct store_counter {
 	const char *unavailable;  /* NULL when counted */
 };
 
-/* Inserts `r` with status "running" and sets r->id: the run's directory is runs/<id>/. */
+/* Inserts `r` with status "running" and sets r->id: the run's directory is runs/<id>/. Ids
+ * are never given twice (meta last_run_id keeps the highest, store_run_id_floor raises it). */
 int store_run_begin(struct store *st, struct store_run *r);
+/* Makes the next run id larger than `id` (a runs/<id>/ directory exists already). */
+int store_run_id_floor(struct store *st, int64_t id);
+/* Records the process of a running run: its pid and start time (/proc/PID/stat field 22, clock
+ * ticks since boot), so that a later runner can tell an orphan of it from a recycled pid. */
+int store_run_set_pid(struct store *st, int64_t id, int pid, int64_t pid_start);
+/* Deletes one run row (a "running" row whose directory could not be made). */
+int store_run_delete(struct store *st, int64_t id);
 /* Records the finished run `r` (by r->id), its parameter values and counters in one
  * transaction. */
 int store_run_finish(struct store *st, const struct store_run *r, int n_params,
@@ -100,12 +118,20 @@ int store_run_finish(struct store *st, const struct store_run *r, int n_params,
 /* Finds the finished run with this identity; fills *out. -ENOENT when there is none. */
 int store_run_find(struct store *st, const char *kind, int n_threads, const char *sizes, int rep,
 		   struct store_run *out);
-/* Deletes runs left "running" by a runner that died (kill -9); their ids go to `ids` (up to
- * `max`) so the caller can remove their directories. Returns how many were deleted, or -errno. */
-int store_runs_drop_stale(struct store *st, int64_t *ids, int max);
-/* The same for the runs that failed or timed out, so that they are made again
- * (`scalegraph run --retry-failed`). */
-int store_runs_drop_failed(struct store *st, int64_t *ids, int max);
+
+/* Runs to drop: those left "running" by a runner that died (kill -9), or those that failed,
+ * timed out or are incomplete (`scalegraph run --retry-failed` makes them again). */
+enum store_drop { STORE_DROP_STALE, STORE_DROP_FAILED };
+struct store_run_ref {
+	int64_t id;
+	int pid;                  /* 0 when not recorded */
+	int64_t pid_start;
+	char marker[64];
+};
+/* Lists them (*out malloc'd, every one: no cap; the caller frees). Returns how many or -errno. */
+int store_runs_select(struct store *st, enum store_drop which, struct store_run_ref **out);
+/* Deletes their rows in one transaction. Returns how many, or -errno. */
+int store_runs_drop(struct store *st, enum store_drop which);
 
 /* A point of a series: the size chosen for (model, method, N) with its outcome. model is
  * "method" for the plain methods, else the scaling model ("time-bound", ...). */

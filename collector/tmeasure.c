@@ -7,6 +7,7 @@
  */
 #include "tmeasure.h"
 
+#include <dirent.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -60,6 +61,61 @@ static int add_counter(struct tmeasure *m, size_t *cap, int thread, const char *
 	return 0;
 }
 
+/* Does the directory hold anything? An untraced program leaves its trace root empty. */
+static int dir_has_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int any = 0;
+	if (!d)
+		return 0;
+	while (!any && (de = readdir(d)))
+		any = strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	return any;
+}
+
+/* Why the trace lacks events: lost ones (counted in the trailers), streams without a trailer
+ * (lost of unknown amount: killed, or the disk filled up), damaged chunks and whatever else the
+ * reader found. "" when the trace is whole. */
+static void completeness(struct sgr_trace *t, struct tmeasure *m)
+{
+	uint64_t lost = 0;
+	size_t cut = 0, unreadable = 0, n = sgr_n_threads(t);
+	const char *first_cut = NULL;
+	sgr_verify(t);
+	for (size_t pos = 0; pos < n; pos++) {
+		const struct sgr_thread *th = sgr_thread(t, pos);
+		lost += th->lost;
+		if (!th->readable) {
+			unreadable++;
+		} else if (!th->complete) {
+			if (!cut)
+				first_cut = th->file;
+			cut++;
+		}
+	}
+	size_t used = 0, len = sizeof m->incomplete;
+	char *b = m->incomplete;
+#define ADD(...) do { \
+		if (used < len) \
+			used += (size_t)snprintf(b + used, len - used, "%s", used ? "; " : ""); \
+		if (used < len) \
+			used += (size_t)snprintf(b + used, len - used, __VA_ARGS__); \
+	} while (0)
+	if (lost)
+		ADD("%llu events lost", (unsigned long long)lost);
+	if (cut)
+		ADD("%zu thread stream(s) without a trailer (%s...): events lost, amount unknown",
+		    cut, first_cut ? first_cut : "?");
+	if (unreadable)
+		ADD("%zu thread stream(s) unreadable", unreadable);
+	size_t np = sgr_n_problems(t);
+	if (np)
+		ADD("%zu problem(s) reading the trace, first: %s", np, sgr_problem(t, 0));
+#undef ADD
+}
+
 void tmeasure_run(const char *trace_dir, double wall_s, struct tmeasure *m)
 {
 	struct sgr_trace *t = NULL;
@@ -68,8 +124,12 @@ void tmeasure_run(const char *trace_dir, double wall_s, struct tmeasure *m)
 	char err[256];
 	memset(m, 0, sizeof *m);
 	fallback(m, wall_s);
-	if (sgr_open(trace_dir, SGR_NO_VERIFY, &t, err, sizeof err) < 0)
+	if (sgr_open(trace_dir, SGR_NO_VERIFY, &t, err, sizeof err) < 0) {
+		if (dir_has_entries(trace_dir))
+			snprintf(m->incomplete, sizeof m->incomplete, "trace unreadable: %.200s", err);
 		return;
+	}
+	completeness(t, m);
 	uint32_t region = pick_region(t, m->region, sizeof m->region);
 	int64_t r0 = INT64_MAX, r1 = INT64_MIN, t0 = INT64_MAX, t1 = INT64_MIN;
 	for (size_t pos = 0; pos < sgr_n_threads(t); pos++) {

@@ -15,6 +15,8 @@ struct tmeasure {
 	double t_para_s;
 	char source[16];            /* "region", "threads" or "wall" */
 	char region[64];            /* the region used, "" otherwise */
+	char incomplete[256];       /* why the trace lacks events ("" when whole): lost events,
+				       streams without a trailer, damage, a trace unreadable */
 	int n_counters;
 	struct store_counter *counter;   /* owned: names point into `strings` */
 	char *strings;
@@ -22,6 +24,7 @@ struct tmeasure {
 
 /* Reads the trace in `trace_dir` (which may not exist: then the wall time counts). The region
  * used is the one named "measured" if the program defines it, else the first one it defines.
+ * Every payload is checked (sgr_verify), so that m->incomplete says what the trace lacks.
  * Always fills *m; free with tmeasure_free. */
 void tmeasure_run(const char *trace_dir, double wall_s, struct tmeasure *m);
 void tmeasure_free(struct tmeasure *m);
