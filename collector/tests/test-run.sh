@@ -28,20 +28,25 @@ EOS
 "$SG" run "$T/search.sgx" -o "$T/search.exp" >"$T/search.out" 2>&1
 rc=$?
 check run_search_exit "exit $rc: $(tail -3 "$T/search.out")" test $rc -eq 0
+# Sizes computed by hand assume synth starts in well under 1 ms: a sanitizer build starts it
+# tens of ms later (its runtime, a sanitized libsgtrace), which moves the sizes the searches
+# find but not the times and efficiencies they must reach, which are still checked there.
+sz=1
+[ -n "${SG_SAN_FLAGS:-}" ] && sz=0
 for n in 1 2; do
 	row=$(q "$T/search.exp" "select scale, t_para_s, converged, search_runs from points where model='time-bound' and n_threads=$n")
 	IFS='|' read -r s tp conv runs <<<"$row"
 	w=$(awk -v n=$n 'BEGIN { print (0.3 - 0.01 - 0.05 * (n - 1)) * n / 0.1 }')
 	check "time_bound_search_N$n" "got s=$s T=$tp converged=$conv runs=$runs (want s~$w, T=0.3±2%, <=6 runs)" \
-		awk -v s="$s" -v t="$tp" -v c="$conv" -v r="$runs" -v w="$w" \
-		'BEGIN { exit !(c == 1 && r <= 6 && (t - 0.3) / 0.3 <= 0.02 && (0.3 - t) / 0.3 <= 0.02 && (s - w) / w < 0.1 && (w - s) / w < 0.1) }'
+		awk -v s="$s" -v t="$tp" -v c="$conv" -v r="$runs" -v w="$w" -v sz=$sz \
+		'BEGIN { exit !(c == 1 && r <= 6 && (t - 0.3) / 0.3 <= 0.02 && (0.3 - t) / 0.3 <= 0.02 && (!sz || (s - w) / w < 0.1 && (w - s) / w < 0.1)) }'
 done
 # E within 0.78..0.82 holds for s in 3.8..4.9 (noise of a few ms on each time widens it a little)
 row=$(q "$T/search.exp" "select scale, efficiency, converged, search_runs from points where model='e-conserved' and n_threads=2")
 IFS='|' read -r s e conv runs <<<"$row"
 check e_conserved_search_N2 "got s=$s E=$e converged=$conv runs=$runs (want s~4.3, E=0.8±0.02, <=6 runs)" \
-	awk -v s="$s" -v e="$e" -v c="$conv" -v r="$runs" \
-	'BEGIN { exit !(c == 1 && r <= 6 && e >= 0.78 && e <= 0.82 && s > 3.5 && s < 5.2) }'
+	awk -v s="$s" -v e="$e" -v c="$conv" -v r="$runs" -v sz=$sz \
+	'BEGIN { exit !(c == 1 && r <= 6 && e >= 0.78 && e <= 0.82 && (!sz || s > 3.5 && s < 5.2)) }'
 note=$(q "$T/search.exp" "select note || ' (' || search_runs || ' runs)' from points where model='e-conserved' and n_threads=1")
 check e_conserved_unreachable_N1 "note: $note" grep -q "target unreachable at this N" <<<"$note"
 # the searches reuse the method's own runs: no identity is run twice
