@@ -235,6 +235,34 @@ enum sgf_def_type {
 				     how the sched stream was recorded, or why it could not be */
 };
 
+/*
+ * The open buffer of a stream (thread.<N>.sgo, sched.sgo): libsgtrace records a stream's next
+ * chunk into a shared mapping of this file, so that what a thread recorded is in the page cache
+ * even when the process is killed with SIGKILL, and notes there why the stream stopped when
+ * its file could not be written (a full disk). The file is removed when the stream ends
+ * normally. Layout: struct sgf_open_status (64 bytes), a chunk header (64), then the records.
+ * The chunk header is SGF_OPEN_MAGIC while the chunk is being filled (seq: the chunk it will
+ * be; pair_ticks: a tick count not after its first record), a sealed chunk header while it is
+ * written to the stream. Only the status block may exist (the rest did not fit on the disk).
+ */
+#define SGF_OPEN_FMT         "thread.%u.sgo"
+#define SGF_SCHED_OPEN_NAME  "sched.sgo"
+#define SGF_MAGIC_OPEN       "SGTOPEN\0"
+#define SGF_OPEN_MAGIC       UINT32_C(0x4f434753)   /* "SGCO": a chunk still open */
+
+struct sgf_open_status {
+	char magic[8];           /* SGF_MAGIC_OPEN */
+	uint32_t thread;         /* thread index, SGF_SCHED_THREAD for sched.sgo */
+	uint32_t write_errno;    /* 0, or the errno of the write that stopped the stream */
+	uint64_t n_written;      /* events in the stream file when it stopped */
+	uint64_t lost;           /* events the stream lost so far (kept up to date) */
+	uint32_t n_open;         /* sched.sgo: records in the open chunk; thread streams: 0 (the
+				    reader takes records while their ticks rise from pair_ticks) */
+	uint32_t capacity;       /* records the open chunk can hold; 0: status block only */
+	uint64_t epoch_ns;       /* as the stream's file header */
+	uint64_t reserved[2];
+};
+
 #define SGF_COUNTER_UNAVAILABLE 1u
 #define SGF_SCHED_UNAVAILABLE 1u
 
@@ -242,6 +270,7 @@ _Static_assert(sizeof(struct sgf_file_header) == 64, "file header is 64 bytes");
 _Static_assert(sizeof(struct sgf_chunk_header) == 64, "chunk header is 64 bytes");
 _Static_assert(sizeof(struct sgf_trailer) == 64, "trailer is 64 bytes");
 _Static_assert(sizeof(struct sgf_def_header) == 16, "definition header is 16 bytes");
+_Static_assert(sizeof(struct sgf_open_status) == 64, "open status is 64 bytes");
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "scalegraph trace files are little-endian; this reader/writer assumes a little-endian host"
 #endif
