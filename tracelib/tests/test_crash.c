@@ -180,11 +180,13 @@ static void test_sigkill_reads_to_last_flushed_chunk(void **state)
 	const struct sgr_thread *t0 = sgr_thread(t, 0);
 	assert_false(t0->complete);
 	size_t n0 = lock_events(t, 0);
-	/* Every event: the whole chunks written before the kill, and what was still in each
-	 * thread's buffer read back from its open buffer file (thread.<N>.sgo). */
-	assert_int_equal(n0, 6 * N_PAIRS);
+	/* Every event recorded before the kill: the whole chunks written, and what was still in
+	 * each thread's buffer, read back from its open buffer file (thread.<N>.sgo). Thread 0
+	 * records its second batch after "ready", racing with the kill. */
+	assert_true(n0 >= 3 * N_PAIRS);
+	assert_true(n0 <= 6 * N_PAIRS);
 	size_t n1 = lock_events(t, 1);
-	assert_int_equal(n1, 3 * N_PAIRS);   /* the worker's tail was never flushed */
+	assert_int_equal(n1, 3 * N_PAIRS);   /* all of it, though its tail was never flushed */
 	assert_int_equal(sgr_verify(t), 0);
 	assert_false(sgr_thread(t, 1)->complete);
 	int saw_no_trailer = 0;
