@@ -17,7 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/mman.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "sgt_int.h"
@@ -30,6 +32,19 @@ static size_t page_round(size_t n)
 	return (n + pg - 1) / pg * pg;
 }
 
+/* Does a store into an allocated page of a file on this file system never need new space?
+ * ext4, xfs and tmpfs overwrite allocated blocks in place. A copy-on-write file system (btrfs)
+ * allocates anew at each write-fault after writeback, and on a full disk the fault is a
+ * SIGBUS that would kill the program: there the buffer stays in memory. */
+static int fs_overwrites_in_place(int fd)
+{
+	struct statfs sf;
+	if (fstatfs(fd, &sf) < 0)
+		return 0;
+	return sf.f_type == EXT4_SUPER_MAGIC || sf.f_type == XFS_SUPER_MAGIC ||
+	       sf.f_type == TMPFS_MAGIC;
+}
+
 /* Creates and allocates the file, and maps `*bytes` of it: all of it, else the status block
  * alone (*bytes shrinks to a page), else nothing (NULL). */
 static void *file_map(const char *name, size_t *bytes)
@@ -38,6 +53,8 @@ static void *file_map(const char *name, size_t *bytes)
 	if (fd < 0)
 		return NULL;
 	void *m = MAP_FAILED;
+	if (!fs_overwrites_in_place(fd))
+		goto out;
 	if (posix_fallocate(fd, 0, (off_t)*bytes) != 0) {
 		*bytes = page_round(sizeof(struct sgf_open_status));
 		if (ftruncate(fd, 0) < 0 || posix_fallocate(fd, 0, (off_t)*bytes) != 0)
