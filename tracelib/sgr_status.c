@@ -1,7 +1,7 @@
 /*
- * sgr_status.c — the reader's side of a stream's open buffer file (thread.<N>.sgo, sched.sgo;
- * sgtrace_format.h, struct sgf_open_status), which libsgtrace leaves behind only when the stream
- * did not end cleanly:
+ * sgr_status.c — the reader's side of the streams' open buffers (a slot of threads.sgo per
+ * thread, sched.sgo; sgtrace_format.h, struct sgf_open_status), which libsgtrace leaves behind
+ * only when a stream did not end cleanly:
  *   - the writer stopped on a write error (a full disk): its errno, the events written before
  *     and those lost since become sgr_thread.write_errno / lost and a problem line
  *     "thread.3.sgs: the writer stopped at event N: No space left on device; M events lost";
@@ -67,9 +67,9 @@ static int chunk_append(struct sgr_trace *t, struct sgr_stream *s, struct sgf_ch
 	return 0;
 }
 
-/* Reads back the chunk a killed writer left in the open buffer (fd, `size` bytes). */
+/* Reads back the chunk a killed writer left in the open buffer (fd at off, `size` bytes). */
 static int recover(struct sgr_trace *t, struct sgr_stream *s, const char *name, int fd,
-		   size_t size, const struct sgf_open_status *st)
+		   size_t off, size_t size, const struct sgf_open_status *st)
 {
 	size_t cap = st->capacity;
 	if (cap == 0 || size < HEAD_BYTES)
@@ -80,7 +80,7 @@ static int recover(struct sgr_trace *t, struct sgr_stream *s, const char *name, 
 	struct sgf_chunk_header *h = malloc(bytes);
 	if (!h)
 		return -ENOMEM;
-	if (pread(fd, h, bytes, (off_t)STATUS_BYTES) != (ssize_t)bytes) {
+	if (pread(fd, h, bytes, (off_t)(off + STATUS_BYTES)) != (ssize_t)bytes) {
 		sgr_problem_add(t, "%s: cannot read: %s", name, strerror(errno ? errno : EIO));
 		goto drop;
 	}
@@ -128,45 +128,124 @@ drop:
 	return 0;
 }
 
-/* Opens the open buffer of stream s and reads its status block: a descriptor, or -1 when there
- * is none (the usual case: the stream ended cleanly) or it is not usable (reported). */
-static int status_open(struct sgr_trace *t, struct sgr_stream *s, char *name, size_t len,
-		       struct sgf_open_status *st, size_t *size)
+/* The slots of threads.sgo: which thread's stream each one buffers. */
+struct sgr_status_index {
+	int fd;                    /* threads.sgo, -1: none */
+	size_t size;
+	size_t n;
+	struct slot { uint32_t thread; size_t off; } *slots;   /* by thread */
+};
+
+static int slot_cmp(const void *a, const void *b)
 {
+	const struct slot *x = a, *y = b;
+	return x->thread < y->thread ? -1 : x->thread > y->thread;
+}
+
+/* Reads the status blocks of threads.sgo once, for every stream to look its slot up. */
+static struct sgr_status_index *index_load(struct sgr_trace *t)
+{
+	if (t->status_index)
+		return t->status_index;
+	struct sgr_status_index *x = calloc(1, sizeof *x);
+	if (!x)
+		return NULL;
+	x->fd = -1;
+	t->status_index = x;
 	char path[PATH_MAX];
-	if (s->th.index == SGF_SCHED_THREAD)
-		snprintf(name, len, "%s", SGF_SCHED_OPEN_NAME);
-	else
-		snprintf(name, len, SGF_OPEN_FMT, s->th.index);
-	if ((size_t)snprintf(path, sizeof path, "%s/%s", t->dir, name) >= sizeof path)
-		return -1;
+	if ((size_t)snprintf(path, sizeof path, "%s/%s", t->dir, SGF_THREADS_OPEN_NAME) >= sizeof path)
+		return x;
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		return -1;
+		return x;   /* the usual case: every stream ended cleanly */
 	struct stat sb;
 	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
-		sgr_problem_add(t, "%s: not a regular file; not read", name);
-		goto bad;
+		sgr_problem_add(t, "%s: not a regular file; not read", SGF_THREADS_OPEN_NAME);
+		close(fd);
+		return x;
 	}
-	if ((size_t)sb.st_size < STATUS_BYTES ||
-	    pread(fd, st, sizeof *st, 0) != (ssize_t)sizeof *st ||
+	x->fd = fd;
+	x->size = (size_t)sb.st_size;
+	size_t cap = 0, step = 0;
+	for (size_t off = 0; off + STATUS_BYTES <= x->size; off += step) {
+		struct sgf_open_status st;
+		if (pread(fd, &st, sizeof st, (off_t)off) != (ssize_t)sizeof st ||
+		    memcmp(st.magic, SGF_MAGIC_OPEN, sizeof st.magic) || st.slot_bytes < 4096 ||
+		    st.slot_bytes % 4096 || st.slot_bytes > ((uint64_t)1 << 32) ||
+		    (step && st.slot_bytes != step)) {
+			if (off == 0 || memcmp(st.magic, "\0\0\0\0\0\0\0", 8))
+				sgr_problem_add(t, "%s: slot at offset %zu: not an open buffer; the "
+						"slots after it not read", SGF_THREADS_OPEN_NAME, off);
+			break;   /* all zero: a slot begun but not written when the process died */
+		}
+		step = st.slot_bytes;
+		if (st.thread == SG_NO_ID)
+			continue;   /* free: its stream ended cleanly */
+		if (sgr_grow(&x->slots, &cap, x->n, sizeof *x->slots) < 0)
+			break;
+		x->slots[x->n++] = (struct slot){ st.thread, off };
+	}
+	qsort(x->slots, x->n, sizeof *x->slots, slot_cmp);
+	return x;
+}
+
+/* Finds the open buffer of stream s and reads its status block: a descriptor (not to be
+ * closed: the index's, or `*own` when it is the caller's) and the slot's offset, or -1 when
+ * there is none (the usual case: the stream ended cleanly) or it is not usable (reported). */
+static int status_find(struct sgr_trace *t, struct sgr_stream *s, char *name, size_t len,
+		       struct sgf_open_status *st, size_t *off, size_t *size, int *own)
+{
+	*own = -1;
+	int fd;
+	if (s->th.index == SGF_SCHED_THREAD) {
+		char path[PATH_MAX];
+		snprintf(name, len, "%s", SGF_SCHED_OPEN_NAME);
+		if ((size_t)snprintf(path, sizeof path, "%s/%s", t->dir, name) >= sizeof path)
+			return -1;
+		fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			return -1;
+		struct stat sb;
+		if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+			sgr_problem_add(t, "%s: not a regular file; not read", name);
+			close(fd);
+			return -1;
+		}
+		*own = fd;
+		*off = 0;
+		*size = (size_t)sb.st_size;
+	} else {
+		struct sgr_status_index *x = index_load(t);
+		if (!x || x->fd < 0)
+			return -1;
+		struct slot key = { s->th.index, 0 };
+		struct slot *e = bsearch(&key, x->slots, x->n, sizeof *x->slots, slot_cmp);
+		if (!e)
+			return -1;
+		fd = x->fd;
+		*off = e->off;
+		*size = x->size - e->off;
+		snprintf(name, len, "%s slot at offset %zu", SGF_THREADS_OPEN_NAME, e->off);
+	}
+	if (*size < STATUS_BYTES || pread(fd, st, sizeof *st, (off_t)*off) != (ssize_t)sizeof *st ||
 	    memcmp(st->magic, SGF_MAGIC_OPEN, sizeof st->magic) || st->thread != s->th.index) {
 		sgr_problem_add(t, "%s: not the open buffer of %s; not read", name, s->file);
-		goto bad;
+		if (*own >= 0)
+			close(*own);
+		return -1;
 	}
-	*size = (size_t)sb.st_size;
+	if (s->th.index != SGF_SCHED_THREAD && st->slot_bytes < *size)
+		*size = st->slot_bytes;
 	return fd;
-bad:
-	close(fd);
-	return -1;
 }
 
 void sgr_status_errors(struct sgr_trace *t, struct sgr_stream *s)
 {
-	char name[64];
+	char name[96];
 	struct sgf_open_status st;
-	size_t size;
-	int fd = status_open(t, s, name, sizeof name, &st, &size);
+	size_t off, size;
+	int own;
+	int fd = status_find(t, s, name, sizeof name, &st, &off, &size, &own);
 	if (fd < 0)
 		return;
 	if (st.write_errno) {
@@ -178,21 +257,35 @@ void sgr_status_errors(struct sgr_trace *t, struct sgr_stream *s)
 				s->file, (unsigned long long)st.n_written, strerror(err),
 				(unsigned long long)st.lost);
 	}
-	close(fd);
+	if (own >= 0)
+		close(own);
 }
 
 int sgr_status_recover(struct sgr_trace *t, struct sgr_stream *s)
 {
-	char name[64];
+	char name[96];
 	struct sgf_open_status st;
-	size_t size;
-	int rc = 0;
+	size_t off, size;
+	int own, rc = 0;
 	if (s->th.complete || !s->th.readable || s->th.write_errno)
 		return 0;   /* nothing to read back; a failed writer's buffer is counted lost */
-	int fd = status_open(t, s, name, sizeof name, &st, &size);
+	int fd = status_find(t, s, name, sizeof name, &st, &off, &size, &own);
 	if (fd < 0)
 		return 0;
-	rc = recover(t, s, name, fd, size, &st);
-	close(fd);
+	rc = recover(t, s, name, fd, off, size, &st);
+	if (own >= 0)
+		close(own);
 	return rc;
+}
+
+void sgr_status_free(struct sgr_trace *t)
+{
+	struct sgr_status_index *x = t->status_index;
+	if (!x)
+		return;
+	if (x->fd >= 0)
+		close(x->fd);
+	free(x->slots);
+	free(x);
+	t->status_index = NULL;
 }

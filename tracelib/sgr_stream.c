@@ -237,6 +237,7 @@ int sgr_streams_load(struct sgr_trace *t)
 	}
 	if (rc == 0)
 		rc = sched_load(t);
+	sgr_status_free(t);   /* what the open buffers said is read */
 	return rc;
 }
 

@@ -47,6 +47,7 @@ static void fatal_handler(int sig)
 			if (t != me)
 				sgt_thread_finish_foreign(t, 0);
 		sgt_thread_failed_report(0);
+		sgt_obuf_process_end();
 	}
 	for (size_t i = 0; i < N_FATAL; i++)
 		if (fatal_signals[i] == sig)
@@ -75,10 +76,12 @@ static void signals_install(void)
 static void atfork_prepare(void)
 {
 	sgt_registry_atfork_prepare();
+	sgt_obuf_atfork_prepare();
 }
 
 static void atfork_parent(void)
 {
+	sgt_obuf_atfork_parent();
 	sgt_registry_atfork_parent();
 }
 
@@ -87,6 +90,7 @@ void sgt_sched_fork_child(void);
 static void atfork_child(void)
 {
 	sgt_registry_atfork_child();
+	sgt_obuf_atfork_child();
 	if (!configured)
 		return;
 	sgc_sched_fork_child();
@@ -206,6 +210,7 @@ __attribute__((destructor)) static void sgt_fini(void)
 		sgt_thread_lost_report(t);   /* events dropped after a stream ended */
 	}
 	sgt_thread_failed_report(1);
+	sgt_obuf_process_end();
 	sgc_sched_stop(0);
 	sgt_sched_close(0);
 	sgt_registry_clock_pair();

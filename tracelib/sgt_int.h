@@ -6,7 +6,7 @@
  *   sgt_thread.c    per-thread state: buffers, chunks, flush, finish, object caches
  *   sgt_core.c      start/finish of the process, fatal signals, fork
  *   sgt_dir.c       the trace root, the process's directory and the files created in it
- *   sgt_obuf.c      each stream's open buffer file: the chunk being filled, the write status
+ *   sgt_obuf.c      the streams' open buffers (threads.sgo): the chunk being filled, the status
  *   sgt_wrap.c      the sg_pthread_* wrappers; sgt_probe.c the other recorders
  * The hot path is sgt_rec_t below: a TLS load, a bounds check, rdtsc and three stores, and every
  * second record a stripe of the chunk checksum (sgt_hash.h). No locks or atomic
@@ -100,28 +100,45 @@ struct sgt_obuf {
 	struct sgf_chunk_header *chunk;   /* header space, then the records (64-byte aligned) */
 	void *map;                        /* the shared mapping (status, maybe chunk), or NULL */
 	size_t map_bytes;
+	size_t filled_bytes;              /* the part of the file written (stores go only there) */
+	size_t n_recs, n_filled;          /* records the chunk holds; those that may be stored now */
+	int grow_failed;
 	void *mem;                        /* what was allocated in memory instead, or NULL */
-	char name[32];                    /* the .sgo file, "" when there is none */
+	long slot;                        /* its slot of threads.sgo, -1: none */
+	int fd;                           /* threads.sgo (kept by sgt_obuf.c), to grow the slot */
+	size_t file_off;                  /* the slot's offset in it */
+	char name[32];                    /* its own file (sched.sgo), "" when none */
 	char stream[32];                  /* the stream it buffers, "thread.3.sgs" (messages) */
-	int unlinked;
+	int done;
 };
-/* Gives stream `stream` (thread `thread`) a buffer of n_recs records, in the file `name` of the
- * process directory when it can be created and allocated (a full disk: the status block alone,
- * or nothing), else in memory. 0 or -ENOMEM. */
-int sgt_obuf_open(struct sgt_obuf *b, const char *name, const char *stream, uint32_t thread,
-		  size_t n_recs);
+/* Gives thread stream `stream` (thread `thread`) a buffer of n_recs records in a slot of the
+ * process's threads.sgo when it can be had (a full disk: the status block alone, or nothing),
+ * else in memory. 0 or -ENOMEM. */
+int sgt_obuf_open_thread(struct sgt_obuf *b, const char *stream, uint32_t thread, size_t n_recs);
+/* The same in a file of its own, `name`, written in full now (the sched stream). */
+int sgt_obuf_open_file(struct sgt_obuf *b, const char *name, const char *stream, uint32_t thread,
+		       size_t n_recs);
+/* Writes more of the file (twice as much, up to the whole buffer) so that more records may be
+ * stored; returns how many may be now (n_filled). Not async-signal-safe. */
+size_t sgt_obuf_grow(struct sgt_obuf *b);
 /* Marks the buffer's chunk open: chunk `seq` of the stream, no record before `ticks`. */
 void sgt_obuf_open_mark(struct sgt_obuf *b, uint64_t seq, uint64_t ticks, uint64_t ns);
 /* The stream's file failed with errno `err` after n_written events: notes it in the status
  * block and says so once per process on stderr. Async-signal-safe. */
 void sgt_obuf_failed(struct sgt_obuf *b, int err, uint64_t n_written, uint64_t lost);
-/* Removes the file when the stream ended cleanly (its status says no error). Async-signal-safe;
- * the mapping stays valid. */
+/* The stream ended cleanly (unless its status says why it failed): its slot is marked free, its
+ * own file removed. Async-signal-safe; the mapping stays valid. */
 void sgt_obuf_done(struct sgt_obuf *b);
-/* Unmaps and frees the buffer. */
+/* Unmaps and frees the buffer (its slot goes to the next thread when done). Owner only. */
 void sgt_obuf_free(struct sgt_obuf *b);
 /* In a forked child: the mapping is not inherited (MADV_DONTFORK), forget it. */
 void sgt_obuf_forget(struct sgt_obuf *b);
+/* At the process's end (exit, fatal signal): removes threads.sgo when every stream ended
+ * cleanly. Async-signal-safe. */
+void sgt_obuf_process_end(void);
+void sgt_obuf_atfork_prepare(void);
+void sgt_obuf_atfork_parent(void);
+void sgt_obuf_atfork_child(void);
 /* Says once per process on stderr that file `name` could not be written (a full disk), and that
  * what would have gone into it is lost. Async-signal-safe. */
 void sgt_say_write_failed(const char *name, int err);
@@ -178,7 +195,7 @@ struct sgt_thread {
 	uint64_t hv[4];            /* payload checksum of buf..pos, whole stripes (hot, sgt_hash.h) */
 	struct sg_event_rec *buf;  /* 64-byte aligned */
 	struct sgf_chunk_header *chunk;  /* header space right before buf: one write per chunk */
-	struct sgt_obuf ob;        /* where chunk and buf are: thread.<N>.sgo, mapped shared */
+	struct sgt_obuf ob;        /* where chunk and buf are: a slot of threads.sgo, mapped shared */
 	uint32_t index, parent;
 	int fd;
 	int io_lock;               /* taken around file writes (owner, exit, fatal signal) */

@@ -30,7 +30,8 @@ static struct {
 	int failed, closed;
 	uint64_t seq, n_written, lost;
 	size_t n;
-	struct sgf_chunk_header *chunk;   /* header space, then SCHED_BUF_RECS records */
+	struct sgf_chunk_header *chunk;   /* header space, then cap records */
+	size_t cap;                       /* SCHED_BUF_RECS, less when the disk was full */
 	struct sgt_obuf ob;               /* where chunk is: sched.sgo */
 } ss = { .fd = -1 };
 
@@ -51,14 +52,15 @@ int sgt_sched_open(void)
 			     SGF_SCHED_THREAD, sgt_g.epoch_ns, sgt_g.epoch_real_ns);
 	int rc = sgt_write_all(fd, &h, sizeof h);
 	if (rc == 0)
-		rc = sgt_obuf_open(&ss.ob, SGF_SCHED_OPEN_NAME, SGF_SCHED_NAME, SGF_SCHED_THREAD,
-				   SCHED_BUF_RECS);
+		rc = sgt_obuf_open_file(&ss.ob, SGF_SCHED_OPEN_NAME, SGF_SCHED_NAME,
+					SGF_SCHED_THREAD, SCHED_BUF_RECS);
 	if (rc < 0) {
 		if (rc != -ENOMEM)
 			sgt_say_write_failed(SGF_SCHED_NAME, -rc);
 		close(fd);
 		return rc;
 	}
+	ss.cap = ss.ob.n_filled;   /* the whole file is written at once (sgt_obuf_open_file) */
 	uint64_t ticks, ns;
 	ns_pair(&ticks, &ns);
 	sgt_obuf_open_mark(&ss.ob, 0, ticks, ns);
@@ -119,9 +121,9 @@ void sgt_sched_put(const struct sg_event_rec *recs, size_t n, int in_signal)
 	}
 	struct sg_event_rec *buf = (struct sg_event_rec *)(ss.chunk + 1);
 	while (n > 0) {
-		if (ss.n == SCHED_BUF_RECS)
+		if (ss.n == ss.cap)
 			chunk_flush();
-		size_t k = SCHED_BUF_RECS - ss.n;
+		size_t k = ss.cap - ss.n;
 		if (k > n)
 			k = n;
 		/* a record and its VALUE stay in one chunk */

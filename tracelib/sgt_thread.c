@@ -1,9 +1,9 @@
 /*
  * sgt_thread.c — per-thread recording state of libsgtrace: the TLS buffer, its chunks and
  * trailer, the start and finish of a thread's stream, and the per-thread caches that map sync
- * objects and names to ids without taking a lock on a hit. The buffer is the thread's open
- * buffer file thread.<N>.sgo, mapped shared (sgt_obuf.c): a SIGKILL leaves its records to
- * the reader, and a stream whose file cannot be written says why there.
+ * objects and names to ids without taking a lock on a hit. The buffer is the thread's slot of
+ * the open buffer file threads.sgo, mapped shared (sgt_obuf.c): a SIGKILL leaves its records
+ * to the reader, and a stream whose file cannot be written says why there.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -260,21 +260,22 @@ static int stream_open(struct sgt_thread *t)
 			     t->index, sgt_g.epoch_ns, sgt_g.epoch_real_ns);
 	int rc = sgt_write_all(t->fd, &h, sizeof h);
 	if (rc < 0) {
+		/* not even its header: the thread is not traced (counted lost), leave no stream */
 		sgt_say_write_failed(name, -rc);
 		close(t->fd);
 		t->fd = -1;
+		unlinkat(sgt_g.dirfd, name, 0);
 	}
 	t->file_bytes = sizeof h;
 	return rc;
 }
 
-/* Gives t its buffer, in its open buffer file thread.<N>.sgo. */
+/* Gives t its buffer, a slot of the open buffer file threads.sgo. */
 static int buf_open(struct sgt_thread *t)
 {
-	char name[32], stream[32];
-	snprintf(name, sizeof name, SGF_OPEN_FMT, t->index);
+	char stream[32];
 	snprintf(stream, sizeof stream, SGF_STREAM_FMT, t->index);
-	int rc = sgt_obuf_open(&t->ob, name, stream, t->index, sgt_g.buf_recs);
+	int rc = sgt_obuf_open_thread(&t->ob, stream, t->index, sgt_g.buf_recs);
 	if (rc < 0)
 		return rc;
 	t->chunk = t->ob.chunk;
@@ -306,7 +307,7 @@ static int thread_begin(struct sgt_thread *t, uint32_t index, uint32_t parent)
 	sgt_clock_pair(&ticks, &ns);
 	sgt_obuf_open_mark(&t->ob, 0, ticks, ns);
 	sgt_buf_restart(t);
-	t->end = t->buf + sgt_g.buf_recs;
+	t->end = t->buf + t->ob.n_filled;   /* where the file is written (sgt_obuf.c) */
 	sgt_self = t;
 	pthread_setspecific(thread_key, t);
 	sgt_rec_t(t, SG_EV_THREAD_BEGIN, t->index, parent);
@@ -385,7 +386,7 @@ static struct sgt_thread *fork_restart(struct sgt_thread *t)
 			return NULL;
 		}
 		sgt_buf_restart(t);
-		t->end = t->buf + sgt_g.buf_recs;
+		t->end = t->buf + t->ob.n_filled;
 		return t;
 	}
 	sgt_thread_list_add(t);
@@ -408,6 +409,13 @@ struct sgt_thread *sgt_slow(unsigned need)
 	}
 	if (t->fork_reset && !(t = fork_restart(t)))
 		return NULL;
+	if ((size_t)(t->end - t->pos) < need && t->ob.n_filled < t->ob.n_recs) {
+		/* the end of the part of the buffer file written so far: write more of it */
+		sgt_flag_trylock(&t->io_lock, -1);
+		if (!t->finished)
+			__atomic_store_n(&t->end, t->buf + sgt_obuf_grow(&t->ob), __ATOMIC_RELEASE);
+		sgt_flag_unlock(&t->io_lock);
+	}
 	if ((size_t)(t->end - t->pos) < need)
 		sgt_thread_flush(t);
 	return t;

@@ -2,7 +2,7 @@
 # test-defect11-kill.sh — defect 11 of issue 13, "the main thread's unflushed buffer is lost
 # entirely at a kill": crashee in mode hold records N lock/unlock pairs in its main thread and
 # N in a worker, flushes nothing, says "ready" and blocks; kill -9 it. Every one of those events
-# must be read back (from each thread's open buffer file thread.<N>.sgo), the reader must say
+# must be read back (from each thread's slot of the open buffer file threads.sgo), the reader must say
 # how many it recovered, and each thread's THREAD_BEGIN must be there. Prints PASS:/FAIL: lines.
 set -u
 B=${B:-build}
@@ -17,8 +17,7 @@ for _ in $(seq 100); do
 	grep -q '^ready$' "$work/out" 2>/dev/null && break
 	sleep 0.1
 done
-kill -KILL $pid
-wait $pid 2>/dev/null
+{ kill -KILL $pid; wait $pid; } 2>/dev/null
 "$dump" "$work/trace" >"$work/dump" 2>"$work/dump.err"
 "$dump" --summary "$work/trace" >"$work/sum" 2>/dev/null
 # the events lines: "t_ns thread kind ..."

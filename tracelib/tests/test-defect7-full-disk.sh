@@ -39,6 +39,7 @@ grep -q '^  thread [0-9]*: write error: No space left on device$' "$work/sum"
 ok defect7-full-disk-summary-write-error $? "$(grep -A1 '^thread' "$work/sum" | head -6)"
 lost=$(sed -n 's/^threads [0-9]*, events \([0-9]*\), lost \([0-9]*\),.*/\2/p' "$work/sum")
 events=$(sed -n 's/^threads [0-9]*, events \([0-9]*\), lost \([0-9]*\),.*/\1/p' "$work/sum")
-# every event is either in the trace or counted lost: 2 threads x 3n lock events, plus a few
-[ "${lost:-0}" -gt 0 ] && [ $(( ${lost:-0} + ${events:-0} )) -ge $((6 * n)) ]
-ok defect7-full-disk-lost-counted $? "events '${events:-}', lost '${lost:-}' (want lost > 0 and events + lost >= $((6 * n)))"
+# every event is in the trace or counted lost: 2 threads x 3n lock events; a thread that could
+# not even start is counted one per probe call, 2 per pair (a lower bound: docs/tracelib.md)
+[ "${lost:-0}" -gt 0 ] && [ $(( ${lost:-0} + ${events:-0} )) -ge $((5 * n)) ]
+ok defect7-full-disk-lost-counted $? "events '${events:-}', lost '${lost:-}' (want lost > 0 and events + lost >= $((5 * n)))"

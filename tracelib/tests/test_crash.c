@@ -181,7 +181,7 @@ static void test_sigkill_reads_to_last_flushed_chunk(void **state)
 	assert_false(t0->complete);
 	size_t n0 = lock_events(t, 0);
 	/* Every event recorded before the kill: the whole chunks written, and what was still in
-	 * each thread's buffer, read back from its open buffer file (thread.<N>.sgo). Thread 0
+	 * each thread's buffer, read back from its slot of the open buffer file threads.sgo. Thread 0
 	 * records its second batch after "ready", racing with the kill. */
 	assert_true(n0 >= 3 * N_PAIRS);
 	assert_true(n0 <= 6 * N_PAIRS);
