@@ -291,6 +291,12 @@ static void print_summary(struct sgr_trace *t, const uint64_t *per_kind, const c
 		       th->index, parent, th->os_tid, th->n_recs, th->n_chunks, th->lost,
 		       th->n_damaged,
 		       !th->readable ? "unreadable" : th->complete ? "complete" : "cut short");
+		if (th->write_errno)   /* what the writer's open buffer said (sgr_status.c) */
+			printf("  thread %" PRIu32 ": write error: %s\n", th->index,
+			       strerror(th->write_errno));
+		if (th->n_recovered)
+			printf("  thread %" PRIu32 ": %" PRIu64 " records recovered from the killed "
+			       "writer's buffer\n", th->index, th->n_recovered);
 	}
 	printf("threads %zu, events %" PRIu64 ", lost %" PRIu64 ", damaged chunks %" PRIu64
 	       ", streams cut short %" PRIu64 "\n", n, total, lost, damaged, cut);
@@ -302,6 +308,8 @@ static void print_summary(struct sgr_trace *t, const uint64_t *per_kind, const c
 	else
 		printf("sched: %s; %" PRIu64 " records%s\n", sc->text, sc->n_recs,
 		       !sc->present ? ", sched.sgs missing" : sc->complete ? "" : ", cut short");
+	if (sc->write_errno)
+		printf("  sched: write error: %s\n", strerror(sc->write_errno));
 	if (in->counters_off)
 		printf("counters: unavailable: %s\n", in->counters_off);
 	for (size_t i = 0; i < sgr_n_counters(t); i++) {

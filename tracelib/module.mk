@@ -12,10 +12,14 @@ SGF_OBJS := $(OBJ)/tracelib/sgf.o $(OBJ)/tracelib/sgf_names.o $(OBJ)/tracelib/sg
 SGT_CORE_OBJS := $(addprefix $(OBJ)/tracelib/,sgt_env.o sgt_clock.o sgt_registry.o \
 	sgt_thread.o sgt_core.o sgt_wrap.o sgt_probe.o sgt_sched.o) $(SGF_OBJS)
 SGT_COUNTER_OBJS = $(patsubst %.c,$(OBJ)/sgtc/%.o,$(or $(SGTRACE_COUNTER_SRCS),tracelib/counters_none.c))
+# the trace root and process directory made safely, the open buffer files (kill, full disk)
+SGT_CORE_OBJS += $(OBJ)/tracelib/sgt_dir.o $(OBJ)/tracelib/sgt_obuf.o
 SGT_OBJS = $(SGT_CORE_OBJS) $(SGT_COUNTER_OBJS)
 SGR_OBJS := $(addprefix $(OBJ)/tracelib/,sgr_open.o sgr_defs.o sgr_stream.o sgr_procs.o \
 	sgw_write.o) \
 	$(SGF_OBJS)
+# what a stream's open buffer file says: a write error, a killed writer's last chunk
+SGR_OBJS += $(OBJ)/tracelib/sgr_status.o
 
 LIBS     += $(LIBDIR)/libsgtrace.a $(LIBDIR)/libsgtrace.so $(LIBDIR)/libsgtread.a
 HEADERS  += $(addprefix $(INCDIR)/,sgtrace.h sgtrace_format.h sgtrace_read.h sgtrace_write.h)
@@ -79,3 +83,10 @@ $(addprefix $(SGT_TESTDIR)/,$(SGT_CMOCKA_TESTS) crashee mktrace failee): $(SGT_T
 $(addprefix $(SGT_TESTDIR)/,$(SGT_CMOCKA_TESTS)): | $(TESTS_DEPS_tracelib)
 tracelib/tests/test-visibility.sh tracelib/tests/test-dump.sh tracelib/tests/test-env.sh \
 	tracelib/tests/test-lost.sh: $(TESTS_DEPS_tracelib)
+
+# Issue 13's writer defects, each a test named after it: planted links and foreign trace roots
+# (2), a full disk (7), a SIGKILL with unflushed buffers (11).
+SGT_DEFECT_TESTS := tracelib/tests/test-defect2-symlink.sh tracelib/tests/test-defect7-full-disk.sh \
+	tracelib/tests/test-defect11-kill.sh
+TESTS += $(SGT_DEFECT_TESTS)
+$(SGT_DEFECT_TESTS): $(TESTS_DEPS_tracelib)

@@ -24,6 +24,7 @@ struct sgr_stream {
 	size_t size;
 	struct sgr_chunk *chunks;
 	size_t n_chunks;
+	void *open_copy;                   /* a chunk read back from the open buffer (sgr_status.c) */
 };
 
 struct sgr_pair {
@@ -52,6 +53,8 @@ struct sgr_trace {
 	size_t n_streams;
 	struct sgr_pair first_pair, last_pair;
 	uint32_t n_pairs;
+	struct sgr_status_index *status_index;  /* threads.sgo's slots (sgr_status.c), while
+						    the streams load */
 	pthread_mutex_t lock;              /* guards problems */
 	char **problems;
 	size_t n_problems, cap_problems;
@@ -76,6 +79,12 @@ struct sgr_stream *sgr_stream_get(struct sgr_trace *t, uint32_t index, int creat
 int sgr_streams_load(struct sgr_trace *t);
 /* The stream at cursor position pos: a thread's, or the sched stream (SGR_POS_SCHED). */
 struct sgr_stream *sgr_stream_at(struct sgr_trace *t, size_t pos);
+/* The stream's open buffer file (sgr_status.c): before the walk, the write error it records
+ * (write_errno, lost, a problem line); after it, a killed writer's last chunk read back into
+ * s->chunks. 0 or -ENOMEM. */
+void sgr_status_errors(struct sgr_trace *t, struct sgr_stream *s);
+int sgr_status_recover(struct sgr_trace *t, struct sgr_stream *s);
+void sgr_status_free(struct sgr_trace *t);
 /* Finds the processes under t->root, picks the one to read and sets t->dir. 0 or -errno. */
 int sgr_procs_find(struct sgr_trace *t, char *err, size_t errlen);
 void sgr_procs_free(struct sgr_trace *t);

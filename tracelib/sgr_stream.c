@@ -117,10 +117,15 @@ static int stream_walk(struct sgr_trace *t, struct sgr_stream *s)
 	if (off < s->size && off + hsz > s->size)
 		sgr_problem_add(t, "%s: chunk %llu: cut short (%zu bytes of a header)", s->file,
 				(unsigned long long)next_seq, s->size - off);
-	sgr_problem_add(t, "%s: no trailer: the stream was cut short after %llu whole chunks "
-			"(%s did not finish: crash or kill?)", s->file,
-			(unsigned long long)s->n_chunks,
-			s->th.index == SGF_SCHED_THREAD ? "the process" : "thread");
+	if (s->th.write_errno)   /* sgr_status.c: not a crash */
+		sgr_problem_add(t, "%s: no trailer: the stream stopped after %llu whole chunks "
+				"(its file could not be written: %s)", s->file,
+				(unsigned long long)s->n_chunks, strerror(s->th.write_errno));
+	else
+		sgr_problem_add(t, "%s: no trailer: the stream was cut short after %llu whole "
+				"chunks (%s did not finish: crash or kill?)", s->file,
+				(unsigned long long)s->n_chunks,
+				s->th.index == SGF_SCHED_THREAD ? "the process" : "thread");
 	return 0;
 }
 
@@ -155,7 +160,10 @@ static int stream_load(struct sgr_trace *t, struct sgr_stream *s)
 		if (sgf_file_header_check(h, SGF_MAGIC_STREAM, &why) == 0 &&
 		    h->thread == s->th.index) {
 			s->th.readable = 1;
+			sgr_status_errors(t, s);
 			rc = stream_walk(t, s);
+			if (rc == 0)
+				rc = sgr_status_recover(t, s);
 			goto out;
 		}
 		if (h->thread != s->th.index)
@@ -214,6 +222,7 @@ static int sched_load(struct sgr_trace *t)
 	t->sched.complete = s->th.complete;
 	t->sched.n_recs = s->th.n_recs;
 	t->sched.lost = s->th.lost;
+	t->sched.write_errno = s->th.write_errno;
 	return rc;
 }
 
@@ -228,6 +237,7 @@ int sgr_streams_load(struct sgr_trace *t)
 	}
 	if (rc == 0)
 		rc = sched_load(t);
+	sgr_status_free(t);   /* what the open buffers said is read */
 	return rc;
 }
 
@@ -236,6 +246,7 @@ static void stream_unmap(struct sgr_stream *s)
 	if (s->map)
 		munmap((void *)s->map, s->size);
 	free(s->chunks);
+	free(s->open_copy);
 }
 
 void sgr_streams_free(struct sgr_trace *t)

@@ -47,6 +47,7 @@ static void fatal_handler(int sig)
 			if (t != me)
 				sgt_thread_finish_foreign(t, 0);
 		sgt_thread_failed_report(0);
+		sgt_obuf_process_end();
 	}
 	for (size_t i = 0; i < N_FATAL; i++)
 		if (fatal_signals[i] == sig)
@@ -75,10 +76,12 @@ static void signals_install(void)
 static void atfork_prepare(void)
 {
 	sgt_registry_atfork_prepare();
+	sgt_obuf_atfork_prepare();
 }
 
 static void atfork_parent(void)
 {
+	sgt_obuf_atfork_parent();
 	sgt_registry_atfork_parent();
 }
 
@@ -87,6 +90,7 @@ void sgt_sched_fork_child(void);
 static void atfork_child(void)
 {
 	sgt_registry_atfork_child();
+	sgt_obuf_atfork_child();
 	if (!configured)
 		return;
 	sgc_sched_fork_child();
@@ -98,25 +102,6 @@ static void atfork_child(void)
 	sgt_thread_fork_child(self);
 	if (!self)
 		sgt_thread_done = 0;
-}
-
-int sgt_proc_dir_make(void)
-{
-	char d[PATH_MAX];
-	for (int k = 1; k <= 1000; k++) {
-		int n = k == 1 ? snprintf(d, sizeof d, "%s/" SGF_PROC_PREFIX "%u", sgt_g.root, sgt_g.pid)
-			       : snprintf(d, sizeof d, "%s/" SGF_PROC_PREFIX "%u.%d", sgt_g.root,
-					  sgt_g.pid, k);
-		if (n < 0 || (size_t)n >= sizeof d)
-			return -ENAMETOOLONG;
-		if (mkdir(d, 0777) == 0) {
-			memcpy(sgt_g.dir, d, (size_t)n + 1);
-			return 0;
-		}
-		if (errno != EEXIST)
-			return -errno;
-	}
-	return -EEXIST;
 }
 
 /* Tells the programs this process starts where to trace and whom they descend from: the root
@@ -179,12 +164,14 @@ __attribute__((constructor)) static void sgt_init(void)
 			 sizeof(struct sg_event_rec);
 	sgt_g.counters_barrier = cfg.counters_barrier;
 	sgt_g.parent_pid = env_parent();
-	snprintf(sgt_g.root, sizeof sgt_g.root, "%s", cfg.dir);
-	snprintf(sgt_g.dir, sizeof sgt_g.dir, "%s", cfg.dir);
-	int rc = sgt_mkdir_p(sgt_g.root);
-	const char *what = "cannot create the trace directory";
-	if (rc == 0)
-		rc = sgt_proc_dir_make();
+	sgt_g.rootfd = sgt_g.dirfd = -1;
+	if (sgt_root_open(cfg.dir, cfg.dir_var, err, sizeof err) < 0) {
+		fprintf(stderr, "%s\n", err);
+		return;
+	}
+	snprintf(sgt_g.dir, sizeof sgt_g.dir, "%s", sgt_g.root);
+	const char *what = "cannot create the process's trace directory";
+	int rc = sgt_proc_dir_make();
 	if (rc == 0) {
 		what = "cannot write the definitions file";
 		rc = sgt_registry_open(0);
@@ -223,6 +210,7 @@ __attribute__((destructor)) static void sgt_fini(void)
 		sgt_thread_lost_report(t);   /* events dropped after a stream ended */
 	}
 	sgt_thread_failed_report(1);
+	sgt_obuf_process_end();
 	sgc_sched_stop(0);
 	sgt_sched_close(0);
 	sgt_registry_clock_pair();

@@ -114,6 +114,7 @@ int sgt_env_parse(char *(*get)(const char *name), struct sgt_config *cfg, char *
 			goto out;
 		}
 		snprintf(cfg->dir, sizeof cfg->dir, "%s", v);
+		cfg->dir_var = name;
 	}
 	v = get("SG_TRACE_BUFFER");
 	if (v && (rc = parse_size("SG_TRACE_BUFFER", v, &cfg->buf_bytes, err, errlen)) < 0)

@@ -5,6 +5,8 @@
  *   sgt_registry.c  ids for functions, objects, regions, counters; the definitions file
  *   sgt_thread.c    per-thread state: buffers, chunks, flush, finish, object caches
  *   sgt_core.c      start/finish of the process, fatal signals, fork
+ *   sgt_dir.c       the trace root, the process's directory and the files created in it
+ *   sgt_obuf.c      the streams' open buffers (threads.sgo): the chunk being filled, the status
  *   sgt_wrap.c      the sg_pthread_* wrappers; sgt_probe.c the other recorders
  * The hot path is sgt_rec_t below: a TLS load, a bounds check, rdtsc and three stores, and every
  * second record a stripe of the chunk checksum (sgt_hash.h). No locks or atomic
@@ -43,6 +45,8 @@
 struct sgt_config {
 	int enabled;
 	char dir[PATH_MAX - 96];   /* room left for "/proc.<pid>.<k>/thread.<N>.sgs" */
+	const char *dir_var;       /* where dir came from: "SG_TRACE_DIR", "SG_TRACE_ROOT" or NULL
+				      for the default ./sgtrace.<pid> */
 	size_t buf_bytes;
 	int counters_barrier;      /* SG_COUNTERS_BARRIER=1: sample counters at barrier episodes */
 	int clock;                 /* SG_TRACE_CLOCK: 0 auto, else the enum sgf_clock asked for */
@@ -70,13 +74,74 @@ struct sgt_global {
 	int fork_pending;          /* forked child: its trace is created on its first event */
 	char root[PATH_MAX - 96];  /* the trace root (SG_TRACE_DIR): one directory per process */
 	char dir[PATH_MAX];        /* this process's own: <root>/proc.<pid>[.<k>] */
+	int rootfd, dirfd;         /* the two directories, opened once checked (-1: none) */
 };
 extern struct sgt_global sgt_g;
 
+/* ---- where the files go (sgt_dir.c) ---- */
+/* Sets up the trace root `dir` (from `var`, NULL for the default ./sgtrace.<pid>): the default
+ * is created fresh (a new name ./sgtrace.<pid>.<k> when that one exists, with a warning on
+ * stderr); an explicit root is created, or accepted when it exists only as a real directory
+ * owned by this user or a sticky one of root's. Sets sgt_g.root and sgt_g.rootfd. 0, or -errno
+ * with one line "sgtrace: error: ...; tracing is off" in err. */
+int sgt_root_open(const char *dir, const char *var, char *err, size_t errlen);
 /* Creates this process's own trace directory <root>/proc.<pid> (proc.<pid>.2, .3, ... when a
- * directory of that name exists already: another process's trace is never written into) and
- * sets sgt_g.dir. 0 or -errno. */
+ * directory of that name exists already: another process's trace is never written into), mode
+ * 0700, opens it and checks it is the directory just made; sets sgt_g.dir and sgt_g.dirfd (a
+ * forked child replaces its parent's). 0 or -errno. */
 int sgt_proc_dir_make(void);
+/* Creates file `name` in the process's directory: O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600, plus
+ * `flags` (O_WRONLY, O_RDWR, O_APPEND). A file descriptor or -errno. Async-signal-safe. */
+int sgt_file_create(const char *name, int flags);
+
+/* ---- a stream's open buffer (sgt_obuf.c, sgtrace_format.h: struct sgf_open_status) ---- */
+struct sgt_obuf {
+	struct sgf_open_status *st;       /* status block: in the file, else in memory */
+	struct sgf_chunk_header *chunk;   /* header space, then the records (64-byte aligned) */
+	void *map;                        /* the shared mapping (status, maybe chunk), or NULL */
+	size_t map_bytes;
+	size_t filled_bytes;              /* the part of the file written (stores go only there) */
+	size_t n_recs, n_filled;          /* records the chunk holds; those that may be stored now */
+	int grow_failed;
+	void *mem;                        /* what was allocated in memory instead, or NULL */
+	long slot;                        /* its slot of threads.sgo, -1: none */
+	int fd;                           /* threads.sgo (kept by sgt_obuf.c), to grow the slot */
+	size_t file_off;                  /* the slot's offset in it */
+	char name[32];                    /* its own file (sched.sgo), "" when none */
+	char stream[32];                  /* the stream it buffers, "thread.3.sgs" (messages) */
+	int done;
+};
+/* Gives thread stream `stream` (thread `thread`) a buffer of n_recs records in a slot of the
+ * process's threads.sgo when it can be had (a full disk: the status block alone, or nothing),
+ * else in memory. 0 or -ENOMEM. */
+int sgt_obuf_open_thread(struct sgt_obuf *b, const char *stream, uint32_t thread, size_t n_recs);
+/* The same in a file of its own, `name`, written in full now (the sched stream). */
+int sgt_obuf_open_file(struct sgt_obuf *b, const char *name, const char *stream, uint32_t thread,
+		       size_t n_recs);
+/* Writes more of the file (twice as much, up to the whole buffer) so that more records may be
+ * stored; returns how many may be now (n_filled). Not async-signal-safe. */
+size_t sgt_obuf_grow(struct sgt_obuf *b);
+/* Marks the buffer's chunk open: chunk `seq` of the stream, no record before `ticks`. */
+void sgt_obuf_open_mark(struct sgt_obuf *b, uint64_t seq, uint64_t ticks, uint64_t ns);
+/* The stream's file failed with errno `err` after n_written events: notes it in the status
+ * block and says so once per process on stderr. Async-signal-safe. */
+void sgt_obuf_failed(struct sgt_obuf *b, int err, uint64_t n_written, uint64_t lost);
+/* The stream ended cleanly (unless its status says why it failed): its slot is marked free, its
+ * own file removed. Async-signal-safe; the mapping stays valid. */
+void sgt_obuf_done(struct sgt_obuf *b);
+/* Unmaps and frees the buffer (its slot goes to the next thread when done). Owner only. */
+void sgt_obuf_free(struct sgt_obuf *b);
+/* In a forked child: the mapping is not inherited (MADV_DONTFORK), forget it. */
+void sgt_obuf_forget(struct sgt_obuf *b);
+/* At the process's end (exit, fatal signal): removes threads.sgo when every stream ended
+ * cleanly. Async-signal-safe. */
+void sgt_obuf_process_end(void);
+void sgt_obuf_atfork_prepare(void);
+void sgt_obuf_atfork_parent(void);
+void sgt_obuf_atfork_child(void);
+/* Says once per process on stderr that file `name` could not be written (a full disk), and that
+ * what would have gone into it is lost. Async-signal-safe. */
+void sgt_say_write_failed(const char *name, int err);
 
 /* ---- sched stream (sgt_sched.c): the process's context switches and per-thread CPU time and
  * run delay, written by the counter code's drain (collector/offcpu.c) into sched.sgs ---- */
@@ -130,6 +195,7 @@ struct sgt_thread {
 	uint64_t hv[4];            /* payload checksum of buf..pos, whole stripes (hot, sgt_hash.h) */
 	struct sg_event_rec *buf;  /* 64-byte aligned */
 	struct sgf_chunk_header *chunk;  /* header space right before buf: one write per chunk */
+	struct sgt_obuf ob;        /* where chunk and buf are: a slot of threads.sgo, mapped shared */
 	uint32_t index, parent;
 	int fd;
 	int io_lock;               /* taken around file writes (owner, exit, fatal signal) */
@@ -181,8 +247,10 @@ static inline void sgt_rec_put(struct sgt_thread *t, struct sg_event_rec *r, uin
 			       enum sg_ev_kind kind, uint32_t id, uint32_t aux)
 {
 	uint64_t w0 = sg_rec_w0(ticks, kind), w1 = sg_rec_w1(id, aux);
-	r->w0 = w0;
+	/* w0 last: a process killed between the two stores leaves the record's old time, which
+	 * the reader of an open chunk takes for its end (sgtrace_format.h, sgf_open_status) */
 	r->w1 = w1;
+	__atomic_store_n(&r->w0, w0, __ATOMIC_RELEASE);
 	__atomic_store_n(&t->pos, r + 1, __ATOMIC_RELEASE);
 	sgt_rec_hash(t, r, w0, w1);
 }

@@ -27,9 +27,9 @@ int sgt_write_all(int fd, const void *p, size_t n)
 	return 0;
 }
 
-static int mkdir_one(const char *path)
+static int mkdir_one(const char *path, mode_t mode)
 {
-	if (mkdir(path, 0777) == 0)
+	if (mkdir(path, mode) == 0)
 		return 0;
 	int err = errno;
 	struct stat st;
@@ -38,7 +38,7 @@ static int mkdir_one(const char *path)
 	return -err;
 }
 
-int sgt_mkdir_p(const char *path)
+int sgt_mkdir_p(const char *path, mode_t mode)
 {
 	char buf[PATH_MAX];
 	size_t n = strlen(path);
@@ -51,10 +51,10 @@ int sgt_mkdir_p(const char *path)
 		if (buf[i] != '/')
 			continue;
 		buf[i] = '\0';
-		int rc = mkdir_one(buf);
+		int rc = mkdir_one(buf, mode);
 		buf[i] = '/';
 		if (rc < 0)
 			return rc;
 	}
-	return mkdir_one(buf);
+	return mkdir_one(buf, mode);
 }

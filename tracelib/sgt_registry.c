@@ -61,6 +61,8 @@ static int def_emit(enum sgf_def_type type, const void *fixed, size_t fixed_len,
 	if (n < 0)
 		goto out;
 	rc = defs_fd >= 0 ? sgt_write_all(defs_fd, buf, (size_t)n) : -EBADF;
+	if (rc < 0 && rc != -EBADF)
+		sgt_say_write_failed(SGF_DEFS_NAME, -rc);
 	if (type == SGF_DEF_THREAD || type == SGF_DEF_CLOCK || type == SGF_DEF_SCHED)
 		goto out;
 	if (replay_len + (size_t)n > replay_cap) {
@@ -85,16 +87,14 @@ out:
 
 int sgt_registry_open(int replay)
 {
-	char path[PATH_MAX];
 	int rc = 0;
-	if ((size_t)snprintf(path, sizeof path, "%s/%s", sgt_g.dir, SGF_DEFS_NAME) >= sizeof path)
-		return -ENAMETOOLONG;
 	pthread_mutex_lock(&reg_lock);
 	if (defs_fd >= 0)
 		close(defs_fd);
-	defs_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0666);
+	defs_fd = sgt_file_create(SGF_DEFS_NAME, O_WRONLY | O_APPEND);
 	if (defs_fd < 0) {
-		rc = -errno;
+		rc = defs_fd;
+		defs_fd = -1;
 		goto out;
 	}
 	struct sgf_file_header h;
@@ -334,7 +334,10 @@ int sgt_registry_lost(uint32_t index, uint64_t n)
 	int fd = __atomic_load_n(&defs_fd, __ATOMIC_ACQUIRE);
 	if (len < 0)
 		return (int)len;
-	return fd >= 0 ? sgt_write_all(fd, buf, (size_t)len) : -EBADF;
+	int rc = fd >= 0 ? sgt_write_all(fd, buf, (size_t)len) : -EBADF;
+	if (rc < 0 && rc != -EBADF)
+		sgt_say_write_failed(SGF_DEFS_NAME, -rc);
+	return rc;
 }
 
 void sgt_registry_join_put(pthread_t th, uint32_t index)

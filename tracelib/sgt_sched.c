@@ -5,7 +5,9 @@
  * the whole process, written in the same checked chunks as a thread's stream, but with ticks in
  * ns since the epoch (clock SGF_CLOCK_NS: the kernel stamps switch records with
  * CLOCK_MONOTONIC). Writers are few and rare (the drain thread, thread begin/end, region
- * boundaries), so a flag lock serializes them; a fatal-signal handler only tries it.
+ * boundaries), so a flag lock serializes them; a fatal-signal handler only tries it. Its buffer
+ * is the open buffer file sched.sgo (sgt_obuf.c), whose status block also counts the records
+ * in it, since they are not in time order.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,7 +30,9 @@ static struct {
 	int failed, closed;
 	uint64_t seq, n_written, lost;
 	size_t n;
-	struct sgf_chunk_header *chunk;   /* header space, then SCHED_BUF_RECS records */
+	struct sgf_chunk_header *chunk;   /* header space, then cap records */
+	size_t cap;                       /* SCHED_BUF_RECS, less when the disk was full */
+	struct sgt_obuf ob;               /* where chunk is: sched.sgo */
 } ss = { .fd = -1 };
 
 /* A clock pair of this stream: ticks are ns since the epoch. */
@@ -40,29 +44,27 @@ static void ns_pair(uint64_t *ticks, uint64_t *ns)
 
 int sgt_sched_open(void)
 {
-	char path[PATH_MAX];
-	int n = snprintf(path, sizeof path, "%s/%s", sgt_g.dir, SGF_SCHED_NAME);
-	if (n < 0 || (size_t)n >= sizeof path)
-		return -ENAMETOOLONG;
-	size_t bytes = sizeof(struct sgf_chunk_header) + SCHED_BUF_RECS * sizeof(struct sg_event_rec);
-	struct sgf_chunk_header *c = aligned_alloc(64, bytes);
-	if (!c)
-		return -ENOMEM;
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
-	if (fd < 0) {
-		free(c);
-		return -errno;
-	}
+	int fd = sgt_file_create(SGF_SCHED_NAME, O_WRONLY);
+	if (fd < 0)
+		return fd;
 	struct sgf_file_header h;
 	sgf_file_header_make(&h, SGF_MAGIC_STREAM, SGF_CLOCK_NS, sgt_g.pid, sgt_g.parent_pid,
 			     SGF_SCHED_THREAD, sgt_g.epoch_ns, sgt_g.epoch_real_ns);
 	int rc = sgt_write_all(fd, &h, sizeof h);
+	if (rc == 0)
+		rc = sgt_obuf_open_file(&ss.ob, SGF_SCHED_OPEN_NAME, SGF_SCHED_NAME,
+					SGF_SCHED_THREAD, SCHED_BUF_RECS);
 	if (rc < 0) {
+		if (rc != -ENOMEM)
+			sgt_say_write_failed(SGF_SCHED_NAME, -rc);
 		close(fd);
-		free(c);
 		return rc;
 	}
-	ss.chunk = c;
+	ss.cap = ss.ob.n_filled;   /* the whole file is written at once (sgt_obuf_open_file) */
+	uint64_t ticks, ns;
+	ns_pair(&ticks, &ns);
+	sgt_obuf_open_mark(&ss.ob, 0, ticks, ns);
+	ss.chunk = ss.ob.chunk;
 	ss.n = 0;
 	ss.seq = ss.n_written = ss.lost = 0;
 	ss.closed = ss.failed = 0;
@@ -75,24 +77,33 @@ static void chunk_flush(void)
 {
 	if (ss.n == 0 || ss.fd < 0)
 		return;
-	struct sgf_chunk_header *h = ss.chunk;
+	struct sgf_chunk_header *h = ss.chunk, sealed;
 	const struct sg_event_rec *recs = (const struct sg_event_rec *)(h + 1);
-	memset(h, 0, sizeof *h);
-	h->thread = SGF_SCHED_THREAD;
-	h->seq = ss.seq;
-	h->n_recs = (uint32_t)ss.n;
-	ns_pair(&h->pair_ticks, &h->pair_ns);
-	sgf_chunk_seal(h, recs);
-	if (sgt_write_all(ss.fd, h, sizeof *h + ss.n * sizeof *recs) < 0) {
+	memset(&sealed, 0, sizeof sealed);
+	sealed.thread = SGF_SCHED_THREAD;
+	sealed.seq = ss.seq;
+	sealed.n_recs = (uint32_t)ss.n;
+	ns_pair(&sealed.pair_ticks, &sealed.pair_ns);
+	sgf_chunk_seal(&sealed, recs);
+	*h = sealed;
+	off_t end = lseek(ss.fd, 0, SEEK_CUR);
+	int rc = sgt_write_all(ss.fd, h, sizeof *h + ss.n * sizeof *recs);
+	if (rc < 0) {
+		if (end >= 0)
+			(void)ftruncate(ss.fd, end);   /* back to its last whole chunk */
 		ss.lost += ss.n;
 		close(ss.fd);
 		ss.fd = -1;
 		ss.failed = 1;
+		sgt_obuf_failed(&ss.ob, -rc, ss.n_written, ss.lost);
 	} else {
 		ss.seq++;
 		ss.n_written += ss.n;
+		sgt_obuf_open_mark(&ss.ob, ss.seq, sealed.pair_ticks, sealed.pair_ns);
 	}
 	ss.n = 0;
+	if (ss.ob.st)
+		__atomic_store_n(&ss.ob.st->n_open, 0, __ATOMIC_RELEASE);
 }
 
 void sgt_sched_put(const struct sg_event_rec *recs, size_t n, int in_signal)
@@ -103,14 +114,16 @@ void sgt_sched_put(const struct sg_event_rec *recs, size_t n, int in_signal)
 		ss.failed = 1;
 	if (ss.fd < 0) {
 		ss.lost += n;
+		if (ss.ob.st)
+			__atomic_store_n(&ss.ob.st->lost, ss.lost, __ATOMIC_RELAXED);
 		sgt_flag_unlock(&ss.lock);
 		return;
 	}
 	struct sg_event_rec *buf = (struct sg_event_rec *)(ss.chunk + 1);
 	while (n > 0) {
-		if (ss.n == SCHED_BUF_RECS)
+		if (ss.n == ss.cap)
 			chunk_flush();
-		size_t k = SCHED_BUF_RECS - ss.n;
+		size_t k = ss.cap - ss.n;
 		if (k > n)
 			k = n;
 		/* a record and its VALUE stay in one chunk */
@@ -122,6 +135,8 @@ void sgt_sched_put(const struct sg_event_rec *recs, size_t n, int in_signal)
 		}
 		memcpy(buf + ss.n, recs, k * sizeof *recs);
 		ss.n += k;
+		/* after the records: a reader of a killed process's sched.sgo takes this many */
+		__atomic_store_n(&ss.ob.st->n_open, (uint32_t)ss.n, __ATOMIC_RELEASE);
 		recs += k;
 		n -= k;
 	}
@@ -142,10 +157,14 @@ void sgt_sched_close(int in_signal)
 		};
 		ns_pair(&tr.pair_ticks, &tr.pair_ns);
 		sgf_trailer_seal(&tr);
-		(void)sgt_write_all(ss.fd, &tr, sizeof tr);
+		int rc = sgt_write_all(ss.fd, &tr, sizeof tr);
+		if (rc < 0)
+			sgt_obuf_failed(&ss.ob, -rc, ss.n_written, ss.lost);
 		close(ss.fd);
 		ss.fd = -1;
 	}
+	if (ss.ob.st)
+		sgt_obuf_done(&ss.ob);
 	ss.closed = 1;
 	sgt_flag_unlock(&ss.lock);
 }
@@ -157,7 +176,7 @@ void sgt_sched_fork_child(void)
 {
 	if (ss.fd >= 0)
 		close(ss.fd);
-	free(ss.chunk);
+	sgt_obuf_forget(&ss.ob);
 	memset(&ss, 0, sizeof ss);
 	ss.fd = -1;
 }

@@ -1,7 +1,9 @@
 /*
  * sgt_thread.c — per-thread recording state of libsgtrace: the TLS buffer, its chunks and
  * trailer, the start and finish of a thread's stream, and the per-thread caches that map sync
- * objects and names to ids without taking a lock on a hit.
+ * objects and names to ids without taking a lock on a hit. The buffer is the thread's slot of
+ * the open buffer file threads.sgo, mapped shared (sgt_obuf.c): a SIGKILL leaves its records
+ * to the reader, and a stream whose file cannot be written says why there.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -9,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -71,6 +74,15 @@ static void chunk_prealloc(struct sgt_thread *t, size_t len)
 		(void)fallocate(t->fd, FALLOC_FL_KEEP_SIZE, (off_t)t->file_bytes, (off_t)len);
 }
 
+/* Counts n events t lost, in its state and in its open buffer's status block (the count the
+ * reader finds when the stream could not carry it: a full disk). */
+static void lost_add(struct sgt_thread *t, uint64_t n)
+{
+	t->lost += n;
+	if (t->ob.st)
+		__atomic_store_n(&t->ob.st->lost, t->lost, __ATOMIC_RELAXED);
+}
+
 /* Seals chunk header h whose payload checksum the recording thread kept (sgt_hash.h): as
  * sgf_chunk_seal() without the pass over the payload. The header checksum covers all of the
  * header but its last word (docs/trace-format.md); test_hash checks both agree. */
@@ -89,26 +101,33 @@ static void chunk_write(struct sgt_thread *t, size_t n, int own)
 	if (n == 0)
 		return;
 	if (t->fd < 0) {
-		t->lost += n;
+		lost_add(t, n);
 		return;
 	}
-	struct sgf_chunk_header *h = t->chunk;
-	memset(h, 0, sizeof *h);
-	h->thread = t->index;
-	h->seq = t->seq;
-	h->n_recs = (uint32_t)n;
-	sgt_clock_pair(&h->pair_ticks, &h->pair_ns);
+	/* Sealed aside, then copied over the open header at once: a kill in between leaves the
+	 * open header, after it a sealed chunk the reader can check (sgf_open_status). */
+	struct sgf_chunk_header *h = t->chunk, sealed;
+	memset(&sealed, 0, sizeof sealed);
+	sealed.thread = t->index;
+	sealed.seq = t->seq;
+	sealed.n_recs = (uint32_t)n;
+	sgt_clock_pair(&sealed.pair_ticks, &sealed.pair_ns);
 	if (own)
-		chunk_seal_kept(t, h, n);
+		chunk_seal_kept(t, &sealed, n);
 	else
-		sgf_chunk_seal(h, t->buf);
+		sgf_chunk_seal(&sealed, t->buf);
+	*h = sealed;
 	size_t len = sizeof *h + n * sizeof *t->buf;
 	chunk_prealloc(t, len);
-	if (sgt_write_all(t->fd, h, len) < 0) {
-		/* Disk full or similar: this stream stops here, and counts what it drops. */
-		t->lost += n;
+	int rc = sgt_write_all(t->fd, h, len);
+	if (rc < 0) {
+		/* Disk full or similar: this stream stops here, cut back to its last whole chunk,
+		 * and says so in its status block and once on stderr; it counts what it drops. */
+		(void)ftruncate(t->fd, (off_t)t->file_bytes);
+		lost_add(t, n);
 		close(t->fd);
 		t->fd = -1;
+		sgt_obuf_failed(&t->ob, -rc, t->n_written, t->lost);
 		return;
 	}
 	t->seq++;
@@ -128,13 +147,17 @@ static void trailer_write(struct sgt_thread *t)
 		};
 		sgt_clock_pair(&tr.pair_ticks, &tr.pair_ns);
 		sgf_trailer_seal(&tr);
-		if (sgt_write_all(t->fd, &tr, sizeof tr) == 0)
+		int rc = sgt_write_all(t->fd, &tr, sizeof tr);
+		if (rc == 0)
 			t->lost_written = t->lost;
+		else
+			sgt_obuf_failed(&t->ob, -rc, t->n_written, t->lost);
 		close(t->fd);
 		t->fd = -1;
 	}
 	t->finished = 1;
 	sgt_thread_lost_report(t);
+	sgt_obuf_done(&t->ob);   /* nothing left in it, unless it says why the stream failed */
 }
 
 void sgt_thread_lost_report(struct sgt_thread *t)
@@ -148,10 +171,14 @@ void sgt_thread_flush(struct sgt_thread *t)
 {
 	sgt_flag_trylock(&t->io_lock, -1);
 	size_t n = (size_t)(t->pos - t->buf);
-	if (t->finished)
-		t->lost += n;
-	else
+	if (t->finished) {
+		lost_add(t, n);
+	} else {
 		chunk_write(t, n, sgt_self == t);
+		/* the next chunk: its records come after the pair the last one was sealed with */
+		if (t->fd >= 0)
+			sgt_obuf_open_mark(&t->ob, t->seq, t->chunk->pair_ticks, t->chunk->pair_ns);
+	}
 	sgt_buf_restart(t);
 	sgt_flag_unlock(&t->io_lock);
 }
@@ -184,12 +211,12 @@ void sgt_thread_finish(struct sgt_thread *t)
 	sgt_flag_trylock(&t->io_lock, -1);
 	size_t n = (size_t)(t->pos - t->buf);
 	if (t->finished) {
-		t->lost += n;
+		lost_add(t, n);
 	} else {
 		chunk_write(t, n, 1);
 		trailer_write(t);
 	}
-	free(t->chunk);
+	sgt_obuf_free(&t->ob);
 	t->chunk = NULL;
 	t->buf = t->pos = t->end = NULL;
 	sgt_flag_unlock(&t->io_lock);
@@ -212,26 +239,49 @@ int sgt_thread_key_init(void)
 	return -pthread_key_create(&thread_key, key_destructor);
 }
 
-/* Opens the stream file of t and writes its header. */
+/* Creates the stream file of t (never one that exists: sgt_dir.c) and writes its header. */
 static int stream_open(struct sgt_thread *t)
 {
-	char path[PATH_MAX];
-	int n = snprintf(path, sizeof path, "%s/" SGF_STREAM_FMT, sgt_g.dir, t->index);
-	if (n < 0 || (size_t)n >= sizeof path)
-		return -ENAMETOOLONG;
-	t->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (t->fd < 0)
-		return -errno;
+	char name[32];
+	snprintf(name, sizeof name, SGF_STREAM_FMT, t->index);
+	t->fd = sgt_file_create(name, O_WRONLY);
+	if (t->fd < 0) {
+		static int said;
+		int rc = t->fd;
+		t->fd = -1;
+		/* EEXIST: a file this process did not make, e.g. a planted link (sgt_dir.c) */
+		if (rc != -EMFILE && rc != -ENFILE && !__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+			fprintf(stderr, "sgtrace: error: %s/%s: cannot create: %s; thread %u is not "
+				"traced\n", sgt_g.dir, name, strerror(-rc), t->index);
+		return rc;
+	}
 	struct sgf_file_header h;
 	sgf_file_header_make(&h, SGF_MAGIC_STREAM, sgt_g.clock, sgt_g.pid, sgt_g.parent_pid,
 			     t->index, sgt_g.epoch_ns, sgt_g.epoch_real_ns);
 	int rc = sgt_write_all(t->fd, &h, sizeof h);
 	if (rc < 0) {
+		/* not even its header: the thread is not traced (counted lost), leave no stream */
+		sgt_say_write_failed(name, -rc);
 		close(t->fd);
 		t->fd = -1;
+		unlinkat(sgt_g.dirfd, name, 0);
 	}
 	t->file_bytes = sizeof h;
 	return rc;
+}
+
+/* Gives t its buffer, a slot of the open buffer file threads.sgo. */
+static int buf_open(struct sgt_thread *t)
+{
+	char stream[32];
+	snprintf(stream, sizeof stream, SGF_STREAM_FMT, t->index);
+	int rc = sgt_obuf_open_thread(&t->ob, stream, t->index, sgt_g.buf_recs);
+	if (rc < 0)
+		return rc;
+	t->chunk = t->ob.chunk;
+	t->buf = (struct sg_event_rec *)(t->chunk + 1);
+	t->pos = t->end = t->buf;
+	return 0;
 }
 
 /* Gives t (new, or restarting in a forked child) its index, file and definition, and records
@@ -243,14 +293,21 @@ static int thread_begin(struct sgt_thread *t, uint32_t index, uint32_t parent)
 	t->tid = (pid_t)syscall(SYS_gettid);
 	t->seq = t->n_written = t->lost = t->lost_written = 0;
 	t->finished = 0;
-	int rc = stream_open(t);
+	int rc = buf_open(t);   /* first: no stream file for a thread without a buffer */
+	if (rc < 0)
+		return rc;
+	rc = stream_open(t);
 	if (rc < 0)
 		return rc;
 	rc = sgt_registry_thread(t->index, parent, t->tid);
 	if (rc < 0)
 		return rc;
+	/* THREAD_BEGIN goes into the file at once: a thread killed early is still known */
+	uint64_t ticks, ns;
+	sgt_clock_pair(&ticks, &ns);
+	sgt_obuf_open_mark(&t->ob, 0, ticks, ns);
 	sgt_buf_restart(t);
-	t->end = t->buf + sgt_g.buf_recs;
+	t->end = t->buf + t->ob.n_filled;   /* where the file is written (sgt_obuf.c) */
 	sgt_self = t;
 	pthread_setspecific(thread_key, t);
 	sgt_rec_t(t, SG_EV_THREAD_BEGIN, t->index, parent);
@@ -266,13 +323,6 @@ struct sgt_thread *sgt_thread_start(uint32_t index, uint32_t parent)
 	if (!t)
 		goto fail;
 	t->fd = -1;
-	/* 64-byte aligned, so the records after the 64-byte header start on a checksum stripe. */
-	size_t bytes = sizeof(struct sgf_chunk_header) + sgt_g.buf_recs * sizeof *t->buf;
-	t->chunk = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
-	if (!t->chunk)
-		goto fail;
-	t->buf = (struct sg_event_rec *)(t->chunk + 1);
-	t->pos = t->end = t->buf;
 	if (thread_begin(t, index, parent) < 0)
 		goto fail;
 	if (index == SG_NO_ID)
@@ -284,7 +334,8 @@ fail:
 	if (t) {
 		if (t->fd >= 0)
 			close(t->fd);
-		free(t->chunk);
+		sgt_obuf_done(&t->ob);
+		sgt_obuf_free(&t->ob);
 		free(t);
 	}
 	sgt_self = NULL;
@@ -308,8 +359,10 @@ void sgt_thread_fork_child(struct sgt_thread *self)
 	thread_list = NULL;
 	failed_threads = failed_lost = 0;   /* the parent's, reported by the parent */
 	if (self) {
-		/* Its buffered events belong to the parent, which writes them. */
-		self->pos = self->end = self->buf;
+		/* Its buffered events belong to the parent, which writes them; its buffer is the
+		 * parent's file, not mapped here (fork_restart gives it its own). */
+		self->pos = self->end = self->buf = NULL;
+		self->chunk = NULL;
 		self->fork_reset = 1;
 	}
 }
@@ -319,11 +372,21 @@ static struct sgt_thread *fork_restart(struct sgt_thread *t)
 {
 	extern int sgt_core_fork_start(void);
 	t->fork_reset = 0;
+	sgt_obuf_forget(&t->ob);
+	t->buf = t->pos = t->end = NULL;
+	t->chunk = NULL;
 	if (sgt_core_fork_start() < 0 || thread_begin(t, SG_NO_ID, SG_NO_ID) < 0) {
+		if (t->fd >= 0)
+			close(t->fd);
 		t->fd = -1;
 		t->finished = 1;
+		if (!t->buf) {
+			/* no buffer at all: this child records nothing */
+			sg_trace_active = 0;
+			return NULL;
+		}
 		sgt_buf_restart(t);
-		t->end = t->buf + sgt_g.buf_recs;
+		t->end = t->buf + t->ob.n_filled;
 		return t;
 	}
 	sgt_thread_list_add(t);
@@ -344,8 +407,15 @@ struct sgt_thread *sgt_slow(unsigned need)
 		if (!t)
 			return NULL;
 	}
-	if (t->fork_reset)
-		t = fork_restart(t);
+	if (t->fork_reset && !(t = fork_restart(t)))
+		return NULL;
+	if ((size_t)(t->end - t->pos) < need && t->ob.n_filled < t->ob.n_recs) {
+		/* the end of the part of the buffer file written so far: write more of it */
+		sgt_flag_trylock(&t->io_lock, -1);
+		if (!t->finished)
+			__atomic_store_n(&t->end, t->buf + sgt_obuf_grow(&t->ob), __ATOMIC_RELEASE);
+		sgt_flag_unlock(&t->io_lock);
+	}
 	if ((size_t)(t->end - t->pos) < need)
 		sgt_thread_flush(t);
 	return t;
@@ -370,10 +440,11 @@ void sgt_rec_value(struct sgt_thread *t, uint32_t counter, int64_t value)
 		return;
 	struct sg_event_rec *r = t->pos;
 	uint64_t ticks = sgt_ticks();
-	r[0].w0 = sg_rec_w0(ticks, SG_EV_COUNTER);
+	/* r[0].w0 last: a kill before it leaves neither record readable (sgt_rec_put) */
 	r[0].w1 = sg_rec_w1(counter, 0);
-	r[1].w0 = sg_rec_w0(ticks, SG_EV_VALUE);
 	r[1].w1 = (uint64_t)value;
+	r[1].w0 = sg_rec_w0(ticks, SG_EV_VALUE);
+	__atomic_store_n(&r[0].w0, sg_rec_w0(ticks, SG_EV_COUNTER), __ATOMIC_RELEASE);
 	__atomic_store_n(&t->pos, r + 2, __ATOMIC_RELEASE);
 	sgt_rec_hash(t, r, r[0].w0, r[0].w1);
 	sgt_rec_hash(t, r + 1, r[1].w0, r[1].w1);

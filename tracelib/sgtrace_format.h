@@ -235,6 +235,37 @@ enum sgf_def_type {
 				     how the sched stream was recorded, or why it could not be */
 };
 
+/*
+ * The open buffers of a process's streams (threads.sgo: a slot per thread; sched.sgo: one for
+ * the sched stream): libsgtrace records a stream's next chunk into a shared mapping of its
+ * slot, so that what a thread recorded is in the page cache even when the process is killed
+ * with SIGKILL, and notes there why the stream stopped when its file could not be written (a
+ * full disk). The files are removed when every stream ended normally. A slot: struct
+ * sgf_open_status (64 bytes), a chunk header (64), then the records; the next slot starts
+ * slot_bytes after it. The chunk header is SGF_OPEN_MAGIC while the chunk is being filled (seq:
+ * the chunk it will be; pair_ticks: a tick count not after its first record), a sealed chunk
+ * header while it is written to the stream. Only the status block may be written (the rest did
+ * not fit on the disk); a slot of thread SG_NO_ID is free (its stream ended cleanly).
+ */
+#define SGF_THREADS_OPEN_NAME "threads.sgo"
+#define SGF_SCHED_OPEN_NAME  "sched.sgo"
+#define SGF_MAGIC_OPEN       "SGTOPEN\0"
+#define SGF_OPEN_MAGIC       UINT32_C(0x4f434753)   /* "SGCO": a chunk still open */
+
+struct sgf_open_status {
+	char magic[8];           /* SGF_MAGIC_OPEN */
+	uint32_t thread;         /* thread index, SGF_SCHED_THREAD for sched.sgo, SG_NO_ID: free */
+	uint32_t write_errno;    /* 0, or the errno of the write that stopped the stream */
+	uint64_t n_written;      /* events in the stream file when it stopped */
+	uint64_t lost;           /* events the stream lost so far (kept up to date) */
+	uint32_t n_open;         /* sched.sgo: records in the open chunk; thread streams: 0 (the
+				    reader takes records while their ticks rise from pair_ticks) */
+	uint32_t capacity;       /* records the open chunk can hold; 0: status block only */
+	uint64_t epoch_ns;       /* as the stream's file header */
+	uint64_t slot_bytes;     /* this slot's size in the file: the next one starts there */
+	uint64_t reserved;
+};
+
 #define SGF_COUNTER_UNAVAILABLE 1u
 #define SGF_SCHED_UNAVAILABLE 1u
 
@@ -242,6 +273,7 @@ _Static_assert(sizeof(struct sgf_file_header) == 64, "file header is 64 bytes");
 _Static_assert(sizeof(struct sgf_chunk_header) == 64, "chunk header is 64 bytes");
 _Static_assert(sizeof(struct sgf_trailer) == 64, "trailer is 64 bytes");
 _Static_assert(sizeof(struct sgf_def_header) == 16, "definition header is 16 bytes");
+_Static_assert(sizeof(struct sgf_open_status) == 64, "open status is 64 bytes");
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "scalegraph trace files are little-endian; this reader/writer assumes a little-endian host"
 #endif

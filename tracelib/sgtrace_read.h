@@ -78,6 +78,8 @@ struct sgr_thread {
 	uint64_t n_recs;           /* records in those chunks (before payload checks) */
 	uint64_t lost;             /* events lost: the trailer's count plus SGF_DEF_LOST records */
 	uint64_t n_damaged;        /* chunks found damaged (grows as payloads are checked) */
+	int write_errno;           /* the writer stopped on this write error (ENOSPC), else 0 */
+	uint64_t n_recovered;      /* records (in n_recs) read back from a killed writer's buffer */
 };
 
 /* The process's sched stream (sched.sgs, format 1.2): kernel context-switch records of its
@@ -92,6 +94,7 @@ struct sgr_sched {
 	int complete;              /* it ends with a valid trailer */
 	uint64_t n_recs;           /* records in its whole chunks */
 	uint64_t lost;             /* records lost by the writer (trailer) */
+	int write_errno;           /* the writer stopped on this write error (ENOSPC), else 0 */
 };
 
 /* One process of a multi-process trace: SG_TRACE_DIR (the trace root) holds a directory

@@ -74,7 +74,7 @@ out:
 
 int sgw_create(const char *dir, const struct sgw_options *opt, struct sgw_trace **out)
 {
-	int rc = sgt_mkdir_p(dir);
+	int rc = sgt_mkdir_p(dir, 0777);
 	if (rc < 0)
 		return rc;
 	struct sgw_trace *w = calloc(1, sizeof *w);

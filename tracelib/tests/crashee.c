@@ -1,11 +1,14 @@
 /*
  * crashee.c — a traced program for the crash tests (test_crash.c). Usage:
- *   crashee MODE N        MODE: ok | segv | bus | term | int | abort | kill
+ *   crashee MODE N        MODE: ok | segv | bus | term | int | abort | kill | hold | plant
  * Thread 0 and a worker (thread 1) each lock and unlock their own mutex N times (3N lock
  * events each); then thread 0 exits normally (ok), dereferences NULL (segv), raises SIGBUS (bus),
  * SIGTERM (term) or SIGINT (int), calls abort() (abort), or (kill) flushes its buffer, prints
  * "ready", records N more lock/unlock pairs that stay in its buffer, and waits to be killed
- * with SIGKILL. A program that survives its signal (it was ignored when the program started)
+ * with SIGKILL; (hold) records its pairs and the worker's without any flush, prints "ready" and
+ * waits to be killed; (plant) prints its trace directory and waits for a line on stdin before
+ * it starts the worker (a test plants files there first), then runs as ok. A program that
+ * survives its signal (it was ignored when the program started)
  * prints "survived", lets the worker finish and exits with status 0.
  */
 #include <signal.h>
@@ -50,14 +53,21 @@ int main(int argc, char **argv)
 {
 	static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 	if (argc != 3) {
-		fprintf(stderr, "usage: crashee ok|segv|bus|term|int|abort|kill N\n");
+		fprintf(stderr, "usage: crashee ok|segv|bus|term|int|abort|kill|hold|plant N\n");
 		return 2;
 	}
 	const char *mode = argv[1];
 	n_pairs = atol(argv[2]);
-	exit_normally = !strcmp(mode, "ok");
+	exit_normally = !strcmp(mode, "ok") || !strcmp(mode, "plant");
 	pthread_barrier_init(&done, NULL, 2);
 	pthread_barrier_init(&never, NULL, 2);
+	if (!strcmp(mode, "plant")) {
+		char line[16];
+		printf("%s\n", sg_trace_dir() ? sg_trace_dir() : "-");
+		fflush(stdout);
+		if (!fgets(line, sizeof line, stdin))
+			return 2;
+	}
 	pthread_t th;
 	sg_pthread_create(&th, NULL, worker, NULL);
 	lock_pairs(&m, n_pairs);
@@ -76,6 +86,12 @@ int main(int argc, char **argv)
 		raise(SIGINT);
 	if (!strcmp(mode, "abort"))
 		abort();
+	if (!strcmp(mode, "hold")) {
+		printf("ready\n");
+		fflush(stdout);
+		for (;;)
+			pause();
+	}
 	if (!strcmp(mode, "kill")) {
 		sg_trace_flush();
 		printf("ready\n");
@@ -85,7 +101,7 @@ int main(int argc, char **argv)
 			pause();
 	}
 	if (strcmp(mode, "segv") && strcmp(mode, "bus") && strcmp(mode, "term") &&
-	    strcmp(mode, "int") && strcmp(mode, "abort")) {
+	    strcmp(mode, "int") && strcmp(mode, "abort") && strcmp(mode, "hold")) {
 		fprintf(stderr, "crashee: unknown mode '%s'\n", mode);
 		return 2;
 	}

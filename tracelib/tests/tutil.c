@@ -78,7 +78,10 @@ void tu_proc_dir(const char *root, char *out, size_t len)
 
 int tu_problem_live(const char *problem)
 {
-	return strstr(problem, "thread.0.sgs: no trailer") || strstr(problem, "sched.sgs: no trailer");
+	/* ... and what its open buffers hold, read back as after a kill (sgr_status.c) */
+	return strstr(problem, "thread.0.sgs: no trailer") || strstr(problem, "sched.sgs: no trailer") ||
+	       ((strstr(problem, "thread.0.sgs: ") || strstr(problem, "sched.sgs: ")) &&
+		strstr(problem, " events recovered from an unsealed chunk (killed writer)"));
 }
 
 void tu_reexec_traced(int argc, char **argv, const char *tag, const char *own_trace)

@@ -34,7 +34,7 @@ struct sgr_trace *tu_open_ok(const char *dir);
 /* The directory of the main process of the trace root `root` (where its thread.N.sgs are). */
 void tu_proc_dir(const char *root, char *out, size_t len);
 /* Is this problem of a trace read while its process still runs (thread 0's stream and the
- * sched stream have no trailer yet)? */
+ * sched stream have no trailer yet, their open buffers are read back)? */
 int tu_problem_live(const char *problem);
 
 /* When SG_TRACE_DIR is not set, sets it to a fresh temporary trace directory and re-executes
