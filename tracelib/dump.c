@@ -204,8 +204,11 @@ static void sched_head(struct sgr_trace *t, struct head *h)
 		if (h->n_buf == cap) {
 			size_t nc = cap ? 2 * cap : 1024;
 			struct sgr_event *q = realloc(h->buf, nc * sizeof *q);
-			if (!q)
+			if (!q) {
+				fprintf(stderr, "scalegraph-dump: warning: out of memory: the sched "
+					"stream is printed up to record %zu only\n", h->n_buf);
 				break;
+			}
 			h->buf = q;
 			cap = nc;
 		}
@@ -213,7 +216,8 @@ static void sched_head(struct sgr_trace *t, struct head *h)
 		h->buf[h->n_buf].ticks = h->n_buf;
 		h->n_buf++;
 	}
-	qsort(h->buf, h->n_buf, sizeof *h->buf, ev_time_cmp);
+	if (h->n_buf)   /* qsort of a NULL base is undefined even for no element (UBSan) */
+		qsort(h->buf, h->n_buf, sizeof *h->buf, ev_time_cmp);
 	for (size_t i = 0; i < h->n_buf; i++)
 		h->buf[i].ticks = (uint64_t)h->buf[i].t_ns;
 	if (!h->buf)
