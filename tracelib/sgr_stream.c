@@ -148,7 +148,8 @@ static int stream_walk(struct sgr_trace *t, struct sgr_stream *s)
 					(unsigned long long)h->seq, s->size - off, bytes);
 			break;
 		}
-		if (h->seq < next_seq) {
+		/* (against the last chunk taken, not next_seq: that wraps after seq 2^64-1) */
+		if (s->n_chunks && h->seq <= s->chunks[s->n_chunks - 1].h->seq) {
 			/* a chunk number already read: the same chunk written twice (or a copy
 			 * gone wrong) is read once; one out of order cannot be put in its place */
 			sgr_problem_add(t, "%s: chunk %llu %s: skipped", s->file,
