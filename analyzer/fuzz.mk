@@ -10,15 +10,10 @@ FUZZ_TRACE_SRCS := analyzer/tests/fuzz_trace.c $(addprefix analyzer/,$(AN_LIB_SR
 	sgr_file.c sgr_clock.c sgf.c sgf_names.c)
 FUZZ_SECONDS ?= 600
 
-# Until the analyzer stops sizing tables by raw event ids (issue 13, defect 5: an_scan.c
-# grow_index), a trace whose events name an undefined id goes through the reader only: remove
-# this define with that fix.
-FUZZ_TRACE_DEFS := -DFUZZ_TRACE_SKIP_UNDEFINED_IDS
-
 $(FUZZ_TRACE): $(FUZZ_TRACE_SRCS) $(wildcard analyzer/*.h tracelib/*.h collector/store.h)
 	@mkdir -p $(@D)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(CSTD) \
-	  $(FUZZ_TRACE_DEFS) -Ianalyzer -Icollector -Itracelib -o $@ $(FUZZ_TRACE_SRCS) \
+	  -Ianalyzer -Icollector -Itracelib -o $@ $(FUZZ_TRACE_SRCS) \
 	  -lsqlite3 -lm -pthread
 
 TESTS += analyzer/tests/test-fuzz-trace.sh

@@ -64,39 +64,6 @@ static void check_problems(struct sgr_trace *t)
 	}
 }
 
-#ifdef FUZZ_TRACE_SKIP_UNDEFINED_IDS
-/* Is the id of event e undefined for its kind (a function id without a FUNCTION definition,
- * ...)? The analyzer still sizes tables by such ids (an_scan.c grow_index: issue 13, defect
- * 5, the analyzer's part); until it stops, fuzz.mk defines FUZZ_TRACE_SKIP_UNDEFINED_IDS and
- * such traces are read by the reader only. */
-static int undefined_id(struct sgr_trace *t, const struct sgr_event *e)
-{
-	switch (e->kind) {
-	case SG_EV_FUNC_ENTER:
-	case SG_EV_FUNC_EXIT:
-		return !sgr_function(t, e->id);
-	case SG_EV_REGION_BEGIN:
-	case SG_EV_REGION_END:
-		return !sgr_region(t, e->id);
-	case SG_EV_COUNTER:
-		return !sgr_counter(t, e->id);
-	case SG_EV_BARRIER_ARRIVE: case SG_EV_BARRIER_LEAVE: case SG_EV_LOCK_REQUEST:
-	case SG_EV_LOCK_ACQUIRED: case SG_EV_LOCK_FAILED: case SG_EV_LOCK_RELEASE:
-	case SG_EV_COND_WAIT_BEGIN: case SG_EV_COND_WAIT_END: case SG_EV_COND_SIGNAL:
-	case SG_EV_COND_BROADCAST: case SG_EV_SEM_WAIT_BEGIN: case SG_EV_SEM_WAIT_END:
-	case SG_EV_SEM_POST: case SG_EV_SEM_INIT:
-		return !sgr_object(t, e->id) ||
-		       (e->kind == SG_EV_COND_WAIT_BEGIN && !sgr_object(t, e->aux));
-	case SG_EV_THREAD_BEGIN: case SG_EV_THREAD_END: case SG_EV_CREATE_END:
-	case SG_EV_JOIN_BEGIN: case SG_EV_JOIN_END:
-		return e->id != SG_NO_ID && sgr_thread_pos(t, e->id) < 0;
-	default:
-		return 0;
-	}
-}
-#endif
-
-static int skip_analyzer;
 
 /* Reads stream `pos` every way a tool does. */
 static void read_stream(struct sgr_trace *t, size_t pos)
@@ -113,9 +80,6 @@ static void read_stream(struct sgr_trace *t, size_t pos)
 		(void)sgr_region(t, e.id);
 		(void)sgr_counter(t, e.id);
 		(void)sgr_ns_to_ticks(sgr_info(t), e.t_ns);
-#ifdef FUZZ_TRACE_SKIP_UNDEFINED_IDS
-		skip_analyzer |= undefined_id(t, &e);
-#endif
 	}
 	struct sgr_cursor c;
 	struct sgr_span sp;
@@ -162,7 +126,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	struct sgr_trace *t;
 	char err[1024] = "";
-	skip_analyzer = 0;
 	if (sgr_open(dir, 0, &t, err, sizeof err) == 0) {
 		(void)sgr_verify(t);
 		for (size_t pos = 0; pos < sgr_n_threads(t); pos++)
@@ -174,8 +137,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();   /* a failure that does not say why */
 	}
 
-	if (skip_analyzer)
-		return 0;
 	struct an_run *r;
 	struct an_run_opts o = { .n_cpus = 2 };
 	err[0] = '\0';
