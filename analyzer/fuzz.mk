@@ -5,9 +5,10 @@
 # seeded from analyzer/tests/fuzz-corpus/trace/, `make fuzz` for FUZZ_SECONDS on a corpus kept
 # in $(B)/fuzz/corpus-trace (analyzer/tests/test-fuzz-trace.sh does both).
 FUZZ_TRACE := $(B)/fuzz/fuzz-trace
+# The reader's sources are those of libsgtread.a (tracelib/module.mk's SGR_OBJS), so that a
+# file added to the reader is fuzzed without a change here.
 FUZZ_TRACE_SRCS := analyzer/tests/fuzz_trace.c $(addprefix analyzer/,$(AN_LIB_SRCS)) \
-	collector/store.c $(addprefix tracelib/,sgr_open.c sgr_defs.c sgr_stream.c sgr_procs.c \
-	sgr_file.c sgr_clock.c sgf.c sgf_names.c)
+	collector/store.c $(patsubst $(OBJ)/%.o,%.c,$(SGR_OBJS))
 FUZZ_SECONDS ?= 600
 
 $(FUZZ_TRACE): $(FUZZ_TRACE_SRCS) $(wildcard analyzer/*.h tracelib/*.h collector/store.h)
