@@ -20,7 +20,8 @@ static int has_defs(const char *dir)
 	struct stat sb;
 	if (snprintf(path, sizeof path, "%s/%s", dir, SGF_DEFS_NAME) >= (int)sizeof path)
 		return 0;
-	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+	/* any defs.sgd, even a FIFO or a directory: the reader then says what is wrong with it */
+	return lstat(path, &sb) == 0;
 }
 
 /* A process's trace directory, or a trace root with a proc.<pid>/ that is one. */

@@ -20,6 +20,8 @@ SGR_OBJS := $(addprefix $(OBJ)/tracelib/,sgr_open.o sgr_defs.o sgr_stream.o sgr_
 	$(SGF_OBJS)
 # what a stream's open buffer file says: a write error, a killed writer's last chunk
 SGR_OBJS += $(OBJ)/tracelib/sgr_status.o
+# The reader's files for opening trace files safely and for checking clock pairs.
+SGR_OBJS += $(OBJ)/tracelib/sgr_file.o $(OBJ)/tracelib/sgr_clock.o
 
 LIBS     += $(LIBDIR)/libsgtrace.a $(LIBDIR)/libsgtrace.so $(LIBDIR)/libsgtread.a
 HEADERS  += $(addprefix $(INCDIR)/,sgtrace.h sgtrace_format.h sgtrace_read.h sgtrace_write.h)
@@ -90,3 +92,18 @@ SGT_DEFECT_TESTS := tracelib/tests/test-defect2-symlink.sh tracelib/tests/test-d
 	tracelib/tests/test-defect11-kill.sh
 TESTS += $(SGT_DEFECT_TESTS)
 $(SGT_DEFECT_TESTS): $(TESTS_DEPS_tracelib)
+# The reader made total (issue 13): regression tests on traces damaged in ways their checksums
+# cannot see (mkbad.c crafts them with the writer API), FIFOs and directories in place of
+# files, duplicated chunks, streams of killed writers.
+$(SGT_TESTDIR)/mkbad: $(OBJ)/tracelib/tests/mkbad.o $(LIBDIR)/libsgtread.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS_THREAD)
+TESTS += tracelib/tests/test-reader-defects.sh
+tracelib/tests/test-reader-defects.sh: $(SGT_TESTDIR)/mkbad $(SGT_TESTDIR)/mktrace \
+	$(LIBEXEC)/scalegraph-dump $(LIBEXEC)/scalegraph-report $(LIBEXEC)/scalegraph-export \
+	$(BIN)/scalegraph
+# mkbig.c: a large synthetic trace at many threads, for measuring the readers by hand
+# (docs/tracelib.md "Reading traces").
+$(SGT_TESTDIR)/mkbig: $(OBJ)/tracelib/tests/mkbig.o $(LIBDIR)/libsgtread.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS_THREAD)

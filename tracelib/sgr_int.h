@@ -1,11 +1,13 @@
 /*
- * sgr_int.h — the reader's internal state, shared by its files: sgr_defs.c (definitions and
- * the clock fit), sgr_stream.c (mapping streams, walking chunks, iteration) and sgr_open.c.
+ * sgr_int.h — the reader's internal state, shared by its files: sgr_defs.c (definitions),
+ * sgr_clock.c (clock pairs and the fit), sgr_stream.c (mapping streams, walking chunks,
+ * iteration), sgr_file.c (opening files) and sgr_open.c.
  */
 #ifndef SGR_INT_H
 #define SGR_INT_H
 
 #include <pthread.h>
+#include <sys/stat.h>
 
 #include "sgf_int.h"
 #include "sgtrace_read.h"
@@ -27,8 +29,16 @@ struct sgr_stream {
 	void *open_copy;                   /* a chunk read back from the open buffer (sgr_status.c) */
 };
 
+/* Where a clock pair came from, for the problem line that rejects it. */
+#define SGR_PAIR_EPOCH   UINT32_MAX         /* (0, epoch_ns) of defs.sgd's header */
+#define SGR_PAIR_DEFS    (UINT32_MAX - 1)   /* a CLOCK definition */
+#define SGR_PAIR_TRAILER UINT64_MAX         /* seq of a stream's trailer pair */
+
 struct sgr_pair {
 	uint64_t ticks, ns;
+	uint32_t src;                      /* stream position, or SGR_PAIR_EPOCH / _DEFS */
+	uint32_t order;                    /* order added (ties keep the first, as ever) */
+	uint64_t seq;                      /* chunk of the stream, or SGR_PAIR_TRAILER */
 };
 
 struct sgr_trace {
@@ -51,8 +61,9 @@ struct sgr_trace {
 	size_t n_counters;
 	struct sgr_stream *streams;        /* sorted by thread index */
 	size_t n_streams;
-	struct sgr_pair first_pair, last_pair;
-	uint32_t n_pairs;
+	struct sgr_pair *pairs;            /* every clock pair, for the fit (sgr_clock.c) */
+	size_t n_pairs, cap_pairs;
+	int pairs_nomem;                   /* a pair could not be kept (out of memory) */
 	struct sgr_status_index *status_index;  /* threads.sgo's slots (sgr_status.c), while
 						    the streams load */
 	pthread_mutex_t lock;              /* guards problems */
@@ -64,8 +75,18 @@ struct sgr_trace {
 void sgr_problem_add(struct sgr_trace *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Takes a clock pair into account for the fit. */
-void sgr_pair_add(struct sgr_trace *t, uint64_t ticks, uint64_t ns);
+/* Takes a clock pair into account for the fit: src and seq say where it came from. */
+void sgr_pair_add(struct sgr_trace *t, uint64_t ticks, uint64_t ns, uint32_t src, uint64_t seq);
+/* Checks the clock pairs against each other, reports and drops the outliers, and sets
+ * t->info's conversion from ticks to ns (sgr_clock.c). */
+void sgr_clock_fit(struct sgr_trace *t);
+
+/* Opens a file of the trace for reading: never blocks (O_NONBLOCK), never follows a link, and
+ * fails unless it is a regular file. Returns the fd (with *st filled) or -errno with `why` set
+ * to the reason, "not a regular file (a FIFO)" (sgr_file.c). */
+int sgr_file_open(const char *path, struct stat *st, char *why, size_t whylen);
+/* "a FIFO", "a directory", ... for a st_mode. */
+const char *sgr_file_kind(mode_t mode);
 
 /* Reads defs.sgd: info, definitions, thread definitions (creates their streams). 0 or -errno,
  * with a message in err. */
@@ -74,6 +95,11 @@ int sgr_defs_read(struct sgr_trace *t, char *err, size_t errlen);
 /* Finds the stream of thread `index`, creating an empty one when `create`. NULL on ENOMEM or
  * when absent. */
 struct sgr_stream *sgr_stream_get(struct sgr_trace *t, uint32_t index, int create);
+
+/* Adds a stream for each of the n thread indices idx (sorted, unique) that has none yet, in one
+ * merge (a defs file or directory with many threads in any order reads in O(n log n)). 0 or
+ * -ENOMEM. */
+int sgr_streams_add(struct sgr_trace *t, const uint32_t *idx, size_t n);
 
 /* Maps every stream file of the directory and walks its chunk headers. 0 or -errno. */
 int sgr_streams_load(struct sgr_trace *t);

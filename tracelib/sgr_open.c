@@ -42,25 +42,6 @@ const char *sgr_problem(struct sgr_trace *t, size_t i)
 	return s;
 }
 
-/* The linear fit from ticks to ns over the first and last clock pairs (by ticks). */
-static void clock_fit(struct sgr_trace *t)
-{
-	struct sgr_info *in = &t->info;
-	in->n_clock_pairs = t->n_pairs;
-	in->ns_per_tick = 1.0;
-	in->offset_ns = 0.0;
-	if (in->clock == SGF_CLOCK_NS)
-		return;
-	struct sgr_pair a = t->first_pair, b = t->last_pair;
-	if (t->n_pairs < 2 || b.ticks <= a.ticks || b.ns <= a.ns) {
-		sgr_problem_add(t, "%s: fewer than two distinct clock pairs: times are in ticks",
-				SGF_DEFS_NAME);
-		return;
-	}
-	in->ns_per_tick = (double)(b.ns - a.ns) / (double)(b.ticks - a.ticks);
-	in->offset_ns = ((double)a.ns - (double)in->epoch_ns) - (double)a.ticks * in->ns_per_tick;
-}
-
 int sgr_open(const char *dir, unsigned flags, struct sgr_trace **out, char *err, size_t errlen)
 {
 	struct sgr_trace *t = calloc(1, sizeof *t);
@@ -84,7 +65,7 @@ int sgr_open(const char *dir, unsigned flags, struct sgr_trace **out, char *err,
 	t->info.counters_off = t->counters_off;
 	if (!t->sched.text)
 		t->sched.text = strdup("");
-	clock_fit(t);
+	sgr_clock_fit(t);
 out:
 	if (rc < 0) {
 		if (rc == -ENOMEM && err)
@@ -119,6 +100,7 @@ void sgr_close(struct sgr_trace *t)
 	for (size_t i = 0; i < t->n_problems; i++)
 		free(t->problems[i]);
 	free(t->problems);
+	free(t->pairs);
 	free(t->counters_off);
 	free((char *)t->sched.text);
 	sgr_procs_free(t);

@@ -23,9 +23,11 @@ static int defs_header(const char *dir, struct sgf_file_header *h)
 	char path[PATH_MAX];
 	if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, SGF_DEFS_NAME) >= sizeof path)
 		return -ENAMETOOLONG;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+	char why_open[160];
+	int fd = sgr_file_open(path, &st, why_open, sizeof why_open);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	ssize_t n = pread(fd, h, sizeof *h, 0);
 	close(fd);
 	const char *why;

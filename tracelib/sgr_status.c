@@ -63,7 +63,7 @@ static int chunk_append(struct sgr_trace *t, struct sgr_stream *s, struct sgf_ch
 	s->th.n_recs += h->n_recs;
 	s->th.n_recovered += h->n_recs;
 	if (s->th.index != SGF_SCHED_THREAD)
-		sgr_pair_add(t, h->pair_ticks, h->pair_ns);
+		sgr_pair_add(t, h->pair_ticks, h->pair_ns, (uint32_t)(s - t->streams), h->seq);
 	return 0;
 }
 

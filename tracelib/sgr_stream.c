@@ -5,6 +5,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -15,6 +16,14 @@
 #include <unistd.h>
 
 #include "sgr_int.h"
+
+static void stream_init(struct sgr_stream *s, uint32_t index)
+{
+	memset(s, 0, sizeof *s);
+	s->th.index = index;
+	s->th.parent = SG_NO_ID;
+	snprintf(s->file, sizeof s->file, SGF_STREAM_FMT, index);
+}
 
 struct sgr_stream *sgr_stream_get(struct sgr_trace *t, uint32_t index, int create)
 {
@@ -37,11 +46,37 @@ struct sgr_stream *sgr_stream_get(struct sgr_trace *t, uint32_t index, int creat
 	memmove(&ns[lo + 1], &ns[lo], (t->n_streams - lo) * sizeof *ns);
 	t->n_streams++;
 	struct sgr_stream *s = &ns[lo];
-	memset(s, 0, sizeof *s);
-	s->th.index = index;
-	s->th.parent = SG_NO_ID;
-	snprintf(s->file, sizeof s->file, SGF_STREAM_FMT, index);
+	stream_init(s, index);
 	return s;
+}
+
+int sgr_streams_add(struct sgr_trace *t, const uint32_t *idx, size_t n)
+{
+	size_t m = t->n_streams, fresh = 0;
+	for (size_t i = 0, j = 0; i < n; i++) {
+		while (j < m && t->streams[j].th.index < idx[i])
+			j++;
+		fresh += !(j < m && t->streams[j].th.index == idx[i]);
+	}
+	if (fresh == 0)
+		return 0;
+	struct sgr_stream *ns = malloc((m + fresh) * sizeof *ns);
+	if (!ns)
+		return -ENOMEM;
+	size_t i = 0, j = 0, k = 0;
+	while (i < n || j < m) {
+		if (j < m && (i == n || t->streams[j].th.index <= idx[i])) {
+			if (i < n && t->streams[j].th.index == idx[i])
+				i++;
+			ns[k++] = t->streams[j++];
+		} else {
+			stream_init(&ns[k++], idx[i++]);
+		}
+	}
+	free(t->streams);
+	t->streams = ns;
+	t->n_streams = k;
+	return 0;
 }
 
 /* Is `off` the start of a valid chunk header or trailer? */
@@ -51,6 +86,21 @@ static int header_at(const struct sgr_stream *s, size_t off)
 		return 0;
 	const void *p = s->map + off;
 	return sgf_chunk_header_check(p) == 0 || sgf_trailer_check(p) == 0;
+}
+
+/* Has stream s a chunk numbered seq? Its table is sorted by seq (stream_walk takes only
+ * increasing numbers). */
+static int chunk_seen(const struct sgr_stream *s, uint64_t seq)
+{
+	size_t lo = 0, hi = s->n_chunks;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->chunks[mid].h->seq < seq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->n_chunks && s->chunks[lo].h->seq == seq;
 }
 
 /* Walks the chunk headers of a mapped stream, building its chunk table. */
@@ -67,7 +117,8 @@ static int stream_walk(struct sgr_trace *t, struct sgr_stream *s)
 			s->th.complete = 1;
 			s->th.lost += tr->lost;
 			if (s->th.index != SGF_SCHED_THREAD)   /* its ticks are ns: not in the fit */
-				sgr_pair_add(t, tr->pair_ticks, tr->pair_ns);
+				sgr_pair_add(t, tr->pair_ticks, tr->pair_ns,
+					     (uint32_t)(s - t->streams), SGR_PAIR_TRAILER);
 			if (tr->n_chunks != next_seq)
 				sgr_problem_add(t, "%s: trailer counts %llu chunks, stream has %llu",
 						s->file, (unsigned long long)tr->n_chunks,
@@ -97,6 +148,17 @@ static int stream_walk(struct sgr_trace *t, struct sgr_stream *s)
 					(unsigned long long)h->seq, s->size - off, bytes);
 			break;
 		}
+		/* (against the last chunk taken, not next_seq: that wraps after seq 2^64-1) */
+		if (s->n_chunks && h->seq <= s->chunks[s->n_chunks - 1].h->seq) {
+			/* a chunk number already read: the same chunk written twice (or a copy
+			 * gone wrong) is read once; one out of order cannot be put in its place */
+			sgr_problem_add(t, "%s: chunk %llu %s: skipped", s->file,
+					(unsigned long long)h->seq,
+					chunk_seen(s, h->seq) ? "duplicated" :
+					"out of order (after a later chunk)");
+			off += bytes;
+			continue;
+		}
 		if (h->seq != next_seq)
 			sgr_problem_add(t, "%s: chunk %llu: expected chunk %llu (chunks missing)",
 					s->file, (unsigned long long)h->seq,
@@ -110,7 +172,8 @@ static int stream_walk(struct sgr_trace *t, struct sgr_stream *s)
 		s->th.n_chunks++;
 		s->th.n_recs += h->n_recs;
 		if (s->th.index != SGF_SCHED_THREAD)
-			sgr_pair_add(t, h->pair_ticks, h->pair_ns);
+			sgr_pair_add(t, h->pair_ticks, h->pair_ns, (uint32_t)(s - t->streams),
+				      h->seq);
 		next_seq = h->seq + 1;
 		off += bytes;
 	}
@@ -136,17 +199,15 @@ static int stream_load(struct sgr_trace *t, struct sgr_stream *s)
 	if ((size_t)snprintf(path, sizeof path, "%s/%s", t->dir, s->file) >= sizeof path)
 		return -ENAMETOOLONG;
 	s->th.file = s->file;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	s->th.lost_unknown = 1;   /* until a trailer says */
+	struct stat st;
+	char whybuf[160];
+	int fd = sgr_file_open(path, &st, whybuf, sizeof whybuf);
 	if (fd < 0) {
-		sgr_problem_add(t, "%s: %s", s->file, strerror(errno));
+		sgr_problem_add(t, "%s: %s", s->file, whybuf);
 		return 0;
 	}
-	struct stat st;
 	int rc = 0;
-	if (fstat(fd, &st) < 0) {
-		sgr_problem_add(t, "%s: %s", s->file, strerror(errno));
-		goto out;
-	}
 	const char *why = "file header cut short";
 	if ((size_t)st.st_size >= sizeof(struct sgf_file_header)) {
 		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -164,6 +225,7 @@ static int stream_load(struct sgr_trace *t, struct sgr_stream *s)
 			rc = stream_walk(t, s);
 			if (rc == 0)
 				rc = sgr_status_recover(t, s);
+			s->th.lost_unknown = !s->th.complete;
 			goto out;
 		}
 		if (h->thread != s->th.index)
@@ -175,6 +237,12 @@ out:
 	return rc;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
 /* Adds a stream for every thread.<N>.sgs in the directory, defined or not. */
 static int streams_scan_dir(struct sgr_trace *t)
 {
@@ -183,21 +251,34 @@ static int streams_scan_dir(struct sgr_trace *t)
 		return -errno;
 	int rc = 0;
 	struct dirent *e;
+	uint32_t *idx = NULL;
+	size_t n = 0, cap = 0;
 	while ((e = readdir(d))) {
-		unsigned idx;
+		unsigned i;
 		char tail[8];
-		if (sscanf(e->d_name, "thread.%u.sg%7s", &idx, tail) != 2 || strcmp(tail, "s"))
+		if (sscanf(e->d_name, "thread.%u.sg%7s", &i, tail) != 2 || strcmp(tail, "s"))
 			continue;
 		char canon[64];
-		snprintf(canon, sizeof canon, SGF_STREAM_FMT, idx);
+		snprintf(canon, sizeof canon, SGF_STREAM_FMT, i);
 		if (strcmp(canon, e->d_name))
 			continue;
-		if (!sgr_stream_get(t, idx, 1)) {
+		if (i >= SG_ID_LIMIT) {
+			sgr_problem_add(t, "%s: thread index beyond the format's limit (< %" PRIu32
+					"): not read", e->d_name, SG_ID_LIMIT);
+			continue;
+		}
+		if (sgr_grow(&idx, &cap, n, sizeof *idx) < 0) {
 			rc = -ENOMEM;
 			break;
 		}
+		idx[n++] = i;
 	}
 	closedir(d);
+	if (rc == 0 && n) {
+		qsort(idx, n, sizeof *idx, cmp_u32);
+		rc = sgr_streams_add(t, idx, n);
+	}
+	free(idx);
 	return rc;
 }
 
@@ -208,7 +289,7 @@ static int sched_load(struct sgr_trace *t)
 	struct stat st;
 	if ((size_t)snprintf(path, sizeof path, "%s/%s", t->dir, SGF_SCHED_NAME) >= sizeof path)
 		return -ENAMETOOLONG;
-	if (stat(path, &st) < 0)
+	if (lstat(path, &st) < 0)
 		return 0;
 	struct sgr_stream *s = calloc(1, sizeof *s);
 	if (!s)

@@ -82,6 +82,11 @@ enum sg_lock_mode {
 const char *sg_lock_mode_name(uint32_t aux);
 
 #define SG_NO_ID        0xffffffffu
+/* Every id a definition gives (function, region, object, counter) and every thread index is
+ * below SG_ID_LIMIT: readers reject definitions and streams beyond it, so that a damaged file
+ * cannot make a tool size a table by an id in the billions. Events may still carry any 32-bit
+ * id (damage, or SG_NO_ID): look it up (sgr_function, ...) before using it as an index. */
+#define SG_ID_LIMIT     (UINT32_C(1) << 24)
 #define SG_TICKS_MAX    ((UINT64_C(1) << 56) - 1)
 
 struct sg_event_rec {

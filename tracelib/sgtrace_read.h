@@ -8,6 +8,13 @@
  * as one line "FILE: chunk K: reason" (sgr_problem) and reading goes on with the next readable
  * chunk; a stream cut short by a crash reads back up to its last whole chunk.
  *
+ * The reader is total (docs/trace-format.md "Reading rules"): it opens only regular files
+ * (never blocking on a FIFO, never following a link), range-checks every id and count before
+ * it sizes anything (definitions with ids at or beyond SG_ID_LIMIT are rejected), reads a
+ * duplicated chunk once, and leaves out of the time fit any clock pair that disagrees with the
+ * others. Events carry their ids as recorded: look each up (sgr_function, ...) before using it
+ * as an index — in a damaged trace it may be undefined.
+ *
  * Two ways to read events, both in each thread's recorded order:
  *   - sgr_cursor: spans of raw 16-byte records straight from the mapped file, decoded in place
  *     with the helpers of sgtrace_format.h (the fast path: no copies);
@@ -77,6 +84,8 @@ struct sgr_thread {
 	uint64_t n_chunks;         /* whole chunks with a valid header */
 	uint64_t n_recs;           /* records in those chunks (before payload checks) */
 	uint64_t lost;             /* events lost: the trailer's count plus SGF_DEF_LOST records */
+	int lost_unknown;          /* no trailer (the writer was killed, the file is missing or
+				      unreadable): more may have been lost than `lost` says */
 	uint64_t n_damaged;        /* chunks found damaged (grows as payloads are checked) */
 	int write_errno;           /* the writer stopped on this write error (ENOSPC), else 0 */
 	uint64_t n_recovered;      /* records (in n_recs) read back from a killed writer's buffer */
@@ -134,13 +143,21 @@ const struct sgr_sched *sgr_sched(const struct sgr_trace *t);
 static inline uint64_t sgr_ns_to_ticks(const struct sgr_info *info, int64_t ns)
 {
 	double t = ((double)ns - info->offset_ns) / info->ns_per_tick;
-	return t <= 0 ? 0 : t >= (double)SG_TICKS_MAX ? SG_TICKS_MAX : (uint64_t)(t + 0.5);
+	return !(t > 0) ? 0 : t >= (double)SG_TICKS_MAX ? SG_TICKS_MAX : (uint64_t)(t + 0.5);
 }
 
-/* Converts a timestamp in ticks to ns since the trace's epoch. */
+/* Converts a timestamp in ticks to ns since the trace's epoch, saturated to the range of an
+ * int64_t (sgr_open rejects clock pairs that disagree with the others, but a damaged record's
+ * ticks can still be anything up to 2^56). */
 static inline int64_t sgr_ticks_to_ns(const struct sgr_info *info, uint64_t ticks)
 {
-	return (int64_t)(info->offset_ns + (double)ticks * info->ns_per_tick);
+	double t = info->offset_ns + (double)ticks * info->ns_per_tick;
+	/* 2^63 is exact in a double; every double below it converts */
+	if (t >= 9223372036854775808.0)
+		return INT64_MAX;
+	if (t <= -9223372036854775808.0)
+		return INT64_MIN;
+	return t == t ? (int64_t)t : 0;   /* NaN: 0 */
 }
 
 /* Problems found so far (damage, cut-short streams, ...), in the order found. The string

@@ -329,7 +329,7 @@ static void test_undefined_ids(void **state)
 		E(0, THREAD_BEGIN, 0, SG_NO_ID), E(10, FUNC_ENTER, 1, 0), E(20, FUNC_ENTER, 3, 0),
 		E(25, FUNC_EXIT, 3, 0), E(30, FUNC_ENTER, 3, 0), E(32, FUNC_ENTER, 0x7000000, 0),
 		E(35, FUNC_EXIT, 0x7000000, 0), E(40, FUNC_EXIT, 3, 0), E(50, FUNC_ENTER, 0xfffffff0, 0),
-		E(60, FUNC_ENTER, 0x40000000, 0), E(70, FUNC_EXIT, 0x40000000, 0),
+		E(60, FUNC_ENTER, 0xf00000, 0), E(70, FUNC_EXIT, 0xf00000, 0),
 		E(100, FUNC_EXIT, 1, 0), E(200, THREAD_END, 0, 0), END
 	};
 	const char *dir = syn_tmpdir();
@@ -337,7 +337,7 @@ static void test_undefined_ids(void **state)
 	assert_int_equal(sgw_create(dir, NULL, &w), 0);
 	assert_int_equal(sgw_function(w, 1, "f1", "a.c", 1), 0);
 	assert_int_equal(sgw_function(w, 2, "f2", "a.c", 2), 0);
-	assert_int_equal(sgw_function(w, 0x40000000, "far", "a.c", 9), 0);
+	assert_int_equal(sgw_function(w, 0xf00000, "far", "a.c", 9), 0);
 	assert_int_equal(syn_thread(w, 0, t0), 0);
 	assert_int_equal(sgw_close(w, 0), 0);
 	struct an_run *r = open_run(dir, NULL);
@@ -352,7 +352,7 @@ static void test_undefined_ids(void **state)
 	assert_int_equal(f->excl_ns, 25);
 	f = an_run_func(r, 1);
 	assert_string_equal(f->name, "far");
-	assert_int_equal(f->id, 0x40000000);
+	assert_int_equal(f->id, 0xf00000);
 	assert_int_equal(f->incl_ns, 10);
 	int seen = 0;
 	for (size_t i = 0; i < an_run_n_problems(r); i++)

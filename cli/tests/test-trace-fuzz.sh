@@ -4,6 +4,8 @@
 # at random lengths, definitions file emptied or removed) with a fixed seed, and
 # `scalegraph dump --summary`, `scalegraph report` and `scalegraph export --chrome` must each
 # end without a crash or a hang: exit 0 with what is readable, or non-zero with a message.
+# Under a sanitizer build (B=build-san, built with OPT='-O1 -g -fsanitize=address,undefined')
+# a sanitizer's report on stderr counts as a crash, whether or not the program went on.
 # SG_FUZZ_ROUNDS (default 100) sets the number of mutated traces.
 set -u
 B=${B:-build}
@@ -68,7 +70,11 @@ for i in $(seq 1 "$rounds"); do
 			timeout 20 "$sg" $cmd "$d" >/dev/null 2>"$tmp/err"
 		fi
 		rc=$?
-		if [ $rc -eq 124 ]; then
+		# a sanitizer build (make OPT='-O1 -g -fsanitize=address,undefined') may report and
+		# go on: its report is a crash all the same
+		if grep -qE 'runtime error:|ERROR: AddressSanitizer|ERROR: LeakSanitizer' "$tmp/err"; then
+			crashes=$((crashes + 1)); echo "sanitizer: round $i: scalegraph $cmd: $(grep -m1 -E 'runtime error:|ERROR:' "$tmp/err")"
+		elif [ $rc -eq 124 ]; then
 			hangs=$((hangs + 1)); echo "hang: round $i: scalegraph $cmd"
 		elif [ $rc -ge 128 ]; then
 			crashes=$((crashes + 1)); echo "crash: round $i: scalegraph $cmd: status $rc"

@@ -116,6 +116,7 @@ static void test_roundtrip(void **state)
 	assert_int_equal(e[1].t_ns, 400);
 	assert_int_equal(e[1].thread, 1);
 	free(e);
+	assert_false(sgr_thread(t, 0)->lost_unknown);   /* complete: the trailer counted */
 	sgr_close(t);
 }
 
@@ -254,6 +255,8 @@ static void test_no_trailer(void **state)
 	assert_false(sgr_thread(t, 0)->complete);
 	assert_false(sgr_thread(t, 1)->complete);
 	assert_int_equal(sgr_thread(t, 1)->lost, 0);   /* unknown without a trailer */
+	assert_true(sgr_thread(t, 1)->lost_unknown);
+	assert_true(sgr_thread(t, 0)->lost_unknown);
 	assert_int_equal(sgr_thread(t, 0)->n_recs, 10);
 	assert_int_equal(sgr_n_problems(t), 2);
 	sgr_close(t);
