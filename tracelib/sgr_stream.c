@@ -225,7 +225,8 @@ static int stream_load(struct sgr_trace *t, struct sgr_stream *s)
 			rc = stream_walk(t, s);
 			if (rc == 0)
 				rc = sgr_status_recover(t, s);
-			s->th.lost_unknown = !s->th.complete;
+			/* a recorded write error counted what was lost (sgr_status.c) */
+			s->th.lost_unknown = !s->th.complete && !s->th.write_errno;
 			goto out;
 		}
 		if (h->thread != s->th.index)
