@@ -33,14 +33,27 @@ static const char *const names[] = { "defs.sgd", "thread.0.sgs", "thread.1.sgs",
 
 static char dir[256];
 
+/* Removes the directory at exit (libFuzzer leaves through exit() at the end of a run). */
+static void cleanup(void)
+{
+	for (size_t k = 0; k < N_NAMES; k++) {
+		char path[512];
+		snprintf(path, sizeof path, "%s/%s", dir, names[k]);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
 static void setup(void)
 {
 	if (dir[0])
 		return;
-	const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+	const char *tmp = getenv("TMPDIR");
+	const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : tmp && *tmp ? tmp : "/tmp";
 	snprintf(dir, sizeof dir, "%s/sg-fuzz-trace.%d", base, (int)getpid());
 	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
 		abort();
+	atexit(cleanup);
 }
 
 static void put(const char *name, const uint8_t *p, size_t n)
