@@ -185,7 +185,8 @@ static struct sgr_status_index *index_load(struct sgr_trace *t)
 			break;
 		x->slots[x->n++] = (struct slot){ st.thread, off };
 	}
-	qsort(x->slots, x->n, sizeof *x->slots, slot_cmp);
+	if (x->n)   /* qsort and bsearch of a NULL base are undefined even for no element */
+		qsort(x->slots, x->n, sizeof *x->slots, slot_cmp);
 	return x;
 }
 
@@ -216,7 +217,7 @@ static int status_find(struct sgr_trace *t, struct sgr_stream *s, char *name, si
 		*size = (size_t)sb.st_size;
 	} else {
 		struct sgr_status_index *x = index_load(t);
-		if (!x || x->fd < 0)
+		if (!x || x->fd < 0 || x->n == 0)
 			return -1;
 		struct slot key = { s->th.index, 0 };
 		struct slot *e = bsearch(&key, x->slots, x->n, sizeof *x->slots, slot_cmp);

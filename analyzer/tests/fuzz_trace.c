@@ -8,7 +8,8 @@
  *   input  -> entry*
  *   entry  -> u8 name, u24 length (little-endian), length bytes
  *
- * name % 6 picks defs.sgd, thread.0.sgs ... thread.3.sgs or sched.sgs; a length beyond the
+ * name % 8 picks defs.sgd, thread.0.sgs ... thread.3.sgs, sched.sgs, or the open buffers a
+ * killed writer leaves, threads.sgo and sched.sgo (sgr_status.c reads them); a length beyond the
  * input takes the rest; a later entry for the same name replaces the earlier one. The files
  * are written to a directory of this process (on tmpfs when /dev/shm exists), then the trace is
  * read the ways the tools read it: sgr_open, sgr_verify, every thread and the sched stream with
@@ -28,7 +29,8 @@
 #include "sgtrace_read.h"
 
 static const char *const names[] = { "defs.sgd", "thread.0.sgs", "thread.1.sgs", "thread.2.sgs",
-				     "thread.3.sgs", "sched.sgs" };
+				     "thread.3.sgs", "sched.sgs", SGF_THREADS_OPEN_NAME,
+				     SGF_SCHED_OPEN_NAME };
 #define N_NAMES (sizeof names / sizeof names[0])
 
 static char dir[256];

@@ -9,7 +9,8 @@ to read with `scalegraph dump` / `report` (a crash the fuzzer found, say).
 import os
 import sys
 
-NAMES = ["defs.sgd", "thread.0.sgs", "thread.1.sgs", "thread.2.sgs", "thread.3.sgs", "sched.sgs"]
+NAMES = ["defs.sgd", "thread.0.sgs", "thread.1.sgs", "thread.2.sgs", "thread.3.sgs", "sched.sgs",
+         "threads.sgo", "sched.sgo"]
 
 
 def pack(src, out):

@@ -19,7 +19,7 @@ corpus=${2:-$work/corpus}
 mkdir -p "$corpus"
 cp analyzer/tests/fuzz-corpus/trace/* "$corpus/"
 # the harness writes its files under TMPDIR when /dev/shm is not writable; keep them in $work
-TMPDIR=$work "$FUZZ" -seed=1 -max_total_time="$secs" -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
+TMPDIR=$work "$FUZZ" -seed=1 -max_total_time="$secs" -max_len=24576 -timeout=10 -rss_limit_mb=2048 \
 	-print_final_stats=1 -artifact_prefix="$work/" "$corpus" >"$work/fuzz.log" 2>&1
 rc=$?
 runs=$(awk '/stat::number_of_executed_units/ { print $2 }' "$work/fuzz.log")
