@@ -158,9 +158,10 @@ static struct sgr_status_index *index_load(struct sgr_trace *t)
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return x;   /* the usual case: every stream ended cleanly */
-	struct stat sb;
+	struct stat sb = { 0 };
 	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
-		sgr_problem_add(t, "%s: not a regular file; not read", SGF_THREADS_OPEN_NAME);
+		sgr_problem_add(t, "%s: not a regular file (%s); not read", SGF_THREADS_OPEN_NAME,
+				sgr_file_kind(sb.st_mode));
 		close(fd);
 		return x;
 	}
@@ -206,9 +207,10 @@ static int status_find(struct sgr_trace *t, struct sgr_stream *s, char *name, si
 		fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0)
 			return -1;
-		struct stat sb;
+		struct stat sb = { 0 };
 		if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
-			sgr_problem_add(t, "%s: not a regular file; not read", name);
+			sgr_problem_add(t, "%s: not a regular file (%s); not read", name,
+					sgr_file_kind(sb.st_mode));
 			close(fd);
 			return -1;
 		}

@@ -59,6 +59,12 @@ ok defect4-fifo-defs-exit-1 $? "dump exit $rc"
 mkdir -p "$work/fifo-root" && cp -r "$work/fifo-defs" "$work/fifo-root/proc.4242"
 each_tool defect4-fifo-defs-under-root "$work/fifo-root" "not a regular file (a FIFO)"
 
+# a killed writer's open buffers (threads.sgo), read for a stream without a trailer, likewise
+cp -r "$work/syn" "$work/fifo-open"
+truncate -s $(( $(stat -c %s "$work/fifo-open/thread.1.sgs") - 64 )) "$work/fifo-open/thread.1.sgs"
+mkfifo "$work/fifo-open/threads.sgo"
+each_tool defect4-fifo-open-buffer "$work/fifo-open" "threads.sgo: not a regular file (a FIFO); not read"
+
 # a link in place of a stream is not followed (a planted link must not make a reader read
 # another file)
 cp -r "$work/syn" "$work/link"
