@@ -6,4 +6,4 @@
 # execs per second and the corpus size.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-exec collector/tests/fuzz-run.sh spec "${1:-15}" "${2:-}" -max_len=4096 -dict=collector/tests/fuzz_spec.dict
+exec tests/fuzz-run.sh spec collector/tests/fuzz-corpus/spec "${1:-15}" "${2:-}" -max_len=4096 -dict=collector/tests/fuzz_spec.dict

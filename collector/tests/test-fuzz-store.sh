@@ -6,4 +6,4 @@
 # then the execs per second and the corpus size.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-exec collector/tests/fuzz-run.sh store "${1:-15}" "${2:-}" -max_len=262144
+exec tests/fuzz-run.sh store collector/tests/fuzz-corpus/store "${1:-15}" "${2:-}" -max_len=262144

@@ -19,28 +19,15 @@ corpus=${2:-$work/corpus}
 [ -x "$INST" ] || { echo "FAIL: fuzz: $INST not built"; exit 1; }
 CASES=instrument/tests/cases
 
-mkdir -p "$corpus"
+mkdir -p "$work/seeds"
 for src in "$CASES"/*.c; do
 	case $src in *.expected.c) continue ;; esac
 	for m in 0 1 2; do
-		{ printf "\\x0$m"; cat "$src"; } >"$corpus/seed-$m-$(basename "$src")"
+		{ printf "\\x0$m"; cat "$src"; } >"$work/seeds/seed-$m-$(basename "$src")"
 	done
 done
-
-"$FUZZ" -seed=1 -max_total_time="$secs" -max_len=4096 -timeout=10 -print_final_stats=1 \
-	-dict=instrument/tests/fuzz_instrument.dict -artifact_prefix="$work/" "$corpus" \
-	>"$work/fuzz.log" 2>&1
-rc=$?
-runs=$(awk '/stat::number_of_executed_units/ { print $2 }' "$work/fuzz.log")
-if [ $rc -eq 0 ] && [ -z "$(ls "$work" | grep -E '^(crash|leak|timeout|oom)-')" ]; then
-	echo "PASS: fuzz: ${runs:-?} inputs in ${secs} s, no crash, invariants hold"
-else
-	echo "FAIL: fuzz: exit $rc: $(grep -m1 -E 'ERROR|invariant|deadly' "$work/fuzz.log")"
-	ls "$work" | grep -E '^(crash|leak|timeout|oom)-' | while read -r a; do
-		mkdir -p "$B/fuzz" && cp "$work/$a" "$B/fuzz/$a" && echo "     artifact kept: $B/fuzz/$a"
-	done
-	grep -B2 -A12 -m1 -E 'ERROR|invariant' "$work/fuzz.log" | head -30
-fi
+tests/fuzz-run.sh instrument "$work/seeds" "$secs" "$corpus" -max_len=4096 \
+	-dict=instrument/tests/fuzz_instrument.dict
 
 # Inputs that compile must still compile instrumented (gcc, warnings off: the inputs are
 # mutations; what matters is that no valid program is turned into an invalid one).
