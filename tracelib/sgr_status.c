@@ -142,6 +142,24 @@ static int slot_cmp(const void *a, const void *b)
 	return x->thread < y->thread ? -1 : x->thread > y->thread;
 }
 
+/* Opens the open-buffer file `name` of the process read (sgr_file_open: a regular file, no
+ * link followed), its size in *size: a descriptor, or -1 when there is none (the usual case:
+ * its streams ended cleanly) or it is no regular file (reported). */
+static int open_buffer_open(struct sgr_trace *t, const char *name, size_t *size)
+{
+	char path[PATH_MAX], why[128];
+	struct stat sb;
+	if ((size_t)snprintf(path, sizeof path, "%s/%s", t->dir, name) >= sizeof path)
+		return -1;
+	int fd = sgr_file_open(path, &sb, why, sizeof why);
+	if (fd == -EINVAL)   /* a FIFO, a directory, a device */
+		sgr_problem_add(t, "%s: %s; not read", name, why);
+	if (fd < 0)
+		return -1;
+	*size = (size_t)sb.st_size;
+	return fd;
+}
+
 /* Reads the status blocks of threads.sgo once, for every stream to look its slot up. */
 static struct sgr_status_index *index_load(struct sgr_trace *t)
 {
@@ -152,21 +170,10 @@ static struct sgr_status_index *index_load(struct sgr_trace *t)
 		return NULL;
 	x->fd = -1;
 	t->status_index = x;
-	char path[PATH_MAX];
-	if ((size_t)snprintf(path, sizeof path, "%s/%s", t->dir, SGF_THREADS_OPEN_NAME) >= sizeof path)
-		return x;
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	int fd = open_buffer_open(t, SGF_THREADS_OPEN_NAME, &x->size);
 	if (fd < 0)
 		return x;   /* the usual case: every stream ended cleanly */
-	struct stat sb = { 0 };
-	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
-		sgr_problem_add(t, "%s: not a regular file (%s); not read", SGF_THREADS_OPEN_NAME,
-				sgr_file_kind(sb.st_mode));
-		close(fd);
-		return x;
-	}
 	x->fd = fd;
-	x->size = (size_t)sb.st_size;
 	size_t cap = 0, step = 0;
 	for (size_t off = 0; off + STATUS_BYTES <= x->size; off += step) {
 		struct sgf_open_status st;
@@ -200,23 +207,12 @@ static int status_find(struct sgr_trace *t, struct sgr_stream *s, char *name, si
 	*own = -1;
 	int fd;
 	if (s->th.index == SGF_SCHED_THREAD) {
-		char path[PATH_MAX];
 		snprintf(name, len, "%s", SGF_SCHED_OPEN_NAME);
-		if ((size_t)snprintf(path, sizeof path, "%s/%s", t->dir, name) >= sizeof path)
-			return -1;
-		fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+		fd = open_buffer_open(t, name, size);
 		if (fd < 0)
 			return -1;
-		struct stat sb = { 0 };
-		if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
-			sgr_problem_add(t, "%s: not a regular file (%s); not read", name,
-					sgr_file_kind(sb.st_mode));
-			close(fd);
-			return -1;
-		}
 		*own = fd;
 		*off = 0;
-		*size = (size_t)sb.st_size;
 	} else {
 		struct sgr_status_index *x = index_load(t);
 		if (!x || x->fd < 0 || x->n == 0)
