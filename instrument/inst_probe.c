@@ -200,9 +200,21 @@ static void region_pragma(struct probe *p, const struct inst_node *n)
 		at++;
 	for (uint32_t i = n->off; i < n->end; i++)
 		nl += p->src[i] == '\n';
-	edits_addf(p->e, at, n->end - at, "%s(%.*s);%.*s",
-		   sub == PRAGMA_BEGIN ? "sg_region_begin" : "sg_region_end", (int)r.len,
-		   p->src + r.off, (int)nl, "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n");
+	/* The name is copied byte for byte, not through "%.*s": a string literal may hold NUL
+	 * bytes (gcc keeps them), at which printf would stop and leave the literal unclosed. */
+	const char *call = sub == PRAGMA_BEGIN ? "sg_region_begin(" : "sg_region_end(";
+	size_t lc = strlen(call), len = lc + r.len + 2 + nl;
+	char *text = malloc(len);
+	if (!text) {
+		p->oom = 1;
+		return;
+	}
+	memcpy(text, call, lc);
+	memcpy(text + lc, p->src + r.off, r.len);
+	memcpy(text + lc + r.len, ");", 2);
+	memset(text + lc + r.len + 2, '\n', nl);
+	edits_add(p->e, at, n->end - at, text, len);
+	free(text);
 	p->res->n_regions++;
 	site_add(p, n->cond);
 }

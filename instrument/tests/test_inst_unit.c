@@ -141,6 +141,22 @@ static void test_include_once_per_branch(void **state)
 	inst_result_free(&r);
 }
 
+/* A region name with NUL bytes inside its literal (fuzz find; gcc keeps them): the call gets
+ * the whole literal, closing quote included. */
+static void test_region_name_with_nul(void **state)
+{
+	(void)state;
+	static const char src[] = "void f(void)\n{\n#pragma scalegraph region begin \"o\0\0uter\"\n"
+				  "\t;\n#pragma scalegraph region end\n}\n";
+	static const char want[] = "sg_region_begin(\"o\0\0uter\");";
+	struct inst_options o = { .func_mode = INST_FUNC_NONE, .quiet = 1 };
+	struct inst_result r;
+	assert_int_equal(inst_file(src, sizeof src - 1, "t.c", &o, &r), 0);
+	assert_int_equal(r.n_regions, 2);
+	assert_non_null(memmem(r.text, r.len, want, sizeof want - 1));
+	inst_result_free(&r);
+}
+
 /* A stray backslash before the first probed item (fuzz find): the include must not be spliced
  * onto the backslash's line by the newline inserted before it. */
 static void test_include_after_stray_backslash(void **state)
@@ -284,6 +300,7 @@ int main(void)
 		cmocka_unit_test(test_edits),
 		cmocka_unit_test(test_selection),
 		cmocka_unit_test(test_include_once_per_branch),
+		cmocka_unit_test(test_region_name_with_nul),
 		cmocka_unit_test(test_include_after_stray_backslash),
 		cmocka_unit_test(test_is_wrapped),
 		cmocka_unit_test(test_sem_rename),
