@@ -41,6 +41,10 @@ SG_EXPORT const char *sg_ev_kind_name(enum sg_ev_kind kind)
 		[SG_EV_TASK_CPU] = "task_cpu",
 		[SG_EV_TASK_DELAY] = "task_delay",
 		[SG_EV_SWITCH_LOST] = "switch_lost",
+		[SG_EV_FUNC_THROTTLED] = "func_throttled",
+		[SG_EV_FUNC_UNRECORDED] = "func_unrecorded",
+		[SG_EV_FUNC_UNRECORDED_TIME] = "func_unrecorded_time",
+		[SG_EV_TRACE_BUDGET] = "trace_budget",
 	};
 	if ((unsigned)kind >= SG_EV_KIND_COUNT)
 		return "?";

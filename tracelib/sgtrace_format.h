@@ -51,6 +51,19 @@ enum sg_ev_kind {
 	SG_EV_TASK_DELAY,     /* the next record (SG_EV_VALUE): its run delay ns so far */
 	SG_EV_SWITCH_LOST,    /* id 0; the next record (SG_EV_VALUE): switch records the kernel
 				 dropped (its ring buffer was full) */
+	/* format 1.3: function probes under overhead control (docs/tracelib.md "Throttling") */
+	SG_EV_FUNC_THROTTLED, /* id: function id, aux: SG_THROTTLE_RULE or SG_THROTTLE_BUDGET; the
+				 next record (SG_EV_VALUE): calls of it this thread recorded as
+				 events before; from here on its calls on this thread are counted,
+				 not recorded (an exit whose entry was recorded still is) */
+	SG_EV_FUNC_UNRECORDED,/* id: function id; the next record (SG_EV_VALUE): calls of it this
+				 thread made without recording them, so far (cumulative: the last
+				 one in the stream counts) */
+	SG_EV_FUNC_UNRECORDED_TIME, /* id: function id; the next record (SG_EV_VALUE): estimated
+				 inclusive time of those calls, in ticks of the trace's clock
+				 (cumulative, as above) */
+	SG_EV_TRACE_BUDGET,   /* id 0, aux 0; the next record (SG_EV_VALUE): bytes of trace the
+				 process had written when SG_TRACE_MAX stopped function probes */
 	SG_EV_KIND_COUNT
 };
 
@@ -65,8 +78,14 @@ enum sg_ev_kind {
 static inline int sg_kind_has_value(unsigned kind)
 {
 	return kind == SG_EV_COUNTER || kind == SG_EV_TASK_CPU || kind == SG_EV_TASK_DELAY ||
-	       kind == SG_EV_SWITCH_LOST;
+	       kind == SG_EV_SWITCH_LOST || kind == SG_EV_FUNC_THROTTLED ||
+	       kind == SG_EV_FUNC_UNRECORDED || kind == SG_EV_FUNC_UNRECORDED_TIME ||
+	       kind == SG_EV_TRACE_BUDGET;
 }
+
+/* aux of SG_EV_FUNC_THROTTLED: why the function's calls stopped being recorded */
+#define SG_THROTTLE_RULE   1u           /* many short calls (SG_THROTTLE) */
+#define SG_THROTTLE_BUDGET 2u           /* the trace reached SG_TRACE_MAX */
 
 enum sg_lock_mode {
 	SG_LOCK_MUTEX = 1,
@@ -163,7 +182,7 @@ const char *sg_obj_kind_name(enum sg_obj_kind kind);
 #define SGF_CHUNK_MAGIC      UINT32_C(0x4b434753)   /* "SGCK" */
 #define SGF_TRAILER_MAGIC    UINT32_C(0x444e4547)   /* "GEND" */
 #define SGF_VERSION_MAJOR    1
-#define SGF_VERSION_MINOR    2
+#define SGF_VERSION_MINOR    3
 
 enum sgf_clock {
 	SGF_CLOCK_TSC = 1,   /* ticks are TSC cycles since the epoch; convert with clock pairs */
