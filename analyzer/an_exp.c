@@ -61,7 +61,7 @@ static int read_machine(struct an_exp *e, sqlite3 *db)
 {
 	sqlite3_stmt *s = NULL;
 	e->n_cpus = 0;
-	e->miss_ns = e->unlock_ns = 0;
+	e->miss_ns = e->unlock_ns = e->record_ns = e->unrec_ns = 0;
 	if (sqlite3_prepare_v2(db, "SELECT n_cpus, json FROM machine", -1, &s, NULL) != SQLITE_OK)
 		return -EIO;
 	if (sqlite3_step(s) == SQLITE_ROW) {
@@ -69,7 +69,13 @@ static int read_machine(struct an_exp *e, sqlite3 *db)
 		const char *json = (const char *)sqlite3_column_text(s, 1);
 		double miss = json_num(json, "miss_latency_ns");
 		double lk = json_num(json, "mutex_lock_unlock_ns");
+		double rec = json_num(json, "record_ns");
+		double unr = json_num(json, "unrecorded_call_ns");
 		e->miss_ns = isnan(miss) ? 0 : miss;
+		/* the cost of one record and of one counted call (tracing cost, docs/analyzer.md):
+		 * calibrations before issue 14 have neither */
+		e->record_ns = isnan(rec) || rec < 0 ? 0 : rec;
+		e->unrec_ns = isnan(unr) || unr < 0 ? 0 : unr;
 		/* a lock+unlock pair: half of it is the release estimate (docs/analyzer.md) */
 		e->unlock_ns = isnan(lk) ? 0 : lk / 2;
 	} else {

@@ -83,6 +83,8 @@ void an_exp_run_base_opts(struct an_exp *e, struct an_exp_run *x)
 	x->opts.n_cpus = e->n_cpus;
 	x->opts.miss_ns = e->miss_ns;
 	x->opts.unlock_ns = e->unlock_ns;
+	x->opts.record_ns = e->record_ns;
+	x->opts.unrecorded_call_ns = e->unrec_ns;
 	x->have_opts = 1;
 }
 
@@ -196,10 +198,14 @@ void an_exp_point_opts(struct an_exp *e, struct an_pt *p)
  * it is then 0 up to the spread of the repetitions, not -L(W,1). */
 void an_exp_n1_baseline(struct an_exp *e, struct an_pt *p)
 {
-	double md, mn, mx, *v;
-	size_t n = 0;
+	double md, mn, mx, mdc = 0, *v, *vc;
+	size_t n = 0, nc = 0;
 	if (!p->n1 || !(v = malloc((e->n_runs ? e->n_runs : 1) * sizeof *v)))
 		return;
+	if (!(vc = malloc((e->n_runs ? e->n_runs : 1) * sizeof *vc))) {
+		free(v);
+		return;
+	}
 	for (size_t i = 0; i < e->n_runs; i++) {
 		struct an_exp_run *x = &e->runs[i];
 		if (!x->ok || strcmp(x->sizes, p->sizes) || !is_n1_traced(x))
@@ -208,10 +214,15 @@ void an_exp_n1_baseline(struct an_exp *e, struct an_pt *p)
 			an_exp_run_analyze(e, x);
 		if (x->have_fig && !x->fig[AN_COMPUTE].unavailable)
 			v[n++] = x->fig[AN_COMPUTE].value;
+		if (x->have_fig && !x->fig[AN_COMPUTE_C].unavailable)
+			vc[nc++] = x->fig[AN_COMPUTE_C].value;
 	}
 	if (n)
 		an_stats(v, n, &md, &mn, &mx);
+	if (nc)
+		an_stats(vc, nc, &mdc, &mn, &mx);
 	free(v);
+	free(vc);
 	if (!n)
 		return;
 	for (int k = 0; k < p->pub.n_reps; k++) {
@@ -222,8 +233,11 @@ void an_exp_n1_baseline(struct an_exp *e, struct an_pt *p)
 		    x->fig[AN_U].unavailable)
 			continue;
 		x->opts.u_base_s = md;
+		x->opts.u_base_comp_s = mdc;
 		double ml = x->fig[AN_ML].unavailable ? 0 : x->fig[AN_ML].value;
 		x->fig[AN_U] = an_fig_val(x->fig[AN_COMPUTE].value - md - ml);
+		if (!x->fig[AN_U_C].unavailable && !x->fig[AN_COMPUTE_C].unavailable && mdc > 0)
+			x->fig[AN_U_C] = an_fig_val(x->fig[AN_COMPUTE_C].value - mdc - ml);
 		if (x->run)
 			an_run_set_opts(x->run, &x->opts);
 	}

@@ -141,9 +141,18 @@ static void js_funcs(FILE *f, const struct an_run *r)
 		fputs(", \"file\": ", f);
 		js_str(f, x->file);
 		fprintf(f, ", \"line\": %d, \"calls\": %llu, \"incl_ns\": %lld, \"excl_ns\": %lld, "
-			"\"incl_pct\": %.4f, \"excl_pct\": %.4f}", x->line,
+			"\"incl_pct\": %.4f, \"excl_pct\": %.4f, \"recorded_calls\": %llu, "
+			"\"unrecorded_calls\": %llu, \"unrecorded_ns\": %lld, \"throttled\": ", x->line,
 			(unsigned long long)x->calls, (long long)x->incl_ns, (long long)x->excl_ns,
-			x->incl_pct, x->excl_pct);
+			x->incl_pct, x->excl_pct, (unsigned long long)x->rec_calls,
+			(unsigned long long)x->unrec_calls, (long long)x->unrec_ns);
+		if (!x->throttled)
+			fputs("null}", f);
+		else
+			fprintf(f, "{\"why\": \"%s\", \"at_ns\": %lld, \"after_calls\": %llu, "
+				"\"threads\": %d}}", x->throttled == SG_THROTTLE_BUDGET ? "budget" : "rule",
+				(long long)x->throttled_ns, (unsigned long long)x->throttled_after,
+				x->n_throttled);
 	}
 	fputc(']', f);
 }
@@ -203,7 +212,11 @@ static void js_run_body(FILE *f, const struct an_run *r)
 		js_ns(f, "blocked_ns", t->blocked_ns);
 		js_ns(f, "cpu_ns", t->cpu_ns);
 		js_ns(f, "cpu_kernel_ns", t->cpu_kernel_ns);
-		fprintf(f, ", \"events\": %llu}", (unsigned long long)t->n_events);
+		fprintf(f, ", \"events\": %llu, \"records\": %llu, \"unrecorded_calls\": %llu",
+			(unsigned long long)t->n_events, (unsigned long long)t->n_records,
+			(unsigned long long)t->unrec_calls);
+		js_ns(f, "trace_cost_ns", t->trace_cost_ns);
+		fputc('}', f);
 	}
 	fputs("],\n \"functions\": ", f);
 	js_funcs(f, r);
