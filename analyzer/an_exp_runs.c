@@ -243,6 +243,57 @@ void an_exp_n1_baseline(struct an_exp *e, struct an_pt *p)
 	}
 }
 
+void an_exp_comp_t_seq(struct an_exp *e, struct an_pt *p)
+{
+	int seq = !strcmp(p->t_basis, "trace") && !strcmp(p->t_seq_source, "sequential");
+	double md, mn, mx, *v;
+	size_t n = 0;
+	p->t_seq_comp = 0;
+	if (!(e->record_ns > 0) || (!seq && !p->n1) ||
+	    !(v = malloc((e->n_runs ? e->n_runs : 1) * sizeof *v)))
+		return;
+	for (size_t i = 0; i < e->n_runs; i++) {
+		struct an_exp_run *x = &e->runs[i];
+		if (!x->ok || strcmp(x->sizes, p->sizes) || !(seq ? is_seq_traced(x) : is_n1_traced(x)))
+			continue;
+		if (!x->have_fig)
+			an_exp_run_analyze(e, x);
+		if (x->have_fig && !x->fig[AN_T_PARA_C].unavailable)
+			v[n++] = x->fig[AN_T_PARA_C].value;
+	}
+	if (n)
+		an_stats(v, n, &md, &mn, &mx);
+	free(v);
+	if (!n || !(md > 0))
+		return;
+	p->t_seq_comp = md;
+	for (int k = 0; k < p->pub.n_reps; k++) {
+		struct an_exp_run *x = an_exp_run_find(e, p->reps[k]);
+		if (!x || !x->have_fig || x->opts.t_para_e_s > 0)
+			continue;   /* a wall-clock E: its T_seq is untraced */
+		x->opts.t_seq_comp_s = md;
+		if (x->run) {
+			an_run_set_opts(x->run, &x->opts);
+			x->fig[AN_E_C] = an_run_fig(x->run, AN_E_C);
+			x->fig[AN_U_C] = an_run_fig(x->run, AN_U_C);
+			continue;
+		}
+		/* figures from the cache: the same formulas as an_run.c's cost_figures */
+		struct an_fig *f = x->fig;
+		if (f[AN_E_C].unavailable || f[AN_T_PARA_C].unavailable || !(f[AN_T_PARA_C].value > 0))
+			continue;
+		double N = f[AN_N].value, ml = f[AN_ML].unavailable ? 0 : f[AN_ML].value;
+		f[AN_E_C] = an_fig_val(md / (N * f[AN_T_PARA_C].value));
+		if (p->n1 && x->opts.u_base_comp_s > 0)
+			continue;   /* U_comp against the N=1 runs' compute (an_exp_n1_baseline) */
+		if (!f[AN_COMPUTE_C].unavailable)
+			f[AN_U_C] = an_fig_val(f[AN_COMPUTE_C].value - md - ml);
+		else if (!f[AN_IT_C].unavailable && !f[AN_PT_C].unavailable)
+			f[AN_U_C] = an_fig_val(N * f[AN_T_PARA_C].value - md -
+					       (f[AN_IT_C].value + f[AN_PT_C].value + ml));
+	}
+}
+
 struct an_run *an_exp_run_analyze(struct an_exp *e, struct an_exp_run *x)
 {
 	if (x->run || x->tried)

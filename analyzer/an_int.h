@@ -397,6 +397,8 @@ struct an_pt {
 	char t_basis[8], t_seq_how[300];
 	int64_t *reps;
 	int n1;                    /* T_seq is the N=1 runs' (no sequential program) */
+	double t_seq_comp;         /* T_seq without its runs' tracing cost (an_exp_comp_t_seq);
+				      0: none (T_seq untraced, or no record cost) */
 };
 
 /* A row of the store's runs table, its analysis options and figures. */
@@ -429,6 +431,8 @@ struct an_exp {
 	int n_cpus;
 	double miss_ns, unlock_ns;
 	double record_ns, unrec_ns;   /* calibrated cost of a trace record, of a counted call */
+	struct an_run_failure *fail;  /* runs that gave no measurement, by id */
+	size_t n_fail, cap_fail;
 	char mem_along[32];        /* the parameter the memory-bound model scales */
 	size_t n_analyzed;         /* runs read from their traces by this open */
 	size_t n_untraced;         /* runs asked for that were never traced (no trace, wall time) */
@@ -443,6 +447,10 @@ struct an_exp_run *an_exp_run_find(const struct an_exp *e, int64_t id);
 void an_exp_point_opts(struct an_exp *e, struct an_pt *p);
 /* U of point p's repetitions against the N=1 runs' compute when T_seq is the N=1 run. */
 void an_exp_n1_baseline(struct an_exp *e, struct an_pt *p);
+/* With a calibrated record cost and T_seq from traced runs: T_seq without their tracing cost
+ * (the median of their T_para_comp) into p->t_seq_comp, and its repetitions' E_comp and U_comp
+ * made with it (docs/analyzer.md "Tracing cost"). */
+void an_exp_comp_t_seq(struct an_exp *e, struct an_pt *p);
 /* Options of a run no point gave any (a sequential run read for ML(1)). */
 void an_exp_run_base_opts(struct an_exp *e, struct an_exp_run *x);
 /* Reads and analyzes run x once; fills x->fig unless cached. NULL when unreadable. */

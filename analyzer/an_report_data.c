@@ -417,7 +417,22 @@ int an_report_exp_json(FILE *f, const struct an_exp *e, unsigned flags)
 				c.caveat ? "true" : "false", c.off_target[0] ? "true" : "false",
 				c.off_target[1] ? "true" : "false", c.off_target[2] ? "true" : "false");
 		}
-	fputs("]},\n \"problems\": ", f);
+	fputs("]},\n \"failed_runs\": [", f);
+	for (size_t i = 0; i < an_exp_n_failures(e); i++) {
+		const struct an_run_failure *x = an_exp_failure(e, i);
+		fprintf(f, "%s\n  {\"id\": %lld, \"kind\": ", i ? "," : "", (long long)x->id);
+		js_str(f, x->kind);
+		fprintf(f, ", \"N\": %d, \"sizes\": ", x->n_threads);
+		js_str(f, x->sizes);
+		fputs(", \"status\": ", f);
+		js_str(f, x->status);
+		fputs(", \"reason\": ", f);
+		js_str(f, x->reason);
+		fputs(", \"stderr_tail\": ", f);
+		js_str(f, x->stderr_tail);
+		fputc('}', f);
+	}
+	fputs("],\n \"problems\": ", f);
 	js_strs(f, an_exp_n_problems(e), exp_problem, e);
 	fputs("}\n", f);
 	return ferror(f) ? -EIO : 0;

@@ -65,12 +65,12 @@ static void fig_cell(FILE *f, int w, struct an_fig x, enum an_metric m)
 	fprintf(f, " %*s", w, fmt_fig(buf, sizeof buf, x, m));
 }
 
-/* The same with a mark after an available value ("12.3 ms!"). */
+/* The same with a mark after an available value other than 0 ("12.3 ms!"). */
 static void fig_cell_mark(FILE *f, int w, struct an_fig x, enum an_metric m, const char *mark)
 {
 	char buf[32], cell[40];
 	fmt_fig(buf, sizeof buf, x, m);
-	snprintf(cell, sizeof cell, "%s%s", buf, x.unavailable ? "" : mark);
+	snprintf(cell, sizeof cell, "%s%s", buf, x.unavailable || x.value == 0 ? "" : mark);
 	fprintf(f, " %*s", w, cell);
 }
 
@@ -633,6 +633,29 @@ static void cost_text(FILE *f, const struct an_exp *e, unsigned flags)
 	}
 }
 
+/* Every run that gave no measurement, with its reason and the end of its stderr. */
+static void failures_text(FILE *f, const struct an_exp *e)
+{
+	size_t n = an_exp_n_failures(e);
+	if (!n)
+		return;
+	fprintf(f, "\nRuns without a measurement (%zu: left out of every point)\n", n);
+	for (size_t i = 0; i < n; i++) {
+		const struct an_run_failure *x = an_exp_failure(e, i);
+		fprintf(f, "  run %lld (%s N=%d%s%s): %s: %s\n", (long long)x->id, x->kind,
+			x->n_threads, x->sizes[0] ? ", " : "", x->sizes, x->status, x->reason);
+		if (!x->stderr_tail[0])
+			continue;
+		fputs("    its stderr ends:\n", f);
+		for (const char *p = x->stderr_tail; *p;) {
+			const char *nl = strchr(p, '\n');
+			int len = nl ? (int)(nl - p) : (int)strlen(p);
+			fprintf(f, "      | %.*s\n", len > 200 ? 200 : len, p);
+			p += len + (nl != NULL);
+		}
+	}
+}
+
 int an_report_exp_text(FILE *f, const struct an_exp *e, unsigned flags)
 {
 	fprintf(f, "Experiment %s: %zu point(s), %d CPU(s)\n", an_exp_dir(e), an_exp_n_points(e),
@@ -655,11 +678,18 @@ int an_report_exp_text(FILE *f, const struct an_exp *e, unsigned flags)
 					      exp_cols[c], mark && is_source(exp_cols[c]) ? "!" : "");
 			fprintf(f, "  %s\n", o->med[AN_OVERSUB].value > 0 ? "yes" : "no");
 		}
+		for (size_t i = 0; i < an_exp_n_points(e); i++) {
+			const struct an_point *o = an_exp_point(e, i);
+			if (!o->n_reps && o->med[AN_T_PARA].unavailable)   /* why no figures */
+				fprintf(f, "  %s/%s/N=%d: %s\n", o->model, o->method, o->n_threads,
+					o->med[AN_T_PARA].unavailable);
+		}
 		if (n_marked)
 			fprintf(f, "  ! the tracing cost is above %.0f %% of N·T_para at this point: its "
 				"latency sources hold that much of the library's own time (see Tracing "
 				"cost below; --compensate)\n", 100 * AN_TRACE_SHARE_MARK);
 		cost_text(f, e, flags);
+		failures_text(f, e);
 		t_seq_text(f, e);
 		fputs("\np_x (fixed size, the N of the smallest T_para) and the latency there\n", f);
 		for (size_t i = 0; i < an_exp_n_methods(e); i++) {

@@ -635,8 +635,9 @@ static void cost_figures(struct an_run *r)
 			  : an_fig_val(f[AN_COMPUTE].value - d[CAT_COMPUTE]);
 	f[AN_CLOSURE_C] = f[AN_CLOSURE].unavailable ? f[AN_CLOSURE]
 			  : an_fig_val(f[AN_CLOSURE].value * tp / tpc);   /* same residual */
-	/* E and U as an_run_set_opts makes them, from the compensated T_para (or wall time) */
-	double ts = r->opts.t_seq_s;
+	/* E and U as an_run_set_opts makes them, from the compensated T_para (or wall time) and,
+	 * when T_seq is a traced run's T_para, the compensated T_seq the experiment gives */
+	double ts = r->opts.t_seq_comp_s > 0 ? r->opts.t_seq_comp_s : r->opts.t_seq_s;
 	int wall = r->opts.t_para_e_s > 0;
 	double tec = (wall ? r->opts.t_para_e_s : tp) - taken / N;
 	if (f[AN_E].unavailable || !(tec > 0)) {

@@ -120,6 +120,8 @@ struct an_run_opts {
 				      itself; <= 0: T_seq */
 	double u_base_comp_s;      /* the same for U_comp: their compensated compute; <= 0: as
 				      u_base_s */
+	double t_seq_comp_s;       /* T_seq without its own tracing cost, for E_comp and U_comp
+				      when T_seq is a traced run's T_para; <= 0: T_seq */
 };
 #define AN_NO_VERIFY 1u            /* skip payload checksums (headers are always checked) */
 #define AN_NO_BUDGET 2u            /* leave the sched stream unread: no time budget (to measure
@@ -330,6 +332,20 @@ int an_exp_n_cpus(const struct an_exp *e);
  * run has a readable trace. */
 struct an_run *an_exp_seq_profile(const struct an_exp *e, const struct an_point *o,
 				  const char **source, int64_t *run_id);
+
+/* A run of the store that gave no measurement: failed, timed out, or incomplete (its trace
+ * lacks events). Strings owned by the experiment. */
+struct an_run_failure {
+	int64_t id;
+	const char *kind;          /* "par", "seq" */
+	int n_threads;
+	const char *sizes;
+	const char *status;        /* "failed", "timeout", "incomplete" */
+	const char *reason;        /* runs.reason ("timed out after 10 s ..."), never NULL */
+	const char *stderr_tail;   /* the last lines of runs/<id>/stderr ("" when empty or absent) */
+};
+size_t an_exp_n_failures(const struct an_exp *e);
+const struct an_run_failure *an_exp_failure(const struct an_exp *e, size_t i);
 
 /* Methods in spec order (model "method"). */
 size_t an_exp_n_methods(const struct an_exp *e);

@@ -40,6 +40,12 @@ TESTS += analyzer/tests/test-report.sh
 analyzer/tests/test-report.sh: $(LIBEXEC)/scalegraph-report $(LIBEXEC)/scalegraph-run \
 	$(BIN)/scalegraph $(BIN)/billiards-traced $(BIN)/billiards-seq
 
+# Runs without a measurement (failed, timed out) named with their reasons and stderr, and the
+# tracing cost per point, on a real series (issue 14).
+TESTS += analyzer/tests/test-failed-runs.sh
+analyzer/tests/test-failed-runs.sh: $(LIBEXEC)/scalegraph-report $(LIBEXEC)/scalegraph-run \
+	$(BIN)/scalegraph $(BIN)/billiards-traced
+
 # The time budget on real programs with known budgets (analyzer/tests/programs/), built with
 # scalegraph cc; and the books of every run of the demo store (make run's series).
 TESTS += analyzer/tests/test-budget.sh analyzer/tests/test-books.sh
