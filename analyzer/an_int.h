@@ -189,6 +189,8 @@ struct an_tscan {
 	/* functions whose calls the library stopped recording (format 1.3), by dense index */
 	struct an_unrec *unrec;
 	size_t n_unrec, cap_unrec;
+	uint32_t *uidx;            /* hash of function index -> position + 1 (an_scan.c) */
+	size_t cap_uidx;
 };
 
 /* The time budget of one thread (an_budget.c), ticks over [first, last]: for each category, all

@@ -53,6 +53,7 @@ void an_scan_free(struct an_tscan *s)
 	free(s->stack);   /* s->fs is the run's scratch table */
 	free(s->reg);
 	free(s->unrec);
+	free(s->uidx);
 	memset(s, 0, sizeof *s);
 }
 
@@ -252,19 +253,40 @@ struct pend {
 	size_t n_open;
 };
 
-/* The entry of function index f in the thread's table of throttled functions (few: a linear
- * search); NULL on ENOMEM. */
+/* The entry of function index f in the thread's table of throttled functions; NULL on ENOMEM.
+ * Found through a small open-addressing hash of entry positions (uidx, a power of 2 at least
+ * twice the entries): a library may throttle thousands of functions, and a damaged trace can
+ * name every defined one, so a linear search would be quadratic. */
 static struct an_unrec *unrec_get(struct an_tscan *s, uint32_t f)
 {
-	for (size_t i = 0; i < s->n_unrec; i++)
-		if (s->unrec[i].func == f)
-			return &s->unrec[i];
+	size_t mask = s->cap_uidx - 1, h = (f * 0x9e3779b1u) & mask;
+	for (; s->cap_uidx && s->uidx[h]; h = (h + 1) & mask)
+		if (s->unrec[s->uidx[h] - 1].func == f)
+			return &s->unrec[s->uidx[h] - 1];
+	if (2 * (s->n_unrec + 1) > s->cap_uidx) {
+		size_t cap = s->cap_uidx ? 2 * s->cap_uidx : 16;
+		uint32_t *x = calloc(cap, sizeof *x);
+		if (!x)
+			return NULL;
+		for (size_t i = 0; i < s->n_unrec; i++) {
+			size_t k = (s->unrec[i].func * 0x9e3779b1u) & (cap - 1);
+			while (x[k])
+				k = (k + 1) & (cap - 1);
+			x[k] = (uint32_t)i + 1;
+		}
+		free(s->uidx);
+		s->uidx = x;
+		s->cap_uidx = cap;
+		for (h = (f * 0x9e3779b1u) & (cap - 1); x[h]; h = (h + 1) & (cap - 1))
+			;
+	}
 	if (an_grow(&s->unrec, &s->cap_unrec, s->n_unrec, sizeof *s->unrec) < 0)
 		return NULL;
-	struct an_unrec *u = &s->unrec[s->n_unrec++];
+	struct an_unrec *u = &s->unrec[s->n_unrec];
 	memset(u, 0, sizeof *u);
 	u->func = f;
 	u->thr_t = UINT64_MAX;
+	s->uidx[h] = (uint32_t)++s->n_unrec;
 	return u;
 }
 

@@ -268,12 +268,59 @@ static void test_trace_cost_hand_computed(void **state)
 	syn_rmtree(dir);
 }
 
+/* One thread throttles 1000 functions (ids 1..1000, rule) and counts id calls of function id,
+ * written in the reverse order of the throttling (the table of a thread grows and is searched
+ * by function): every function gets exactly its count, the thread 500500. A count for an id the
+ * definitions do not declare is skipped and counted in the problem line, as any record of one. */
+static void test_many_throttled_functions(void **state)
+{
+	const size_t nf = 1000, n = 2 + 2 * nf + 2;
+	struct ev *v = calloc(n + 1, sizeof *v);
+	assert_non_null(v);
+	size_t k = 0;
+	v[k++] = (struct ev)E(0, THREAD_BEGIN, SG_NO_ID);
+	for (uint32_t f = 1; f <= nf; f++)
+		v[k++] = (struct ev){ 10 + f, SG_EV_FUNC_THROTTLED, f, SG_THROTTLE_RULE, 0 };
+	for (uint32_t f = (uint32_t)nf; f >= 1; f--)
+		v[k++] = (struct ev){ 5000 + (nf - f), SG_EV_FUNC_UNRECORDED, f, 0, f };
+	v[k++] = (struct ev){ 7000, SG_EV_FUNC_UNRECORDED, 0x7000000, 0, 99 };
+	v[k++] = (struct ev)E(8000, THREAD_END, 0);
+	v[k] = (struct ev)END;
+	const char *dir = syn_tmpdir();
+	struct sgw_trace *w;
+	assert_int_equal(sgw_create(dir, NULL, &w), 0);
+	for (uint32_t f = 1; f <= nf; f++) {
+		char name[16];
+		snprintf(name, sizeof name, "f%u", f);
+		assert_int_equal(sgw_function(w, f, name, "t.c", (int)f), 0);
+	}
+	write_thread(w, 0, v, k + 1);
+	assert_int_equal(sgw_close(w, 0), 0);
+	free(v);
+	struct an_run *r = syn_open_run(dir, NULL);
+	assert_int_equal(an_run_n_funcs(r), nf);
+	for (size_t i = 0; i < nf; i++) {
+		const struct an_func *x = an_run_func(r, i);
+		assert_int_equal(x->unrec_calls, x->id);
+		assert_int_equal(x->calls, x->id);
+		assert_int_equal(x->rec_calls, 0);
+		assert_int_equal(x->throttled, SG_THROTTLE_RULE);
+		assert_int_equal(x->throttled_ns, 10 + x->id);
+	}
+	assert_int_equal(an_run_thread(r, 0)->unrec_calls, 500500);
+	assert_int_equal(an_run_n_problems(r), 1);
+	assert_non_null(strstr(an_run_problem(r, 0), "1 record(s) name an id the definitions"));
+	an_run_free(r);
+	syn_rmtree(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_throttled_function_in_profile),
 		cmocka_unit_test(test_trace_cost_with_counted_calls),
 		cmocka_unit_test(test_trace_cost_hand_computed),
+		cmocka_unit_test(test_many_throttled_functions),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
