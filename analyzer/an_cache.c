@@ -17,8 +17,9 @@
 #include "an_int.h"
 #include "store.h"
 
-#define AN_CACHE_VERSION 5u   /* 3: the time budget, format 1.2 traces; 4: switch-ins at the
-				 switch; 5: run delay without the kernel's clock skip */
+#define AN_CACHE_VERSION 6u   /* 3: the time budget, format 1.2 traces; 4: switch-ins at the
+				 switch; 5: run delay without the kernel's clock skip; 6: tracing
+				 cost and compensated figures, counted calls (format 1.3) */
 #define KEY_NAME "analysis_key"
 #define PROBLEM_NAME "problem"
 
@@ -89,6 +90,8 @@ void an_cache_keys(struct an_exp *e)
 		h = fnv_num(h, o->t_para_ref_s);
 		h = fnv_num(h, o->miss_ns);
 		h = fnv_num(h, o->unlock_ns);
+		h = fnv_num(h, o->record_ns);
+		h = fnv_num(h, o->unrecorded_call_ns);
 		h = fnv_num(h, (double)o->n_threads);
 		h = fnv_num(h, (double)o->n_cpus);
 		h = fnv_num(h, (double)o->flags);

@@ -61,7 +61,7 @@ static int read_machine(struct an_exp *e, sqlite3 *db)
 {
 	sqlite3_stmt *s = NULL;
 	e->n_cpus = 0;
-	e->miss_ns = e->unlock_ns = 0;
+	e->miss_ns = e->unlock_ns = e->record_ns = e->unrec_ns = 0;
 	if (sqlite3_prepare_v2(db, "SELECT n_cpus, json FROM machine", -1, &s, NULL) != SQLITE_OK)
 		return -EIO;
 	if (sqlite3_step(s) == SQLITE_ROW) {
@@ -69,7 +69,13 @@ static int read_machine(struct an_exp *e, sqlite3 *db)
 		const char *json = (const char *)sqlite3_column_text(s, 1);
 		double miss = json_num(json, "miss_latency_ns");
 		double lk = json_num(json, "mutex_lock_unlock_ns");
+		double rec = json_num(json, "record_ns");
+		double unr = json_num(json, "unrecorded_call_ns");
 		e->miss_ns = isnan(miss) ? 0 : miss;
+		/* the cost of one record and of one counted call (tracing cost, docs/analyzer.md):
+		 * calibrations before issue 14 have neither */
+		e->record_ns = isnan(rec) || rec < 0 ? 0 : rec;
+		e->unrec_ns = isnan(unr) || unr < 0 ? 0 : unr;
 		/* a lock+unlock pair: half of it is the release estimate (docs/analyzer.md) */
 		e->unlock_ns = isnan(lk) ? 0 : lk / 2;
 	} else {
@@ -168,6 +174,100 @@ out:
 	return rc;
 }
 
+/* The last `max` lines of the file at path (at most its last 4 KiB), "" when empty or absent;
+ * owned by the experiment. */
+static const char *tail_lines(struct an_exp *e, const char *path, int max)
+{
+	char buf[4097];
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return "";
+	size_t n = 0;
+	if (fseek(f, 0, SEEK_END) == 0) {
+		long size = ftell(f);
+		if (size > 4096 && fseek(f, size - 4096, SEEK_SET) == 0)
+			;
+		else
+			rewind(f);
+		n = fread(buf, 1, sizeof buf - 1, f);
+	}
+	fclose(f);
+	buf[n] = 0;
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+		buf[--n] = 0;
+	for (size_t i = 0; i < n; i++)
+		if (buf[i] == 0 || (buf[i] < 0x20 && buf[i] != '\n' && buf[i] != '\t'))
+			buf[i] = '?';   /* binary output: printable, one line per line */
+	const char *p = buf + n;
+	int lines = 0;
+	while (p > buf && !(p[-1] == '\n' && ++lines == max))
+		p--;
+	return an_exp_str(e, "%s", p);
+}
+
+/* Runs that gave no measurement (docs/store-schema.md: failed, timeout, incomplete), with their
+ * reason and the end of their stderr, for the reports: they are out of every point (read_points
+ * links only ok runs). Incomplete ones are also problem lines (what their trace lacks). */
+static void read_failures(struct an_exp *e, sqlite3 *db)
+{
+	sqlite3_stmt *s = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT id, kind, n_threads, sizes, status, reason FROM runs "
+			       "WHERE status IN ('failed', 'timeout', 'incomplete') ORDER BY id", -1,
+			       &s, NULL) != SQLITE_OK)
+		return;
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		if (an_grow(&e->fail, &e->cap_fail, e->n_fail, sizeof *e->fail) < 0)
+			break;
+		struct an_run_failure *x = &e->fail[e->n_fail++];
+		const char *t;
+		x->id = sqlite3_column_int64(s, 0);
+		x->kind = an_exp_str(e, "%s", (t = (const char *)sqlite3_column_text(s, 1)) ? t : "?");
+		x->n_threads = sqlite3_column_int(s, 2);
+		x->sizes = an_exp_str(e, "%s", (t = (const char *)sqlite3_column_text(s, 3)) ? t : "");
+		x->status = an_exp_str(e, "%s", (t = (const char *)sqlite3_column_text(s, 4)) ? t : "?");
+		t = (const char *)sqlite3_column_text(s, 5);
+		x->reason = an_exp_str(e, "%s", t && t[0] ? t : "no reason recorded");
+		char path[4096];
+		snprintf(path, sizeof path, "%s/runs/%lld/stderr", e->dir, (long long)x->id);
+		x->stderr_tail = tail_lines(e, path, 5);
+		if (!strcmp(x->status, "incomplete"))
+			an_exp_problem_add(e, "run %lld (%s N=%d %s) is incomplete, left out of the "
+					   "means: %s", (long long)x->id, x->kind, x->n_threads,
+					   x->sizes, x->reason);
+	}
+	sqlite3_finalize(s);
+}
+
+size_t an_exp_n_failures(const struct an_exp *e) { return e->n_fail; }
+const struct an_run_failure *an_exp_failure(const struct an_exp *e, size_t i)
+{
+	return i < e->n_fail ? &e->fail[i] : NULL;
+}
+
+/* Why point p has no readable repetition: the runs at its N and sizes that failed, timed out or
+ * were incomplete, with their reasons (the first three), else that none was linked. (Its public
+ * view's strings are not set yet: p->sizes.) */
+static const char *no_rep_why(struct an_exp *e, const struct an_pt *p, int linked)
+{
+	char buf[1024];
+	int n = 0, len = 0;
+	for (size_t i = 0; i < e->n_fail; i++) {
+		const struct an_run_failure *x = &e->fail[i];
+		if (strcmp(x->kind, "par") || x->n_threads != p->pub.n_threads ||
+		    strcmp(x->sizes, p->sizes))
+			continue;
+		if (n++ < 3 && len < (int)sizeof buf)
+			len += snprintf(buf + len, sizeof buf - (size_t)len, "%srun %lld %s",
+					n > 1 ? "; " : "", (long long)x->id, x->reason);
+	}
+	if (!n)
+		return an_exp_str(e, "no repetition with a readable trace (%d run(s) linked)", linked);
+	if (n > 3 && len < (int)sizeof buf)
+		snprintf(buf + len, sizeof buf - (size_t)len, "; %d more", n - 3);
+	return an_exp_str(e, "no repetition with a readable trace: %d run(s) gave no measurement: "
+			  "%s", n, buf);
+}
+
 /* Median, min and max over the point's analyzed repetitions; figures unavailable in every
  * repetition keep the first reason. */
 /* E and S of a point from the median of the T_para they divide (T_seq is the point's), not the
@@ -202,6 +302,29 @@ static void ratio_from_medians(struct an_point *o, const struct an_fig *const *r
 	o->max[AN_L_E] = an_fig_val(mx - ts / nn);
 }
 
+/* E_comp of a point the same way, from the median T_para_comp and the compensated T_seq. */
+static void comp_ratio_from_medians(struct an_point *o, const struct an_fig *const *rs, int n,
+				    double *te, double tsc)
+{
+	size_t k = 0;
+	double nn = NAN;
+	for (int i = 0; i < n; i++) {
+		const struct an_fig *f = rs[i];
+		if (f[AN_E_C].unavailable || f[AN_T_PARA_C].unavailable || f[AN_N].unavailable ||
+		    !(f[AN_T_PARA_C].value > 0))
+			continue;
+		nn = f[AN_N].value;
+		te[k++] = f[AN_T_PARA_C].value;
+	}
+	if (!k)
+		return;
+	double md, mn, mx;
+	an_stats(te, k, &md, &mn, &mx);
+	o->med[AN_E_C] = an_fig_val(tsc / (nn * md));
+	o->min[AN_E_C] = an_fig_val(tsc / (nn * mx));
+	o->max[AN_E_C] = an_fig_val(tsc / (nn * mn));
+}
+
 /* Figure m of point o from the runner alone: one value, so median, min and max alike. */
 static void point_runner_fig(struct an_point *o, enum an_metric m, double v)
 {
@@ -229,8 +352,7 @@ static void point_stats(struct an_exp *e, struct an_pt *p)
 	o->n_reps = n;
 	for (int m = 0; m < AN_N_METRICS; m++) {
 		int k = 0;
-		const char *why = n ? NULL : an_exp_str(e, "no repetition with a readable trace "
-						       "(%d run(s) linked)", linked);
+		const char *why = n ? NULL : m == 0 ? no_rep_why(e, p, linked) : o->med[0].unavailable;
 		for (int i = 0; i < n; i++) {
 			struct an_fig f = rs[i][m];
 			if (f.unavailable) {
@@ -252,6 +374,8 @@ static void point_stats(struct an_exp *e, struct an_pt *p)
 	}
 	if (n)
 		ratio_from_medians(o, rs, n, v);
+	if (n && p->t_seq_comp > 0)
+		comp_ratio_from_medians(o, rs, n, v, p->t_seq_comp);
 	if (!n && !isnan(o->t_para_s)) {
 		/* no trace: the runner's own figures (means of the linked repetitions), so curves,
 		 * speedup and the matrix still have a value */
@@ -280,25 +404,6 @@ static const char *db_errmsg(struct store *st, int rc)
 	if (m && m[0] && sqlite3_errcode(store_db(st)) != SQLITE_OK)
 		return m;
 	return rc < 0 ? strerror(-rc) : "unknown SQLite error";
-}
-
-/* Runs whose trace lacks events (docs/store-schema.md: status incomplete) are no measurement:
- * they are out of every point (read_points links only ok runs), and listed here with why. */
-static void list_incomplete(struct an_exp *e, sqlite3 *db)
-{
-	sqlite3_stmt *s = NULL;
-	if (sqlite3_prepare_v2(db, "SELECT id, kind, n_threads, sizes, reason FROM runs WHERE "
-			       "status = 'incomplete' ORDER BY id", -1, &s, NULL) != SQLITE_OK)
-		return;
-	while (sqlite3_step(s) == SQLITE_ROW) {
-		const unsigned char *sz = sqlite3_column_text(s, 3), *why = sqlite3_column_text(s, 4);
-		const unsigned char *kind = sqlite3_column_text(s, 1);
-		an_exp_problem_add(e, "run %lld (%s N=%d %s) is incomplete, left out of the means: %s",
-				   (long long)sqlite3_column_int64(s, 0), kind ? (const char *)kind : "?",
-				   sqlite3_column_int(s, 2), sz ? (const char *)sz : "",
-				   why && why[0] ? (const char *)why : "no reason recorded");
-	}
-	sqlite3_finalize(s);
 }
 
 /* How many points have figures in the store's metrics table; -1 when it cannot be read. */
@@ -365,7 +470,7 @@ int an_exp_open(const char *dir, unsigned flags, struct an_exp **out, char *err,
 		snprintf(err, errlen, "%s/experiment.db: %s", dir, db_errmsg(st, rc));
 		goto out;
 	}
-	list_incomplete(e, db);
+	read_failures(e, db);
 	if (!e->n_pts)
 		an_exp_problem_add(e, "%s: the experiment has no points yet (scalegraph run)", dir);
 	for (size_t i = 0; i < e->n_pts; i++)
@@ -376,6 +481,8 @@ int an_exp_open(const char *dir, unsigned flags, struct an_exp **out, char *err,
 				   db_errmsg(st, rc));
 	for (size_t i = 0; i < e->n_pts; i++)
 		an_exp_n1_baseline(e, &e->pts[i]);
+	for (size_t i = 0; i < e->n_pts; i++)
+		an_exp_comp_t_seq(e, &e->pts[i]);
 	for (size_t i = 0; i < e->n_pts; i++)
 		point_stats(e, &e->pts[i]);
 	size_t n_keyed = 0;
@@ -429,6 +536,7 @@ void an_exp_free(struct an_exp *e)
 		free(e->strs[i]);
 	free(e->pts);
 	free(e->runs);
+	free(e->fail);
 	free(e->methods);
 	free(e->problems);
 	free(e->strs);

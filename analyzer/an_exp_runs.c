@@ -83,6 +83,8 @@ void an_exp_run_base_opts(struct an_exp *e, struct an_exp_run *x)
 	x->opts.n_cpus = e->n_cpus;
 	x->opts.miss_ns = e->miss_ns;
 	x->opts.unlock_ns = e->unlock_ns;
+	x->opts.record_ns = e->record_ns;
+	x->opts.unrecorded_call_ns = e->unrec_ns;
 	x->have_opts = 1;
 }
 
@@ -196,10 +198,14 @@ void an_exp_point_opts(struct an_exp *e, struct an_pt *p)
  * it is then 0 up to the spread of the repetitions, not -L(W,1). */
 void an_exp_n1_baseline(struct an_exp *e, struct an_pt *p)
 {
-	double md, mn, mx, *v;
-	size_t n = 0;
+	double md, mn, mx, mdc = 0, *v, *vc;
+	size_t n = 0, nc = 0;
 	if (!p->n1 || !(v = malloc((e->n_runs ? e->n_runs : 1) * sizeof *v)))
 		return;
+	if (!(vc = malloc((e->n_runs ? e->n_runs : 1) * sizeof *vc))) {
+		free(v);
+		return;
+	}
 	for (size_t i = 0; i < e->n_runs; i++) {
 		struct an_exp_run *x = &e->runs[i];
 		if (!x->ok || strcmp(x->sizes, p->sizes) || !is_n1_traced(x))
@@ -208,10 +214,15 @@ void an_exp_n1_baseline(struct an_exp *e, struct an_pt *p)
 			an_exp_run_analyze(e, x);
 		if (x->have_fig && !x->fig[AN_COMPUTE].unavailable)
 			v[n++] = x->fig[AN_COMPUTE].value;
+		if (x->have_fig && !x->fig[AN_COMPUTE_C].unavailable)
+			vc[nc++] = x->fig[AN_COMPUTE_C].value;
 	}
 	if (n)
 		an_stats(v, n, &md, &mn, &mx);
+	if (nc)
+		an_stats(vc, nc, &mdc, &mn, &mx);
 	free(v);
+	free(vc);
 	if (!n)
 		return;
 	for (int k = 0; k < p->pub.n_reps; k++) {
@@ -222,10 +233,64 @@ void an_exp_n1_baseline(struct an_exp *e, struct an_pt *p)
 		    x->fig[AN_U].unavailable)
 			continue;
 		x->opts.u_base_s = md;
+		x->opts.u_base_comp_s = mdc;
 		double ml = x->fig[AN_ML].unavailable ? 0 : x->fig[AN_ML].value;
 		x->fig[AN_U] = an_fig_val(x->fig[AN_COMPUTE].value - md - ml);
+		if (!x->fig[AN_U_C].unavailable && !x->fig[AN_COMPUTE_C].unavailable && mdc > 0)
+			x->fig[AN_U_C] = an_fig_val(x->fig[AN_COMPUTE_C].value - mdc - ml);
 		if (x->run)
 			an_run_set_opts(x->run, &x->opts);
+	}
+}
+
+void an_exp_comp_t_seq(struct an_exp *e, struct an_pt *p)
+{
+	int seq = !strcmp(p->t_basis, "trace") && !strcmp(p->t_seq_source, "sequential");
+	double md, mn, mx, *v;
+	size_t n = 0;
+	p->t_seq_comp = 0;
+	if (!(e->record_ns > 0) || (!seq && !p->n1) ||
+	    !(v = malloc((e->n_runs ? e->n_runs : 1) * sizeof *v)))
+		return;
+	for (size_t i = 0; i < e->n_runs; i++) {
+		struct an_exp_run *x = &e->runs[i];
+		if (!x->ok || strcmp(x->sizes, p->sizes) || !(seq ? is_seq_traced(x) : is_n1_traced(x)))
+			continue;
+		if (!x->have_fig)
+			an_exp_run_analyze(e, x);
+		if (x->have_fig && !x->fig[AN_T_PARA_C].unavailable)
+			v[n++] = x->fig[AN_T_PARA_C].value;
+	}
+	if (n)
+		an_stats(v, n, &md, &mn, &mx);
+	free(v);
+	if (!n || !(md > 0))
+		return;
+	p->t_seq_comp = md;
+	for (int k = 0; k < p->pub.n_reps; k++) {
+		struct an_exp_run *x = an_exp_run_find(e, p->reps[k]);
+		if (!x || !x->have_fig || x->opts.t_para_e_s > 0)
+			continue;   /* a wall-clock E: its T_seq is untraced */
+		x->opts.t_seq_comp_s = md;
+		if (x->run) {
+			an_run_set_opts(x->run, &x->opts);
+			x->fig[AN_E_C] = an_run_fig(x->run, AN_E_C);
+			x->fig[AN_U_C] = an_run_fig(x->run, AN_U_C);
+			continue;
+		}
+		/* figures from the cache: the same formulas as an_run.c's cost_figures */
+		struct an_fig *f = x->fig;
+		if (f[AN_E_C].unavailable || f[AN_T_PARA_C].unavailable || !(f[AN_T_PARA_C].value > 0))
+			continue;
+		double N = f[AN_N].value, ml = f[AN_ML].unavailable ? 0 : f[AN_ML].value;
+		f[AN_E_C] = an_fig_val(md / (N * f[AN_T_PARA_C].value));
+		if (p->n1 && x->opts.u_base_comp_s > 0)
+			continue;   /* U_comp against the N=1 runs' compute (an_exp_n1_baseline) */
+		if (!f[AN_COMPUTE_C].unavailable)
+			f[AN_U_C] = an_fig_val(f[AN_COMPUTE_C].value - md - ml);
+		else if (!f[AN_IT_C].unavailable && !f[AN_PT_C].unavailable)
+			f[AN_U_C] = an_fig_val(N * f[AN_T_PARA_C].value - md -
+					       (f[AN_IT_C].value + f[AN_PT_C].value + ml));
 	}
 }
 

@@ -134,6 +134,25 @@ struct an_fstat {
 	uint32_t active;           /* frames of this function on the stack (recursion) */
 };
 
+/* The categories of a thread's time (the time budget of an_budget.c, and where a tracing cost
+ * falls). */
+enum an_cat {
+	CAT_COMPUTE, CAT_BAR_W, CAT_BAR_P, CAT_LOCK_W, CAT_LOCK_P, CAT_COND, CAT_SEM_W, CAT_SEM_P,
+	CAT_JOIN_W, CAT_THREAD_P, AN_N_CATS
+};
+/* One function of one thread under overhead control (format 1.3, docs/trace-format.md): the
+ * library stopped recording its calls (SG_EV_FUNC_THROTTLED) and counts them instead, writing
+ * cumulative totals (SG_EV_FUNC_UNRECORDED, _TIME: the last one in the stream counts). The
+ * calls inside the clip are the last totals minus the last ones written before it. */
+struct an_unrec {
+	uint32_t func;             /* dense function index */
+	uint32_t why;              /* aux of its first FUNC_THROTTLED (SG_THROTTLE_*), 0: none */
+	uint64_t thr_t;            /* raw ticks of that record; UINT64_MAX: none */
+	uint64_t thr_calls;        /* the calls it had recorded before */
+	uint64_t calls, ticks;     /* the last cumulative totals */
+	uint64_t calls0, ticks0;   /* the last ones written before the clip */
+};
+
 /* Everything one pass over one thread yields. */
 struct an_tscan {
 	uint64_t first, last;      /* ticks of the first/last event inside the clip; the clip's
@@ -162,15 +181,21 @@ struct an_tscan {
 	/* regions met: id, first begin, last end */
 	struct an_reg { uint32_t id; uint64_t begin, end; int has_begin, has_end; } *reg;
 	size_t n_reg, cap_reg;
+	/* what tracing cost this thread inside the clip (an_run.c, trace_cost): its records, and
+	 * those of the sync wrappers by the category whose time they fall in (the rest fell in
+	 * compute: function probes, regions, counters, signals, posts) */
+	uint64_t n_in;
+	uint64_t rec_cat[AN_N_CATS];
+	/* functions whose calls the library stopped recording (format 1.3), by dense index */
+	struct an_unrec *unrec;
+	size_t n_unrec, cap_unrec;
+	uint32_t *uidx;            /* hash of function index -> position + 1 (an_scan.c) */
+	size_t cap_uidx;
 };
 
 /* The time budget of one thread (an_budget.c), ticks over [first, last]: for each category, all
  * of its time, the part runnable but not running, the part blocked (sleeping off CPU); the rest
  * is on CPU. */
-enum an_cat {
-	CAT_COMPUTE, CAT_BAR_W, CAT_BAR_P, CAT_LOCK_W, CAT_LOCK_P, CAT_COND, CAT_SEM_W, CAT_SEM_P,
-	CAT_JOIN_W, CAT_THREAD_P, AN_N_CATS
-};
 struct an_budget {
 	uint64_t total[AN_N_CATS], run[AN_N_CATS], sleep[AN_N_CATS];
 	uint64_t tail[AN_N_CATS];  /* blocked after the wait's release (the wake-up), before the
@@ -252,6 +277,8 @@ struct an_run {
 	uint64_t sched_lost;       /* switch records the kernel dropped */
 	uint64_t bad_cpus;         /* switch records of an impossible CPU number (skipped) */
 	uint64_t par_busy, par_multi;   /* ticks: busy total, busy while >= 2 busy */
+	uint64_t budget_t;         /* raw ticks of the first SG_EV_TRACE_BUDGET; UINT64_MAX none */
+	uint64_t budget_bytes;     /* the bytes it says the process had written */
 	int n_proc;
 	struct an_fig fig[AN_N_METRICS];
 	char **problems;
@@ -372,6 +399,8 @@ struct an_pt {
 	char t_basis[8], t_seq_how[300];
 	int64_t *reps;
 	int n1;                    /* T_seq is the N=1 runs' (no sequential program) */
+	double t_seq_comp;         /* T_seq without its runs' tracing cost (an_exp_comp_t_seq);
+				      0: none (T_seq untraced, or no record cost) */
 };
 
 /* A row of the store's runs table, its analysis options and figures. */
@@ -403,6 +432,9 @@ struct an_exp {
 	size_t n_strs, cap_strs;
 	int n_cpus;
 	double miss_ns, unlock_ns;
+	double record_ns, unrec_ns;   /* calibrated cost of a trace record, of a counted call */
+	struct an_run_failure *fail;  /* runs that gave no measurement, by id */
+	size_t n_fail, cap_fail;
 	char mem_along[32];        /* the parameter the memory-bound model scales */
 	size_t n_analyzed;         /* runs read from their traces by this open */
 	size_t n_untraced;         /* runs asked for that were never traced (no trace, wall time) */
@@ -417,6 +449,10 @@ struct an_exp_run *an_exp_run_find(const struct an_exp *e, int64_t id);
 void an_exp_point_opts(struct an_exp *e, struct an_pt *p);
 /* U of point p's repetitions against the N=1 runs' compute when T_seq is the N=1 run. */
 void an_exp_n1_baseline(struct an_exp *e, struct an_pt *p);
+/* With a calibrated record cost and T_seq from traced runs: T_seq without their tracing cost
+ * (the median of their T_para_comp) into p->t_seq_comp, and its repetitions' E_comp and U_comp
+ * made with it (docs/analyzer.md "Tracing cost"). */
+void an_exp_comp_t_seq(struct an_exp *e, struct an_pt *p);
 /* Options of a run no point gave any (a sequential run read for ML(1)). */
 void an_exp_run_base_opts(struct an_exp *e, struct an_exp_run *x);
 /* Reads and analyzes run x once; fills x->fig unless cached. NULL when unreadable. */

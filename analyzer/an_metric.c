@@ -46,6 +46,21 @@ static const struct {
 	[AN_PT_SEM] = { "PT_sem", "s" },
 	[AN_COMPUTE] = { "compute", "s" },
 	[AN_CLOSURE] = { "closure", "" },
+	[AN_TRACE_COST] = { "trace_cost", "s" },
+	[AN_TRACE_SHARE] = { "trace_cost_share", "" },
+	[AN_T_PARA_C] = { "T_para_comp", "s" },
+	[AN_E_C] = { "E_comp", "" },
+	[AN_L_C] = { "L_comp", "s" },
+	[AN_IT_C] = { "IT_comp", "s" },
+	[AN_PT_C] = { "PT_comp", "s" },
+	[AN_IT_COND_C] = { "IT_cond_comp", "s" },
+	[AN_PT_BARRIER_C] = { "PT_barrier_comp", "s" },
+	[AN_PT_LOCK_C] = { "PT_lock_comp", "s" },
+	[AN_PT_SEM_C] = { "PT_sem_comp", "s" },
+	[AN_PT_THREAD_C] = { "PT_thread_comp", "s" },
+	[AN_COMPUTE_C] = { "compute_comp", "s" },
+	[AN_U_C] = { "U_comp", "s" },
+	[AN_CLOSURE_C] = { "closure_comp", "" },
 };
 
 const char *an_metric_name(enum an_metric m)

@@ -141,9 +141,18 @@ static void js_funcs(FILE *f, const struct an_run *r)
 		fputs(", \"file\": ", f);
 		js_str(f, x->file);
 		fprintf(f, ", \"line\": %d, \"calls\": %llu, \"incl_ns\": %lld, \"excl_ns\": %lld, "
-			"\"incl_pct\": %.4f, \"excl_pct\": %.4f}", x->line,
+			"\"incl_pct\": %.4f, \"excl_pct\": %.4f, \"recorded_calls\": %llu, "
+			"\"unrecorded_calls\": %llu, \"unrecorded_ns\": %lld, \"throttled\": ", x->line,
 			(unsigned long long)x->calls, (long long)x->incl_ns, (long long)x->excl_ns,
-			x->incl_pct, x->excl_pct);
+			x->incl_pct, x->excl_pct, (unsigned long long)x->rec_calls,
+			(unsigned long long)x->unrec_calls, (long long)x->unrec_ns);
+		if (!x->throttled)
+			fputs("null}", f);
+		else
+			fprintf(f, "{\"why\": \"%s\", \"at_ns\": %lld, \"after_calls\": %llu, "
+				"\"threads\": %d}}", x->throttled == SG_THROTTLE_BUDGET ? "budget" : "rule",
+				(long long)x->throttled_ns, (unsigned long long)x->throttled_after,
+				x->n_throttled);
 	}
 	fputc(']', f);
 }
@@ -203,7 +212,11 @@ static void js_run_body(FILE *f, const struct an_run *r)
 		js_ns(f, "blocked_ns", t->blocked_ns);
 		js_ns(f, "cpu_ns", t->cpu_ns);
 		js_ns(f, "cpu_kernel_ns", t->cpu_kernel_ns);
-		fprintf(f, ", \"events\": %llu}", (unsigned long long)t->n_events);
+		fprintf(f, ", \"events\": %llu, \"records\": %llu, \"unrecorded_calls\": %llu",
+			(unsigned long long)t->n_events, (unsigned long long)t->n_records,
+			(unsigned long long)t->unrec_calls);
+		js_ns(f, "trace_cost_ns", t->trace_cost_ns);
+		fputc('}', f);
 	}
 	fputs("],\n \"functions\": ", f);
 	js_funcs(f, r);
@@ -404,7 +417,22 @@ int an_report_exp_json(FILE *f, const struct an_exp *e, unsigned flags)
 				c.caveat ? "true" : "false", c.off_target[0] ? "true" : "false",
 				c.off_target[1] ? "true" : "false", c.off_target[2] ? "true" : "false");
 		}
-	fputs("]},\n \"problems\": ", f);
+	fputs("]},\n \"failed_runs\": [", f);
+	for (size_t i = 0; i < an_exp_n_failures(e); i++) {
+		const struct an_run_failure *x = an_exp_failure(e, i);
+		fprintf(f, "%s\n  {\"id\": %lld, \"kind\": ", i ? "," : "", (long long)x->id);
+		js_str(f, x->kind);
+		fprintf(f, ", \"N\": %d, \"sizes\": ", x->n_threads);
+		js_str(f, x->sizes);
+		fputs(", \"status\": ", f);
+		js_str(f, x->status);
+		fputs(", \"reason\": ", f);
+		js_str(f, x->reason);
+		fputs(", \"stderr_tail\": ", f);
+		js_str(f, x->stderr_tail);
+		fputc('}', f);
+	}
+	fputs("],\n \"problems\": ", f);
 	js_strs(f, an_exp_n_problems(e), exp_problem, e);
 	fputs("}\n", f);
 	return ferror(f) ? -EIO : 0;

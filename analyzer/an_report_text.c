@@ -65,6 +65,29 @@ static void fig_cell(FILE *f, int w, struct an_fig x, enum an_metric m)
 	fprintf(f, " %*s", w, fmt_fig(buf, sizeof buf, x, m));
 }
 
+/* The same with a mark after an available value other than 0 ("12.3 ms!"). */
+static void fig_cell_mark(FILE *f, int w, struct an_fig x, enum an_metric m, const char *mark)
+{
+	char buf[32], cell[40];
+	fmt_fig(buf, sizeof buf, x, m);
+	snprintf(cell, sizeof cell, "%s%s", buf, x.unavailable || x.value == 0 ? "" : mark);
+	fprintf(f, " %*s", w, cell);
+}
+
+/* Does the tracing cost make point o's latency sources unreliable (docs/analyzer.md)? */
+static int cost_marked(const struct an_point *o)
+{
+	return !o->med[AN_TRACE_SHARE].unavailable &&
+	       o->med[AN_TRACE_SHARE].value > AN_TRACE_SHARE_MARK;
+}
+
+/* A latency source or L: the columns the mark goes on. */
+static int is_source(enum an_metric m)
+{
+	const char *n = an_metric_name(m);
+	return m == AN_L || !strncmp(n, "IT_", 3) || !strncmp(n, "PT_", 3) || m == AN_ML;
+}
+
 /* One line per metric unavailable, with the first reason met (figs: n rows of AN_N_METRICS). */
 static void unavailable_lines(FILE *f, const struct an_fig *const *figs, size_t n)
 {
@@ -87,15 +110,100 @@ static void unavailable_lines(FILE *f, const struct an_fig *const *figs, size_t 
 /* A time in ns, formatted into buf (char[16]) by fmt_time. */
 #define NS(buf, ns) fmt_time((buf), sizeof(buf), (double)(ns) * 1e-9)
 
+/* "15,400,000" */
+static const char *fmt_count(char *buf, size_t n, uint64_t v)
+{
+	char d[32];
+	int len = snprintf(d, sizeof d, "%llu", (unsigned long long)v), o = 0;
+	for (int i = 0; i < len && o + 2 < (int)n; i++) {
+		if (i > 0 && (len - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = d[i];
+	}
+	buf[o] = 0;
+	return buf;
+}
+
+/* The line under a throttled function of a profile: when and why its calls stopped being
+ * recorded, and what was counted instead. */
+static void throttled_line(FILE *f, const char *indent, const struct an_func *x)
+{
+	char a[32], b[32], t[16];
+	if (!x->throttled)
+		return;
+	fprintf(f, "%s  throttled: after %s calls at %.3g s (%s)", indent,
+		fmt_count(a, sizeof a, x->throttled_after), (double)x->throttled_ns * 1e-9,
+		x->throttled == SG_THROTTLE_BUDGET ? "budget" : "rule");
+	if (x->n_throttled > 1)
+		fprintf(f, " on the first of %d threads", x->n_throttled);
+	fprintf(f, "; %s calls counted, ~%s estimated\n", fmt_count(b, sizeof b, x->unrec_calls),
+		fmt_time(t, sizeof t, (double)x->unrec_ns * 1e-9));
+}
+
+/* The legend under a profile with throttled functions. */
+static void throttled_legend(FILE *f, const char *indent, const struct an_run *r)
+{
+	for (size_t i = 0; i < an_run_n_funcs(r); i++)
+		if (an_run_func(r, i)->throttled) {
+			fprintf(f, "%s~ throttled (calls counted, not recorded): calls are complete, incl "
+				"holds the library's estimate of the counted calls' time; their time is "
+				"also in their callers' excl (no events to subtract it)\n", indent);
+			return;
+		}
+}
+
+/* "tracing cost: 3.1 % of N·T_para (12.3 ms)", or why it is unavailable. */
+static void cost_line(FILE *f, const char *indent, struct an_fig cost, struct an_fig share)
+{
+	char t[16];
+	if (share.unavailable) {
+		fprintf(f, "%stracing cost: unavailable (%s)\n", indent, share.unavailable);
+		return;
+	}
+	fprintf(f, "%stracing cost: %.1f %% of N·T_para (%s)%s\n", indent, 100 * share.value,
+		fmt_time(t, sizeof t, cost.value),
+		share.value > AN_TRACE_SHARE_MARK ? ": above 5 %, the latency sources hold that much "
+		"of the library's own time" : "");
+}
+
+static const enum an_metric comp_rows[] = {
+	AN_T_PARA_C, AN_E_C, AN_L_C, AN_IT_C, AN_PT_C, AN_IT_COND_C, AN_PT_BARRIER_C,
+	AN_PT_LOCK_C, AN_PT_SEM_C, AN_PT_THREAD_C, AN_COMPUTE_C, AN_U_C, AN_CLOSURE_C,
+};
+/* The measured figure a compensated one stands beside. */
+static enum an_metric measured_of(enum an_metric m)
+{
+	switch (m) {
+	case AN_T_PARA_C: return AN_T_PARA;
+	case AN_E_C: return AN_E;
+	case AN_L_C: return AN_L;
+	case AN_IT_C: return AN_IT;
+	case AN_PT_C: return AN_PT;
+	case AN_IT_COND_C: return AN_IT_COND;
+	case AN_PT_BARRIER_C: return AN_PT_BARRIER;
+	case AN_PT_LOCK_C: return AN_PT_LOCK;
+	case AN_PT_SEM_C: return AN_PT_SEM;
+	case AN_PT_THREAD_C: return AN_PT_THREAD;
+	case AN_COMPUTE_C: return AN_COMPUTE;
+	case AN_U_C: return AN_U;
+	default: return AN_CLOSURE;
+	}
+}
+
 static const enum an_metric run_rows[] = {
 	AN_N, AN_T_PARA, AN_T_SEQ, AN_E, AN_S, AN_L, AN_IT_EDGE, AN_IT_BARRIER, AN_IT_LOCK,
 	AN_IT_COND, AN_IT_SEM, AN_IT_JOIN, AN_IT_SCHED, AN_IT_BLOCKED, AN_PT_BARRIER, AN_PT_LOCK,
 	AN_PT_SEM, AN_PT_THREAD, AN_ML, AN_ML_RAW, AN_COMPUTE, AN_U, AN_CLOSURE, AN_L_E, AN_CHECK3,
 	AN_CHECK10, AN_PARALLELISM, AN_PAR_SHARE, AN_CPU_UTIL, AN_MEM_RATE, AN_MISS_RATE,
-	AN_OVERSUB,
+	AN_OVERSUB, AN_TRACE_COST, AN_TRACE_SHARE,
 };
 
 int an_report_run_text(FILE *f, const struct an_run *r)
+{
+	return an_report_run_text_flags(f, r, 0);
+}
+
+int an_report_run_text_flags(FILE *f, const struct an_run *r, unsigned flags)
 {
 	int64_t t0, t1;
 	an_run_span(r, &t0, &t1);
@@ -103,12 +211,26 @@ int an_report_run_text(FILE *f, const struct an_run *r)
 		(unsigned long long)an_run_n_events(r), (long long)t0, (long long)t1);
 	for (size_t i = 0; i < an_run_n_notes(r); i++)
 		fprintf(f, "  note: %s\n", an_run_note(r, i));
+	cost_line(f, "  ", an_run_fig(r, AN_TRACE_COST), an_run_fig(r, AN_TRACE_SHARE));
 	fputs("\nFigure                    value\n", f);
 	for (size_t k = 0; k < sizeof run_rows / sizeof run_rows[0]; k++) {
 		struct an_fig x = an_run_fig(r, run_rows[k]);
 		fprintf(f, "%-18s", an_metric_name(run_rows[k]));
 		fig_cell(f, 12, x, run_rows[k]);
 		fputs(x.unavailable ? "  unavailable\n" : "\n", f);
+	}
+	if (flags & AN_REPORT_COMPENSATE) {
+		fputs("\nCompensated (the estimated tracing cost taken out of the parts it fell in; "
+		      "beside the measured figures, docs/analyzer.md)\n", f);
+		fprintf(f, "%-18s %12s %12s\n", "Figure", "measured", "compensated");
+		for (size_t k = 0; k < sizeof comp_rows / sizeof comp_rows[0]; k++) {
+			enum an_metric m = comp_rows[k], mm = measured_of(m);
+			struct an_fig x = an_run_fig(r, m);
+			fprintf(f, "%-18s", an_metric_name(mm));
+			fig_cell(f, 12, an_run_fig(r, mm), mm);
+			fig_cell(f, 12, x, m);
+			fprintf(f, x.unavailable ? "  unavailable: %s\n" : "\n", x.unavailable);
+		}
 	}
 	char c[16][16];
 	fputs("\nThread budget: T_i = compute + runnable + blocked + every wait and primitive "
@@ -135,10 +257,12 @@ int an_report_run_text(FILE *f, const struct an_run *r)
 		fputs("\nFunction                          calls       incl       excl  excl[%]\n", f);
 		for (size_t i = 0; i < an_run_n_funcs(r) && i < MAX_ROWS; i++) {
 			const struct an_func *x = an_run_func(r, i);
-			fprintf(f, "%-28.28s %10llu %10s %10s %8.2f\n", x->name,
-				(unsigned long long)x->calls, NS(c[0], x->incl_ns),
-				NS(c[1], x->excl_ns), x->excl_pct);
+			fprintf(f, "%-27.27s%s %10llu %10s %10s %8.2f\n", x->name,
+				x->throttled ? "~" : " ", (unsigned long long)x->calls,
+				NS(c[0], x->incl_ns), NS(c[1], x->excl_ns), x->excl_pct);
+			throttled_line(f, "", x);
 		}
+		throttled_legend(f, "", r);
 	}
 	if (an_run_n_locks(r) || an_run_n_sems(r) || an_run_n_barriers(r))
 		fputs("\nObjects: wait and ovh are the processors' parts of IT and PT (without their "
@@ -420,10 +544,12 @@ static void profile_text(FILE *f, const struct an_run *r)
 		"incl %", "excl %");
 	for (size_t k = 0; k < n && k < PROFILE_ROWS; k++) {
 		const struct an_func *x = an_run_func(r, k);
-		fprintf(f, "    %-32s %10llu %10s %10s %7.2f %7.2f\n", x->name,
-			(unsigned long long)x->calls, NS(c[0], x->incl_ns), NS(c[1], x->excl_ns),
-			x->incl_pct, x->excl_pct);
+		fprintf(f, "    %-31s%s %10llu %10s %10s %7.2f %7.2f\n", x->name,
+			x->throttled ? "~" : " ", (unsigned long long)x->calls, NS(c[0], x->incl_ns),
+			NS(c[1], x->excl_ns), x->incl_pct, x->excl_pct);
+		throttled_line(f, "    ", x);
 	}
+	throttled_legend(f, "    ", r);
 	if (n > PROFILE_ROWS)
 		fprintf(f, "    ... %zu more (--json lists them all)\n", n - PROFILE_ROWS);
 	if (!n)
@@ -463,11 +589,79 @@ static void patterns_text(FILE *f, const struct an_exp *e, unsigned flags)
 	}
 }
 
+/* The tracing cost of every point (median of its repetitions) and, with --compensate, the
+ * compensated figures beside the measured ones. */
+static void cost_text(FILE *f, const struct an_exp *e, unsigned flags)
+{
+	const char *why = NULL;
+	size_t n_na = 0;
+	fputs("\nTracing cost (the library's own time: the processors' records x the calibrated "
+	      "cost of one, counted calls x the cost of one; median of repetitions)\n", f);
+	for (size_t i = 0; i < an_exp_n_points(e); i++) {
+		const struct an_point *o = an_exp_point(e, i);
+		if (o->med[AN_TRACE_SHARE].unavailable) {
+			n_na++;
+			why = why ? why : o->med[AN_TRACE_SHARE].unavailable;
+			continue;
+		}
+		char head[96];
+		snprintf(head, sizeof head, "  %s/%s/N=%d: ", o->model, o->method, o->n_threads);
+		cost_line(f, head, o->med[AN_TRACE_COST], o->med[AN_TRACE_SHARE]);
+	}
+	if (n_na)
+		fprintf(f, "  %zu point(s): tracing cost unavailable (%s)\n", n_na, why);
+	if (!(flags & AN_REPORT_COMPENSATE))
+		return;
+	static const enum an_metric cols[] = {
+		AN_T_PARA, AN_T_PARA_C, AN_E, AN_E_C, AN_L, AN_L_C, AN_IT_COND, AN_IT_COND_C,
+		AN_PT_BARRIER, AN_PT_BARRIER_C, AN_PT_LOCK, AN_PT_LOCK_C, AN_PT_SEM, AN_PT_SEM_C,
+		AN_PT_THREAD, AN_PT_THREAD_C, AN_U, AN_U_C, AN_CLOSURE, AN_CLOSURE_C,
+	};
+	fputs("\nCompensated beside measured (the estimated tracing cost taken out of the parts "
+	      "it fell in, T_para shortened by its mean over the processors; docs/analyzer.md)\n",
+	      f);
+	fprintf(f, "%-12s %-10s %4s", "model", "method", "N");
+	for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
+		fprintf(f, " %*s", exp_col_width(cols[c]), an_metric_name(cols[c]));
+	fputc('\n', f);
+	for (size_t i = 0; i < an_exp_n_points(e); i++) {
+		const struct an_point *o = an_exp_point(e, i);
+		fprintf(f, "%-12s %-10s %4d", o->model, o->method, o->n_threads);
+		for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
+			fig_cell(f, exp_col_width(cols[c]), o->med[cols[c]], cols[c]);
+		fputc('\n', f);
+	}
+}
+
+/* Every run that gave no measurement, with its reason and the end of its stderr. */
+static void failures_text(FILE *f, const struct an_exp *e)
+{
+	size_t n = an_exp_n_failures(e);
+	if (!n)
+		return;
+	fprintf(f, "\nRuns without a measurement (%zu: left out of every point)\n", n);
+	for (size_t i = 0; i < n; i++) {
+		const struct an_run_failure *x = an_exp_failure(e, i);
+		fprintf(f, "  run %lld (%s N=%d%s%s): %s: %s\n", (long long)x->id, x->kind,
+			x->n_threads, x->sizes[0] ? ", " : "", x->sizes, x->status, x->reason);
+		if (!x->stderr_tail[0])
+			continue;
+		fputs("    its stderr ends:\n", f);
+		for (const char *p = x->stderr_tail; *p;) {
+			const char *nl = strchr(p, '\n');
+			int len = nl ? (int)(nl - p) : (int)strlen(p);
+			fprintf(f, "      | %.*s\n", len > 200 ? 200 : len, p);
+			p += len + (nl != NULL);
+		}
+	}
+}
+
 int an_report_exp_text(FILE *f, const struct an_exp *e, unsigned flags)
 {
 	fprintf(f, "Experiment %s: %zu point(s), %d CPU(s)\n", an_exp_dir(e), an_exp_n_points(e),
 		an_exp_n_cpus(e));
 	if (!(flags & AN_REPORT_MATRIX_ONLY)) {
+		int n_marked = 0;
 		fprintf(f, "\nPoints (median of repetitions)\n%-12s %-10s %4s %10s %4s", "model",
 			"method", "N", "W", "reps");
 		for (size_t c = 0; c < N_EXP_COLS; c++)
@@ -477,11 +671,25 @@ int an_report_exp_text(FILE *f, const struct an_exp *e, unsigned flags)
 			const struct an_point *o = an_exp_point(e, i);
 			fprintf(f, "%-12s %-10s %4d %10.4g %4d", o->model, o->method, o->n_threads,
 				o->work, o->n_reps);
+			int mark = cost_marked(o);
+			n_marked += mark;
 			for (size_t c = 0; c < N_EXP_COLS; c++)
-				fig_cell(f, exp_col_width(exp_cols[c]), o->med[exp_cols[c]],
-					 exp_cols[c]);
+				fig_cell_mark(f, exp_col_width(exp_cols[c]), o->med[exp_cols[c]],
+					      exp_cols[c], mark && is_source(exp_cols[c]) ? "!" : "");
 			fprintf(f, "  %s\n", o->med[AN_OVERSUB].value > 0 ? "yes" : "no");
 		}
+		for (size_t i = 0; i < an_exp_n_points(e); i++) {
+			const struct an_point *o = an_exp_point(e, i);
+			if (!o->n_reps && o->med[AN_T_PARA].unavailable)   /* why no figures */
+				fprintf(f, "  %s/%s/N=%d: %s\n", o->model, o->method, o->n_threads,
+					o->med[AN_T_PARA].unavailable);
+		}
+		if (n_marked)
+			fprintf(f, "  ! the tracing cost is above %.0f %% of N·T_para at this point: its "
+				"latency sources hold that much of the library's own time (see Tracing "
+				"cost below; --compensate)\n", 100 * AN_TRACE_SHARE_MARK);
+		cost_text(f, e, flags);
+		failures_text(f, e);
 		t_seq_text(f, e);
 		fputs("\np_x (fixed size, the N of the smallest T_para) and the latency there\n", f);
 		for (size_t i = 0; i < an_exp_n_methods(e); i++) {

@@ -304,6 +304,11 @@ static void thread_figures(struct an_run *r)
 		t->index = sgr_thread(r->tr, i)->index;
 		t->os_tid = sgr_thread(r->tr, i)->os_tid;
 		t->n_events = s->n_events;
+		t->n_records = s->n_in;
+		t->unrec_calls = 0;
+		for (size_t k = 0; k < s->n_unrec; k++)
+			if (s->unrec[k].calls > s->unrec[k].calls0)
+				t->unrec_calls += s->unrec[k].calls - s->unrec[k].calls0;
 		t->sched_ns = t->blocked_ns = t->cpu_ns = t->cpu_kernel_ns = -1;
 		if (!s->seen) {
 			t->s_ns = t->e_ns = an_time_ns(r, r->t0);
@@ -400,6 +405,8 @@ static double proc_sum(const struct an_run *r, size_t off, int *all_known)
 	return sum;
 }
 #define PSUM(field, known) (proc_sum(r, offsetof(struct an_thread, field), (known)) * 1e-9)
+
+static void cost_figures(struct an_run *r);
 
 void an_run_set_opts(struct an_run *r, const struct an_run_opts *opts)
 {
@@ -545,6 +552,105 @@ void an_run_set_opts(struct an_run *r, const struct an_run_opts *opts)
 		f[AN_E] = f[AN_S] = f[AN_U] = f[AN_L_E] = f[AN_CHECK3] = f[AN_CHECK10] =
 			an_fig_na(why);
 	}
+	cost_figures(r);
+}
+
+/* ---- the library's own cost ---- */
+
+/* Seconds of ns. */
+static double secs(int64_t ns) { return (double)ns * 1e-9; }
+
+/* The tracing cost of every thread and, over the processors, the cost figures and the
+ * compensated ones (docs/analyzer.md "Tracing cost"). Each thread's cost is put where its
+ * records were written: a sync wrapper's in its primitive's overhead part (a condition wait's
+ * in IT_cond), the rest (function probes, counted calls, regions, counters) in compute. Never
+ * more is taken out of a part than it holds. */
+static void cost_figures(struct an_run *r)
+{
+	static const enum an_metric all[] = {
+		AN_TRACE_COST, AN_TRACE_SHARE, AN_T_PARA_C, AN_E_C, AN_L_C, AN_IT_C, AN_PT_C,
+		AN_IT_COND_C, AN_PT_BARRIER_C, AN_PT_LOCK_C, AN_PT_SEM_C, AN_PT_THREAD_C,
+		AN_COMPUTE_C, AN_U_C, AN_CLOSURE_C,
+	};
+	struct an_fig *f = r->fig;
+	double rec = r->opts.record_ns, unr = r->opts.unrecorded_call_ns;
+	double N = f[AN_N].value, tp = f[AN_T_PARA].value;
+	const char *why = !(rec > 0) ? "no calibrated record cost: run scalegraph calibrate"
+			  : N <= 0 ? "no processor thread" : !(tp > 0) ? "T_para is zero" : NULL;
+	for (size_t i = 0; i < r->n_threads; i++)
+		r->th[i].trace_cost_ns = -1;
+	if (why) {
+		for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+			f[all[k]] = an_fig_na(why);
+		return;
+	}
+	double cost = 0, taken = 0, d[AN_N_CATS] = { 0 };
+	for (size_t i = 0; i < r->n_threads; i++) {
+		struct an_thread *t = &r->th[i];
+		const struct an_tscan *s = &r->ts[i];
+		double c[AN_N_CATS] = { 0 }, ci = 0;
+		uint64_t sync = 0;
+		for (int k = 0; k < AN_N_CATS; k++) {
+			sync += s->rec_cat[k];
+			c[k] = (double)s->rec_cat[k] * rec * 1e-9;
+		}
+		c[CAT_COMPUTE] = (double)(s->n_in - (sync < s->n_in ? sync : s->n_in)) * rec * 1e-9 +
+				 (unr > 0 ? (double)t->unrec_calls * unr * 1e-9 : 0);
+		for (int k = 0; k < AN_N_CATS; k++)
+			ci += c[k];
+		t->trace_cost_ns = (int64_t)llround(ci * 1e9);
+		if (!t->processor || !r->ts[i].seen)
+			continue;
+		cost += ci;
+		double part[AN_N_CATS] = { 0 };
+		part[CAT_COMPUTE] = secs(t->busy_ns);
+		part[CAT_BAR_P] = secs(t->barrier_ovh_ns);
+		part[CAT_LOCK_P] = secs(t->lock_ovh_ns);
+		part[CAT_COND] = secs(t->cond_ns);
+		part[CAT_SEM_P] = secs(t->sem_ovh_ns);
+		part[CAT_THREAD_P] = secs(t->thread_ns);
+		for (int k = 0; k < AN_N_CATS; k++) {
+			double x = c[k] < part[k] ? c[k] : part[k] > 0 ? part[k] : 0;
+			d[k] += x;
+			taken += x;
+		}
+	}
+	f[AN_TRACE_COST] = an_fig_val(cost);
+	f[AN_TRACE_SHARE] = an_fig_val(cost / (N * tp));
+	double tpc = tp - taken / N;
+	f[AN_T_PARA_C] = an_fig_val(tpc);
+	f[AN_IT_COND_C] = an_fig_val(f[AN_IT_COND].value - d[CAT_COND]);
+	f[AN_PT_BARRIER_C] = an_fig_val(f[AN_PT_BARRIER].value - d[CAT_BAR_P]);
+	f[AN_PT_LOCK_C] = an_fig_val(f[AN_PT_LOCK].value - d[CAT_LOCK_P]);
+	f[AN_PT_SEM_C] = an_fig_val(f[AN_PT_SEM].value - d[CAT_SEM_P]);
+	f[AN_PT_THREAD_C] = an_fig_val(f[AN_PT_THREAD].value - d[CAT_THREAD_P]);
+	double itc = f[AN_IT].value - d[CAT_COND];
+	double ptc = f[AN_PT].value - d[CAT_BAR_P] - d[CAT_LOCK_P] - d[CAT_SEM_P] -
+		     d[CAT_THREAD_P];
+	f[AN_IT_C] = an_fig_val(itc);
+	f[AN_PT_C] = an_fig_val(ptc);
+	double ml = f[AN_ML].unavailable ? 0 : f[AN_ML].value;
+	f[AN_L_C] = an_fig_val((ml + itc + ptc) / N);
+	f[AN_COMPUTE_C] = f[AN_COMPUTE].unavailable ? f[AN_COMPUTE]
+			  : an_fig_val(f[AN_COMPUTE].value - d[CAT_COMPUTE]);
+	f[AN_CLOSURE_C] = f[AN_CLOSURE].unavailable ? f[AN_CLOSURE]
+			  : an_fig_val(f[AN_CLOSURE].value * tp / tpc);   /* same residual */
+	/* E and U as an_run_set_opts makes them, from the compensated T_para (or wall time) and,
+	 * when T_seq is a traced run's T_para, the compensated T_seq the experiment gives */
+	double ts = r->opts.t_seq_comp_s > 0 ? r->opts.t_seq_comp_s : r->opts.t_seq_s;
+	int wall = r->opts.t_para_e_s > 0;
+	double tec = (wall ? r->opts.t_para_e_s : tp) - taken / N;
+	if (f[AN_E].unavailable || !(tec > 0)) {
+		f[AN_E_C] = f[AN_U_C] = f[AN_E].unavailable ? f[AN_E] : an_fig_na("T_para is zero");
+		return;
+	}
+	f[AN_E_C] = an_fig_val(ts / (N * tec));
+	double base = r->opts.u_base_comp_s > 0 ? r->opts.u_base_comp_s
+		      : r->opts.u_base_s > 0 ? r->opts.u_base_s : ts;
+	if (!f[AN_COMPUTE_C].unavailable && !wall)
+		f[AN_U_C] = an_fig_val(f[AN_COMPUTE_C].value - base - ml);
+	else
+		f[AN_U_C] = an_fig_val(N * tec - ts - (itc + ptc + ml));
 }
 
 /* Runnable time with no more processors than CPUs: either the scheduler kept the processors
@@ -597,6 +703,39 @@ static void busy_machine_note(struct an_run *r)
 				pct, f[AN_N].value);
 }
 
+/* "1.0 GB", "12.3 MB", "512 B" */
+static const char *fmt_bytes(char *buf, size_t n, uint64_t b)
+{
+	static const char *const unit[] = { "B", "kB", "MB", "GB", "TB" };
+	double v = (double)b;
+	int u = 0;
+	while (v >= 999.5 && u < 4)
+		v /= 1000, u++;
+	snprintf(buf, n, u ? "%.1f %s" : "%.0f %s", v, unit[u]);
+	return buf;
+}
+
+/* What overhead control did to this trace (format 1.3): the budget, and the functions whose
+ * calls were counted instead of recorded. */
+static void throttle_notes(struct an_run *r)
+{
+	char b[32];
+	if (r->budget_t != UINT64_MAX)
+		an_run_note_add(r, "trace budget SG_TRACE_MAX reached at %.3g s after %s: function "
+				"probes stopped; sync events complete",
+				(double)an_time_ns(r, r->budget_t) * 1e-9,
+				fmt_bytes(b, sizeof b, r->budget_bytes));
+	size_t n = 0;
+	for (size_t i = 0; i < r->n_funcs; i++)
+		n += r->funcs[i].throttled != 0;
+	if (n)
+		an_run_note_add(r, "%zu function(s) throttled: their calls were counted, not recorded, "
+				"after the point the profile gives; their calls in the profile are "
+				"complete and their inclusive time holds the library's estimate, while "
+				"the time of the counted calls stays in their callers' exclusive time "
+				"(no events to subtract it)", n);
+}
+
 /* ---- open / free ---- */
 
 static int scan_all(struct an_run *r, uint64_t lo, uint64_t hi)
@@ -604,6 +743,8 @@ static int scan_all(struct an_run *r, uint64_t lo, uint64_t hi)
 	int rc = 0;
 	r->n_events = 0;
 	r->unknown_ids = 0;
+	r->budget_t = UINT64_MAX;
+	r->budget_bytes = 0;
 	memset(r->fsum, 0, (r->fmap.n + 1) * sizeof *r->fsum);
 	an_scan_holds_free(r);   /* those of an unclipped pass before */
 	for (size_t i = 0; i < r->n_threads; i++) {
@@ -702,6 +843,7 @@ int an_run_open(const char *dir, const struct an_run_opts *opts, struct an_run *
 				"calibrated release cost was given)");
 	an_run_set_opts(r, NULL);
 	busy_machine_note(r);
+	throttle_notes(r);
 	*out = r;
 	r = NULL;
 	rc = 0;

@@ -52,6 +52,8 @@ void an_scan_free(struct an_tscan *s)
 	free(s->ctr);
 	free(s->stack);   /* s->fs is the run's scratch table */
 	free(s->reg);
+	free(s->unrec);
+	free(s->uidx);
 	memset(s, 0, sizeof *s);
 }
 
@@ -251,6 +253,101 @@ struct pend {
 	size_t n_open;
 };
 
+/* The entry of function index f in the thread's table of throttled functions; NULL on ENOMEM.
+ * Found through a small open-addressing hash of entry positions (uidx, a power of 2 at least
+ * twice the entries): a library may throttle thousands of functions, and a damaged trace can
+ * name every defined one, so a linear search would be quadratic. */
+static struct an_unrec *unrec_get(struct an_tscan *s, uint32_t f)
+{
+	size_t mask = s->cap_uidx - 1, h = (f * 0x9e3779b1u) & mask;
+	for (; s->cap_uidx && s->uidx[h]; h = (h + 1) & mask)
+		if (s->unrec[s->uidx[h] - 1].func == f)
+			return &s->unrec[s->uidx[h] - 1];
+	if (2 * (s->n_unrec + 1) > s->cap_uidx) {
+		size_t cap = s->cap_uidx ? 2 * s->cap_uidx : 16;
+		uint32_t *x = calloc(cap, sizeof *x);
+		if (!x)
+			return NULL;
+		for (size_t i = 0; i < s->n_unrec; i++) {
+			size_t k = (s->unrec[i].func * 0x9e3779b1u) & (cap - 1);
+			while (x[k])
+				k = (k + 1) & (cap - 1);
+			x[k] = (uint32_t)i + 1;
+		}
+		free(s->uidx);
+		s->uidx = x;
+		s->cap_uidx = cap;
+		for (h = (f * 0x9e3779b1u) & (cap - 1); x[h]; h = (h + 1) & (cap - 1))
+			;
+	}
+	if (an_grow(&s->unrec, &s->cap_unrec, s->n_unrec, sizeof *s->unrec) < 0)
+		return NULL;
+	struct an_unrec *u = &s->unrec[s->n_unrec];
+	memset(u, 0, sizeof *u);
+	u->func = f;
+	u->thr_t = UINT64_MAX;
+	s->uidx[h] = (uint32_t)++s->n_unrec;
+	return u;
+}
+
+/* The overhead-control records of format 1.3 (FUNC_THROTTLED, FUNC_UNRECORDED, _TIME,
+ * TRACE_BUDGET), each with its value in `next`. Returns 1 when it consumed `next`, 0, -ENOMEM. */
+static int scan_throttle(struct an_run *r, struct an_tscan *s, size_t pos, unsigned kind,
+			 uint64_t raw, uint32_t id, uint32_t aux, const struct sg_event_rec *next)
+{
+	if (!next || (next->w0 & 0xff) != SG_EV_VALUE)
+		return 0;   /* its value was lost: nothing to count */
+	uint64_t v = next->w1;
+	if (kind == SG_EV_TRACE_BUDGET) {
+		if (raw < r->budget_t)
+			r->budget_t = raw, r->budget_bytes = v;
+		return 1;
+	}
+	uint32_t f = an_idx(&r->fmap, id);
+	if (f == AN_NO_IDX) {
+		unknown_id(r, pos, "function", id);
+		return 1;
+	}
+	struct an_unrec *u = unrec_get(s, f);
+	if (!u)
+		return -ENOMEM;
+	if (kind == SG_EV_FUNC_THROTTLED) {
+		if (raw < u->thr_t)
+			u->thr_t = raw, u->thr_calls = v, u->why = aux;
+	} else if (kind == SG_EV_FUNC_UNRECORDED) {
+		u->calls = v;
+		if (raw < s->lo)
+			u->calls0 = v;
+	} else {
+		u->ticks = v;
+		if (raw < s->lo)
+			u->ticks0 = v;
+	}
+	return 1;
+}
+
+/* The category whose time a sync wrapper's record falls in (where its cost is taken out by the
+ * compensation, docs/analyzer.md "Tracing cost"): the primitive's overhead part, a condition
+ * wait's IT_cond; CAT_COMPUTE for the others (signals, posts, regions, counters). */
+static enum an_cat record_cat(unsigned kind)
+{
+	switch (kind) {
+	case SG_EV_BARRIER_ARRIVE: case SG_EV_BARRIER_LEAVE:
+		return CAT_BAR_P;
+	case SG_EV_LOCK_REQUEST: case SG_EV_LOCK_ACQUIRED: case SG_EV_LOCK_FAILED:
+	case SG_EV_LOCK_RELEASE:
+		return CAT_LOCK_P;
+	case SG_EV_COND_WAIT_BEGIN: case SG_EV_COND_WAIT_END:
+		return CAT_COND;
+	case SG_EV_SEM_WAIT_BEGIN: case SG_EV_SEM_WAIT_END:
+		return CAT_SEM_P;
+	case SG_EV_CREATE_BEGIN: case SG_EV_CREATE_END: case SG_EV_JOIN_BEGIN: case SG_EV_JOIN_END:
+		return CAT_THREAD_P;
+	default:
+		return CAT_COMPUTE;
+	}
+}
+
 /* Every record other than a function probe: synchronization, threads, counters, regions. `t`
  * is its time clamped to the clip, `raw` as recorded. `next` is the following record of the span
  * (NULL at its end): a COUNTER's value. Returns 1 when it consumed `next`, 0, or -ENOMEM. */
@@ -259,6 +356,13 @@ static int scan_other(struct an_run *r, struct an_tscan *s, struct pend *p, size
 		      const struct sg_event_rec *next)
 {
 	int used = 0;
+	if (raw >= s->lo && raw <= s->hi) {
+		enum an_cat c = record_cat(kind);
+		if (c != CAT_COMPUTE)
+			s->rec_cat[c]++;
+	}
+	if (kind >= SG_EV_FUNC_THROTTLED && kind <= SG_EV_TRACE_BUDGET)
+		return scan_throttle(r, s, pos, kind, raw, id, aux, next);
 	if ((kind >= SG_EV_BARRIER_ARRIVE && kind <= SG_EV_COND_BROADCAST) ||
 	    (kind >= SG_EV_SEM_WAIT_BEGIN && kind <= SG_EV_SEM_INIT)) {
 		if ((id = obj_index(r, pos, id)) == AN_NO_IDX)
@@ -684,12 +788,14 @@ int an_scan_thread(struct an_run *r, size_t pos, uint64_t lo, uint64_t hi)
 		 * (with many threads, each has few spans, most of them across an edge) */
 		uint64_t ta = rec[0].w0 >> 8, tb = rec[n - 1].w0 >> 8;
 		if (ta - lo <= hi - lo && tb - lo <= hi - lo && ta <= tb) {
+			s->n_in += n;
 			rc = scan_piece(r, &pd, pos, &L, rec, n);
 			continue;
 		}
 		size_t i1 = first_at(rec, n, lo), i2 = hi < SG_TICKS_MAX ? first_at(rec, n, hi + 1) : n;
 		if (i2 < i1)
 			i2 = i1;
+		s->n_in += i2 - i1;
 		if (i1 > 0)
 			rc = scan_piece(r, &pd, pos, &L, rec, i1);
 		if (rc == 0 && i2 > i1)
@@ -731,6 +837,9 @@ int an_scan_thread(struct an_run *r, size_t pos, uint64_t lo, uint64_t hi)
 		r->fsum[k].excl += x->excl;
 		s->any_calls = 1;
 	}
+	for (size_t k = 0; k < s->n_unrec; k++)
+		if (s->unrec[k].calls > s->unrec[k].calls0)
+			s->any_calls = 1;   /* calls counted, not recorded, are calls */
 	s->fs = NULL;
 	s->n_fs = 0;
 	s->first = L.first;

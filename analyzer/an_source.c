@@ -180,8 +180,38 @@ static int func_cmp(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* The function profile from the passes' sums (by function index). The percentages are of the
- * summed T_i of the threads that called at least one function. */
+/* The counted calls of every thread into per-function sums (by function index): calls, ticks,
+ * and the first thread that stopped recording the function (earliest FUNC_THROTTLED). */
+struct unrec_sum {
+	uint64_t calls, ticks, thr_t, thr_calls;
+	unsigned why;
+	int n_thr;
+};
+
+static void unrec_fold(const struct an_run *r, struct unrec_sum *u)
+{
+	for (size_t f = 0; f < r->fmap.n; f++)
+		u[f].thr_t = UINT64_MAX;
+	for (size_t i = 0; i < r->n_threads; i++)
+		for (size_t k = 0; k < r->ts[i].n_unrec; k++) {
+			const struct an_unrec *x = &r->ts[i].unrec[k];
+			struct unrec_sum *y = &u[x->func];
+			if (x->calls > x->calls0)
+				y->calls += x->calls - x->calls0;
+			if (x->ticks > x->ticks0)
+				y->ticks += x->ticks - x->ticks0;
+			if (x->thr_t == UINT64_MAX)
+				continue;
+			y->n_thr++;
+			if (x->thr_t < y->thr_t)
+				y->thr_t = x->thr_t, y->thr_calls = x->thr_calls, y->why = x->why;
+		}
+}
+
+/* The function profile from the passes' sums (by function index), with the calls the library
+ * counted instead of recording (format 1.3): calls complete, inclusive time with their
+ * estimate. The percentages are of the summed T_i of the threads that called at least one
+ * function. */
 void an_source_funcs(struct an_run *r)
 {
 	size_t n = r->fmap.n;
@@ -191,12 +221,16 @@ void an_source_funcs(struct an_run *r)
 			total += r->th[i].t_ns;
 	free(r->funcs);
 	r->funcs = calloc(n ? n : 1, sizeof *r->funcs);
+	struct unrec_sum *u = calloc(n ? n : 1, sizeof *u);
 	r->n_funcs = 0;
-	if (!r->funcs)
+	if (!r->funcs || !u) {
+		free(u);
 		return;
+	}
+	unrec_fold(r, u);
 	for (size_t f = 0; f < n; f++) {
 		const struct an_fstat *st = &r->fsum[f];
-		if (!st->calls)
+		if (!st->calls && !u[f].calls && !u[f].n_thr)
 			continue;
 		struct an_func *o = &r->funcs[r->n_funcs++];
 		const struct sgr_function *d = sgr_function(r->tr, r->fmap.raw[f]);
@@ -204,12 +238,24 @@ void an_source_funcs(struct an_run *r)
 		o->name = d && d->name ? d->name : "?";
 		o->file = d && d->file ? d->file : "?";
 		o->line = d ? d->line : 0;
-		o->calls = st->calls;
+		o->rec_calls = st->calls;
+		o->unrec_calls = u[f].calls;
+		o->calls = st->calls + u[f].calls;
+		o->unrec_ns = an_ticks_ns(r, u[f].ticks);
 		o->incl_ns = an_ticks_ns(r, st->incl);
+		if (__builtin_add_overflow(o->incl_ns, o->unrec_ns, &o->incl_ns))
+			o->incl_ns = INT64_MAX;
 		o->excl_ns = an_ticks_ns(r, st->excl);
 		o->incl_pct = total > 0 ? 100.0 * (double)o->incl_ns / (double)total : 0;
 		o->excl_pct = total > 0 ? 100.0 * (double)o->excl_ns / (double)total : 0;
+		if (u[f].n_thr) {
+			o->throttled = u[f].why ? u[f].why : SG_THROTTLE_RULE;
+			o->throttled_ns = an_time_ns(r, u[f].thr_t);
+			o->throttled_after = u[f].thr_calls;
+			o->n_throttled = u[f].n_thr;
+		}
 	}
+	free(u);
 	if (r->n_funcs)
 		qsort(r->funcs, r->n_funcs, sizeof *r->funcs, func_cmp);
 }

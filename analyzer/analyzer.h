@@ -66,6 +66,24 @@ enum an_metric {
 	AN_PT_SEM,       /* s: semaphore operations not explained by waiting for a post */
 	AN_COMPUTE,      /* s: CPU time in compute summed over the processors (T_seq + ML + U) */
 	AN_CLOSURE,      /* (N T_para - sum of all parts) / (N T_para): the books, measured */
+	/* The library's own cost (docs/analyzer.md "Tracing cost"): the processors' records in
+	 * [t0, t1] x the calibrated cost of one record, plus their counted (throttled) calls x
+	 * the cost of one such call */
+	AN_TRACE_COST,   /* s: summed over the processors */
+	AN_TRACE_SHARE,  /* trace_cost / (N T_para) */
+	/* Compensated figures: the estimated cost taken out of the parts it fell in (function
+	 * probes: compute; a sync wrapper's records: its primitive's overhead, a condition wait's
+	 * its IT_cond) and T_para shortened by the mean over the processors, so that the books
+	 * close as the measured ones do. Beside the measured figures, never instead of them. */
+	AN_T_PARA_C,     /* s: T_para - (cost taken out) / N */
+	AN_E_C,          /* T_seq / (N T_para_comp), T_seq as measured */
+	AN_L_C,          /* s: (ML + IT_comp + PT_comp) / N */
+	AN_IT_C,         /* s: IT with IT_cond_comp */
+	AN_PT_C,         /* s: the sum of the PT_*_comp */
+	AN_IT_COND_C, AN_PT_BARRIER_C, AN_PT_LOCK_C, AN_PT_SEM_C, AN_PT_THREAD_C,   /* s */
+	AN_COMPUTE_C,    /* s: compute without the function probes' cost */
+	AN_U_C,          /* s: U of the compensated compute */
+	AN_CLOSURE_C,    /* closure of the compensated books */
 	AN_N_METRICS
 };
 
@@ -91,12 +109,19 @@ struct an_run_opts {
 	const char *region;        /* name of the measured region; NULL: the first one begun */
 	double t_para_ref_s;       /* the runner's own T_para (check of (10)); <= 0: unknown */
 	unsigned flags;            /* AN_VERIFY_* */
+	double record_ns;          /* calibrated cost of one trace record (calibrate's record_ns);
+				      <= 0: unknown (tracing cost unavailable) */
+	double unrecorded_call_ns; /* calibrated cost of one counted, unrecorded (throttled) call */
 	double t_para_e_s;         /* the T_para paired with T_seq in E, S, U, L_from_E and (3) when
 				      T_seq is a wall-clock time: this run's wall time (check10 is
 				      then unavailable: no second measurement); <= 0: T_para */
 	double u_base_s;           /* the sequential work U is measured against: the CPU time in
 				      compute of the point's N=1 runs when T_seq is the N=1 run
 				      itself; <= 0: T_seq */
+	double u_base_comp_s;      /* the same for U_comp: their compensated compute; <= 0: as
+				      u_base_s */
+	double t_seq_comp_s;       /* T_seq without its own tracing cost, for E_comp and U_comp
+				      when T_seq is a traced run's T_para; <= 0: T_seq */
 };
 #define AN_NO_VERIFY 1u            /* skip payload checksums (headers are always checked) */
 #define AN_NO_BUDGET 2u            /* leave the sched stream unread: no time budget (to measure
@@ -143,6 +168,9 @@ struct an_thread {
 	int64_t cpu_ns;            /* on CPU in all (compute and primitives), -1 unknown */
 	int64_t cpu_kernel_ns;     /* the kernel's CPU time over [s, e] (a cross-check), -1 */
 	uint64_t n_events;
+	uint64_t n_records;        /* records written inside [t0, t1] (what tracing cost) */
+	uint64_t unrec_calls;      /* calls counted, not recorded, inside [t0, t1] (throttled) */
+	int64_t trace_cost_ns;     /* estimated tracing cost in [t0, t1]; -1 unknown */
 };
 size_t an_run_n_threads(const struct an_run *r);
 const struct an_thread *an_run_thread(const struct an_run *r, size_t i);
@@ -155,6 +183,17 @@ struct an_func {
 	int64_t incl_ns, excl_ns;  /* over all threads; inclusive counts the outermost frame of a
 				      recursion only */
 	double incl_pct, excl_pct; /* of the summed thread time of the profiled threads */
+	/* Overhead control (format 1.3): calls is complete, recorded + counted; incl_ns holds
+	 * the library's estimate of the counted calls' time (unrec_ns), excl_ns does not: with no
+	 * events to subtract, that time is in the exclusive time of their callers. */
+	uint64_t rec_calls;        /* calls recorded as events */
+	uint64_t unrec_calls;      /* calls counted, not recorded */
+	int64_t unrec_ns;          /* their estimated inclusive time (in incl_ns: an estimate) */
+	unsigned throttled;        /* 0, or why its first thread stopped recording it:
+				      SG_THROTTLE_RULE (1, many short calls), SG_THROTTLE_BUDGET (2) */
+	int64_t throttled_ns;      /* when: ns since the epoch (the first thread's) */
+	uint64_t throttled_after;  /* the calls that thread had recorded before */
+	int n_throttled;           /* threads that stopped recording it */
 };
 /* Function profile, sorted by exclusive time, largest first. */
 size_t an_run_n_funcs(const struct an_run *r);
@@ -294,6 +333,20 @@ int an_exp_n_cpus(const struct an_exp *e);
 struct an_run *an_exp_seq_profile(const struct an_exp *e, const struct an_point *o,
 				  const char **source, int64_t *run_id);
 
+/* A run of the store that gave no measurement: failed, timed out, or incomplete (its trace
+ * lacks events). Strings owned by the experiment. */
+struct an_run_failure {
+	int64_t id;
+	const char *kind;          /* "par", "seq" */
+	int n_threads;
+	const char *sizes;
+	const char *status;        /* "failed", "timeout", "incomplete" */
+	const char *reason;        /* runs.reason ("timed out after 10 s ..."), never NULL */
+	const char *stderr_tail;   /* the last lines of runs/<id>/stderr ("" when empty or absent) */
+};
+size_t an_exp_n_failures(const struct an_exp *e);
+const struct an_run_failure *an_exp_failure(const struct an_exp *e, size_t i);
+
 /* Methods in spec order (model "method"). */
 size_t an_exp_n_methods(const struct an_exp *e);
 const char *an_exp_method(const struct an_exp *e, size_t i);
@@ -330,11 +383,17 @@ int an_exp_matrix_cell(const struct an_exp *e, int n, int n2, struct an_cell *ce
 
 #define AN_REPORT_MATRIX_ONLY 1u
 #define AN_REPORT_PROFILE 2u       /* text: the function profile of each sequential pattern */
+#define AN_REPORT_COMPENSATE 4u    /* text: the compensated figures beside the measured ones */
+/* The share of N T_para above which a point's latency sources carry a mark: the tracing cost
+ * there is as large as a source worth reading (docs/analyzer.md "Tracing cost"). */
+#define AN_TRACE_SHARE_MARK 0.05
 /* Terminal tables, CSV and JSON (docs/report-json.md) of an experiment or of one run. */
 int an_report_exp_text(FILE *f, const struct an_exp *e, unsigned flags);
 int an_report_exp_csv(FILE *f, const struct an_exp *e, unsigned flags);
 int an_report_exp_json(FILE *f, const struct an_exp *e, unsigned flags);
 int an_report_run_text(FILE *f, const struct an_run *r);
+/* The same with AN_REPORT_* flags (AN_REPORT_COMPENSATE). */
+int an_report_run_text_flags(FILE *f, const struct an_run *r, unsigned flags);
 int an_report_run_csv(FILE *f, const struct an_run *r);
 int an_report_run_json(FILE *f, const struct an_run *r);
 

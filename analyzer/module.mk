@@ -25,7 +25,7 @@ $(LIBEXEC)/scalegraph-report: $(OBJ)/analyzer/report_main.o $(LIBDIR)/libsganaly
 
 # Tests: cmocka programs on synthetic traces written with sgtrace_write.h.
 AN_TESTDIR := $(B)/tests/analyzer
-AN_CMOCKA := test_an_run test_an_budget test_an_exp
+AN_CMOCKA := test_an_run test_an_budget test_an_exp test_an_throttle
 TESTS += $(addprefix $(AN_TESTDIR)/,$(AN_CMOCKA))
 
 $(addprefix $(AN_TESTDIR)/,$(AN_CMOCKA)): $(AN_TESTDIR)/%: $(OBJ)/analyzer/tests/%.o \
@@ -39,6 +39,12 @@ $(addprefix $(AN_TESTDIR)/,$(AN_CMOCKA)): $(AN_TESTDIR)/%: $(OBJ)/analyzer/tests
 TESTS += analyzer/tests/test-report.sh
 analyzer/tests/test-report.sh: $(LIBEXEC)/scalegraph-report $(LIBEXEC)/scalegraph-run \
 	$(BIN)/scalegraph $(BIN)/billiards-traced $(BIN)/billiards-seq
+
+# Runs without a measurement (failed, timed out) named with their reasons and stderr, and the
+# tracing cost per point, on a real series (issue 14).
+TESTS += analyzer/tests/test-failed-runs.sh
+analyzer/tests/test-failed-runs.sh: $(LIBEXEC)/scalegraph-report $(LIBEXEC)/scalegraph-run \
+	$(BIN)/scalegraph $(BIN)/billiards-traced
 
 # The time budget on real programs with known budgets (analyzer/tests/programs/), built with
 # scalegraph cc; and the books of every run of the demo store (make run's series).

@@ -31,6 +31,8 @@ static void usage(FILE *f)
 	      "  --json          everything, schema in docs/report-json.md\n"
 	      "  --matrix        only the scalability matrix\n"
 	      "  --profile       experiment: the function profile of each sequential pattern\n"
+	      "  --compensate    text: the figures with the estimated tracing cost taken out,\n"
+	      "                  beside the measured ones (docs/analyzer.md \"Tracing cost\")\n"
 	      "  --no-store-write  do not fill the store's metrics table\n"
 	      "  --reanalyze     read every trace again (ignore figures cached in the store)\n"
 	      "  A run of an experiment (STORE/runs/<id>) is analyzed as the experiment does (its N,\n"
@@ -80,10 +82,10 @@ static int store_run(const char *path, char *store, size_t len, long long *id)
 }
 
 /* One run's report on stdout; with --csv or --json its problems as warnings on stderr. */
-static int run_report(const struct an_run *r, int csv, int json)
+static int run_report(const struct an_run *r, int csv, int json, unsigned flags)
 {
 	int rc = json ? an_report_run_json(stdout, r) : csv ? an_report_run_csv(stdout, r)
-							 : an_report_run_text(stdout, r);
+							 : an_report_run_text_flags(stdout, r, flags);
 	if (csv || json)
 		for (size_t i = 0; i < an_run_n_problems(r); i++)
 			fprintf(stderr, "scalegraph report: warning: %s\n", an_run_problem(r, i));
@@ -104,7 +106,7 @@ static double num_arg(const char *opt, const char *s, double min)
 
 int main(int argc, char **argv)
 {
-	int csv = 0, json = 0, matrix = 0, profile = 0;
+	int csv = 0, json = 0, matrix = 0, profile = 0, compensate = 0;
 	unsigned eflags = 0;
 	struct an_run_opts o = { 0 };
 	const char *path = NULL;
@@ -123,6 +125,8 @@ int main(int argc, char **argv)
 			eflags |= AN_EXP_NO_STORE_WRITE;
 		} else if (!strcmp(a, "--profile")) {
 			profile = 1;
+		} else if (!strcmp(a, "--compensate")) {
+			compensate = 1;
 		} else if (!strcmp(a, "--reanalyze")) {
 			eflags |= AN_EXP_REANALYZE;
 		} else if (!strcmp(a, "--no-verify")) {
@@ -155,7 +159,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "scalegraph report: error: %s\n", why(err, sizeof err, path, rc));
 			return 1;
 		}
-		unsigned rf = (matrix ? AN_REPORT_MATRIX_ONLY : 0) | (profile ? AN_REPORT_PROFILE : 0);
+		unsigned rf = (matrix ? AN_REPORT_MATRIX_ONLY : 0) | (profile ? AN_REPORT_PROFILE : 0) |
+			      (compensate ? AN_REPORT_COMPENSATE : 0);
 		rc = json ? an_report_exp_json(stdout, e, rf) : csv ? an_report_exp_csv(stdout, e, rf)
 								    : an_report_exp_text(stdout, e, rf);
 		if (csv || json)
@@ -182,7 +187,7 @@ int main(int argc, char **argv)
 			an_exp_free(e);
 			return 1;
 		}
-		rc = run_report(r, csv, json);
+		rc = run_report(r, csv, json, compensate ? AN_REPORT_COMPENSATE : 0);
 		an_exp_free(e);
 	} else {
 		/* a run directory: its trace/ (a trace root since format 1.2, or the process's
@@ -201,7 +206,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "scalegraph report: error: %s\n", why(err, sizeof err, dir, rc));
 			return 1;
 		}
-		rc = run_report(r, csv, json);
+		rc = run_report(r, csv, json, compensate ? AN_REPORT_COMPENSATE : 0);
 		an_run_free(r);
 	}
 	if (rc < 0 || fflush(stdout) != 0) {

@@ -126,7 +126,13 @@ static int add_sequential(struct model *m, const struct an_exp *e)
 		if (!have_profile) {
 			for (k = 0; k < an_run_n_funcs(r) && rc == 0; k++) {
 				const struct an_func *f = an_run_func(r, k);
-				struct model_func mf = { (char *)f->name, (long)f->calls, f->incl_ns / 1e9,
+				char fname[160];
+				/* a throttled function's calls were counted, not recorded: its
+				 * bar says so (its calls are complete, its time is the recorded
+				 * calls' only; docs/analyzer.md) */
+				snprintf(fname, sizeof(fname), "%s%s", f->name,
+					 f->throttled ? " [throttled: calls counted]" : "");
+				struct model_func mf = { fname, (long)f->calls, f->incl_ns / 1e9,
 							 f->excl_ns / 1e9 };
 				rc = model_add_func(m, &mf);
 			}
