@@ -38,7 +38,8 @@ $(COLL_TEST_BIN)/synth: $(OBJ)/collector/tests/synth.o
 COLL_CMOCKA := test_pmu test_spec test_spec_fuzz test_search test_store test_tmeasure
 TESTS += $(addprefix $(COLL_TEST_BIN)/,$(COLL_CMOCKA)) collector/tests/test-calibrate.sh \
 	collector/tests/test-run.sh collector/tests/test-counters.sh \
-	collector/tests/test-billiards.sh collector/tests/test-integrity.sh
+	collector/tests/test-billiards.sh collector/tests/test-integrity.sh \
+	collector/tests/test-run-edges.sh
 
 $(COLL_TEST_BIN)/test_pmu: $(OBJ)/collector/tests/test_pmu.o $(OBJ)/collector/pmu.o
 $(COLL_TEST_BIN)/test_spec: $(OBJ)/collector/tests/test_spec.o $(OBJ)/collector/spec.o \
@@ -56,7 +57,7 @@ $(addprefix $(COLL_TEST_BIN)/,$(COLL_CMOCKA)):
 # The scripts need the programs and helpers built (the dispatcher, the billiards examples and
 # scalegraph dump come from cli/, examples/ and tracelib/).
 collector/tests/test-run.sh collector/tests/test-calibrate.sh collector/tests/test-counters.sh \
-collector/tests/test-billiards.sh collector/tests/test-integrity.sh: $(LIBEXEC)/scalegraph-run $(LIBEXEC)/scalegraph-calibrate \
+collector/tests/test-billiards.sh collector/tests/test-integrity.sh collector/tests/test-run-edges.sh: $(LIBEXEC)/scalegraph-run $(LIBEXEC)/scalegraph-calibrate \
 	$(COLL_TEST_BIN)/synth $(BIN)/scalegraph $(BIN)/billiards $(BIN)/billiards-seq \
 	$(BIN)/billiards-traced $(LIBEXEC)/scalegraph-dump
 

@@ -236,16 +236,20 @@ static int eval_lookup(void *vctx, const char *name, size_t len, double *v)
 	return 0;
 }
 
-/* Checks an expression's syntax and names (at N = 1.5, which no sane formula divides by). */
+/* Checks an expression's syntax, names and functions' argument counts (evaluated at N = 1.5
+ * and the base values). A domain error (-EDOM: log2(N-2), a division by N-1) is no error here:
+ * whether the formula is defined depends on the values, and spec_check_eval tries it at each
+ * thread count before anything runs. */
 static int check_expr(struct spec_parser *p, const char *text, int col, int allow_n)
 {
-	char msg[160];
+	char msg[200];
 	size_t off = 0;
 	double v;
 	struct eval_ctx ctx = { p->s, allow_n ? 1.5 : NAN, NULL };
 	if (!*text)
 		return perr(p, col, "empty expression");
-	if (expr_eval(text, eval_lookup, &ctx, &v, msg, sizeof msg, &off) < 0)
+	int rc = expr_eval(text, eval_lookup, &ctx, &v, msg, sizeof msg, &off);
+	if (rc < 0 && rc != -EDOM)
 		return perr(p, col + (int)off, "%s", msg);
 	return 0;
 }
@@ -429,8 +433,11 @@ static int parse_line(struct spec_parser *p, char *line, int *seen_threads)
 		if (strlen(w[1].text) >= SPEC_EXPR_MAX)
 			return perr(p, w[1].col, "expression longer than %d characters", SPEC_EXPR_MAX - 1);
 		rc = check_expr(p, w[1].text, w[1].col, 0);
-		if (rc == 0)
+		if (rc == 0) {
 			snprintf(s->work, sizeof s->work, "%s", w[1].text);
+			s->work_line = p->line;
+			s->work_col = w[1].col;
+		}
 		return rc;
 	}
 	if (!strcmp(kw, "param"))
@@ -771,6 +778,25 @@ static int check_argv(const struct spec *s, const struct spec_cmd *c, const char
 	return rc;
 }
 
+/* The `work` formula at `sizes` (a domain error such as log2 of a size below 1 is found here,
+ * not when the first run is stored). */
+static int check_work(const struct spec *s, int method, int n, const double *sizes, char *err,
+		      size_t err_len)
+{
+	struct eval_ctx ctx = { s, NAN, sizes };
+	char msg[200], text[256];
+	size_t off = 0;
+	double w;
+	if (!s->work[0])
+		return 0;
+	if (expr_eval(s->work, eval_lookup, &ctx, &w, msg, sizeof msg, &off) == 0)
+		return 0;
+	spec_sizes_text(s, sizes, text, sizeof text);
+	snprintf(err, err_len, "%s:%d:%d: error: work at the sizes of method %s at N = %d (%s): %s",
+		 s->path, s->work_line, s->work_col + (int)off, s->method[method].name, n, text, msg);
+	return -EINVAL;
+}
+
 int spec_check_eval(const struct spec *s, char *err, size_t err_len)
 {
 	double sizes[SPEC_MAX_PARAMS];
@@ -778,6 +804,8 @@ int spec_check_eval(const struct spec *s, char *err, size_t err_len)
 		for (int k = 0; k < s->n_threads; k++) {
 			int n = s->threads[k], rc;
 			rc = spec_sizes(s, m, n, sizes, err, err_len);
+			if (rc == 0)
+				rc = check_work(s, m, n, sizes, err, err_len);
 			if (rc == 0)
 				rc = check_argv(s, &s->program, "program", n, sizes, err, err_len);
 			if (rc == 0)

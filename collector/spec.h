@@ -73,6 +73,7 @@ struct spec {
 	int n_models;
 	struct spec_model model[SPEC_MAX_MODELS];
 	char work[SPEC_EXPR_MAX];     /* `work EXPR`, "" = product of the parameters */
+	int work_line, work_col;      /* where it was written */
 };
 
 /* Initializes an empty spec (defaults: repeat 1, timeout 600 s). */
