@@ -16,7 +16,7 @@ $(LIBDIR)/libsgstore.a: $(OBJ)/collector/store.o
 
 COLL_CALIB_OBJS := $(addprefix $(OBJ)/collector/,calib.o fsutil.o pmu.o pmu_open.o)
 COLL_RUN_OBJS := $(addprefix $(OBJ)/collector/,run_main.o series.o search.o runner.o progress.o \
-	tmeasure.o spec.o expr.o) $(COLL_CALIB_OBJS)
+	tmeasure.o spec.o expr.o lookup.o) $(COLL_CALIB_OBJS)
 
 PROGRAMS += $(LIBEXEC)/scalegraph-calibrate $(LIBEXEC)/scalegraph-run
 

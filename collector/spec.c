@@ -39,7 +39,7 @@ static int perr(struct spec_parser *p, int col, const char *fmt, ...)
 
 static int perr(struct spec_parser *p, int col, const char *fmt, ...)
 {
-	char msg[256];
+	char msg[512];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
@@ -626,6 +626,43 @@ static int check_placeholders(struct spec_parser *p, const struct spec_cmd *c)
 	return 0;
 }
 
+/* Does the command pass the thread count on ({N} in a word)? */
+static int cmd_has_n(const struct spec_cmd *c)
+{
+	for (int i = 0; i < c->argc; i++)
+		if (strstr(c->argv[i], "{N}"))
+			return 1;
+	return 0;
+}
+
+/* A program whose command has no {N} runs the same command at every thread count: the series
+ * would measure one program N times over and call it scaling (issue 14: it did so without a
+ * word). The runner passes the count only through {N} (no environment variable), so without
+ * it the error names the ways to write it, and --same-command for a program that chooses its
+ * threads itself (all CPUs, a config file). One thread count compares nothing: allowed. */
+static int check_threads_reach(struct spec_parser *p, const struct spec *s)
+{
+	char list[128];
+	size_t used = 0;
+	if (s->n_threads < 2 || s->same_command || cmd_has_n(&s->program))
+		return 0;
+	list[0] = '\0';
+	for (int k = 0; k < s->n_threads && used < sizeof list; k++)
+		used += (size_t)snprintf(list + used, sizeof list - used, "%s%d", k ? ", " : "",
+					 s->threads[k]);
+	static const char fix[] = "put {N} where it takes its thread count (e.g. --threads {N}, "
+				  "-p{N}, or a launcher: env OMP_NUM_THREADS={N} PROGRAM), or give "
+				  "--same-command if the program chooses its threads itself";
+	if (!s->program.line) {
+		snprintf(p->err, p->err_len, "scalegraph run: error: the command after -- has no {N}: "
+			 "it would run the same at every thread count (%s); %s", list, fix);
+		return -EINVAL;
+	}
+	p->line = s->program.line;
+	return perr(p, s->program.col[0], "the program's command has no {N}: it would run the same "
+		    "at every thread count (%s); %s", list, fix);
+}
+
 int spec_finish(struct spec *s, char *err, size_t err_len)
 {
 	struct spec_parser p = { .s = s, .path = s->path, .line = 1, .err = err, .err_len = err_len };
@@ -637,6 +674,8 @@ int spec_finish(struct spec *s, char *err, size_t err_len)
 	rc = check_placeholders(&p, &s->program);
 	if (rc == 0)
 		rc = check_placeholders(&p, &s->sequential);
+	if (rc == 0)
+		rc = check_threads_reach(&p, s);
 	if (rc < 0)
 		return rc;
 	if (s->n_methods == 0) {

@@ -273,6 +273,11 @@ static const struct { const char *text, *msg; } invalid[] = {
 	{ "threads 1\nprogram ./p --n {N\n", "t.sgx:2:17: error: unterminated '{' in command" },
 	{ "threads 1\n\tprogram ./p\x01\n", "t.sgx:2:13: error: control character 0x01" },
 	{ "param x 3\nwork x*\n", "t.sgx:2:8: error: expected a number, a name or '(' at the end of the expression" },
+	/* issue 14: no {N} ran the same command at every thread count */
+	{ "threads 1 2 4\nprogram  ./p -p4\n", "t.sgx:2:10: error: the program's command has no {N}: "
+	  "it would run the same at every thread count (1, 2, 4); put {N} where it takes its thread "
+	  "count (e.g. --threads {N}, -p{N}, or a launcher: env OMP_NUM_THREADS={N} PROGRAM), or "
+	  "give --same-command if the program chooses its threads itself" },
 };
 
 static void invalid_specs(void **state)
@@ -313,6 +318,29 @@ static void flags_override(void **state)
 	assert_int_equal(spec_sizes(&s, 0, 4, sz, err, sizeof err), 0);
 	assert_int_equal(spec_argv(&s, &s.program, 4, sz, argv, buf, sizeof buf), 0);
 	assert_string_equal(argv[2], "4");
+	spec_free(&s);
+
+	/* the same command at every N: an error unless --same-command; {N} inside a word or a
+	 * launcher's variable is enough; one thread count compares nothing */
+	char *same[] = { "./prog", "-p4" }, *inword[] = { "env", "OMP_NUM_THREADS={N}", "./prog" };
+	spec_init(&s);
+	assert_int_equal(spec_set_threads(&s, "1,2", err, sizeof err), 0);
+	assert_int_equal(spec_set_program(&s, 2, same, err, sizeof err), 0);
+	assert_int_equal(spec_finish(&s, err, sizeof err), -EINVAL);
+	assert_non_null(strstr(err, "scalegraph run: error: the command after -- has no {N}: it would "
+				    "run the same at every thread count (1, 2); put {N}"));
+	s.same_command = 1;
+	assert_int_equal(spec_finish(&s, err, sizeof err), 0);
+	spec_free(&s);
+	spec_init(&s);
+	assert_int_equal(spec_set_threads(&s, "1,2", err, sizeof err), 0);
+	assert_int_equal(spec_set_program(&s, 3, inword, err, sizeof err), 0);
+	assert_int_equal(spec_finish(&s, err, sizeof err), 0);
+	spec_free(&s);
+	spec_init(&s);
+	assert_int_equal(spec_set_threads(&s, "8", err, sizeof err), 0);
+	assert_int_equal(spec_set_program(&s, 2, same, err, sizeof err), 0);
+	assert_int_equal(spec_finish(&s, err, sizeof err), 0);
 	spec_free(&s);
 }
 
