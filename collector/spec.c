@@ -20,6 +20,7 @@
 #include "expr.h"
 
 #define LINE_WORDS 80
+#define CMDLINE_PATH "<command line>"   /* spec.path of a series given by flags alone */
 
 struct word {
 	char *text;   /* unquoted, points into the line copy */
@@ -44,7 +45,11 @@ static int perr(struct spec_parser *p, int col, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	snprintf(p->err, p->err_len, "%s:%d:%d: error: %s", p->path, p->line, col, msg);
+	/* what came from the command line has no file:line to name (it said "<command line>:0:") */
+	if (p->line == 0 || !strcmp(p->path, CMDLINE_PATH))
+		snprintf(p->err, p->err_len, "scalegraph run: error: %s", msg);
+	else
+		snprintf(p->err, p->err_len, "%s:%d:%d: error: %s", p->path, p->line, col, msg);
 	return -EINVAL;
 }
 
@@ -53,7 +58,7 @@ void spec_init(struct spec *s)
 	memset(s, 0, sizeof *s);
 	s->repeat = 1;
 	s->timeout_s = 600;
-	snprintf(s->path, sizeof s->path, "<command line>");
+	snprintf(s->path, sizeof s->path, CMDLINE_PATH);
 }
 
 static void cmd_free(struct spec_cmd *c)
@@ -615,12 +620,13 @@ static int check_placeholders(struct spec_parser *p, const struct spec_cmd *c)
 		for (const char *o = strchr(a, '{'); o; o = strchr(o + 1, '{')) {
 			const char *e = strchr(o, '}');
 			int col = c->col[i] + (int)(o - a);
+			const char *where = c->line ? "" : " in the command after --";
 			if (!e)
-				return perr(p, col, "unterminated '{' in command");
+				return perr(p, col, "unterminated '{' in command%s", where);
 			size_t len = (size_t)(e - o - 1);
 			if (!(len == 1 && o[1] == 'N') && find_param(p->s, o + 1, len) < 0)
-				return perr(p, col, "unknown placeholder '{%.*s}' (N or a parameter)",
-					    (int)len, o + 1);
+				return perr(p, col, "unknown placeholder '{%.*s}'%s (N or a parameter)",
+					    (int)len, o + 1, where);
 		}
 	}
 	return 0;
@@ -653,14 +659,9 @@ static int check_threads_reach(struct spec_parser *p, const struct spec *s)
 	static const char fix[] = "put {N} where it takes its thread count (e.g. --threads {N}, "
 				  "-p{N}, or a launcher: env OMP_NUM_THREADS={N} PROGRAM), or give "
 				  "--same-command if the program chooses its threads itself";
-	if (!s->program.line) {
-		snprintf(p->err, p->err_len, "scalegraph run: error: the command after -- has no {N}: "
-			 "it would run the same at every thread count (%s); %s", list, fix);
-		return -EINVAL;
-	}
 	p->line = s->program.line;
-	return perr(p, s->program.col[0], "the program's command has no {N}: it would run the same "
-		    "at every thread count (%s); %s", list, fix);
+	return perr(p, s->program.col[0], "the %s has no {N}: it would run the same at every thread "
+		    "count (%s); %s", p->line ? "program's command" : "command after --", list, fix);
 }
 
 int spec_finish(struct spec *s, char *err, size_t err_len)
@@ -810,9 +811,13 @@ static int check_argv(const struct spec *s, const struct spec_cmd *c, const char
 	if (!c->argc)
 		return 0;
 	rc = spec_argv(s, c, n, sizes, argv, buf, sizeof buf);
-	if (rc < 0)
+	if (rc < 0 && c->line)
 		snprintf(err, err_len, "%s:%d:1: error: the %s's command line at N = %d is %s", s->path,
 			 c->line, what, n, rc == -ERANGE ? "a number that does not fit"
+			 : "longer than 8191 bytes with its sizes filled in");
+	else if (rc < 0)
+		snprintf(err, err_len, "scalegraph run: error: the command after -- at N = %d is %s", n,
+			 rc == -ERANGE ? "a number that does not fit"
 			 : "longer than 8191 bytes with its sizes filled in");
 	return rc;
 }
