@@ -342,6 +342,21 @@ static void flags_override(void **state)
 	assert_int_equal(spec_set_program(&s, 2, same, err, sizeof err), 0);
 	assert_int_equal(spec_finish(&s, err, sizeof err), 0);
 	spec_free(&s);
+
+	/* a command-line series' errors are the command line's, not "<command line>:0:0:" */
+	char *ph[] = { "./prog", "-n", "{n}", "{N}" };
+	spec_init(&s);
+	assert_int_equal(spec_set_threads(&s, "1,2", err, sizeof err), 0);
+	assert_int_equal(spec_set_program(&s, 4, ph, err, sizeof err), 0);
+	assert_int_equal(spec_finish(&s, err, sizeof err), -EINVAL);
+	assert_string_equal(err, "scalegraph run: error: unknown placeholder '{n}' in the command after "
+			    "-- (N or a parameter)");
+	spec_free(&s);
+	spec_init(&s);
+	assert_int_equal(spec_set_program(&s, 2, same, err, sizeof err), 0);
+	assert_int_equal(spec_finish(&s, err, sizeof err), -EINVAL);
+	assert_string_equal(err, "scalegraph run: error: no 'threads' line (or --threads)");
+	spec_free(&s);
 }
 
 static void durations(void **state)
