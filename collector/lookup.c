@@ -87,7 +87,7 @@ int lookup_program(const char *name, const char *spec_dir, const char *bin_dir, 
 		snprintf(why, why_len, "'' is no program name");
 		return -ENOENT;
 	}
-	if (name[0] == '/' || strchr(name, '/')) {
+	if (strchr(name, '/')) {
 		/* a path: from the spec's directory or the current one, nothing else */
 		const char *base = name[0] == '/' || !in_spec ? "" : spec_dir;
 		rc = try_at(&s, base, strlen(base), name);
@@ -116,8 +116,8 @@ int lookup_program(const char *name, const char *spec_dir, const char *bin_dir, 
 	size_t used = strlen(why);
 	if (used >= 2 && !strcmp(why + used - 2, ", "))
 		why[used - 2] = '\0';   /* "in A, B or PATH" */
-	add(why, why_len, "%sPATH (%s", used > strlen("not found in ") ? " or " : "", path ? path : DEFAULT_PATH);
-	add(why, why_len, "%s)", path ? "" : ", the default: PATH is unset");
+	add(why, why_len, "%sPATH (%s%s)", used > strlen("not found in ") ? " or " : "",
+	    path ? path : DEFAULT_PATH, path ? "" : ", the default: PATH is unset");
 	if (!path)
 		path = DEFAULT_PATH;
 	for (p = path;;) {
