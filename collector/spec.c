@@ -668,10 +668,13 @@ int spec_finish(struct spec *s, char *err, size_t err_len)
 {
 	struct spec_parser p = { .s = s, .path = s->path, .line = 1, .err = err, .err_len = err_len };
 	int rc;
+	int cmdline = !strcmp(s->path, CMDLINE_PATH);
 	if (!s->program.argc)
-		return perr(&p, 1, "no 'program' line (or command after --)");
+		return perr(&p, 1, cmdline ? "no command: give one after -- (or a spec with a "
+			    "'program' line)" : "no 'program' line (or command after --)");
 	if (!s->n_threads)
-		return perr(&p, 1, "no 'threads' line (or --threads)");
+		return perr(&p, 1, cmdline ? "no thread counts: give --threads LIST (e.g. --threads "
+			    "1,2,4)" : "no 'threads' line (or --threads)");
 	rc = check_placeholders(&p, &s->program);
 	if (rc == 0)
 		rc = check_placeholders(&p, &s->sequential);

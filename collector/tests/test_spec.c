@@ -355,7 +355,8 @@ static void flags_override(void **state)
 	spec_init(&s);
 	assert_int_equal(spec_set_program(&s, 2, same, err, sizeof err), 0);
 	assert_int_equal(spec_finish(&s, err, sizeof err), -EINVAL);
-	assert_string_equal(err, "scalegraph run: error: no 'threads' line (or --threads)");
+	assert_string_equal(err, "scalegraph run: error: no thread counts: give --threads LIST (e.g. "
+			    "--threads 1,2,4)");
 	spec_free(&s);
 }
 
