@@ -2,7 +2,8 @@
  * scalegraph — the command dispatcher. `scalegraph CMD ARGS...` runs the program
  * scalegraph-CMD from ../libexec/scalegraph/ beside this executable (the same layout in the
  * build tree and after `make install`), the way git runs its subcommands. Each stage of the
- * pipeline builds its own subcommands, so the dispatcher knows only their names.
+ * pipeline builds its own subcommands, so the dispatcher knows only their names. It also holds
+ * the one help that belongs to no subcommand: the environment variables (help_env.c).
  */
 #include <errno.h>
 #include <limits.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "exe_path.h"
+#include "help_env.h"
 
 struct subcommand {
 	const char *name;
@@ -31,11 +33,14 @@ static const struct subcommand subcommands[] = {
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: scalegraph COMMAND [ARGS...]\n"
-		   "       scalegraph COMMAND --help\n\n"
+		   "       scalegraph COMMAND --help    (or scalegraph help COMMAND)\n"
+		   "       scalegraph --help env        (or scalegraph help env)\n\n"
 		   "Measures why a parallel C program stops scaling (Scale-Graph, 1997).\n\n"
 		   "commands:\n");
 	for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
 		fprintf(f, "  %-11s %s\n", subcommands[i].name, subcommands[i].summary);
+	fprintf(f, "\nhelp topics:\n  %-11s %s\n", "env",
+		"every environment variable the tools and libsgtrace read");
 }
 
 /* Directory holding the subcommand programs: $SCALEGRAPH_LIBEXEC, else ../libexec/scalegraph
@@ -54,8 +59,22 @@ int main(int argc, char **argv)
 	}
 	const char *cmd = argv[1];
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
-		usage(stdout);
-		return 0;
+		/* `scalegraph help TOPIC`: env, or a command (its own --help) */
+		if (argc == 2) {
+			usage(stdout);
+			return 0;
+		}
+		if (argc > 3) {
+			fprintf(stderr, "scalegraph: error: %s takes one topic, not %d\n", cmd, argc - 2);
+			return 2;
+		}
+		if (!strcmp(argv[2], "env")) {
+			help_env_print(stdout);
+			return 0;
+		}
+		static char help_flag[] = "--help";
+		cmd = argv[1] = argv[2];   /* as `scalegraph CMD --help` */
+		argv[2] = help_flag;
 	}
 	if (!strcmp(cmd, "--version")) {
 		printf("scalegraph 0.1\n");

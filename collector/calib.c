@@ -56,7 +56,7 @@ void calib_identify(struct calib *c)
 		fclose(f);
 	snprintf(c->kernel, sizeof c->kernel, "%s", uname(&u) == 0 ? u.release : "unknown");
 	c->n_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	snprintf(c->key, sizeof c->key, "%s|%s", c->cpu_model, c->kernel);
+	snprintf(c->key, sizeof c->key, "v%d|%s|%s", CALIB_VERSION, c->cpu_model, c->kernel);
 }
 
 static void measure_tsc(struct calib *c)
@@ -276,6 +276,7 @@ int calib_measure(struct calib *c)
 	if (rc < 0)
 		goto out;
 	probe_counters(c);
+	calib_record_cost(c);
 	c->seconds = now_s() - t0;
 out:
 	return rc;
@@ -316,8 +317,19 @@ int calib_to_json(const struct calib *c, char **json)
 	for (int i = 0; i < CALIB_N_BARRIER; i++)
 		fprintf(f, "%s\"%d\": %.1f", i ? ", " : "", c->barrier_threads[i], c->barrier_ns[i]);
 	fprintf(f, "},\n  \"llc_bytes\": %zu,\n  \"chase_bytes\": %zu,\n  \"miss_latency_ns\": %.2f,\n"
-		   "  \"schedstat\": %s,\n  \"counters\": [",
+		   "  \"schedstat\": %s,\n",
 		c->llc_bytes, c->chase_bytes, c->miss_ns, c->schedstat ? "true" : "false");
+	/* absent when not measured, with the reason: a reader that takes a number after the
+	 * key (analyzer/an_exp.c) must not read 0 from a null */
+	if (c->record_ns >= 0)
+		fprintf(f, "  \"record_ns\": %.2f,\n  \"unrecorded_call_ns\": %.2f,\n",
+			c->record_ns, c->unrecorded_call_ns);
+	else {
+		fprintf(f, "  \"record_cost_unavailable\": ");
+		json_str(f, c->record_why);
+		fprintf(f, ",\n");
+	}
+	fprintf(f, "  \"counters\": [");
 	for (int i = 0; i < c->n_counters; i++) {
 		const struct pmu_probe *p = &c->counter[i];
 		fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
@@ -359,6 +371,14 @@ void calib_print_table(const struct calib *c, FILE *f)
 	fprintf(f, "%-28s %.1f ns (chase over %zu MiB; LLC %zu KiB)\n", "memory miss latency",
 		c->miss_ns, c->chase_bytes >> 20, c->llc_bytes >> 10);
 	fprintf(f, "%-28s %s\n", "schedstat run-delay", c->schedstat ? "available" : "unavailable");
+	if (c->record_ns >= 0) {
+		fprintf(f, "%-28s %.1f ns per event (function probe, written out)\n", "trace record",
+			c->record_ns);
+		fprintf(f, "%-28s %.1f ns per call (throttled: counted, not recorded)\n",
+			"unrecorded call", c->unrecorded_call_ns);
+	} else {
+		fprintf(f, "%-28s unavailable: %s\n", "trace record", c->record_why);
+	}
 	fprintf(f, "counters:\n");
 	for (int i = 0; i < c->n_counters; i++)
 		fprintf(f, "  %-36s %s%s\n", c->counter[i].name,

@@ -13,9 +13,12 @@
 #include "pmu_open.h"
 
 #define CALIB_N_BARRIER 3   /* barrier round cost at 1, 2 and 4 threads */
+/* Part of the cache key: a description measured by an older calibrate lacks figures that a
+ * newer one has (2: the record cost), so it is measured again rather than used. */
+#define CALIB_VERSION 2
 
 struct calib {
-	char key[384];            /* "cpu_model|kernel release" */
+	char key[400];            /* "v<CALIB_VERSION>|cpu_model|kernel release" */
 	char cpu_model[128];
 	char kernel[128];
 	int n_cpus;
@@ -32,6 +35,9 @@ struct calib {
 	int n_counters;
 	struct pmu_probe counter[PMU_MAX_EVENTS];
 	int schedstat;            /* /proc/self/task/TID/schedstat exists */
+	double record_ns;         /* one recorded function-probe event; < 0: not measured */
+	double unrecorded_call_ns; /* one throttled (counted, not recorded) call; < 0: not measured */
+	char record_why[256];     /* why they were not measured */
 	double seconds;           /* how long calibration took */
 };
 
@@ -39,6 +45,10 @@ struct calib {
 void calib_identify(struct calib *c);
 /* Measures everything (well under 5 s). Returns 0 or -errno (out of memory, thread creation). */
 int calib_measure(struct calib *c);
+/* The cost of a trace record and of a throttled call, by running sg-calib-probe (beside this
+ * program) linked with libsgtrace (calib_record.c). Not measured: both < 0 and the reason in
+ * record_why. */
+void calib_record_cost(struct calib *c);
 /* Writes the description as one JSON object into a malloc'd string (*json, caller frees). */
 int calib_to_json(const struct calib *c, char **json);
 /* Human-readable table. */

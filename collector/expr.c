@@ -5,7 +5,12 @@
  *   term    -> unary { ('*' | '/') unary }
  *   unary   -> '-' unary | '+' unary | power
  *   power   -> primary [ '^' unary ]
- *   primary -> NUMBER | NAME | '(' expr ')'
+ *   primary -> NUMBER | NAME | NAME '(' expr { ',' expr } ')' | '(' expr ')'
+ * A name followed by '(' is one of the functions of funcs[] (log2 of a size that doubles with
+ * N, FFT's case, needed a polynomial before). A domain error (log2(0), sqrt(-1), x/0) does not stop
+ * the parse: it is kept, the value becomes NaN and the rest is still checked, so that a
+ * syntax error anywhere wins and the caller can tell "cannot be written so" (-EINVAL) from
+ * "not defined at these values" (-EDOM).
  */
 #include "expr.h"
 
@@ -25,6 +30,7 @@ struct expr_parser {
 	size_t err_len;
 	size_t err_off;
 	int depth;
+	int domain;          /* a domain error was kept in err/err_off */
 };
 
 static int fail(struct expr_parser *p, size_t off, const char *msg)
@@ -32,6 +38,16 @@ static int fail(struct expr_parser *p, size_t off, const char *msg)
 	snprintf(p->err, p->err_len, "%s", msg);
 	p->err_off = off;
 	return -EINVAL;
+}
+
+/* Keeps the first domain error and goes on (see the top of the file). */
+static void domain_fail(struct expr_parser *p, size_t off, const char *msg)
+{
+	if (p->domain)
+		return;
+	snprintf(p->err, p->err_len, "%s", msg);
+	p->err_off = off;
+	p->domain = 1;
 }
 
 static void skip_blank(struct expr_parser *p)
@@ -43,7 +59,122 @@ static void skip_blank(struct expr_parser *p)
 static int parse_expr(struct expr_parser *p, double *v);
 static int parse_unary(struct expr_parser *p, double *v);
 
-/* primary -> NUMBER | NAME | '(' expr ')' */
+enum func_id { F_LOG2, F_LOG, F_SQRT, F_MIN, F_MAX, F_FLOOR, F_CEIL, F_ROUND };
+
+#define EXPR_MAX_ARGS 16
+
+static const struct expr_func {
+	const char *name;
+	enum func_id id;
+	int min_args, max_args;
+} funcs[] = {
+	{ "log2", F_LOG2, 1, 1 },   { "log", F_LOG, 1, 1 },   /* log: natural */
+	{ "sqrt", F_SQRT, 1, 1 },   { "min", F_MIN, 2, EXPR_MAX_ARGS },
+	{ "max", F_MAX, 2, EXPR_MAX_ARGS }, { "floor", F_FLOOR, 1, 1 },
+	{ "ceil", F_CEIL, 1, 1 },   { "round", F_ROUND, 1, 1 },   /* halves away from zero */
+};
+
+static const struct expr_func *find_func(const char *name, size_t len)
+{
+	for (size_t i = 0; i < sizeof funcs / sizeof funcs[0]; i++)
+		if (strlen(funcs[i].name) == len && !strncmp(funcs[i].name, name, len))
+			return &funcs[i];
+	return NULL;
+}
+
+/* Applies f to its arguments; a domain error is kept at `at` (the function's name). */
+static double func_apply(struct expr_parser *p, const struct expr_func *f, const double *a,
+			 int n, size_t at)
+{
+	char msg[128];
+	double v = a[0];
+	switch (f->id) {
+	case F_LOG2:
+	case F_LOG:
+		if (!(a[0] > 0)) {
+			snprintf(msg, sizeof msg, "%s(%g) is not defined (the argument must be > 0)",
+				 f->name, a[0]);
+			domain_fail(p, at, msg);
+			return NAN;
+		}
+		return f->id == F_LOG2 ? log2(a[0]) : log(a[0]);
+	case F_SQRT:
+		if (!(a[0] >= 0)) {
+			snprintf(msg, sizeof msg, "sqrt(%g) is not defined (the argument must be >= 0)",
+				 a[0]);
+			domain_fail(p, at, msg);
+			return NAN;
+		}
+		return sqrt(a[0]);
+	case F_MIN:
+	case F_MAX:
+		/* not fmin/fmax: those drop a NaN, which must stay NaN here */
+		for (int i = 1; i < n; i++)
+			if (isnan(a[i]) || (f->id == F_MIN ? a[i] < v : a[i] > v))
+				v = a[i];
+		return v;
+	case F_FLOOR:
+		return floor(a[0]);
+	case F_CEIL:
+		return ceil(a[0]);
+	case F_ROUND:
+		return round(a[0]);
+	}
+	return NAN;
+}
+
+/* NAME '(' expr { ',' expr } ')' — p->pos is at the '(' after the name at `start`. */
+static int parse_call(struct expr_parser *p, size_t start, size_t len, double *v)
+{
+	const struct expr_func *f = find_func(p->s + start, len);
+	double arg[EXPR_MAX_ARGS];
+	char msg[160];
+	int n = 0, rc;
+	if (!f) {
+		snprintf(msg, sizeof msg, "unknown function '%.*s' (functions: log2, log, sqrt, min, "
+			 "max, floor, ceil, round)", (int)(len > 40 ? 40 : len), p->s + start);
+		return fail(p, start, msg);
+	}
+	p->pos++;   /* '(' */
+	if (++p->depth > 64)
+		return fail(p, start, "expression nested too deeply");
+	skip_blank(p);
+	if (p->s[p->pos] == ')') {
+		p->pos++;
+	} else {
+		for (;;) {
+			double a;
+			if ((rc = parse_expr(p, &a)) < 0)
+				return rc;
+			if (n < EXPR_MAX_ARGS)
+				arg[n] = a;
+			n++;
+			skip_blank(p);
+			if (p->s[p->pos] == ',') {
+				p->pos++;
+				continue;
+			}
+			if (p->s[p->pos] != ')')
+				return fail(p, p->pos, "expected ',' or ')' in the arguments");
+			p->pos++;
+			break;
+		}
+	}
+	p->depth--;
+	if (n < f->min_args || n > f->max_args) {
+		if (f->min_args == f->max_args)
+			snprintf(msg, sizeof msg, "%s takes %d argument%s, not %d", f->name,
+				 f->min_args, f->min_args == 1 ? "" : "s", n);
+		else
+			snprintf(msg, sizeof msg, "%s takes %d to %d arguments, not %d", f->name,
+				 f->min_args, f->max_args, n);
+		return fail(p, start, msg);
+	}
+	*v = func_apply(p, f, arg, n, start);
+	return 0;
+}
+
+/* primary -> NUMBER | NAME | NAME '(' expr { ',' expr } ')' | '(' expr ')' */
 static int parse_primary(struct expr_parser *p, double *v)
 {
 	skip_blank(p);
@@ -75,6 +206,13 @@ static int parse_primary(struct expr_parser *p, double *v)
 		while (isalnum((unsigned char)p->s[p->pos]) || p->s[p->pos] == '_')
 			p->pos++;
 		size_t len = p->pos - start;
+		size_t after = p->pos;
+		while (p->s[after] == ' ' || p->s[after] == '\t')
+			after++;
+		if (p->s[after] == '(') {
+			p->pos = after;
+			return parse_call(p, start, len, v);
+		}
 		if (!p->lookup || p->lookup(p->ctx, p->s + start, len, v) < 0) {
 			char msg[128];
 			snprintf(msg, sizeof msg, "unknown name '%.*s'", (int)(len > 40 ? 40 : len),
@@ -145,8 +283,11 @@ static int parse_term(struct expr_parser *p, double *v)
 		rc = parse_unary(p, &r);
 		if (rc < 0)
 			break;
-		if (c == '/' && r == 0)
-			return fail(p, op, "division by zero");
+		if (c == '/' && r == 0) {
+			domain_fail(p, op, "division by zero");
+			*v = NAN;
+			continue;
+		}
 		*v = c == '*' ? *v * r : *v / r;
 	}
 	return rc;
@@ -184,6 +325,10 @@ int expr_eval(const char *text, expr_lookup_fn lookup, void *ctx, double *value,
 		char msg[64];
 		snprintf(msg, sizeof msg, "unexpected '%c' after the expression", p.s[p.pos]);
 		rc = fail(&p, p.pos, msg);
+		goto out;
+	}
+	if (p.domain) {
+		rc = -EDOM;
 		goto out;
 	}
 	if (!isfinite(v)) {

@@ -14,11 +14,19 @@ $(LIBDIR)/libsgstore.a: $(OBJ)/collector/store.o
 	rm -f $@
 	$(AR) rcs $@ $^
 
-COLL_CALIB_OBJS := $(addprefix $(OBJ)/collector/,calib.o fsutil.o pmu.o pmu_open.o)
+COLL_CALIB_OBJS := $(addprefix $(OBJ)/collector/,calib.o calib_record.o fsutil.o pmu.o pmu_open.o)
 COLL_RUN_OBJS := $(addprefix $(OBJ)/collector/,run_main.o series.o search.o runner.o progress.o \
-	tmeasure.o spec.o expr.o) $(COLL_CALIB_OBJS)
+	tmeasure.o spec.o expr.o lookup.o) $(COLL_CALIB_OBJS)
 
-PROGRAMS += $(LIBEXEC)/scalegraph-calibrate $(LIBEXEC)/scalegraph-run
+PROGRAMS += $(LIBEXEC)/scalegraph-calibrate $(LIBEXEC)/scalegraph-run $(LIBEXEC)/sg-calib-probe
+
+# The helper by which calibrate measures the cost of a trace record (calib_record.c): a
+# program linked with libsgtrace as an instrumented one is. Not named scalegraph-*, so the
+# dispatcher does not offer it as a command.
+$(LIBEXEC)/sg-calib-probe: $(OBJ)/collector/calib_probe.o $(LIBDIR)/libsgtrace.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBDIR)/libsgtrace.a $(SGTRACE_COUNTER_LIBS) $(LDLIBS_THREAD) -lm
+$(OBJ)/collector/calib_probe.o: $(INCDIR)/sgtrace.h
 
 $(LIBEXEC)/scalegraph-calibrate: $(OBJ)/collector/calibrate_main.o $(COLL_CALIB_OBJS)
 	@mkdir -p $(@D)
@@ -38,7 +46,8 @@ $(COLL_TEST_BIN)/synth: $(OBJ)/collector/tests/synth.o
 COLL_CMOCKA := test_pmu test_spec test_spec_fuzz test_search test_store test_tmeasure
 TESTS += $(addprefix $(COLL_TEST_BIN)/,$(COLL_CMOCKA)) collector/tests/test-calibrate.sh \
 	collector/tests/test-run.sh collector/tests/test-counters.sh \
-	collector/tests/test-billiards.sh collector/tests/test-integrity.sh
+	collector/tests/test-billiards.sh collector/tests/test-integrity.sh \
+	collector/tests/test-run-edges.sh
 
 $(COLL_TEST_BIN)/test_pmu: $(OBJ)/collector/tests/test_pmu.o $(OBJ)/collector/pmu.o
 $(COLL_TEST_BIN)/test_spec: $(OBJ)/collector/tests/test_spec.o $(OBJ)/collector/spec.o \
@@ -56,7 +65,7 @@ $(addprefix $(COLL_TEST_BIN)/,$(COLL_CMOCKA)):
 # The scripts need the programs and helpers built (the dispatcher, the billiards examples and
 # scalegraph dump come from cli/, examples/ and tracelib/).
 collector/tests/test-run.sh collector/tests/test-calibrate.sh collector/tests/test-counters.sh \
-collector/tests/test-billiards.sh collector/tests/test-integrity.sh: $(LIBEXEC)/scalegraph-run $(LIBEXEC)/scalegraph-calibrate \
+collector/tests/test-billiards.sh collector/tests/test-integrity.sh collector/tests/test-run-edges.sh: $(LIBEXEC)/scalegraph-run $(LIBEXEC)/scalegraph-calibrate $(LIBEXEC)/sg-calib-probe \
 	$(COLL_TEST_BIN)/synth $(BIN)/scalegraph $(BIN)/billiards $(BIN)/billiards-seq \
 	$(BIN)/billiards-traced $(LIBEXEC)/scalegraph-dump
 

@@ -42,12 +42,16 @@ static void usage(FILE *f)
 		"  --repeat K          repetitions per size (replaces 'repeat')\n"
 		"  --timeout T         per-run timeout, e.g. 120s (replaces 'timeout')\n"
 		"  --no-trace          do not set SG_TRACE_DIR for the runs\n"
+		"  --same-command      allow a program command without {N} (the program chooses\n"
+		"                      its threads itself); without it that is an error\n"
 		"  --retry-failed      make failed and timed-out runs again (others are kept)\n"
 		"  --dry-run           list the runs it would make, run nothing\n"
 		"  --no-analyze        do not analyze the runs at the end (by default the\n"
 		"                      analyzer caches its figures in the store, so that\n"
 		"                      report and xscalegraph open it without reading traces)\n"
-		"  -- COMMAND...       the program (replaces 'program'); {N} and {param} substituted\n");
+		"  -- COMMAND...       the program (replaces 'program'); {N} and {param} substituted;\n"
+		"                      a bare name is looked up in scalegraph's bin/, then PATH\n"
+		"                      (not the current directory: write ./PROGRAM)\n");
 }
 
 static void default_output(const char *spec_path, char *out, size_t len)
@@ -218,7 +222,7 @@ int main(int argc, char **argv)
 {
 	struct spec spec;
 	struct series se;
-	char err[1024], out_dir[PATH_MAX] = "", overrides[2048] = "";
+	char err[4096], out_dir[PATH_MAX] = "", overrides[2048] = "";
 	const char *spec_path = NULL, *threads = NULL, *repeat = NULL, *timeout = NULL;
 	int cmd_at = -1, dry_run = 0, trace = 1, retry_failed = 0, analyze = 1, rc;
 	struct store *st = NULL;
@@ -249,6 +253,12 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(a, "--retry-failed")) {
 			retry_failed = 1;
+			continue;
+		}
+		if (!strcmp(a, "--same-command")) {
+			spec.same_command = 1;
+			size_t used = strlen(overrides);
+			snprintf(overrides + used, sizeof overrides - used, "%s%s", used ? " " : "", a);
 			continue;
 		}
 		if (!strcmp(a, "--threads"))

@@ -34,43 +34,6 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int is_exec(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
-}
-
-int runner_find_program(const char *name, const char *spec_dir, const char *bin_dir, char *out,
-			size_t len)
-{
-	const char *dirs[2] = { spec_dir, bin_dir };
-	if (name[0] == '/') {
-		snprintf(out, len, "%s", name);
-		return is_exec(out) ? 0 : -ENOENT;
-	}
-	for (int i = 0; i < 2; i++) {
-		if (!dirs[i] || !dirs[i][0])
-			continue;
-		if ((size_t)snprintf(out, len, "%s/%s", dirs[i], name) < len && is_exec(out))
-			return 0;
-	}
-	if (strchr(name, '/')) {
-		snprintf(out, len, "%s", name);
-		return is_exec(out) ? 0 : -ENOENT;
-	}
-	const char *path = getenv("PATH");
-	if (!path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	while (*path) {
-		size_t n = strcspn(path, ":");
-		if ((size_t)snprintf(out, len, "%.*s/%s", (int)n, n ? path : ".", name) < len &&
-		    is_exec(out))
-			return 0;
-		path += n + (path[n] == ':');
-	}
-	return -ENOENT;
-}
-
 /* --- the process tree ---------------------------------------------------------------------
  * The runner is a child subreaper (runner_init): whatever its run starts and orphans — a
  * daemon, a `setsid` grandchild that left the process group — is re-parented to the runner

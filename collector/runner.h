@@ -50,10 +50,4 @@ long long runner_pid_start(pid_t pid);
  * descendants; waits (up to about 5 s) until they are gone. Returns how many were killed. */
 int runner_kill_orphans(int pid, long long pid_start, const char *marker);
 
-/* Finds a program: a name with no '/' in `spec_dir`, then `bin_dir`, then PATH; a relative path
- * with '/' in `spec_dir`, then `bin_dir`, then the current directory. Writes the path found
- * into `out`. Returns 0 or -ENOENT. */
-int runner_find_program(const char *name, const char *spec_dir, const char *bin_dir, char *out,
-			size_t len);
-
 #endif /* RUNNER_H */

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lookup.h"
 #include "runner.h"
 #include "search.h"
 #include "tmeasure.h"
@@ -83,25 +84,36 @@ static int point_at(struct series *se, int method, double s, struct size_point *
 	return 0;
 }
 
+/* One program of the spec: found, or an error located at its line (the spec's), or said to be
+ * the command line's. */
+static int resolve_one(const struct spec *s, const struct spec_cmd *c, const char *what,
+		       const char *bin_dir, char *out, size_t len, char *err, size_t err_len)
+{
+	char why[3072];
+	/* a command written in the spec is looked up from the spec's directory; one given after
+	 * `--` from the current directory (lookup.h) */
+	int rc = lookup_program(c->argv[0], c->line ? s->dir : NULL, bin_dir, out, len, why,
+				sizeof why);
+	if (rc == 0)
+		return 0;
+	if (c->line)
+		snprintf(err, err_len, "%s:%d:%d: error: %s '%s' %s", s->path, c->line, c->col[0], what,
+			 c->argv[0], why);
+	else
+		snprintf(err, err_len, "scalegraph run: error: %s '%s' %s", what, c->argv[0], why);
+	return rc;
+}
+
 int series_resolve(struct series *se, char *err, size_t err_len)
 {
 	const struct spec *s = se->spec;
-	if (runner_find_program(s->program.argv[0], s->dir, se->bin_dir, se->prog_path,
-				sizeof se->prog_path) < 0) {
-		snprintf(err, err_len, "%s:%d: error: program '%s' not found (looked in %s, %s, PATH)",
-			 s->path, s->program.line, s->program.argv[0], s->dir[0] ? s->dir : ".",
-			 se->bin_dir);
-		return -ENOENT;
-	}
+	int rc = resolve_one(s, &s->program, "program", se->bin_dir, se->prog_path,
+			     sizeof se->prog_path, err, err_len);
 	se->seq_path[0] = '\0';
-	if (s->sequential.argc && runner_find_program(s->sequential.argv[0], s->dir, se->bin_dir,
-						      se->seq_path, sizeof se->seq_path) < 0) {
-		snprintf(err, err_len, "%s:%d: error: sequential program '%s' not found (looked in %s, "
-			 "%s, PATH)", s->path, s->sequential.line, s->sequential.argv[0],
-			 s->dir[0] ? s->dir : ".", se->bin_dir);
-		return -ENOENT;
-	}
-	return 0;
+	if (rc == 0 && s->sequential.argc)
+		rc = resolve_one(s, &s->sequential, "sequential program", se->bin_dir, se->seq_path,
+				 sizeof se->seq_path, err, err_len);
+	return rc;
 }
 
 static void iso_now(char *buf, size_t len)

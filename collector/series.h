@@ -37,7 +37,8 @@ struct series {
 	char errmsg[PATH_MAX + 512];   /* why the series stopped, when not the store's own error */
 };
 
-/* Resolves the programs (runner_find_program). Returns 0 or -ENOENT with a message in err. */
+/* Resolves the programs (lookup.h). Returns 0 or -ENOENT with a message in err (located at
+ * the spec's line, or "scalegraph run: error: ..." for a command given after --). */
 int series_resolve(struct series *se, char *err, size_t err_len);
 
 /* Runs the whole series. Returns 0, -EINTR when stopped by *stop (the store holds every finished

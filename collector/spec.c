@@ -20,6 +20,7 @@
 #include "expr.h"
 
 #define LINE_WORDS 80
+#define CMDLINE_PATH "<command line>"   /* spec.path of a series given by flags alone */
 
 struct word {
 	char *text;   /* unquoted, points into the line copy */
@@ -39,12 +40,16 @@ static int perr(struct spec_parser *p, int col, const char *fmt, ...)
 
 static int perr(struct spec_parser *p, int col, const char *fmt, ...)
 {
-	char msg[256];
+	char msg[512];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	snprintf(p->err, p->err_len, "%s:%d:%d: error: %s", p->path, p->line, col, msg);
+	/* what came from the command line has no file:line to name (it said "<command line>:0:") */
+	if (p->line == 0 || !strcmp(p->path, CMDLINE_PATH))
+		snprintf(p->err, p->err_len, "scalegraph run: error: %s", msg);
+	else
+		snprintf(p->err, p->err_len, "%s:%d:%d: error: %s", p->path, p->line, col, msg);
 	return -EINVAL;
 }
 
@@ -53,7 +58,7 @@ void spec_init(struct spec *s)
 	memset(s, 0, sizeof *s);
 	s->repeat = 1;
 	s->timeout_s = 600;
-	snprintf(s->path, sizeof s->path, "<command line>");
+	snprintf(s->path, sizeof s->path, CMDLINE_PATH);
 }
 
 static void cmd_free(struct spec_cmd *c)
@@ -236,16 +241,20 @@ static int eval_lookup(void *vctx, const char *name, size_t len, double *v)
 	return 0;
 }
 
-/* Checks an expression's syntax and names (at N = 1.5, which no sane formula divides by). */
+/* Checks an expression's syntax, names and functions' argument counts (evaluated at N = 1.5
+ * and the base values). A domain error (-EDOM: log2(N-2), a division by N-1) is no error here:
+ * whether the formula is defined depends on the values, and spec_check_eval tries it at each
+ * thread count before anything runs. */
 static int check_expr(struct spec_parser *p, const char *text, int col, int allow_n)
 {
-	char msg[160];
+	char msg[200];
 	size_t off = 0;
 	double v;
 	struct eval_ctx ctx = { p->s, allow_n ? 1.5 : NAN, NULL };
 	if (!*text)
 		return perr(p, col, "empty expression");
-	if (expr_eval(text, eval_lookup, &ctx, &v, msg, sizeof msg, &off) < 0)
+	int rc = expr_eval(text, eval_lookup, &ctx, &v, msg, sizeof msg, &off);
+	if (rc < 0 && rc != -EDOM)
 		return perr(p, col + (int)off, "%s", msg);
 	return 0;
 }
@@ -429,8 +438,11 @@ static int parse_line(struct spec_parser *p, char *line, int *seen_threads)
 		if (strlen(w[1].text) >= SPEC_EXPR_MAX)
 			return perr(p, w[1].col, "expression longer than %d characters", SPEC_EXPR_MAX - 1);
 		rc = check_expr(p, w[1].text, w[1].col, 0);
-		if (rc == 0)
+		if (rc == 0) {
 			snprintf(s->work, sizeof s->work, "%s", w[1].text);
+			s->work_line = p->line;
+			s->work_col = w[1].col;
+		}
 		return rc;
 	}
 	if (!strcmp(kw, "param"))
@@ -608,28 +620,66 @@ static int check_placeholders(struct spec_parser *p, const struct spec_cmd *c)
 		for (const char *o = strchr(a, '{'); o; o = strchr(o + 1, '{')) {
 			const char *e = strchr(o, '}');
 			int col = c->col[i] + (int)(o - a);
+			const char *where = c->line ? "" : " in the command after --";
 			if (!e)
-				return perr(p, col, "unterminated '{' in command");
+				return perr(p, col, "unterminated '{' in command%s", where);
 			size_t len = (size_t)(e - o - 1);
 			if (!(len == 1 && o[1] == 'N') && find_param(p->s, o + 1, len) < 0)
-				return perr(p, col, "unknown placeholder '{%.*s}' (N or a parameter)",
-					    (int)len, o + 1);
+				return perr(p, col, "unknown placeholder '{%.*s}'%s (N or a parameter)",
+					    (int)len, o + 1, where);
 		}
 	}
 	return 0;
+}
+
+/* Does the command pass the thread count on ({N} in a word)? */
+static int cmd_has_n(const struct spec_cmd *c)
+{
+	for (int i = 0; i < c->argc; i++)
+		if (strstr(c->argv[i], "{N}"))
+			return 1;
+	return 0;
+}
+
+/* A program whose command has no {N} runs the same command at every thread count: the series
+ * would measure one program N times over and call it scaling (issue 14: it did so without a
+ * word). The runner passes the count only through {N} (no environment variable), so without
+ * it the error names the ways to write it, and --same-command for a program that chooses its
+ * threads itself (all CPUs, a config file). One thread count compares nothing: allowed. */
+static int check_threads_reach(struct spec_parser *p, const struct spec *s)
+{
+	char list[128];
+	size_t used = 0;
+	if (s->n_threads < 2 || s->same_command || cmd_has_n(&s->program))
+		return 0;
+	list[0] = '\0';
+	for (int k = 0; k < s->n_threads && used < sizeof list; k++)
+		used += (size_t)snprintf(list + used, sizeof list - used, "%s%d", k ? ", " : "",
+					 s->threads[k]);
+	static const char fix[] = "put {N} where it takes its thread count (e.g. --threads {N}, "
+				  "-p{N}, or a launcher: env OMP_NUM_THREADS={N} PROGRAM), or give "
+				  "--same-command if the program chooses its threads itself";
+	p->line = s->program.line;
+	return perr(p, s->program.col[0], "the %s has no {N}: it would run the same at every thread "
+		    "count (%s); %s", p->line ? "program's command" : "command after --", list, fix);
 }
 
 int spec_finish(struct spec *s, char *err, size_t err_len)
 {
 	struct spec_parser p = { .s = s, .path = s->path, .line = 1, .err = err, .err_len = err_len };
 	int rc;
+	int cmdline = !strcmp(s->path, CMDLINE_PATH);
 	if (!s->program.argc)
-		return perr(&p, 1, "no 'program' line (or command after --)");
+		return perr(&p, 1, cmdline ? "no command: give one after -- (or a spec with a "
+			    "'program' line)" : "no 'program' line (or command after --)");
 	if (!s->n_threads)
-		return perr(&p, 1, "no 'threads' line (or --threads)");
+		return perr(&p, 1, cmdline ? "no thread counts: give --threads LIST (e.g. --threads "
+			    "1,2,4)" : "no 'threads' line (or --threads)");
 	rc = check_placeholders(&p, &s->program);
 	if (rc == 0)
 		rc = check_placeholders(&p, &s->sequential);
+	if (rc == 0)
+		rc = check_threads_reach(&p, s);
 	if (rc < 0)
 		return rc;
 	if (s->n_methods == 0) {
@@ -764,11 +814,34 @@ static int check_argv(const struct spec *s, const struct spec_cmd *c, const char
 	if (!c->argc)
 		return 0;
 	rc = spec_argv(s, c, n, sizes, argv, buf, sizeof buf);
-	if (rc < 0)
+	if (rc < 0 && c->line)
 		snprintf(err, err_len, "%s:%d:1: error: the %s's command line at N = %d is %s", s->path,
 			 c->line, what, n, rc == -ERANGE ? "a number that does not fit"
 			 : "longer than 8191 bytes with its sizes filled in");
+	else if (rc < 0)
+		snprintf(err, err_len, "scalegraph run: error: the command after -- at N = %d is %s", n,
+			 rc == -ERANGE ? "a number that does not fit"
+			 : "longer than 8191 bytes with its sizes filled in");
 	return rc;
+}
+
+/* The `work` formula at `sizes` (a domain error such as log2 of a size below 1 is found here,
+ * not when the first run is stored). */
+static int check_work(const struct spec *s, int method, int n, const double *sizes, char *err,
+		      size_t err_len)
+{
+	struct eval_ctx ctx = { s, NAN, sizes };
+	char msg[200], text[256];
+	size_t off = 0;
+	double w;
+	if (!s->work[0])
+		return 0;
+	if (expr_eval(s->work, eval_lookup, &ctx, &w, msg, sizeof msg, &off) == 0)
+		return 0;
+	spec_sizes_text(s, sizes, text, sizeof text);
+	snprintf(err, err_len, "%s:%d:%d: error: work at the sizes of method %s at N = %d (%s): %s",
+		 s->path, s->work_line, s->work_col + (int)off, s->method[method].name, n, text, msg);
+	return -EINVAL;
 }
 
 int spec_check_eval(const struct spec *s, char *err, size_t err_len)
@@ -778,6 +851,8 @@ int spec_check_eval(const struct spec *s, char *err, size_t err_len)
 		for (int k = 0; k < s->n_threads; k++) {
 			int n = s->threads[k], rc;
 			rc = spec_sizes(s, m, n, sizes, err, err_len);
+			if (rc == 0)
+				rc = check_work(s, m, n, sizes, err, err_len);
 			if (rc == 0)
 				rc = check_argv(s, &s->program, "program", n, sizes, err, err_len);
 			if (rc == 0)

@@ -72,7 +72,9 @@ struct spec {
 	struct spec_method method[SPEC_MAX_METHODS];
 	int n_models;
 	struct spec_model model[SPEC_MAX_MODELS];
+	int same_command;             /* --same-command: a program without {N} is meant */
 	char work[SPEC_EXPR_MAX];     /* `work EXPR`, "" = product of the parameters */
+	int work_line, work_col;      /* where it was written */
 };
 
 /* Initializes an empty spec (defaults: repeat 1, timeout 600 s). */
@@ -92,8 +94,10 @@ int spec_set_threads(struct spec *s, const char *list, char *err, size_t err_len
 /* Replaces the program by argv words (placeholders allowed). */
 int spec_set_program(struct spec *s, int argc, char **argv, char *err, size_t err_len);
 
-/* Checks the spec is complete (a program, threads, placeholders known) and adds the implicit
- * method "fixed" when none is written. Returns 0 or -EINVAL with a located message. */
+/* Checks the spec is complete (a program, threads, placeholders known; with more than one
+ * thread count, {N} in the program's command unless same_command is set) and adds the implicit
+ * method "fixed" when none is written. Returns 0 or -EINVAL with a located message (for a
+ * command given after --, "scalegraph run: error: ..."). */
 int spec_finish(struct spec *s, char *err, size_t err_len);
 
 /* Duration "120s", "500ms", "2m", "1h", "1.5" (seconds). Returns 0 or -EINVAL. */

@@ -149,7 +149,7 @@ argv=$(q "$T/lookup.exp" "select status || ' ' || argv from runs limit 1")
 check program_in_spec_dir "got '$argv'" test "$argv" = "ok mysynth --size 1 --threads 2 --base 0.01"
 printf 'program nosuchprog --n {N}\nthreads 1\n' >"$T/missing.sgx"
 msg=$("$SG" run "$T/missing.sgx" -o "$T/missing.exp" 2>&1)
-check program_not_found "got: $msg" grep -q "missing.sgx:1: error: program 'nosuchprog' not found" <<<"$msg"
+check program_not_found "got: $msg" grep -q "missing.sgx:1:9: error: program 'nosuchprog' not found in $T, " <<<"$msg"
 printf 'program x\nthreads 1 0\n' >"$T/bad.sgx"
 msg=$("$SG" run "$T/bad.sgx" 2>&1)
 rc=$?

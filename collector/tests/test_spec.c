@@ -96,7 +96,7 @@ static void expressions(void **state)
 	};
 	static const struct { const char *e, *msg; size_t off; } bad[] = {
 		{ "1+", "expected a number, a name or '(' at the end of the expression", 2 },
-		{ "(1+2", "expected ')'", 4 }, { "1/0", "division by zero", 1 },
+		{ "(1+2", "expected ')'", 4 },
 		{ "2*M", "unknown name 'M'", 2 }, { "1 2", "unexpected '2' after the expression", 2 },
 		{ "3$", "unexpected '$' after the expression", 1 },
 		{ "10^400", "expression is not a finite number", 0 },
@@ -116,6 +116,115 @@ static void expressions(void **state)
 		assert_string_equal(err, bad[i].msg);
 		assert_int_equal(off, bad[i].off);
 	}
+}
+
+/* Issue 14: spec expressions had no log2 (FFT's size, 2^k points, needed a polynomial for
+ * its exponent). The functions, their argument counts and domains, located at the name. */
+static void defect14_spec_no_log2(void **state)
+{
+	static const struct { const char *e; double v; } ok[] = {
+		{ "log2(1024)", 10 }, { "log2(N)", 2 }, { "log(1)", 0 }, { "log(2.718281828459045)", 1 },
+		{ "sqrt(16)", 4 }, { "sqrt(0)", 0 }, { "min(3, N, 7)", 3 }, { "max(3,N,7,-1)", 7 },
+		{ "min(N,2)", 2 }, { "floor(2.7)", 2 }, { "floor(-2.5)", -3 }, { "ceil(2.1)", 3 },
+		{ "round(2.5)", 3 }, { "round(-2.5)", -3 }, { "round(2.49)", 2 },
+		{ "2^log2(N)", 4 }, { "2 ^ ceil ( log2 ( N * 3 ) )", 16 }, { "log2 (N)", 2 },
+		{ "-sqrt(N)^2", -4 }, { "max(min(N, 8), 1) * 10", 40 }, { "1/(N-3)", 1 },
+	};
+	static const struct { const char *e, *msg; size_t off; int rc; } bad[] = {
+		{ "log2(0)", "log2(0) is not defined (the argument must be > 0)", 0, -EDOM },
+		{ "3 + log(N-5)", "log(-1) is not defined (the argument must be > 0)", 4, -EDOM },
+		{ "sqrt(-1)", "sqrt(-1) is not defined (the argument must be >= 0)", 0, -EDOM },
+		{ "1/0", "division by zero", 1, -EDOM },
+		{ "1/(N-4)", "division by zero", 1, -EDOM },
+		/* the first domain error is the one named */
+		{ "sqrt(-4) + log2(0)", "sqrt(-4) is not defined (the argument must be >= 0)", 0, -EDOM },
+		/* a syntax error anywhere wins over a domain error before it */
+		{ "log2(0) + (1", "expected ')'", 12, -EINVAL },
+		{ "log2(0) + K", "unknown name 'K'", 10, -EINVAL },
+		{ "log2(8, 2)", "log2 takes 1 argument, not 2", 0, -EINVAL },
+		{ "N + sqrt()", "sqrt takes 1 argument, not 0", 4, -EINVAL },
+		{ "min(N)", "min takes 2 to 16 arguments, not 1", 0, -EINVAL },
+		{ "max(1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17)", "max takes 2 to 16 arguments, not 17",
+		  0, -EINVAL },
+		{ "exp(1)", "unknown function 'exp' (functions: log2, log, sqrt, min, max, floor, ceil, "
+		  "round)", 0, -EINVAL },
+		{ "N(2)", "unknown function 'N' (functions: log2, log, sqrt, min, max, floor, ceil, "
+		  "round)", 0, -EINVAL },
+		{ "log2(8", "expected ',' or ')' in the arguments", 6, -EINVAL },
+		{ "min(1,)", "unexpected character ')' in expression", 6, -EINVAL },
+		{ "log2", "unknown name 'log2'", 0, -EINVAL },
+	};
+	char err[256];
+	(void)state;
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		double v = NAN;
+		size_t off;
+		int rc = expr_eval(ok[i].e, lookup_n4, NULL, &v, err, sizeof err, &off);
+		if (rc != 0 || fabs(v - ok[i].v) > 1e-12)
+			fail_msg("%s: rc %d (%s), value %.17g, want %g", ok[i].e, rc, rc ? err : "",
+				 v, ok[i].v);
+	}
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		double v = 12345;
+		size_t off = 99;
+		int rc = expr_eval(bad[i].e, lookup_n4, NULL, &v, err, sizeof err, &off);
+		if (rc != bad[i].rc || strcmp(err, bad[i].msg) || off != bad[i].off)
+			fail_msg("%s: got rc %d '%s' at %zu, want rc %d '%s' at %zu", bad[i].e, rc, err,
+				 off, bad[i].rc, bad[i].msg, bad[i].off);
+		assert_true(v == 12345);   /* no value on an error */
+	}
+}
+
+/* The functions in a spec: a domain error is located PATH:LINE:COL at the thread count where
+ * it happens, before anything runs; a wrong argument count when the spec is read. */
+static void defect14_spec_functions_located(void **state)
+{
+	static const struct { const char *text, *msg; } cases[] = {
+		{ "program ./p {size} {N}\nthreads 1 2 4\nparam size 64\nmethod m size=2^(log2(N)+6)\n",
+		  NULL },
+		{ "program ./p {size} {N}\nthreads 1 2 4\nparam size 64\nmethod m size=64*log2(N-1)\n",
+		  "t.sgx:4:18: error: method m at N = 1: log2(0) is not defined (the argument must be > 0)" },
+		{ "program ./p {size} {N}\nthreads 2 4\nparam size 64\nmethod m size=sqrt(N-4)+1\n",
+		  "t.sgx:4:15: error: method m at N = 2: sqrt(-2) is not defined (the argument must be >= 0)" },
+		{ "program ./p {size} {N}\nthreads 2 4\nparam size 64\nmethod m size=100/(N-2)\n",
+		  "t.sgx:4:18: error: method m at N = 2: division by zero" },
+		{ "program ./p {x} {N}\nthreads 1 2\nparam x 8\nmethod m x=N*8\nwork x*log2(x-16)\n",
+		  "t.sgx:5:8: error: work at the sizes of method m at N = 1 (x=8): log2(-8) is not "
+		  "defined (the argument must be > 0)" },
+		{ "program ./p {size} {N}\nthreads 1\nparam size 64\nmethod m size=min(N)\n",
+		  "t.sgx:4:15: error: min takes 2 to 16 arguments, not 1" },
+		{ "program ./p {size} {N}\nthreads 1\nparam size 64\nmethod m size=log2(N,2)\n",
+		  "t.sgx:4:15: error: log2 takes 1 argument, not 2" },
+		{ "program ./p {size} {N}\nthreads 1\nparam size 64\nmethod m size=cbrt(N)\n",
+		  "t.sgx:4:15: error: unknown function 'cbrt' (functions: log2, log, sqrt, min, max, "
+		  "floor, ceil, round)" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct spec s;
+		char err[512] = "";
+		spec_init(&s);
+		int rc = spec_parse(&s, "t.sgx", cases[i].text, err, sizeof err);
+		if (rc == 0)
+			rc = spec_finish(&s, err, sizeof err);
+		if (rc == 0)
+			rc = spec_check_eval(&s, err, sizeof err);
+		if (cases[i].msg ? rc != -EINVAL || strcmp(err, cases[i].msg) : rc != 0)
+			fail_msg("case %zu: %s\n  got rc %d: %s\n  want: %s", i, cases[i].text, rc, err,
+				 cases[i].msg ? cases[i].msg : "no error");
+		spec_free(&s);
+	}
+	/* the sizes FFT wanted: 2^(log2(N) + 6) doubles with N */
+	struct spec s;
+	char err[512] = "", text[64];
+	double sz[SPEC_MAX_PARAMS];
+	spec_init(&s);
+	assert_int_equal(spec_parse(&s, "t.sgx", cases[0].text, err, sizeof err), 0);
+	assert_int_equal(spec_finish(&s, err, sizeof err), 0);
+	assert_int_equal(spec_sizes(&s, 0, 4, sz, err, sizeof err), 0);
+	spec_sizes_text(&s, sz, text, sizeof text);
+	assert_string_equal(text, "size=256");
+	spec_free(&s);
 }
 
 /* Each invalid spec and its exact message. */
@@ -164,6 +273,11 @@ static const struct { const char *text, *msg; } invalid[] = {
 	{ "threads 1\nprogram ./p --n {N\n", "t.sgx:2:17: error: unterminated '{' in command" },
 	{ "threads 1\n\tprogram ./p\x01\n", "t.sgx:2:13: error: control character 0x01" },
 	{ "param x 3\nwork x*\n", "t.sgx:2:8: error: expected a number, a name or '(' at the end of the expression" },
+	/* issue 14: no {N} ran the same command at every thread count */
+	{ "threads 1 2 4\nprogram  ./p -p4\n", "t.sgx:2:10: error: the program's command has no {N}: "
+	  "it would run the same at every thread count (1, 2, 4); put {N} where it takes its thread "
+	  "count (e.g. --threads {N}, -p{N}, or a launcher: env OMP_NUM_THREADS={N} PROGRAM), or "
+	  "give --same-command if the program chooses its threads itself" },
 };
 
 static void invalid_specs(void **state)
@@ -205,6 +319,45 @@ static void flags_override(void **state)
 	assert_int_equal(spec_argv(&s, &s.program, 4, sz, argv, buf, sizeof buf), 0);
 	assert_string_equal(argv[2], "4");
 	spec_free(&s);
+
+	/* the same command at every N: an error unless --same-command; {N} inside a word or a
+	 * launcher's variable is enough; one thread count compares nothing */
+	char *same[] = { "./prog", "-p4" }, *inword[] = { "env", "OMP_NUM_THREADS={N}", "./prog" };
+	spec_init(&s);
+	assert_int_equal(spec_set_threads(&s, "1,2", err, sizeof err), 0);
+	assert_int_equal(spec_set_program(&s, 2, same, err, sizeof err), 0);
+	assert_int_equal(spec_finish(&s, err, sizeof err), -EINVAL);
+	assert_non_null(strstr(err, "scalegraph run: error: the command after -- has no {N}: it would "
+				    "run the same at every thread count (1, 2); put {N}"));
+	s.same_command = 1;
+	assert_int_equal(spec_finish(&s, err, sizeof err), 0);
+	spec_free(&s);
+	spec_init(&s);
+	assert_int_equal(spec_set_threads(&s, "1,2", err, sizeof err), 0);
+	assert_int_equal(spec_set_program(&s, 3, inword, err, sizeof err), 0);
+	assert_int_equal(spec_finish(&s, err, sizeof err), 0);
+	spec_free(&s);
+	spec_init(&s);
+	assert_int_equal(spec_set_threads(&s, "8", err, sizeof err), 0);
+	assert_int_equal(spec_set_program(&s, 2, same, err, sizeof err), 0);
+	assert_int_equal(spec_finish(&s, err, sizeof err), 0);
+	spec_free(&s);
+
+	/* a command-line series' errors are the command line's, not "<command line>:0:0:" */
+	char *ph[] = { "./prog", "-n", "{n}", "{N}" };
+	spec_init(&s);
+	assert_int_equal(spec_set_threads(&s, "1,2", err, sizeof err), 0);
+	assert_int_equal(spec_set_program(&s, 4, ph, err, sizeof err), 0);
+	assert_int_equal(spec_finish(&s, err, sizeof err), -EINVAL);
+	assert_string_equal(err, "scalegraph run: error: unknown placeholder '{n}' in the command after "
+			    "-- (N or a parameter)");
+	spec_free(&s);
+	spec_init(&s);
+	assert_int_equal(spec_set_program(&s, 2, same, err, sizeof err), 0);
+	assert_int_equal(spec_finish(&s, err, sizeof err), -EINVAL);
+	assert_string_equal(err, "scalegraph run: error: no thread counts: give --threads LIST (e.g. "
+			    "--threads 1,2,4)");
+	spec_free(&s);
 }
 
 static void durations(void **state)
@@ -229,6 +382,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(billiards_parses),
 		cmocka_unit_test(expressions),
+		cmocka_unit_test(defect14_spec_no_log2),
+		cmocka_unit_test(defect14_spec_functions_located),
 		cmocka_unit_test(invalid_specs),
 		cmocka_unit_test(flags_override),
 		cmocka_unit_test(durations),
