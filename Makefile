@@ -19,6 +19,8 @@ MODULES := cli tracelib examples instrument collector analyzer gui bench
 include $(wildcard $(addsuffix /module.mk,$(MODULES)))
 include $(filter-out %/module.mk,$(wildcard $(addsuffix /*.mk,$(MODULES))))
 
+# The call-heavy program of issue 14: what overhead control throttles, sync events complete.
+TESTS += tests/test-callheavy.sh
 # Last: the whole suite again under AddressSanitizer and UBSan (check-sanitize, below).
 TESTS += tests/test-sanitize.sh
 
