@@ -25,6 +25,7 @@ struct cc_args {
 	/* our own options */
 	const char *filter;   /* --filter FILE / --sg-filter FILE */
 	int dry_run;          /* --sg-dry-run */
+	int explain;          /* --sg-explain: the selection of each function on stderr */
 	int link_static;      /* --sg-static */
 	enum inst_func_mode func_mode; /* --sg-no-functions / --sg-all-functions */
 };

@@ -269,7 +269,7 @@ int main(int argc, char **argv)
 	int status = 1;
 
 	if (argc >= 2 && (!strcmp(argv[1], "--sg-help") || !strcmp(argv[1], "--help"))) {
-		printf("usage: scalegraph cc [--filter FILE] [--sg-static] [--sg-dry-run]\n"
+		printf("usage: scalegraph cc [--filter FILE] [--sg-static] [--sg-dry-run] [--sg-explain]\n"
 		       "                     [--sg-no-functions | --sg-all-functions] COMPILER-ARGS...\n"
 		       "Compiles and links C with scalegraph probes; use as CC. SG_CC picks the\n"
 		       "compiler (default cc); SG_INCLUDE_DIR/SG_LIB_DIR override where sgtrace.h\n"
@@ -278,7 +278,7 @@ int main(int argc, char **argv)
 	}
 	if (cc_args_parse(argc, argv, &a))
 		return 2;
-	struct inst_options o = { .func_mode = a.func_mode };
+	struct inst_options o = { .func_mode = a.func_mode, .explain = a.explain ? stderr : NULL };
 	if (a.filter && inst_filter_load(a.filter, stderr, &filter))
 		goto out;
 	o.filter = filter;

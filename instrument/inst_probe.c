@@ -31,9 +31,7 @@ struct probe {
 	struct inst_edits *e;
 	struct inst_result *res;
 	char file_esc[1024];
-	/* thread start routines: third arguments of pthread_create calls */
-	struct name_ref *starts;
-	size_t n_starts, cap_starts;
+	struct inst_fns fns;        /* definitions and their verdicts (inst_select.c) */
 	/* conditional branches that already saw an #include <sgtrace.h> */
 	uint32_t *incs;
 	size_t n_incs, cap_incs;
@@ -43,7 +41,7 @@ struct probe {
 	size_t next_dsite;
 	int oom;
 	/* per item, filled by walk() */
-	int has_loop, has_sync, has_call, n_sites;
+	int n_sites;
 	uint32_t *site_conds;
 	size_t n_site_conds, cap_site_conds;
 };
@@ -76,76 +74,11 @@ static int cond_dominates(const struct inst_lex *lx, uint32_t a, uint32_t b)
 	return a == b;
 }
 
-/* The identifier an argument ends with (a thread start routine behind casts), if any. */
-static int last_ident(const char *s, uint32_t from, uint32_t to, struct name_ref *out)
-{
-	while (to > from && (s[to - 1] == ' ' || s[to - 1] == '\t' || s[to - 1] == '\n' ||
-			     s[to - 1] == '\r'))
-		to--;
-	uint32_t b = to;
-	while (b > from && inst_is_idch((unsigned char)s[b - 1]))
-		b--;
-	if (b == to || (s[b] >= '0' && s[b] <= '9'))
-		return 0;
-	out->off = b;
-	out->len = to - b;
-	return 1;
-}
-
-/* pthread_create(thread, attr, START, arg): remember START's name. */
-static void note_start_routine(struct probe *p, const struct inst_node *paren)
-{
-	const char *s = p->src;
-	int depth = 0, commas = 0;
-	uint32_t from = 0, to = 0;
-	for (uint32_t i = paren->off + 1; i + 1 < paren->end && !to; i++) {
-		char c = s[i];
-		if (c == '"' || c == '\'') {
-			for (i++; i + 1 < paren->end && s[i] != c; i++)
-				if (s[i] == '\\')
-					i++;
-		} else if (c == '(' || c == '[' || c == '{') {
-			depth++;
-		} else if (c == ')' || c == ']' || c == '}') {
-			depth--;
-		} else if (c == ',' && depth == 0) {
-			if (++commas == 2)
-				from = i + 1;
-			else if (commas == 3)
-				to = i;
-		}
-	}
-	struct name_ref r;
-	if (!from || !to || !last_ident(s, from, to, &r))
-		return;
-	if (inst_grow(&p->starts, &p->cap_starts, p->n_starts, sizeof *p->starts, 16)) {
-		p->oom = 1;
-		return;
-	}
-	p->starts[p->n_starts++] = r;
-}
-
 static int is_name(const struct probe *p, const struct inst_node *n, const char *w)
 {
 	size_t l = strlen(w);
 	return n->end - n->off >= l && !memcmp(p->src + n->off, w, l) &&
 	       (n->end - n->off == l || !inst_is_idch((unsigned char)p->src[n->off + l]));
-}
-
-static uint32_t id_len(const struct probe *p, const struct inst_node *n)
-{
-	uint32_t i = n->off;
-	while (i < p->len && inst_is_idch((unsigned char)p->src[i]))
-		i++;
-	return i - n->off;
-}
-
-static int is_start_routine(const struct probe *p, uint32_t off, uint32_t len)
-{
-	for (size_t i = 0; i < p->n_starts; i++)
-		if (p->starts[i].len == len && !memcmp(p->src + p->starts[i].off, p->src + off, len))
-			return 1;
-	return 0;
 }
 
 /* A region pragma at a statement position: replace the directive line(s) by the call, keeping
@@ -251,18 +184,7 @@ static int head_is_initializer(const struct probe *p, int32_t head)
 	return 0;
 }
 
-/* `s.pthread_mutex_lock(x)`, `p->sem_post`: a struct member, not the function. */
-static int is_member(const struct probe *p, uint32_t off)
-{
-	while (off > 0 && (p->src[off - 1] == ' ' || p->src[off - 1] == '\t' ||
-			   p->src[off - 1] == '\n' || p->src[off - 1] == '\r'))
-		off--;
-	return off > 0 && (p->src[off - 1] == '.' ||
-			   (off > 1 && p->src[off - 1] == '>' && p->src[off - 2] == '-'));
-}
-
-/* Walks a node or a list: renames wrapped calls, converts region pragmas, notes loops, sync
- * calls and other calls (for the default rule). */
+/* Walks a node or a list: renames wrapped calls, converts region pragmas. */
 static void walk(struct probe *p, int32_t i, enum walk_ctx ctx, int code, int depth)
 {
 	if (i < 0 || depth > 20000)
@@ -298,30 +220,24 @@ static void walk(struct probe *p, int32_t i, enum walk_ctx ctx, int code, int de
 			walk_block(p, N(p, n->b), code && !head_is_initializer(p, n->a), depth + 1);
 		break;
 	case N_CALL: {
-		uint32_t l = id_len(p, n);
-		if (ctx == CTX_TOP || is_member(p, n->off))
+		uint32_t l = inst_id_len(p->src, p->len, n->off);
+		if (ctx == CTX_TOP || inst_is_member(p->src, n->off))
 			;
 		else if (inst_is_wrapped(p->src + n->off, l)) {
 			edits_add(p->e, n->off, 0, "sg_", 3);
-			p->has_sync = 1;
 			p->res->n_renamed++;
 			site_add(p, n->cond);
-		} else {
-			p->has_call = 1;
 		}
 		if (n->a >= 0)
 			walk(p, N(p, n->a)->a, ctx == CTX_TOP ? CTX_TOP : CTX_EXPR, code, depth + 1);
 		break;
 	}
 	case N_ID:
-		if (inst_is_wrapped(p->src + n->off, n->end - n->off) && !is_member(p, n->off))
+		if (inst_is_wrapped(p->src + n->off, n->end - n->off) &&
+		    !inst_is_member(p->src, n->off))
 			inst_warn(p->d, n->line, n->col, "'%.*s' is named but not called here (its "
 				  "address taken?): calls through it are not traced",
 				  (int)(n->end - n->off), p->src + n->off);
-		break;
-	case N_KW:
-		if (n->sub == KW_LOOP)
-			p->has_loop = 1;
 		break;
 	case N_PAREN:
 	case N_BRACKET:
@@ -337,156 +253,6 @@ static void walk(struct probe *p, int32_t i, enum walk_ctx ctx, int code, int de
 	default:
 		break;
 	}
-}
-
-/* A function definition found in the tree. */
-struct fn {
-	int32_t start;     /* first top-level item of the definition (K&R: its first line) */
-	int32_t name;      /* the N_CALL whose identifier is the function's name */
-	int is_static, is_inline;
-};
-
-/* Does the parenthesis group start with '*' (a pointer declarator `(*name(...))`, not a call)? */
-static int group_is_pointer(const struct probe *p, const struct inst_node *paren)
-{
-	uint32_t i = paren->off + 1;
-	while (i < paren->end && (p->src[i] == ' ' || p->src[i] == '\t' || p->src[i] == '\n' ||
-				  p->src[i] == '\r'))
-		i++;
-	return i < paren->end && p->src[i] == '*';
-}
-
-/* The first call in a declarator group, looking through nested pointer groups:
- * `(*name(params))`, `(*(*name(params))(int))`. */
-static int32_t group_name(const struct probe *p, const struct inst_node *grp, int depth)
-{
-	if (grp->a < 0 || depth > 64)
-		return -1;
-	for (int32_t c = N(p, grp->a)->first; c >= 0; c = N(p, c)->next) {
-		const struct inst_node *n = N(p, c);
-		if (n->kind == N_CALL && n->a >= 0 && group_is_pointer(p, N(p, n->a)))
-			return group_name(p, N(p, n->a), depth + 1);
-		if (n->kind == N_CALL)
-			return c;
-		if (n->kind == N_PAREN)
-			return group_name(p, n, depth + 1);
-	}
-	return -1;
-}
-
-/* The declarator name in a head: the first call at top level that has something before it, else
- * (functions returning function pointers: `int (*f(int))(int)`, where `int (` looks like a
- * call) the first call inside the first pointer group. */
-static int32_t decl_name(const struct probe *p, int32_t head)
-{
-	int32_t before = 0, attr = 0;
-	for (int32_t i = N(p, head)->first; i >= 0; i = N(p, i)->next) {
-		const struct inst_node *n = N(p, i);
-		if (attr && n->kind == N_PAREN) { /* __attribute__((...)), asm("..."), typeof(...) */
-			attr = 0;
-			before++;
-			continue;
-		}
-		attr = n->kind == N_KW && n->sub == KW_ATTR;
-		if (n->kind == N_CALL && n->a >= 0 && group_is_pointer(p, N(p, n->a)))
-			return group_name(p, N(p, n->a), 0); /* `type (*name(...))(...)` */
-		if (n->kind == N_CALL && before)
-			return i;
-		if (n->kind == N_PAREN && before)
-			return group_name(p, n, 0);
-		before++;
-	}
-	return -1;
-}
-
-/* Rejects heads that cannot start a function definition; notes specifiers. */
-static int head_ok(const struct probe *p, int32_t head, struct fn *f)
-{
-	for (int32_t i = N(p, head)->first; i >= 0; i = N(p, i)->next) {
-		const struct inst_node *n = N(p, i);
-		if (n->kind == N_ASSIGN || n->kind == N_PRAGMA || n->kind == N_BLOCK)
-			return 0;
-		if (n->kind == N_KW) {
-			if (n->sub == KW_LOOP || n->sub == KW_STMT || n->sub == KW_TYPEDEF)
-				return 0;
-			f->is_static |= n->sub == KW_STATIC;
-			f->is_inline |= n->sub == KW_INLINE;
-		}
-	}
-	return 1;
-}
-
-/* Is the text of a parenthesis group an identifier list `(a, b, c)` (K&R parameters)? */
-static int ident_list(const struct probe *p, const struct inst_node *paren)
-{
-	for (uint32_t i = paren->off + 1; i + 1 < paren->end; i++) {
-		char c = p->src[i];
-		if (!inst_is_idch((unsigned char)c) && c != ',' && c != ' ' && c != '\t' &&
-		    c != '\n' && c != '\r')
-			return 0;
-	}
-	return 1;
-}
-
-/* Decides whether top-level item `items[k]` (with a block) is a function definition. */
-static int fn_detect(const struct probe *p, int32_t *items, size_t k, struct fn *f)
-{
-	const struct inst_node *it = N(p, items[k]);
-	memset(f, 0, sizeof *f);
-	if (it->a >= 0) {
-		if (!head_ok(p, it->a, f))
-			return 0;
-		f->name = decl_name(p, it->a);
-		f->start = items[k];
-		return f->name >= 0;
-	}
-	/* K&R: `int f(a, b) int a; char *b; {` arrives as items `int f(a,b) int a;`, `char *b;`
-	 * and an item with an empty head and the body. */
-	for (size_t j = k; j-- > 0 && k - j <= 64;) {
-		const struct inst_node *d = N(p, items[j]);
-		if (d->b >= 0 || d->a < 0)
-			return 0;
-		struct fn g;
-		memset(&g, 0, sizeof g);
-		if (!head_ok(p, d->a, &g))
-			return 0;
-		int32_t name = decl_name(p, d->a);
-		if (name >= 0 && N(p, name)->a >= 0 && N(p, name)->next >= 0 &&
-		    ident_list(p, N(p, N(p, name)->a))) {
-			*f = g;
-			f->name = name;
-			f->start = items[j];
-			return 1;
-		}
-	}
-	return 0;
-}
-
-/* Default rule (docs/instrumenter.md): probe main, thread start routines, and functions that
- * loop or synchronise *and* call other functions. Leaf functions (no call but to the sync
- * wrappers, whose events are recorded anyway) are left alone even when they loop: they are
- * the small helpers called in inner loops whose probes would dominate the overhead. */
-static int fn_selected(struct probe *p, const struct fn *f, const struct inst_node *nm,
-		       uint32_t nlen)
-{
-	if (f->is_inline && !f->is_static)
-		return 0; /* C99: an extern inline definition may not hold a static object */
-	int sel;
-	switch (p->opt ? p->opt->func_mode : INST_FUNC_DEFAULT) {
-	case INST_FUNC_NONE:
-		return 0;
-	case INST_FUNC_ALL:
-		sel = 1;
-		break;
-	default:
-		sel = ((p->has_loop || p->has_sync) && p->has_call) ||
-		      (nlen == 4 && !memcmp(p->src + nm->off, "main", 4)) ||
-		      is_start_routine(p, nm->off, nlen);
-		break;
-	}
-	if (p->opt && p->opt->filter)
-		sel = inst_filter_select(p->opt->filter, p->src + nm->off, nlen, p->d->file, sel);
-	return sel;
 }
 
 /* Puts `#include <sgtrace.h>` (and a #line back to the user's file) before item `start` unless
@@ -583,47 +349,50 @@ static void item_block(struct probe *p, int32_t *items, size_t k)
 	size_t mark = p->e->n;
 	unsigned renamed = p->res->n_renamed, regions = p->res->n_regions;
 	size_t nregions = p->n_regions;
-	p->has_loop = p->has_sync = p->has_call = 0;
 	p->n_sites = 0;
 	p->n_site_conds = 0;
-	struct fn f;
-	int is_fn = fn_detect(p, items, k, &f);
+	const struct inst_fn *f = inst_fns_find(&p->fns, items[k]);
 	walk(p, it->a, CTX_TOP, 0, 0);
-	walk_block(p, N(p, it->b), is_fn, 0);
+	walk_block(p, N(p, it->b), f != NULL, 0);
 	define_sites_before(p, it->end);
-	const struct inst_node *start = is_fn ? N(p, f.start) : it;
 	int probed = 0;
-	if (is_fn) {
+	if (f) {
 		p->res->n_functions++;
-		const struct inst_node *nm = N(p, f.name);
-		uint32_t nlen = id_len(p, nm);
-		if (fn_selected(p, &f, nm, nlen)) {
+		if (f->selected) {
 			const struct inst_node *b = N(p, it->b);
-			edits_addf(p->e, b->off + 1, 0, GUARD_FMT, (int)nlen, p->src + nm->off,
-				   p->file_esc, nm->line);
+			edits_addf(p->e, b->off + 1, 0, GUARD_FMT, (int)f->name_len,
+				   p->src + f->name_off, p->file_esc, f->line);
 			site_add(p, b->cond);
 			p->res->n_probed++;
 			probed = 1;
 		}
 	}
-	if (p->n_sites == 0)
-		return;
-	size_t j = k;
-	while (j > 0 && items[j] != (is_fn ? f.start : items[k]))
-		j--;
-	int ok = file_scope_item(p, items, &j);
-	start = N(p, items[j]);
-	uint32_t prev_end = j > 0 ? N(p, items[j - 1])->end : 0;
-	if (!ok || place_include(p, start, prev_end) < 0) {
-		inst_warn(p->d, start->line, start->col, "no file-scope place for #include "
-			  "<sgtrace.h> before this definition (#if or a macro brace around it); left "
-			  "uninstrumented");
-		edits_truncate(p->e, mark);
-		p->res->n_renamed = renamed;
-		p->res->n_regions = regions;
-		p->n_regions = nregions;
-		p->res->n_probed -= probed;
+	int placed = 1;
+	if (p->n_sites != 0) {
+		size_t j = k;
+		while (j > 0 && items[j] != (f ? f->start : items[k]))
+			j--;
+		int ok = file_scope_item(p, items, &j);
+		const struct inst_node *start = N(p, items[j]);
+		uint32_t prev_end = j > 0 ? N(p, items[j - 1])->end : 0;
+		if (!ok || place_include(p, start, prev_end) < 0) {
+			inst_warn(p->d, start->line, start->col, "no file-scope place for #include "
+				  "<sgtrace.h> before this definition (#if or a macro brace around "
+				  "it); left uninstrumented");
+			edits_truncate(p->e, mark);
+			p->res->n_renamed = renamed;
+			p->res->n_regions = regions;
+			p->n_regions = nregions;
+			p->res->n_probed -= probed;
+			placed = 0;
+		}
 	}
+	if (f && p->opt && p->opt->explain)
+		fprintf(p->opt->explain, "%s:%u %.*s: %s: %s\n", p->d->file, f->line,
+			(int)f->name_len, p->src + f->name_off,
+			f->selected && placed ? "selected" : "left out",
+			f->selected && !placed ? "no file-scope place for #include <sgtrace.h>" :
+			f->why);
 }
 
 int inst_probe(const char *src, size_t len, const struct inst_tree *t, const struct inst_lex *lx,
@@ -645,9 +414,6 @@ int inst_probe(const char *src, size_t len, const struct inst_tree *t, const str
 			  "uninstrumented", t->errors[k].msg);
 	if (t->top < 0)
 		goto out;
-	for (size_t k = 0; k < t->n_creates; k++) /* thread start routines, anywhere in the file */
-		if (N(&p, t->creates[k])->a >= 0)
-			note_start_routine(&p, N(&p, N(&p, t->creates[k])->a));
 	for (int32_t i = t->nodes[t->top].first; i >= 0; i = t->nodes[i].next) {
 		if (inst_grow(&items, &cap_items, n_items, sizeof *items, 256)) {
 			rc = -ENOMEM;
@@ -655,6 +421,9 @@ int inst_probe(const char *src, size_t len, const struct inst_tree *t, const str
 		}
 		items[n_items++] = i;
 	}
+	rc = inst_select(src, len, t, items, n_items, opt, d->file, &p.fns);
+	if (rc)
+		goto out;
 	for (size_t k = 0; k < n_items; k++) {
 		const struct inst_node *it = N(&p, items[k]);
 		if (item_has_error(&p, it))
@@ -673,7 +442,7 @@ int inst_probe(const char *src, size_t len, const struct inst_tree *t, const str
 		rc = -ENOMEM;
 out:
 	free(items);
-	free(p.starts);
+	inst_fns_free(&p.fns);
 	free(p.incs);
 	free(p.regions);
 	free(p.site_conds);

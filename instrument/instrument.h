@@ -26,6 +26,8 @@ struct inst_options {
 	const struct inst_filter *filter; /* NULL: none; borrowed, not freed */
 	FILE *diag;                       /* where warnings go (stderr if NULL) */
 	int quiet;                        /* non-zero: no warnings printed (still counted) */
+	FILE *explain;                    /* non-NULL: one line per function definition, */
+					  /* `file:line name: selected|left out: why` */
 };
 
 /* The result of instrumenting one file. `text` is malloc'd and owned by the caller
@@ -63,6 +65,10 @@ void inst_filter_free(struct inst_filter *f);
  * applied in order and the last matching rule wins; an excluded file excludes all its functions. */
 int inst_filter_select(const struct inst_filter *f, const char *name, size_t name_len,
 		       const char *file_name, int selected);
+/* inst_filter_select, and the rule that decided: when one did, `why` (capacity `cap`) gets
+ * "filter PATH:LINE EXCLUDE pattern" (or INCLUDE, or "file filter ..."); else it is "". */
+int inst_filter_explain(const struct inst_filter *f, const char *name, size_t name_len,
+			const char *file_name, int selected, char *why, size_t cap);
 
 /* Reads a whole file into a malloc'd buffer (`*len` bytes, NUL-terminated for convenience).
  * Returns 0 or -errno. */

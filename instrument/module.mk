@@ -4,6 +4,7 @@
 # skeleton code); our own sources use the strict list.
 INST_GEN  := $(B)/gen/instrument
 INST_SRCS := instrument/inst_tree.c instrument/inst_directive.c instrument/inst_edit.c \
+             instrument/inst_select.c \
              instrument/inst_probe.c instrument/inst_filter.c instrument/inst_file.c
 INST_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(INST_SRCS)) \
              $(OBJ)/instrument/gen/inst_parser.o $(OBJ)/instrument/gen/inst_lexer.o
