@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct inst_filter;
 
@@ -30,6 +31,16 @@ struct inst_options {
 					  /* `file:line name: selected|left out: why` */
 };
 
+/* Where one input line differs in the output: `del` input bytes at input offset `off` are
+ * replaced by the `ins` output bytes at output offset `out_off`. Only what lands on the output
+ * line that carries the input line's number counts: of an inserted `#include <sgtrace.h>` +
+ * `#line` block, the text after it; of a replacement spanning lines (a region pragma with
+ * continuation lines), its first line. `scalegraph cc` maps the compiler's columns back with
+ * these. Sorted by `off`. */
+struct inst_splice {
+	uint32_t off, del, out_off, ins;
+};
+
 /* The result of instrumenting one file. `text` is malloc'd and owned by the caller
  * (inst_result_free); when nothing was changed it equals the input byte for byte. */
 struct inst_result {
@@ -40,6 +51,8 @@ struct inst_result {
 	unsigned n_renamed;     /* pthread/sem calls renamed to sg_ wrappers */
 	unsigned n_regions;     /* region pragmas converted */
 	unsigned n_warnings;
+	struct inst_splice *splices; /* malloc'd, owned like `text` */
+	size_t n_splices;
 };
 
 /* Instruments `src` (`len` bytes, need not be NUL-terminated) read from `file_name` (used in

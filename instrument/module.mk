@@ -39,7 +39,8 @@ $(LIBEXEC)/scalegraph-instrument: $(OBJ)/instrument/instrument_main.o $(INST_LIB
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^
 
-$(LIBEXEC)/scalegraph-cc: $(OBJ)/instrument/cc_main.o $(OBJ)/instrument/cc_args.o $(INST_LIB)
+$(LIBEXEC)/scalegraph-cc: $(OBJ)/instrument/cc_main.o $(OBJ)/instrument/cc_args.o \
+                          $(OBJ)/instrument/cc_diag.o $(INST_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^
 
