@@ -434,8 +434,13 @@ int main(int argc, char **argv)
 					cs->text = kept[i].text;
 					cs->len = kept[i].len;
 					cs->out = kept[i].res.text;
-					cs->sp = kept[i].res.splices;
-					cs->n_sp = kept[i].res.n_splices;
+					/* a source with #line directives of its own (generated
+					 * code) numbers lines the filter cannot follow: its
+					 * columns are left as the compiler gives them */
+					if (!memmem(cs->text, cs->len, "#line", 5)) {
+						cs->sp = kept[i].res.splices;
+						cs->n_sp = kept[i].res.n_splices;
+					}
 					diag.strip_dot |= !strchr(a.argv[i], '/');
 					dot_src |= !strncmp(a.argv[i], "./", 2);
 					quote_inc |= memmem(cs->text, cs->len, "#include \"",

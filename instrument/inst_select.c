@@ -21,9 +21,11 @@
 /* `for (i = 0; i < K; i++)` with a literal K up to this is a short fixed loop (vector code). */
 #define SHORT_LOOP_MAX 16
 
+/* A call of a function defined in this file. */
 struct sel_call {
-	uint32_t off, len, line;
+	uint32_t line;
 	uint32_t caller;   /* index into s->fns */
+	int32_t callee;    /* index into s->fns */
 	uint8_t in_loop;
 };
 
@@ -280,18 +282,24 @@ static int short_fixed_loop(const char *src, const struct inst_node *paren)
 	return v >= 0 && v <= SHORT_LOOP_MAX && i < end && src[i] == ';';
 }
 
+static long fn_lookup(const struct sel *s, uint32_t off, uint32_t len);
+
+/* Keeps a call of a function defined in this file (the only calls the rule needs). */
 static void call_add(struct sel *s, const struct inst_node *n, uint32_t len, uint32_t caller,
 		     int in_loop)
 {
+	long callee = fn_lookup(s, n->off, len);
+	if (callee < 0)
+		return;
 	if (inst_grow(&s->calls, &s->cap_calls, s->n_calls, sizeof *s->calls, 256)) {
 		s->oom = 1;
 		return;
 	}
-	s->calls[s->n_calls++] = (struct sel_call){ n->off, len, n->line, caller,
+	s->calls[s->n_calls++] = (struct sel_call){ n->line, caller, (int32_t)callee,
 						    (uint8_t)!!in_loop };
 }
 
-static void scan(struct sel *s, int32_t i, uint32_t fi, int in_loop, int depth);
+static int scan(struct sel *s, int32_t i, uint32_t fi, int in_loop, int depth);
 
 /* block -> '{' stmt* head '}': every statement counts */
 static void scan_block(struct sel *s, const struct inst_node *b, uint32_t fi, int in_loop,
@@ -307,16 +315,17 @@ static void scan_block(struct sel *s, const struct inst_node *b, uint32_t fi, in
 
 /* Notes loops, sync calls, other calls (with whether they run in a loop) and statements. In a
  * head, whatever follows a loop keyword runs in the loop: its condition, its body when that is
- * a statement of the same head (`for (...) f(x);`) and the item's block. */
-static void scan(struct sel *s, int32_t i, uint32_t fi, int in_loop, int depth)
+ * a statement of the same head (`for (...) f(x);`) and the item's block. Returns 1 for a list
+ * with a loop keyword of its own. */
+static int scan(struct sel *s, int32_t i, uint32_t fi, int in_loop, int depth)
 {
 	if (i < 0 || depth > 20000)
-		return;
+		return 0;
 	const struct inst_node *n = N(s->t, i);
 	struct inst_fn *f = &s->fns->v[fi];
 	switch (n->kind) {
 	case N_LIST: {
-		int loop = in_loop;
+		int loop = in_loop, kw = 0;
 		for (int32_t c = n->first; c >= 0; c = N(s->t, c)->next) {
 			const struct inst_node *cn = N(s->t, c);
 			if (cn->kind == N_KW && cn->sub == KW_LOOP) {
@@ -327,20 +336,17 @@ static void scan(struct sel *s, int32_t i, uint32_t fi, int in_loop, int depth)
 					f->has_short_loop = 1;
 				else
 					f->has_loop = 1;
-				loop = 1;
+				loop = kw = 1;
 				continue;
 			}
-			scan(s, c, fi, loop, depth + 1);
+			if (cn->kind != N_ID && cn->kind != N_KW && cn->kind != N_ASSIGN)
+				scan(s, c, fi, loop, depth + 1);
 		}
-		break;
+		return kw;
 	}
 	case N_ITEM: {
-		int loop = in_loop;
 		f->n_stmts++;
-		scan(s, n->a, fi, in_loop, depth + 1);
-		if (n->a >= 0)
-			for (int32_t c = N(s->t, n->a)->first; c >= 0 && !loop; c = N(s->t, c)->next)
-				loop = N(s->t, c)->kind == N_KW && N(s->t, c)->sub == KW_LOOP;
+		int loop = scan(s, n->a, fi, in_loop, depth + 1) || in_loop;
 		if (n->b >= 0)
 			scan_block(s, N(s->t, n->b), fi, loop, depth + 1);
 		break;
@@ -369,6 +375,7 @@ static void scan(struct sel *s, int32_t i, uint32_t fi, int in_loop, int depth)
 	default:
 		break;
 	}
+	return 0;
 }
 
 /* --- pthread_create's start routines ------------------------------------------------------ */
@@ -430,12 +437,9 @@ static void note_start_routine(struct sel *s, const struct inst_node *call)
 	}
 	if (!from || !to || !last_ident(src, from, to, &off, &len))
 		return;
-	for (size_t k = 0; k < s->fns->n; k++) {
-		struct inst_fn *f = &s->fns->v[k];
-		if (f->name_len == len && !memcmp(src + f->name_off, src + off, len) &&
-		    !f->start_line)
-			f->start_line = call->line;
-	}
+	long k = fn_lookup(s, off, len);
+	if (k >= 0 && !s->fns->v[k].start_line)
+		s->fns->v[k].start_line = call->line;
 }
 
 /* --- the rule ----------------------------------------------------------------------------- */
@@ -560,6 +564,8 @@ int inst_select(const char *src, size_t len, const struct inst_tree *t, const in
 {
 	struct sel s = { .src = src, .len = len, .t = t, .fns = fns };
 	memset(fns, 0, sizeof *fns);
+	/* the definitions, then a table of their names, then their bodies: a call is kept only
+	 * when it names a definition of this file */
 	for (size_t k = 0; k < n_items; k++) {
 		const struct inst_node *it = N(t, items[k]);
 		struct inst_fn f;
@@ -577,31 +583,28 @@ int inst_select(const char *src, size_t len, const struct inst_tree *t, const in
 		if (inst_grow(&fns->v, &fns->cap, fns->n, sizeof *fns->v, 64))
 			goto oom;
 		fns->v[fns->n++] = f;
-		scan_block(&s, N(t, it->b), (uint32_t)(fns->n - 1), 0, 0);
 	}
+	if (fn_index(&s))
+		goto oom;
+	for (size_t k = 0; k < fns->n; k++)
+		scan_block(&s, N(t, N(t, fns->v[k].item)->b), (uint32_t)k, 0, 0);
 	for (size_t k = 0; k < t->n_creates; k++)
 		if (N(t, t->creates[k])->a >= 0)
 			note_start_routine(&s, N(t, t->creates[k]));
-	if (fn_index(&s))
-		goto oom;
 	/* recursion and calls to functions defined here */
 	for (size_t c = 0; c < s.n_calls; c++) {
 		const struct sel_call *sc = &s.calls[c];
-		long callee = fn_lookup(&s, sc->off, sc->len);
-		if (callee < 0)
-			continue;
-		if ((uint32_t)callee == sc->caller)
-			fns->v[callee].recursive = 1;
+		if ((uint32_t)sc->callee == sc->caller)
+			fns->v[sc->callee].recursive = 1;
 		else
 			fns->v[sc->caller].calls_local = 1;
 	}
 	/* call sites in a loop, or in a recursive function */
 	for (size_t c = 0; c < s.n_calls; c++) {
 		const struct sel_call *sc = &s.calls[c];
-		long callee = fn_lookup(&s, sc->off, sc->len);
-		if (callee < 0 || (uint32_t)callee == sc->caller)
+		if ((uint32_t)sc->callee == sc->caller)
 			continue;
-		struct inst_fn *f = &fns->v[callee];
+		struct inst_fn *f = &fns->v[sc->callee];
 		if (sc->in_loop && !f->loop_site_line)
 			f->loop_site_line = sc->line;
 		if (fns->v[sc->caller].recursive && !f->rec_site_line) {
