@@ -230,6 +230,7 @@ struct inst_fn {
 	int32_t item;       /* the top-level item holding the body */
 	int32_t start;      /* first item of the definition (K&R: the line with the name) */
 	int32_t name;       /* the N_CALL or N_ID node of the name */
+	size_t k;           /* index of `item` among the top-level items */
 	uint32_t name_off, name_len, line;
 	uint8_t is_static, is_inline;
 	/* facts about the body */
@@ -247,6 +248,9 @@ struct inst_fn {
 	/* the verdict */
 	int selected;
 	char why[160];
+	/* the probe pass */
+	uint8_t sites;           /* renamed calls or regions in it: an include covers it */
+	uint8_t rolled_back;     /* no file-scope place for #include <sgtrace.h> */
 };
 
 struct inst_fns {
@@ -255,13 +259,42 @@ struct inst_fns {
 	size_t cursor;      /* inst_fns_find */
 };
 
-/* Finds the function definitions among the top-level items and decides which get probes, with
- * the reason (default rule, --all/--no-functions, filter). Returns 0 or -ENOMEM. */
-int inst_select(const char *src, size_t len, const struct inst_tree *t, const int32_t *items,
-		size_t n_items, const struct inst_options *opt, const char *file,
-		struct inst_fns *fns);
-/* The definition whose body is top-level item `item`, or NULL; ask in input order. */
-const struct inst_fn *inst_fns_find(struct inst_fns *fns, int32_t item);
+/* A call of a function defined in the same file. */
+struct inst_sel_call {
+	uint32_t line;
+	uint32_t caller;    /* index into fns */
+	int32_t callee;     /* index into fns */
+	uint8_t in_loop;
+};
+
+/* The selection's state (inst_select.c). */
+struct inst_sel {
+	const char *src;
+	size_t len;
+	const struct inst_tree *t;
+	struct inst_fns *fns;
+	struct inst_sel_call *calls;
+	size_t n_calls, cap_calls;
+	int32_t *index;     /* open-addressing table: name -> definition */
+	size_t index_mask;
+	int oom;
+};
+
+/* Finds the function definitions among the top-level items (and the start routines
+ * pthread_create names). Returns 0 or -ENOMEM. */
+int inst_select_find(struct inst_sel *s, const char *src, size_t len, const struct inst_tree *t,
+		     const int32_t *items, size_t n_items, struct inst_fns *fns);
+/* What the probe pass's walk sees in the body of definition fi: a call (not of a wrapped
+ * function, not a member) of the name at n, `len` bytes; a loop keyword. */
+void inst_select_call(struct inst_sel *s, int32_t fi, const struct inst_node *n, uint32_t len,
+		      int in_loop);
+void inst_select_loop(struct inst_sel *s, int32_t fi, const struct inst_node *kw);
+/* Decides which definitions get probes, with the reason (default rule, --all/--no-functions,
+ * filter). Returns 0 or -ENOMEM. */
+int inst_select_decide(struct inst_sel *s, const struct inst_options *opt, const char *file);
+void inst_select_free(struct inst_sel *s);
+/* The index of the definition whose body is top-level item `item`, or -1; ask in input order. */
+int32_t inst_fns_find(struct inst_fns *fns, int32_t item);
 void inst_fns_free(struct inst_fns *fns);
 /* Length of the identifier at src[off]. */
 uint32_t inst_id_len(const char *src, size_t len, uint32_t off);

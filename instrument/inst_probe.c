@@ -21,6 +21,8 @@ struct name_ref {
 	uint32_t off, len;
 };
 
+struct pending;
+
 struct probe {
 	const char *src;
 	size_t len;
@@ -32,14 +34,21 @@ struct probe {
 	struct inst_result *res;
 	char file_esc[1024];
 	struct inst_fns fns;        /* definitions and their verdicts (inst_select.c) */
-	/* conditional branches that already saw an #include <sgtrace.h> */
-	uint32_t *incs;
+	struct inst_sel sel;
+	int32_t fi;                 /* the definition whose body walk() is in, or -1 */
+	/* where an #include <sgtrace.h> was put, and the conditional branch it is in */
+	struct inc { uint32_t cond, off; } *incs;
 	size_t n_incs, cap_incs;
 	/* open regions: string literals with quotes */
 	struct name_ref *regions;
 	size_t n_regions, cap_regions;
 	size_t next_dsite;
 	int oom;
+	/* items waiting for the selection (item_finish) */
+	struct pending *pend;
+	size_t n_pend, cap_pend;
+	uint32_t *pend_conds;
+	size_t n_pend_conds, cap_pend_conds;
 	/* per item, filled by walk() */
 	int n_sites;
 	uint32_t *site_conds;
@@ -158,15 +167,19 @@ enum walk_ctx {
 	CTX_TOP,    /* a top-level declaration head */
 };
 
-static void walk(struct probe *p, int32_t i, enum walk_ctx ctx, int code, int depth);
+static int walk(struct probe *p, int32_t i, enum walk_ctx ctx, int code, int loop, int depth);
 
 /* block -> '{' stmt* head '}' */
-static void walk_block(struct probe *p, const struct inst_node *b, int code, int depth)
+static void walk_block(struct probe *p, const struct inst_node *b, int code, int loop,
+		       int depth)
 {
 	for (int32_t s = b->a >= 0 ? N(p, b->a)->first : -1; s >= 0; s = N(p, s)->next)
-		walk(p, s, code ? CTX_STMT : CTX_EXPR, code, depth + 1);
-	if (b->b >= 0)
-		walk(p, b->b, code ? CTX_STMT : CTX_EXPR, code, depth + 1);
+		walk(p, s, code ? CTX_STMT : CTX_EXPR, code, loop, depth + 1);
+	if (b->b >= 0) {
+		if (p->fi >= 0)
+			p->fns.v[p->fi].n_stmts++;
+		walk(p, b->b, code ? CTX_STMT : CTX_EXPR, code, loop, depth + 1);
+	}
 }
 
 static int head_is_initializer(const struct probe *p, int32_t head)
@@ -184,15 +197,19 @@ static int head_is_initializer(const struct probe *p, int32_t head)
 	return 0;
 }
 
-/* Walks a node or a list: renames wrapped calls, converts region pragmas. */
-static void walk(struct probe *p, int32_t i, enum walk_ctx ctx, int code, int depth)
+/* Walks a node or a list: renames wrapped calls, converts region pragmas. In a function body
+ * (p->fi) it also tells the selection what the body holds: statements, loops, sync calls, and
+ * calls with whether they run in a loop (`loop`). In a head, whatever follows a loop keyword
+ * runs in the loop: its condition, its body when that is a statement of the same head
+ * (`for (...) f(x);`) and the item's block. Returns 1 for a list with a loop keyword. */
+static int walk(struct probe *p, int32_t i, enum walk_ctx ctx, int code, int loop, int depth)
 {
 	if (i < 0 || depth > 20000)
-		return;
+		return 0;
 	const struct inst_node *n = N(p, i);
 	switch (n->kind) {
 	case N_LIST: {
-		int at_start = 1;
+		int at_start = 1, kw = 0;
 		for (int32_t c = n->first; c >= 0; c = N(p, c)->next) {
 			const struct inst_node *cn = N(p, c);
 			if (cn->kind == N_PRAGMA) {
@@ -205,31 +222,46 @@ static void walk(struct probe *p, int32_t i, enum walk_ctx ctx, int code, int de
 				continue;
 			}
 			at_start = 0;
-			if (cn->kind == N_BLOCK && ctx == CTX_EXPR && c == n->first)
-				walk_block(p, cn, code, depth + 1); /* ({ ... }) */
-			else if (cn->kind == N_BLOCK)
-				walk_block(p, cn, 0, depth + 1);   /* (T){ ... } */
-			else
-				walk(p, c, ctx == CTX_TOP ? CTX_TOP : CTX_EXPR, code, depth + 1);
+			if (cn->kind == N_KW) {
+				if (cn->sub == KW_LOOP && p->fi >= 0 && ctx != CTX_TOP) {
+					inst_select_loop(&p->sel, p->fi, cn);
+					loop = kw = 1;
+				}
+			} else if (cn->kind == N_BLOCK && ctx == CTX_EXPR && c == n->first) {
+				walk_block(p, cn, code, loop, depth + 1); /* ({ ... }) */
+			} else if (cn->kind == N_BLOCK) {
+				walk_block(p, cn, 0, loop, depth + 1);   /* (T){ ... } */
+			} else if (cn->kind != N_ASSIGN) {
+				walk(p, c, ctx == CTX_TOP ? CTX_TOP : CTX_EXPR, code, loop, depth + 1);
+			}
 		}
+		return kw;
+	}
+	case N_ITEM: {
+		if (p->fi >= 0 && ctx != CTX_TOP)
+			p->fns.v[p->fi].n_stmts++;
+		int lp = walk(p, n->a, ctx, code, loop, depth + 1) || loop;
+		if (n->b >= 0)
+			walk_block(p, N(p, n->b), code && !head_is_initializer(p, n->a), lp,
+				   depth + 1);
 		break;
 	}
-	case N_ITEM:
-		walk(p, n->a, ctx, code, depth + 1);
-		if (n->b >= 0)
-			walk_block(p, N(p, n->b), code && !head_is_initializer(p, n->a), depth + 1);
-		break;
 	case N_CALL: {
 		uint32_t l = inst_id_len(p->src, p->len, n->off);
-		if (ctx == CTX_TOP || inst_is_member(p->src, n->off))
+		if (ctx == CTX_TOP || inst_is_member(p->src, n->off)) {
 			;
-		else if (inst_is_wrapped(p->src + n->off, l)) {
+		} else if (inst_is_wrapped(p->src + n->off, l)) {
 			edits_add(p->e, n->off, 0, "sg_", 3);
 			p->res->n_renamed++;
 			site_add(p, n->cond);
+			if (p->fi >= 0)
+				p->fns.v[p->fi].has_sync = 1;
+		} else if (p->fi >= 0) {
+			inst_select_call(&p->sel, p->fi, n, l, loop);
 		}
 		if (n->a >= 0)
-			walk(p, N(p, n->a)->a, ctx == CTX_TOP ? CTX_TOP : CTX_EXPR, code, depth + 1);
+			walk(p, N(p, n->a)->a, ctx == CTX_TOP ? CTX_TOP : CTX_EXPR, code, loop,
+			     depth + 1);
 		break;
 	}
 	case N_ID:
@@ -241,10 +273,10 @@ static void walk(struct probe *p, int32_t i, enum walk_ctx ctx, int code, int de
 		break;
 	case N_PAREN:
 	case N_BRACKET:
-		walk(p, n->a, ctx == CTX_TOP ? CTX_TOP : CTX_EXPR, code, depth + 1);
+		walk(p, n->a, ctx == CTX_TOP ? CTX_TOP : CTX_EXPR, code, loop, depth + 1);
 		break;
 	case N_BLOCK:
-		walk_block(p, n, code, depth + 1);
+		walk_block(p, n, code, loop, depth + 1);
 		break;
 	case N_PRAGMA:
 		inst_warn(p->d, n->line, n->col, "region pragma is not at a statement position "
@@ -253,11 +285,13 @@ static void walk(struct probe *p, int32_t i, enum walk_ctx ctx, int code, int de
 	default:
 		break;
 	}
+	return 0;
 }
 
 /* Puts `#include <sgtrace.h>` (and a #line back to the user's file) before item `start` unless
  * an earlier one covers every site. Returns 0, or -1 when no file-scope place exists. */
-static int place_include(struct probe *p, const struct inst_node *start, uint32_t prev_end)
+static int place_include(struct probe *p, const struct inst_node *start, uint32_t prev_end,
+			 int dry)
 {
 	uint32_t off = start->off, line = start->line, c = start->cond;
 	for (;;) {
@@ -272,14 +306,16 @@ static int place_include(struct probe *p, const struct inst_node *start, uint32_
 	}
 	if (off < prev_end)
 		return -1;
-	for (size_t k = 0; k < p->n_incs; k++)
-		if (cond_dominates(p->lx, p->incs[k], c))
+	if (dry)
+		return 0;
+	for (size_t k = 0; k < p->n_incs; k++) /* one before this place covers it */
+		if (p->incs[k].off <= off && cond_dominates(p->lx, p->incs[k].cond, c))
 			return 0;
 	if (inst_grow(&p->incs, &p->cap_incs, p->n_incs, sizeof *p->incs, 16)) {
 		p->oom = 1;
 		return 0;
 	}
-	p->incs[p->n_incs++] = c;
+	p->incs[p->n_incs++] = (struct inc){ c, off };
 	uint32_t ls = off;
 	while (ls > 0 && (p->src[ls - 1] == ' ' || p->src[ls - 1] == '\t'))
 		ls--;
@@ -342,7 +378,50 @@ static int file_scope_item(const struct probe *p, const int32_t *items, size_t *
 	return 1;
 }
 
-/* One top-level item with a block: function or not, with its sites and include. */
+/* The include for item k's sites (p->site_conds), at the first item known to be at file
+ * scope before it (its definition's first item `start` when it is one); `dry`: only whether
+ * there is a place. Returns 0 or -1 after a warning: no place. */
+static int item_include(struct probe *p, const int32_t *items, size_t k, int32_t start, int dry)
+{
+	size_t j = k;
+	while (j > 0 && items[j] != start)
+		j--;
+	int ok = file_scope_item(p, items, &j);
+	const struct inst_node *at = N(p, items[j]);
+	uint32_t prev_end = j > 0 ? N(p, items[j - 1])->end : 0;
+	if (ok && place_include(p, at, prev_end, dry) == 0)
+		return 0;
+	inst_warn(p->d, at->line, at->col, "no file-scope place for #include <sgtrace.h> before "
+		  "this definition (#if or a macro brace around it); left uninstrumented");
+	return -1;
+}
+
+/* An item whose include waits for the selection: the branches of its sites. */
+struct pending {
+	size_t k;
+	int32_t fi;
+	size_t cond0, n_cond; /* in p->pend_conds */
+};
+
+static void pending_add(struct probe *p, size_t k, int32_t fi)
+{
+	if (inst_grow(&p->pend, &p->cap_pend, p->n_pend, sizeof *p->pend, 64) ||
+	    inst_grow(&p->pend_conds, &p->cap_pend_conds, p->n_pend_conds + p->n_site_conds,
+		      sizeof *p->pend_conds, 256)) {
+		p->oom = 1;
+		return;
+	}
+	p->pend[p->n_pend++] = (struct pending){ k, fi, p->n_pend_conds, p->n_site_conds };
+	if (p->n_site_conds)
+		memcpy(p->pend_conds + p->n_pend_conds, p->site_conds,
+		       p->n_site_conds * sizeof *p->site_conds);
+	p->n_pend_conds += p->n_site_conds;
+}
+
+/* One top-level item with a block: function or not, its renamed calls and regions. Its include
+ * and a definition's probe come later (item_finish), once the selection has seen the whole
+ * file; only whether the include has a place is decided here, and without one the item's
+ * edits are taken back. */
 static void item_block(struct probe *p, int32_t *items, size_t k)
 {
 	const struct inst_node *it = N(p, items[k]);
@@ -351,46 +430,51 @@ static void item_block(struct probe *p, int32_t *items, size_t k)
 	size_t nregions = p->n_regions;
 	p->n_sites = 0;
 	p->n_site_conds = 0;
-	const struct inst_fn *f = inst_fns_find(&p->fns, items[k]);
-	walk(p, it->a, CTX_TOP, 0, 0);
-	walk_block(p, N(p, it->b), f != NULL, 0);
+	p->fi = -1;
+	int32_t fi = inst_fns_find(&p->fns, items[k]);
+	walk(p, it->a, CTX_TOP, 0, 0, 0);
+	p->fi = fi;
+	walk_block(p, N(p, it->b), fi >= 0, 0, 0);
+	p->fi = -1;
 	define_sites_before(p, it->end);
-	int probed = 0;
-	if (f) {
+	if (fi >= 0)
 		p->res->n_functions++;
-		if (f->selected) {
-			const struct inst_node *b = N(p, it->b);
-			edits_addf(p->e, b->off + 1, 0, GUARD_FMT, (int)f->name_len,
-				   p->src + f->name_off, p->file_esc, f->line);
-			site_add(p, b->cond);
-			p->res->n_probed++;
-			probed = 1;
-		}
+	if (p->n_sites &&
+	    item_include(p, items, k, fi >= 0 ? p->fns.v[fi].start : items[k], 1) < 0) {
+		edits_truncate(p->e, mark);
+		p->res->n_renamed = renamed;
+		p->res->n_regions = regions;
+		p->n_regions = nregions;
+		if (fi >= 0)
+			p->fns.v[fi].rolled_back = 1;
+		return;
 	}
-	int placed = 1;
-	if (p->n_sites != 0) {
-		size_t j = k;
-		while (j > 0 && items[j] != (f ? f->start : items[k]))
-			j--;
-		int ok = file_scope_item(p, items, &j);
-		const struct inst_node *start = N(p, items[j]);
-		uint32_t prev_end = j > 0 ? N(p, items[j - 1])->end : 0;
-		if (!ok || place_include(p, start, prev_end) < 0) {
-			inst_warn(p->d, start->line, start->col, "no file-scope place for #include "
-				  "<sgtrace.h> before this definition (#if or a macro brace around "
-				  "it); left uninstrumented");
-			edits_truncate(p->e, mark);
-			p->res->n_renamed = renamed;
-			p->res->n_regions = regions;
-			p->n_regions = nregions;
-			p->res->n_probed -= probed;
-			placed = 0;
-		}
+	if (p->n_sites || fi >= 0)
+		pending_add(p, k, fi);
+}
+
+/* A pending item's include, for its sites and the probe of a selected definition, and the
+ * probe. */
+static void item_finish(struct probe *p, int32_t *items, const struct pending *pd)
+{
+	struct inst_fn *f = pd->fi >= 0 ? &p->fns.v[pd->fi] : NULL;
+	const struct inst_node *b = N(p, N(p, items[pd->k])->b);
+	int probe = f && f->selected && !f->rolled_back, placed = 0;
+	p->n_site_conds = 0;
+	for (size_t c = 0; c < pd->n_cond; c++)
+		site_add(p, p->pend_conds[pd->cond0 + c]);
+	if (probe)
+		site_add(p, b->cond);
+	if (p->n_site_conds &&
+	    item_include(p, items, pd->k, f ? f->start : items[pd->k], 0) == 0 && probe) {
+		edits_addf(p->e, b->off + 1, 0, GUARD_FMT, (int)f->name_len,
+			   p->src + f->name_off, p->file_esc, f->line);
+		p->res->n_probed++;
+		placed = 1;
 	}
 	if (f && p->opt && p->opt->explain)
 		fprintf(p->opt->explain, "%s:%u %.*s: %s: %s\n", p->d->file, f->line,
-			(int)f->name_len, p->src + f->name_off,
-			f->selected && placed ? "selected" : "left out",
+			(int)f->name_len, p->src + f->name_off, placed ? "selected" : "left out",
 			f->selected && !placed ? "no file-scope place for #include <sgtrace.h>" :
 			f->why);
 }
@@ -400,7 +484,7 @@ int inst_probe(const char *src, size_t len, const struct inst_tree *t, const str
 	       struct inst_result *res)
 {
 	struct probe p = { .src = src, .len = len, .t = t, .lx = lx, .opt = opt, .d = d, .e = e,
-			   .res = res };
+			   .res = res, .fi = -1 };
 	int32_t *items = NULL;
 	size_t n_items = 0, cap_items = 0;
 	int rc = 0;
@@ -421,7 +505,7 @@ int inst_probe(const char *src, size_t len, const struct inst_tree *t, const str
 		}
 		items[n_items++] = i;
 	}
-	rc = inst_select(src, len, t, items, n_items, opt, d->file, &p.fns);
+	rc = inst_select_find(&p.sel, src, len, t, items, n_items, &p.fns);
 	if (rc)
 		goto out;
 	for (size_t k = 0; k < n_items; k++) {
@@ -432,9 +516,14 @@ int inst_probe(const char *src, size_t len, const struct inst_tree *t, const str
 			item_block(&p, items, k);
 		} else {
 			p.n_site_conds = 0;
-			walk(&p, it->a, CTX_TOP, 0, 0);
+			walk(&p, it->a, CTX_TOP, 0, 0, 0);
 		}
 	}
+	rc = inst_select_decide(&p.sel, opt, d->file);
+	if (rc)
+		goto out;
+	for (size_t k = 0; k < p.n_pend; k++)
+		item_finish(&p, items, &p.pend[k]);
 	for (size_t k = 0; k < p.n_regions; k++)
 		inst_warn(d, 1, 1, "region %.*s is opened but never closed in this file",
 			  (int)p.regions[k].len, src + p.regions[k].off);
@@ -442,9 +531,11 @@ int inst_probe(const char *src, size_t len, const struct inst_tree *t, const str
 		rc = -ENOMEM;
 out:
 	free(items);
-	inst_fns_free(&p.fns);
+	inst_select_free(&p.sel);
 	free(p.incs);
 	free(p.regions);
 	free(p.site_conds);
+	free(p.pend);
+	free(p.pend_conds);
 	return rc;
 }

@@ -4,8 +4,11 @@
  * across functions: a function is left out when it calls itself (a recursive tree walk records
  * one event pair per node) or when it is a tiny helper called from inside a loop or from a
  * recursive function of the same file (gravsub in SPLASH-3 BARNES: 15.5 M calls per run). Both
- * need every definition of the file and every call site first. Each verdict carries its reason,
- * which `scalegraph instrument --explain` prints; docs/instrumenter.md has the rule.
+ * need every definition of the file and every call site first: inst_select_find lists the
+ * definitions before the probe pass, whose walk over each body reports loops, sync calls and
+ * calls here (inst_select_loop, inst_select_call: one walk over the tree, not two), and
+ * inst_select_decide gives each its verdict and reason after it (`--explain`).
+ * docs/instrumenter.md has the rule.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -20,26 +23,6 @@
 #define TINY_MAX_STMTS 32
 /* `for (i = 0; i < K; i++)` with a literal K up to this is a short fixed loop (vector code). */
 #define SHORT_LOOP_MAX 16
-
-/* A call of a function defined in this file. */
-struct sel_call {
-	uint32_t line;
-	uint32_t caller;   /* index into s->fns */
-	int32_t callee;    /* index into s->fns */
-	uint8_t in_loop;
-};
-
-struct sel {
-	const char *src;
-	size_t len;
-	const struct inst_tree *t;
-	struct inst_fns *fns;
-	struct sel_call *calls;
-	size_t n_calls, cap_calls;
-	int32_t *index;    /* name -> definition (fn_index) */
-	size_t index_mask;
-	int oom;
-};
 
 static const struct inst_node *N(const struct inst_tree *t, int32_t i)
 {
@@ -282,100 +265,31 @@ static int short_fixed_loop(const char *src, const struct inst_node *paren)
 	return v >= 0 && v <= SHORT_LOOP_MAX && i < end && src[i] == ';';
 }
 
-static long fn_lookup(const struct sel *s, uint32_t off, uint32_t len);
+static long fn_lookup(const struct inst_sel *s, uint32_t off, uint32_t len);
 
-/* Keeps a call of a function defined in this file (the only calls the rule needs). */
-static void call_add(struct sel *s, const struct inst_node *n, uint32_t len, uint32_t caller,
-		     int in_loop)
+void inst_select_call(struct inst_sel *s, int32_t fi, const struct inst_node *n, uint32_t len,
+		      int in_loop)
 {
+	s->fns->v[fi].has_call = 1;
 	long callee = fn_lookup(s, n->off, len);
 	if (callee < 0)
-		return;
+		return; /* the rule only needs the calls of this file's functions */
 	if (inst_grow(&s->calls, &s->cap_calls, s->n_calls, sizeof *s->calls, 256)) {
 		s->oom = 1;
 		return;
 	}
-	s->calls[s->n_calls++] = (struct sel_call){ n->line, caller, (int32_t)callee,
-						    (uint8_t)!!in_loop };
+	s->calls[s->n_calls++] = (struct inst_sel_call){ n->line, (uint32_t)fi, (int32_t)callee,
+							 (uint8_t)!!in_loop };
 }
 
-static int scan(struct sel *s, int32_t i, uint32_t fi, int in_loop, int depth);
-
-/* block -> '{' stmt* head '}': every statement counts */
-static void scan_block(struct sel *s, const struct inst_node *b, uint32_t fi, int in_loop,
-		       int depth)
+void inst_select_loop(struct inst_sel *s, int32_t fi, const struct inst_node *kw)
 {
-	for (int32_t c = b->a >= 0 ? N(s->t, b->a)->first : -1; c >= 0; c = N(s->t, c)->next)
-		scan(s, c, fi, in_loop, depth + 1);
-	if (b->b >= 0) {
-		s->fns->v[fi].n_stmts++;
-		scan(s, b->b, fi, in_loop, depth + 1);
-	}
-}
-
-/* Notes loops, sync calls, other calls (with whether they run in a loop) and statements. In a
- * head, whatever follows a loop keyword runs in the loop: its condition, its body when that is
- * a statement of the same head (`for (...) f(x);`) and the item's block. Returns 1 for a list
- * with a loop keyword of its own. */
-static int scan(struct sel *s, int32_t i, uint32_t fi, int in_loop, int depth)
-{
-	if (i < 0 || depth > 20000)
-		return 0;
-	const struct inst_node *n = N(s->t, i);
-	struct inst_fn *f = &s->fns->v[fi];
-	switch (n->kind) {
-	case N_LIST: {
-		int loop = in_loop, kw = 0;
-		for (int32_t c = n->first; c >= 0; c = N(s->t, c)->next) {
-			const struct inst_node *cn = N(s->t, c);
-			if (cn->kind == N_KW && cn->sub == KW_LOOP) {
-				int fixed = s->src[cn->off] == 'f' && cn->next >= 0 &&
-					    N(s->t, cn->next)->kind == N_PAREN &&
-					    short_fixed_loop(s->src, N(s->t, cn->next));
-				if (fixed)
-					f->has_short_loop = 1;
-				else
-					f->has_loop = 1;
-				loop = kw = 1;
-				continue;
-			}
-			if (cn->kind != N_ID && cn->kind != N_KW && cn->kind != N_ASSIGN)
-				scan(s, c, fi, loop, depth + 1);
-		}
-		return kw;
-	}
-	case N_ITEM: {
-		f->n_stmts++;
-		int loop = scan(s, n->a, fi, in_loop, depth + 1) || in_loop;
-		if (n->b >= 0)
-			scan_block(s, N(s->t, n->b), fi, loop, depth + 1);
-		break;
-	}
-	case N_CALL: {
-		uint32_t l = inst_id_len(s->src, s->len, n->off);
-		if (inst_is_member(s->src, n->off))
-			;
-		else if (inst_is_wrapped(s->src + n->off, l))
-			f->has_sync = 1;
-		else {
-			f->has_call = 1;
-			call_add(s, n, l, fi, in_loop);
-		}
-		if (n->a >= 0)
-			scan(s, N(s->t, n->a)->a, fi, in_loop, depth + 1);
-		break;
-	}
-	case N_PAREN:
-	case N_BRACKET:
-		scan(s, n->a, fi, in_loop, depth + 1);
-		break;
-	case N_BLOCK:
-		scan_block(s, n, fi, in_loop, depth + 1);
-		break;
-	default:
-		break;
-	}
-	return 0;
+	const struct inst_tree *t = s->t;
+	if (s->src[kw->off] == 'f' && kw->next >= 0 && N(t, kw->next)->kind == N_PAREN &&
+	    short_fixed_loop(s->src, N(t, kw->next)))
+		s->fns->v[fi].has_short_loop = 1;
+	else
+		s->fns->v[fi].has_loop = 1;
 }
 
 /* --- pthread_create's start routines ------------------------------------------------------ */
@@ -412,7 +326,7 @@ static int last_ident(const char *s, uint32_t from, uint32_t to, uint32_t *off, 
 }
 
 /* pthread_create(thread, attr, START, arg): the function named START is a start routine. */
-static void note_start_routine(struct sel *s, const struct inst_node *call)
+static void note_start_routine(struct inst_sel *s, const struct inst_node *call)
 {
 	const struct inst_node *paren = N(s->t, call->a);
 	const char *src = s->src;
@@ -453,7 +367,7 @@ static uint32_t name_hash(const char *p, uint32_t len)
 }
 
 /* An open-addressing table from names to definitions (first definition of a name wins). */
-static int fn_index(struct sel *s)
+static int fn_index(struct inst_sel *s)
 {
 	size_t cap = 64;
 	while (cap < 2 * s->fns->n)
@@ -482,7 +396,7 @@ static int fn_index(struct sel *s)
 }
 
 /* The definition named src[off..off+len), or -1. */
-static long fn_lookup(const struct sel *s, uint32_t off, uint32_t len)
+static long fn_lookup(const struct inst_sel *s, uint32_t off, uint32_t len)
 {
 	for (size_t h = name_hash(s->src + off, len) & s->index_mask;; h = (h + 1) & s->index_mask) {
 		int32_t o = s->index[h];
@@ -514,7 +428,7 @@ static int fn_tiny(const struct inst_fn *f)
 	return !f->has_loop && f->n_stmts <= TINY_MAX_STMTS && !f->calls_local;
 }
 
-static void fn_decide(struct sel *s, struct inst_fn *f, const struct inst_options *opt,
+static void fn_decide(struct inst_sel *s, struct inst_fn *f, const struct inst_options *opt,
 		      const char *file)
 {
 	enum inst_func_mode mode = opt ? opt->func_mode : INST_FUNC_DEFAULT;
@@ -558,14 +472,15 @@ static void fn_decide(struct sel *s, struct inst_fn *f, const struct inst_option
 	}
 }
 
-int inst_select(const char *src, size_t len, const struct inst_tree *t, const int32_t *items,
-		size_t n_items, const struct inst_options *opt, const char *file,
-		struct inst_fns *fns)
+int inst_select_find(struct inst_sel *s, const char *src, size_t len, const struct inst_tree *t,
+		     const int32_t *items, size_t n_items, struct inst_fns *fns)
 {
-	struct sel s = { .src = src, .len = len, .t = t, .fns = fns };
+	memset(s, 0, sizeof *s);
 	memset(fns, 0, sizeof *fns);
-	/* the definitions, then a table of their names, then their bodies: a call is kept only
-	 * when it names a definition of this file */
+	s->src = src;
+	s->len = len;
+	s->t = t;
+	s->fns = fns;
 	for (size_t k = 0; k < n_items; k++) {
 		const struct inst_node *it = N(t, items[k]);
 		struct inst_fn f;
@@ -580,28 +495,35 @@ int inst_select(const char *src, size_t len, const struct inst_tree *t, const in
 		f.name_off = nm->off;
 		f.name_len = inst_id_len(src, len, nm->off);
 		f.line = nm->line;
+		f.k = k;
 		if (inst_grow(&fns->v, &fns->cap, fns->n, sizeof *fns->v, 64))
-			goto oom;
+			return -ENOMEM;
 		fns->v[fns->n++] = f;
 	}
-	if (fn_index(&s))
-		goto oom;
-	for (size_t k = 0; k < fns->n; k++)
-		scan_block(&s, N(t, N(t, fns->v[k].item)->b), (uint32_t)k, 0, 0);
+	if (fn_index(s))
+		return -ENOMEM;
 	for (size_t k = 0; k < t->n_creates; k++)
 		if (N(t, t->creates[k])->a >= 0)
-			note_start_routine(&s, N(t, t->creates[k]));
-	/* recursion and calls to functions defined here */
-	for (size_t c = 0; c < s.n_calls; c++) {
-		const struct sel_call *sc = &s.calls[c];
+			note_start_routine(s, N(t, t->creates[k]));
+	return 0;
+}
+
+int inst_select_decide(struct inst_sel *s, const struct inst_options *opt, const char *file)
+{
+	struct inst_fns *fns = s->fns;
+	if (s->oom)
+		return -ENOMEM;
+	/* recursion and calls to other functions defined here */
+	for (size_t c = 0; c < s->n_calls; c++) {
+		const struct inst_sel_call *sc = &s->calls[c];
 		if ((uint32_t)sc->callee == sc->caller)
 			fns->v[sc->callee].recursive = 1;
 		else
 			fns->v[sc->caller].calls_local = 1;
 	}
 	/* call sites in a loop, or in a recursive function */
-	for (size_t c = 0; c < s.n_calls; c++) {
-		const struct sel_call *sc = &s.calls[c];
+	for (size_t c = 0; c < s->n_calls; c++) {
+		const struct inst_sel_call *sc = &s->calls[c];
 		if ((uint32_t)sc->callee == sc->caller)
 			continue;
 		struct inst_fn *f = &fns->v[sc->callee];
@@ -613,28 +535,28 @@ int inst_select(const char *src, size_t len, const struct inst_tree *t, const in
 		}
 	}
 	for (size_t k = 0; k < fns->n; k++)
-		fn_decide(&s, &fns->v[k], opt, file);
-	if (s.oom)
-		goto oom;
-	free(s.calls);
-	free(s.index);
+		fn_decide(s, &fns->v[k], opt, file);
 	return 0;
-oom:
-	free(s.calls);
-	free(s.index);
-	inst_fns_free(fns);
-	return -ENOMEM;
 }
 
-const struct inst_fn *inst_fns_find(struct inst_fns *fns, int32_t item)
+void inst_select_free(struct inst_sel *s)
+{
+	free(s->calls);
+	free(s->index);
+	if (s->fns)
+		inst_fns_free(s->fns);
+	memset(s, 0, sizeof *s);
+}
+
+int32_t inst_fns_find(struct inst_fns *fns, int32_t item)
 {
 	/* definitions are listed in input order (node indices grow with it), and the probe pass
 	 * asks in input order: a cursor */
 	while (fns->cursor < fns->n && fns->v[fns->cursor].item < item)
 		fns->cursor++;
 	if (fns->cursor < fns->n && fns->v[fns->cursor].item == item)
-		return &fns->v[fns->cursor];
-	return NULL;
+		return (int32_t)fns->cursor;
+	return -1;
 }
 
 void inst_fns_free(struct inst_fns *fns)
