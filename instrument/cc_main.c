@@ -144,13 +144,17 @@ static int cmd_run(const struct cmd *c, struct cc_diag *d)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-/* Is the compiler clang (its columns count bytes; gcc's count display cells)? Asked once, and
- * only when a diagnostic needs a column mapped. */
-static int compiler_is_clang(void *ctx)
+/* What `$SG_CC --version` says: 2 for clang, 1 for gcc 8 or later (which has
+ * -fmacro-prefix-map), 0 for anything else. Asked only when a diagnostic needs a column mapped
+ * or a header path decided, once. */
+static int compiler_kind(void)
 {
-	(void)ctx;
+	static int kind = -1;
 	struct cmd c = { 0 };
-	int fd[2], clang = 0;
+	int fd[2];
+	if (kind >= 0)
+		return kind;
+	kind = 0;
 	if (cmd_compiler(&c) || cmd_push(&c, "--version") || pipe(fd) < 0)
 		goto out;
 	pid_t pid = fork();
@@ -175,10 +179,25 @@ static int compiler_is_clang(void *ctx)
 	if (pid > 0)
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;
-	clang = strstr(buf, "clang") != NULL;
+	int fsf = strstr(buf, "Free Software Foundation") != NULL; /* gcc, also as "cc" */
+	char *nl = strchr(buf, '\n'), *sp;
+	if (nl)
+		*nl = '\0';
+	if (strstr(buf, "clang")) {
+		kind = 2;
+	} else if ((fsf || strstr(buf, "gcc") || strstr(buf, "GCC")) &&
+		   (sp = strrchr(buf, ' ')) && atoi(sp + 1) >= 8) {
+		kind = 1; /* "cc (Debian 12.2.0-14) 12.2.0": the version is the last word */
+	}
 out:
 	cmd_free(&c);
-	return clang;
+	return kind;
+}
+
+static int compiler_is_clang(void *ctx)
+{
+	(void)ctx;
+	return compiler_kind() == 2;
 }
 
 /* The diagnostics options of the user's command that change how columns count. */
@@ -468,7 +487,7 @@ int main(int argc, char **argv)
 	diag_options(&a, &diag);
 	diag.strip_dot &= !dot_src && !user_dot_include(&a);
 	diag.is_clang = compiler_is_clang;
-	if (diag.strip_dot && quote_inc && !(diag.clang = compiler_is_clang(NULL))) {
+	if (diag.strip_dot && quote_inc && compiler_kind() == 1) {
 		/* gcc names a header beside a source in the current directory "x.h" in __FILE__;
 		 * found through our -iquote . it would be "./x.h" (clang says "./x.h" either way) */
 		if (cmd_push(&c, "-fmacro-prefix-map=./="))

@@ -194,6 +194,11 @@ printf '#include "memory2.h"\nint main(void) { puts(hfile); return helper(0); }\
 			[ -n "$want" ] && [ "$want" = "$got" ] && ok "defect14-header-file-macro: __FILE__ in a header beside the source is '$got' with $cc, as in the plain build" ||
 				ko "defect14-header-file-macro" "$cc: plain '$want', scalegraph cc '$got'"
 		done
+		# the default compiler, cc, is gcc here: the same without SG_CC
+		cc fm.c -o fm.plain 2>/dev/null && env -u SG_CC "$SGCC" fm.c -o fm.sg 2>/dev/null
+		want=$(./fm.plain) got=$(SG_TRACE_DIR=tr ./fm.sg 2>/dev/null)
+		[ -n "$want" ] && [ "$want" = "$got" ] && ok "defect14-header-file-macro: __FILE__ is '$got' with the default compiler (cc) too" ||
+			ko "defect14-header-file-macro" "cc: plain '$want', scalegraph cc '$got'"
 	fi
 )
 # --sg-explain prints the selection and builds the same object
