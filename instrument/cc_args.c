@@ -66,6 +66,10 @@ int cc_args_parse(int argc, char **argv, struct cc_args *a)
 			a->dry_run = 1;
 			continue;
 		}
+		if (!strcmp(s, "--sg-explain")) {
+			a->explain = 1;
+			continue;
+		}
 		if (!strcmp(s, "--sg-static")) {
 			a->link_static = 1;
 			continue;

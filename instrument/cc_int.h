@@ -25,6 +25,7 @@ struct cc_args {
 	/* our own options */
 	const char *filter;   /* --filter FILE / --sg-filter FILE */
 	int dry_run;          /* --sg-dry-run */
+	int explain;          /* --sg-explain: the selection of each function on stderr */
 	int link_static;      /* --sg-static */
 	enum inst_func_mode func_mode; /* --sg-no-functions / --sg-all-functions */
 };
@@ -33,5 +34,43 @@ struct cc_args {
  * message on stderr (an option of ours missing its argument). Free with cc_args_free. */
 int cc_args_parse(int argc, char **argv, struct cc_args *a);
 void cc_args_free(struct cc_args *a);
+
+/* An instrumented source, for mapping diagnostics back (cc_diag.c). */
+struct cc_src {
+	const char *name;                /* the path as given = the name in its #line */
+	const char *text;                /* the user's source */
+	size_t len;
+	const char *out;                 /* the instrumented text (after the first #line) */
+	const struct inst_splice *sp;    /* where they differ, sorted (inst_result) */
+	size_t n_sp;
+	size_t *bol;                     /* line starts of text, on first use */
+	size_t n_lines;
+};
+
+struct cc_diag {
+	struct cc_src *srcs;
+	size_t n;
+	int display;                     /* columns count display cells (gcc), not bytes (clang); */
+					 /* -1: decide on first use, asking is_clang */
+	int tabstop;                     /* -ftabstop (8) */
+	int origin;                      /* -fdiagnostics-column-origin (1) */
+	int strip_dot;                   /* "./x.h" is what our -iquote . made of "x.h" */
+	int (*is_clang)(void *ctx);
+	void *ctx;
+	int clang;                       /* -1 until is_clang was asked */
+	/* the diagnostic being read */
+	struct cc_src *cur;
+	unsigned long cur_line, excerpt_line;
+	int clang_excerpt;               /* 1: the next line may be clang's excerpt; 2: its carets */
+	int in_sgtrace;                  /* a note on sgtrace.h; 2: its excerpt may come next */
+#define CC_DIAG_REMOVED 16
+	size_t removed[CC_DIAG_REMOVED]; /* where an sgtrace.h excerpt lost its "sg_" */
+	size_t n_removed;
+};
+
+/* Copies the compiler's stderr from `in` to `out`, each line mapped back to the user's source
+ * (columns, excerpts, sg_ names, header paths: cc_diag.c). */
+int cc_diag_filter(struct cc_diag *d, FILE *in, FILE *out);
+void cc_diag_free(struct cc_diag *d);
 
 #endif /* CC_INT_H */

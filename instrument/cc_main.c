@@ -11,6 +11,7 @@
  * SG_INCLUDE_DIR / SG_LIB_DIR. --sg-dry-run prints the commands instead of running them.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,25 +103,137 @@ static void cmd_print(const struct cmd *c)
 	}
 }
 
-/* Runs the command; returns its exit status (127 when it cannot be started). */
-static int cmd_run(const struct cmd *c)
+/* Runs the command; returns its exit status (127 when it cannot be started). With `d`, its
+ * stderr goes through the diagnostics filter (cc_diag.c) on the way to ours. */
+static int cmd_run(const struct cmd *c, struct cc_diag *d)
 {
+	int fd[2] = { -1, -1 };
 	fflush(stdout);
+	fflush(stderr);
+	if (d && pipe(fd) < 0)
+		d = NULL; /* unfiltered is better than not at all */
 	pid_t pid = fork();
 	if (pid < 0) {
 		fprintf(stderr, "scalegraph cc: error: fork: %s\n", strerror(errno));
 		return 127;
 	}
 	if (pid == 0) {
+		if (d) {
+			dup2(fd[1], 2);
+			close(fd[0]);
+			close(fd[1]);
+		}
 		execvp(c->v[0], c->v);
 		fprintf(stderr, "scalegraph cc: error: cannot run %s: %s\n", c->v[0], strerror(errno));
 		_exit(127);
+	}
+	if (d) {
+		close(fd[1]);
+		FILE *in = fdopen(fd[0], "r");
+		if (in) {
+			cc_diag_filter(d, in, stderr);
+			fclose(in);
+		} else {
+			close(fd[0]);
+		}
 	}
 	int st;
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
 			return 127;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* What `$SG_CC --version` says: 2 for clang, 1 for gcc 8 or later (which has
+ * -fmacro-prefix-map), 0 for anything else. Asked only when a diagnostic needs a column mapped
+ * or a header path decided, once. */
+static int compiler_kind(void)
+{
+	static int kind = -1;
+	struct cmd c = { 0 };
+	int fd[2];
+	if (kind >= 0)
+		return kind;
+	kind = 0;
+	if (cmd_compiler(&c) || cmd_push(&c, "--version") || pipe(fd) < 0)
+		goto out;
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(fd[1], 1);
+		close(fd[0]);
+		close(fd[1]);
+		int null = open("/dev/null", O_WRONLY);
+		if (null >= 0)
+			dup2(null, 2);
+		execvp(c.v[0], c.v);
+		_exit(127);
+	}
+	close(fd[1]);
+	char buf[4096];
+	size_t n = 0;
+	ssize_t r;
+	while (pid > 0 && n + 1 < sizeof buf && (r = read(fd[0], buf + n, sizeof buf - 1 - n)) > 0)
+		n += (size_t)r;
+	buf[n] = '\0';
+	close(fd[0]);
+	if (pid > 0)
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	int fsf = strstr(buf, "Free Software Foundation") != NULL; /* gcc, also as "cc" */
+	char *nl = strchr(buf, '\n'), *sp;
+	if (nl)
+		*nl = '\0';
+	if (strstr(buf, "clang")) {
+		kind = 2;
+	} else if ((fsf || strstr(buf, "gcc") || strstr(buf, "GCC")) &&
+		   (sp = strrchr(buf, ' ')) && atoi(sp + 1) >= 8) {
+		kind = 1; /* "cc (Debian 12.2.0-14) 12.2.0": the version is the last word */
+	}
+out:
+	cmd_free(&c);
+	return kind;
+}
+
+static int compiler_is_clang(void *ctx)
+{
+	(void)ctx;
+	return compiler_kind() == 2;
+}
+
+/* The diagnostics options of the user's command that change how columns count. */
+static void diag_options(const struct cc_args *a, struct cc_diag *d)
+{
+	d->display = -1;
+	d->clang = -1;
+	d->tabstop = 8;
+	d->origin = 1;
+	for (int i = 0; i < a->argc; i++) {
+		const char *s = a->argv[i];
+		if (!strncmp(s, "-ftabstop=", 10) && atoi(s + 10) > 0 && atoi(s + 10) <= 100)
+			d->tabstop = atoi(s + 10);
+		else if (!strcmp(s, "-fdiagnostics-column-unit=byte"))
+			d->display = 0;
+		else if (!strncmp(s, "-fdiagnostics-column-origin=", 28))
+			d->origin = atoi(s + 28);
+	}
+}
+
+/* Does the user's command name `.` as an include directory itself (then "./x.h" in a
+ * diagnostic may be the compiler's own spelling)? */
+static int user_dot_include(const struct cc_args *a)
+{
+	static const char *const opt[] = { "-I", "-iquote", "-isystem", "-idirafter" };
+	for (int i = 0; i < a->argc; i++)
+		for (size_t k = 0; k < sizeof opt / sizeof opt[0]; k++) {
+			size_t l = strlen(opt[k]);
+			if (strncmp(a->argv[i], opt[k], l))
+				continue;
+			const char *dir = a->argv[i][l] ? a->argv[i] + l :
+					  i + 1 < a->argc ? a->argv[i + 1] : "";
+			if (!strcmp(dir, ".") || !strcmp(dir, "./"))
+				return 1;
+		}
+	return 0;
 }
 
 /* <dir of this executable>/../../<leaf>, resolved where it exists, or the environment
@@ -148,10 +261,17 @@ static int write_file(const char *path, const char *head, const char *text, size
 	return 0;
 }
 
+/* An instrumented source kept until the compiler has run. */
+struct kept {
+	char *text;
+	size_t len;
+	struct inst_result res;
+};
+
 /* Instruments `src` into tmp/<k>/<basename>. Returns 1 when written (path in `out`), 0 when
  * nothing needed changing (compile the original), or -errno. */
 static int instrument_one(const char *src, const char *tmp, int k, const struct inst_options *o,
-			  int dry, char *out, size_t out_len)
+			  int dry, char *out, size_t out_len, struct kept *keep)
 {
 	char *text = NULL;
 	size_t len;
@@ -191,8 +311,14 @@ static int instrument_one(const char *src, const char *tmp, int k, const struct 
 		goto out;
 	}
 	rc = write_file(out, head, res.text, res.len);
-	if (!rc)
+	if (!rc) {
 		rc = 1;
+		keep->text = text; /* for mapping the compiler's diagnostics back */
+		keep->len = len;
+		keep->res = res;
+		text = NULL;
+		memset(&res, 0, sizeof res);
+	}
 out:
 	inst_result_free(&res);
 	free(text);
@@ -266,10 +392,12 @@ int main(int argc, char **argv)
 	struct inst_filter *filter = NULL;
 	char tmp[PATH_MAX] = "", inc[PATH_MAX], lib[PATH_MAX];
 	char **tmp_paths = NULL;
+	struct kept *kept = NULL;
+	struct cc_diag diag = { 0 };
 	int status = 1;
 
 	if (argc >= 2 && (!strcmp(argv[1], "--sg-help") || !strcmp(argv[1], "--help"))) {
-		printf("usage: scalegraph cc [--filter FILE] [--sg-static] [--sg-dry-run]\n"
+		printf("usage: scalegraph cc [--filter FILE] [--sg-static] [--sg-dry-run] [--sg-explain]\n"
 		       "                     [--sg-no-functions | --sg-all-functions] COMPILER-ARGS...\n"
 		       "Compiles and links C with scalegraph probes; use as CC. SG_CC picks the\n"
 		       "compiler (default cc); SG_INCLUDE_DIR/SG_LIB_DIR override where sgtrace.h\n"
@@ -278,7 +406,7 @@ int main(int argc, char **argv)
 	}
 	if (cc_args_parse(argc, argv, &a))
 		return 2;
-	struct inst_options o = { .func_mode = a.func_mode };
+	struct inst_options o = { .func_mode = a.func_mode, .explain = a.explain ? stderr : NULL };
 	if (a.filter && inst_filter_load(a.filter, stderr, &filter))
 		goto out;
 	o.filter = filter;
@@ -290,9 +418,11 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	tmp_paths = calloc((size_t)a.argc + 1, sizeof *tmp_paths);
-	if (!tmp_paths)
+	kept = calloc((size_t)a.argc + 1, sizeof *kept);
+	diag.srcs = calloc((size_t)a.argc + 1, sizeof *diag.srcs);
+	if (!tmp_paths || !kept || !diag.srcs)
 		goto oom;
-	int n_inst = 0;
+	int n_inst = 0, dot_src = 0, quote_inc = 0;
 	if (!a.passthrough && a.n_sources) {
 		const char *td = getenv("TMPDIR");
 		snprintf(tmp, sizeof tmp, "%s/sgcc.XXXXXX", td && *td ? td : "/tmp");
@@ -307,7 +437,8 @@ int main(int argc, char **argv)
 			if (!a.is_source[i])
 				continue;
 			char path[PATH_MAX];
-			int r = instrument_one(a.argv[i], tmp, i, &o, a.dry_run, path, sizeof path);
+			int r = instrument_one(a.argv[i], tmp, i, &o, a.dry_run, path, sizeof path,
+					       &kept[i]);
 			if (r < 0)
 				fprintf(stderr, "%s: warning: not instrumented (%s); compiled as is\n",
 					a.argv[i], strerror(-r));
@@ -316,6 +447,24 @@ int main(int argc, char **argv)
 				if (!tmp_paths[i])
 					goto oom;
 				n_inst++;
+				if (kept[i].text) {
+					struct cc_src *cs = &diag.srcs[diag.n++];
+					cs->name = a.argv[i];
+					cs->text = kept[i].text;
+					cs->len = kept[i].len;
+					cs->out = kept[i].res.text;
+					/* a source with #line directives of its own (generated
+					 * code) numbers lines the filter cannot follow: its
+					 * columns are left as the compiler gives them */
+					if (!memmem(cs->text, cs->len, "#line", 5)) {
+						cs->sp = kept[i].res.splices;
+						cs->n_sp = kept[i].res.n_splices;
+					}
+					diag.strip_dot |= !strchr(a.argv[i], '/');
+					dot_src |= !strncmp(a.argv[i], "./", 2);
+					quote_inc |= memmem(cs->text, cs->len, "#include \"",
+							    10) != NULL;
+				}
 			}
 		}
 	}
@@ -335,6 +484,15 @@ int main(int argc, char **argv)
 	for (int i = 0; i < a.argc; i++)
 		if (cmd_push(&c, tmp_paths[i] ? tmp_paths[i] : a.argv[i]))
 			goto oom;
+	diag_options(&a, &diag);
+	diag.strip_dot &= !dot_src && !user_dot_include(&a);
+	diag.is_clang = compiler_is_clang;
+	if (diag.strip_dot && quote_inc && compiler_kind() == 1) {
+		/* gcc names a header beside a source in the current directory "x.h" in __FILE__;
+		 * found through our -iquote . it would be "./x.h" (clang says "./x.h" either way) */
+		if (cmd_push(&c, "-fmacro-prefix-map=./="))
+			goto oom;
+	}
 	if (!a.passthrough) {
 		if (cmd_push(&c, "-I") || cmd_push(&c, inc))
 			goto oom;
@@ -362,7 +520,7 @@ int main(int argc, char **argv)
 		status = 0;
 		goto out;
 	}
-	status = cmd_run(&c);
+	status = cmd_run(&c, diag.n ? &diag : NULL);
 	if (status == 0 && a.dep_file)
 		for (int i = 0; i < a.argc; i++) {
 			if (!tmp_paths[i])
@@ -384,6 +542,15 @@ out:
 		}
 		free(tmp_paths);
 	}
+	if (kept) {
+		for (int i = 0; i < a.argc; i++) {
+			free(kept[i].text);
+			inst_result_free(&kept[i].res);
+		}
+		free(kept);
+	}
+	cc_diag_free(&diag);
+	free(diag.srcs);
 	if (tmp[0] && !a.dry_run)
 		remove_tree(tmp, a.argc);
 	inst_filter_free(filter);

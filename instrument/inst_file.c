@@ -43,6 +43,42 @@ static size_t attempt_errors(const struct attempt *a)
 	return a->t.n_errors + (size_t)a->t.aborted;
 }
 
+/* The splices of the applied edits (sorted by edits_apply; overlapping ones, which edits_apply
+ * skips, are skipped here the same way). */
+static int splices_make(const struct inst_edits *e, const char *src, size_t len,
+			struct inst_result *res)
+{
+	res->splices = calloc(e->n ? e->n : 1, sizeof *res->splices);
+	if (!res->splices)
+		return -ENOMEM;
+	size_t o = 0, at = 0;
+	for (size_t i = 0; i < e->n; i++) {
+		const struct inst_edit *d = &e->v[i];
+		if (d->off < at || d->off + d->del > len)
+			continue;
+		o += d->off - at;
+		struct inst_splice sp = { d->off, d->del, (uint32_t)o, (uint32_t)d->len };
+		const char *nl = memchr(d->text, '\n', d->len);
+		if (nl && memmem(d->text, d->len, "#line", 5)) { /* the text after the block */
+			const char *last = d->text + d->len;
+			while (last > d->text && last[-1] != '\n')
+				last--;
+			sp.out_off = (uint32_t)(o + (size_t)(last - d->text));
+			sp.ins = (uint32_t)(d->text + d->len - last);
+			sp.del = 0;
+		} else if (nl) {
+			sp.ins = (uint32_t)(nl - d->text);
+		}
+		const char *eol = memchr(src + d->off, '\n', sp.del);
+		if (eol)
+			sp.del = (uint32_t)(eol - (src + d->off));
+		res->splices[res->n_splices++] = sp;
+		o += d->len;
+		at = d->off + d->del;
+	}
+	return 0;
+}
+
 int inst_file(const char *src, size_t len, const char *file_name,
 	      const struct inst_options *opt, struct inst_result *res)
 {
@@ -85,6 +121,8 @@ int inst_file(const char *src, size_t len, const char *file_name,
 		res->len = len;
 	} else {
 		rc = edits_apply(&e, src, len, &res->text, &res->len);
+		if (!rc)
+			rc = splices_make(&e, src, len, res);
 	}
 out:
 	res->n_warnings = d.n;
@@ -93,6 +131,7 @@ out:
 	attempt_free(&a[1]);
 	if (rc) {
 		free(res->text);
+		free(res->splices);
 		memset(res, 0, sizeof *res);
 	}
 	return rc;
@@ -101,6 +140,7 @@ out:
 void inst_result_free(struct inst_result *res)
 {
 	free(res->text);
+	free(res->splices);
 	memset(res, 0, sizeof *res);
 }
 

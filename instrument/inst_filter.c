@@ -25,12 +25,14 @@
 struct filter_rule {
 	int include;
 	int is_file;
+	unsigned line;  /* where the pattern is, for --explain */
 	char *glob;
 };
 
 struct inst_filter {
 	struct filter_rule *rules;
 	size_t n, cap;
+	char *path;
 };
 
 void inst_filter_free(struct inst_filter *f)
@@ -40,17 +42,19 @@ void inst_filter_free(struct inst_filter *f)
 	for (size_t i = 0; i < f->n; i++)
 		free(f->rules[i].glob);
 	free(f->rules);
+	free(f->path);
 	free(f);
 }
 
-static int rule_add(struct inst_filter *f, int include, int is_file, const char *w, size_t l)
+static int rule_add(struct inst_filter *f, int include, int is_file, unsigned line,
+		    const char *w, size_t l)
 {
 	if (inst_grow(&f->rules, &f->cap, f->n, sizeof *f->rules, 16))
 		return -ENOMEM;
 	char *g = strndup(w, l);
 	if (!g)
 		return -ENOMEM;
-	f->rules[f->n++] = (struct filter_rule){ include, is_file, g };
+	f->rules[f->n++] = (struct filter_rule){ include, is_file, line, g };
 	return 0;
 }
 
@@ -72,6 +76,11 @@ int inst_filter_parse(const char *text, size_t len, const char *path, FILE *diag
 	struct inst_filter *f = calloc(1, sizeof *f);
 	if (!f)
 		return -ENOMEM;
+	f->path = strdup(path);
+	if (!f->path) {
+		free(f);
+		return -ENOMEM;
+	}
 	const char *msg = NULL;
 	size_t i = 0;
 	while (i < len) {
@@ -124,7 +133,7 @@ int inst_filter_parse(const char *text, size_t len, const char *path, FILE *diag
 			msg = "expected INCLUDE or EXCLUDE before a pattern";
 			goto bad;
 		} else {
-			rc = rule_add(f, mode, block == FILES, w, l);
+			rc = rule_add(f, mode, block == FILES, line, w, l);
 			if (rc)
 				goto out;
 		}
@@ -163,23 +172,37 @@ int inst_filter_load(const char *path, FILE *diag, struct inst_filter **out)
 	return rc;
 }
 
-int inst_filter_select(const struct inst_filter *f, const char *name, size_t name_len,
-		       const char *file_name, int selected)
+int inst_filter_explain(const struct inst_filter *f, const char *name, size_t name_len,
+			const char *file_name, int selected, char *why, size_t cap)
 {
 	char nm[256];
+	if (cap)
+		why[0] = '\0';
 	if (!f)
 		return selected;
 	if (name_len >= sizeof nm)
 		name_len = sizeof nm - 1;
 	memcpy(nm, name, name_len);
 	nm[name_len] = '\0';
-	int file_in = 1;
+	const struct filter_rule *by_name = NULL, *by_file = NULL;
 	for (size_t i = 0; i < f->n; i++) {
 		const struct filter_rule *r = &f->rules[i];
 		if (r->is_file && fnmatch(r->glob, file_name, 0) == 0)
-			file_in = r->include;
+			by_file = r;
 		else if (!r->is_file && fnmatch(r->glob, nm, 0) == 0)
-			selected = r->include;
+			by_name = r;
 	}
-	return file_in && selected;
+	const struct filter_rule *r = by_file && !by_file->include ? by_file : by_name;
+	if (r && cap)
+		snprintf(why, cap, "%sfilter %s:%u %s %s", r->is_file ? "file " : "", f->path,
+			 r->line, r->include ? "INCLUDE" : "EXCLUDE", r->glob);
+	if (by_name)
+		selected = by_name->include;
+	return (!by_file || by_file->include) && selected;
+}
+
+int inst_filter_select(const struct inst_filter *f, const char *name, size_t name_len,
+		       const char *file_name, int selected)
+{
+	return inst_filter_explain(f, name, name_len, file_name, selected, NULL, 0);
 }

@@ -225,6 +225,82 @@ struct inst_diag {
 void inst_warn(struct inst_diag *d, uint32_t line, uint32_t col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* A function definition and the verdict of the selection (inst_select.c). */
+struct inst_fn {
+	int32_t item;       /* the top-level item holding the body */
+	int32_t start;      /* first item of the definition (K&R: the line with the name) */
+	int32_t name;       /* the N_CALL or N_ID node of the name */
+	size_t k;           /* index of `item` among the top-level items */
+	uint32_t name_off, name_len, line;
+	uint8_t is_static, is_inline;
+	/* facts about the body */
+	uint8_t has_loop;        /* a loop other than a short fixed one */
+	uint8_t has_short_loop;  /* `for (i = 0; i < 3; i++)` */
+	uint8_t has_sync;        /* a call to a wrapped pthread/semaphore function */
+	uint8_t has_call;        /* any other call (functions, function-like macros) */
+	uint8_t recursive;       /* calls itself */
+	uint8_t calls_local;     /* calls another function defined in this file */
+	unsigned n_stmts;
+	uint32_t start_line;     /* line of a pthread_create naming it, or 0 */
+	uint32_t loop_site_line; /* first call of it in a loop of another function here, or 0 */
+	uint32_t rec_site_line;  /* first call of it from a recursive function here, or 0 */
+	uint32_t rec_site_caller;
+	/* the verdict */
+	int selected;
+	char why[160];
+	/* the probe pass */
+	uint8_t sites;           /* renamed calls or regions in it: an include covers it */
+	uint8_t rolled_back;     /* no file-scope place for #include <sgtrace.h> */
+};
+
+struct inst_fns {
+	struct inst_fn *v;
+	size_t n, cap;
+	size_t cursor;      /* inst_fns_find */
+};
+
+/* A call of a function defined in the same file. */
+struct inst_sel_call {
+	uint32_t line;
+	uint32_t caller;    /* index into fns */
+	int32_t callee;     /* index into fns */
+	uint8_t in_loop;
+};
+
+/* The selection's state (inst_select.c). */
+struct inst_sel {
+	const char *src;
+	size_t len;
+	const struct inst_tree *t;
+	struct inst_fns *fns;
+	struct inst_sel_call *calls;
+	size_t n_calls, cap_calls;
+	int32_t *index;     /* open-addressing table: name -> definition */
+	size_t index_mask;
+	int oom;
+};
+
+/* Finds the function definitions among the top-level items (and the start routines
+ * pthread_create names). Returns 0 or -ENOMEM. */
+int inst_select_find(struct inst_sel *s, const char *src, size_t len, const struct inst_tree *t,
+		     const int32_t *items, size_t n_items, struct inst_fns *fns);
+/* What the probe pass's walk sees in the body of definition fi: a call (not of a wrapped
+ * function, not a member) of the name at n, `len` bytes; a loop keyword. */
+void inst_select_call(struct inst_sel *s, int32_t fi, const struct inst_node *n, uint32_t len,
+		      int in_loop);
+void inst_select_loop(struct inst_sel *s, int32_t fi, const struct inst_node *kw);
+/* Decides which definitions get probes, with the reason (default rule, --all/--no-functions,
+ * filter). Returns 0 or -ENOMEM. */
+int inst_select_decide(struct inst_sel *s, const struct inst_options *opt, const char *file);
+void inst_select_free(struct inst_sel *s);
+/* The index of the definition whose body is top-level item `item`, or -1; ask in input order. */
+int32_t inst_fns_find(struct inst_fns *fns, int32_t item);
+void inst_fns_free(struct inst_fns *fns);
+/* Length of the identifier at src[off]. */
+uint32_t inst_id_len(const char *src, size_t len, uint32_t off);
+/* Is the identifier at src[off] a struct member (after `.` or `->`)? */
+int inst_is_member(const char *src, uint32_t off);
+
 /* The probe pass (inst_probe.c): reads the tree and the scanner state, adds edits. */
 int inst_probe(const char *src, size_t len, const struct inst_tree *t, const struct inst_lex *lx,
 	       const struct inst_options *opt, struct inst_diag *d, struct inst_edits *e,

@@ -21,6 +21,8 @@ struct name_ref {
 	uint32_t off, len;
 };
 
+struct pending;
+
 struct probe {
 	const char *src;
 	size_t len;
@@ -31,19 +33,24 @@ struct probe {
 	struct inst_edits *e;
 	struct inst_result *res;
 	char file_esc[1024];
-	/* thread start routines: third arguments of pthread_create calls */
-	struct name_ref *starts;
-	size_t n_starts, cap_starts;
-	/* conditional branches that already saw an #include <sgtrace.h> */
-	uint32_t *incs;
+	struct inst_fns fns;        /* definitions and their verdicts (inst_select.c) */
+	struct inst_sel sel;
+	int32_t fi;                 /* the definition whose body walk() is in, or -1 */
+	/* where an #include <sgtrace.h> was put, and the conditional branch it is in */
+	struct inc { uint32_t cond, off; } *incs;
 	size_t n_incs, cap_incs;
 	/* open regions: string literals with quotes */
 	struct name_ref *regions;
 	size_t n_regions, cap_regions;
 	size_t next_dsite;
 	int oom;
+	/* items waiting for the selection (item_finish) */
+	struct pending *pend;
+	size_t n_pend, cap_pend;
+	uint32_t *pend_conds;
+	size_t n_pend_conds, cap_pend_conds;
 	/* per item, filled by walk() */
-	int has_loop, has_sync, has_call, n_sites;
+	int n_sites;
 	uint32_t *site_conds;
 	size_t n_site_conds, cap_site_conds;
 };
@@ -76,76 +83,11 @@ static int cond_dominates(const struct inst_lex *lx, uint32_t a, uint32_t b)
 	return a == b;
 }
 
-/* The identifier an argument ends with (a thread start routine behind casts), if any. */
-static int last_ident(const char *s, uint32_t from, uint32_t to, struct name_ref *out)
-{
-	while (to > from && (s[to - 1] == ' ' || s[to - 1] == '\t' || s[to - 1] == '\n' ||
-			     s[to - 1] == '\r'))
-		to--;
-	uint32_t b = to;
-	while (b > from && inst_is_idch((unsigned char)s[b - 1]))
-		b--;
-	if (b == to || (s[b] >= '0' && s[b] <= '9'))
-		return 0;
-	out->off = b;
-	out->len = to - b;
-	return 1;
-}
-
-/* pthread_create(thread, attr, START, arg): remember START's name. */
-static void note_start_routine(struct probe *p, const struct inst_node *paren)
-{
-	const char *s = p->src;
-	int depth = 0, commas = 0;
-	uint32_t from = 0, to = 0;
-	for (uint32_t i = paren->off + 1; i + 1 < paren->end && !to; i++) {
-		char c = s[i];
-		if (c == '"' || c == '\'') {
-			for (i++; i + 1 < paren->end && s[i] != c; i++)
-				if (s[i] == '\\')
-					i++;
-		} else if (c == '(' || c == '[' || c == '{') {
-			depth++;
-		} else if (c == ')' || c == ']' || c == '}') {
-			depth--;
-		} else if (c == ',' && depth == 0) {
-			if (++commas == 2)
-				from = i + 1;
-			else if (commas == 3)
-				to = i;
-		}
-	}
-	struct name_ref r;
-	if (!from || !to || !last_ident(s, from, to, &r))
-		return;
-	if (inst_grow(&p->starts, &p->cap_starts, p->n_starts, sizeof *p->starts, 16)) {
-		p->oom = 1;
-		return;
-	}
-	p->starts[p->n_starts++] = r;
-}
-
 static int is_name(const struct probe *p, const struct inst_node *n, const char *w)
 {
 	size_t l = strlen(w);
 	return n->end - n->off >= l && !memcmp(p->src + n->off, w, l) &&
 	       (n->end - n->off == l || !inst_is_idch((unsigned char)p->src[n->off + l]));
-}
-
-static uint32_t id_len(const struct probe *p, const struct inst_node *n)
-{
-	uint32_t i = n->off;
-	while (i < p->len && inst_is_idch((unsigned char)p->src[i]))
-		i++;
-	return i - n->off;
-}
-
-static int is_start_routine(const struct probe *p, uint32_t off, uint32_t len)
-{
-	for (size_t i = 0; i < p->n_starts; i++)
-		if (p->starts[i].len == len && !memcmp(p->src + p->starts[i].off, p->src + off, len))
-			return 1;
-	return 0;
 }
 
 /* A region pragma at a statement position: replace the directive line(s) by the call, keeping
@@ -225,15 +167,19 @@ enum walk_ctx {
 	CTX_TOP,    /* a top-level declaration head */
 };
 
-static void walk(struct probe *p, int32_t i, enum walk_ctx ctx, int code, int depth);
+static int walk(struct probe *p, int32_t i, enum walk_ctx ctx, int code, int loop, int depth);
 
 /* block -> '{' stmt* head '}' */
-static void walk_block(struct probe *p, const struct inst_node *b, int code, int depth)
+static void walk_block(struct probe *p, const struct inst_node *b, int code, int loop,
+		       int depth)
 {
 	for (int32_t s = b->a >= 0 ? N(p, b->a)->first : -1; s >= 0; s = N(p, s)->next)
-		walk(p, s, code ? CTX_STMT : CTX_EXPR, code, depth + 1);
-	if (b->b >= 0)
-		walk(p, b->b, code ? CTX_STMT : CTX_EXPR, code, depth + 1);
+		walk(p, s, code ? CTX_STMT : CTX_EXPR, code, loop, depth + 1);
+	if (b->b >= 0) {
+		if (p->fi >= 0)
+			p->fns.v[p->fi].n_stmts++;
+		walk(p, b->b, code ? CTX_STMT : CTX_EXPR, code, loop, depth + 1);
+	}
 }
 
 static int head_is_initializer(const struct probe *p, int32_t head)
@@ -251,26 +197,19 @@ static int head_is_initializer(const struct probe *p, int32_t head)
 	return 0;
 }
 
-/* `s.pthread_mutex_lock(x)`, `p->sem_post`: a struct member, not the function. */
-static int is_member(const struct probe *p, uint32_t off)
-{
-	while (off > 0 && (p->src[off - 1] == ' ' || p->src[off - 1] == '\t' ||
-			   p->src[off - 1] == '\n' || p->src[off - 1] == '\r'))
-		off--;
-	return off > 0 && (p->src[off - 1] == '.' ||
-			   (off > 1 && p->src[off - 1] == '>' && p->src[off - 2] == '-'));
-}
-
-/* Walks a node or a list: renames wrapped calls, converts region pragmas, notes loops, sync
- * calls and other calls (for the default rule). */
-static void walk(struct probe *p, int32_t i, enum walk_ctx ctx, int code, int depth)
+/* Walks a node or a list: renames wrapped calls, converts region pragmas. In a function body
+ * (p->fi) it also tells the selection what the body holds: statements, loops, sync calls, and
+ * calls with whether they run in a loop (`loop`). In a head, whatever follows a loop keyword
+ * runs in the loop: its condition, its body when that is a statement of the same head
+ * (`for (...) f(x);`) and the item's block. Returns 1 for a list with a loop keyword. */
+static int walk(struct probe *p, int32_t i, enum walk_ctx ctx, int code, int loop, int depth)
 {
 	if (i < 0 || depth > 20000)
-		return;
+		return 0;
 	const struct inst_node *n = N(p, i);
 	switch (n->kind) {
 	case N_LIST: {
-		int at_start = 1;
+		int at_start = 1, kw = 0;
 		for (int32_t c = n->first; c >= 0; c = N(p, c)->next) {
 			const struct inst_node *cn = N(p, c);
 			if (cn->kind == N_PRAGMA) {
@@ -283,52 +222,61 @@ static void walk(struct probe *p, int32_t i, enum walk_ctx ctx, int code, int de
 				continue;
 			}
 			at_start = 0;
-			if (cn->kind == N_BLOCK && ctx == CTX_EXPR && c == n->first)
-				walk_block(p, cn, code, depth + 1); /* ({ ... }) */
-			else if (cn->kind == N_BLOCK)
-				walk_block(p, cn, 0, depth + 1);   /* (T){ ... } */
-			else
-				walk(p, c, ctx == CTX_TOP ? CTX_TOP : CTX_EXPR, code, depth + 1);
+			if (cn->kind == N_KW) {
+				if (cn->sub == KW_LOOP && p->fi >= 0 && ctx != CTX_TOP) {
+					inst_select_loop(&p->sel, p->fi, cn);
+					loop = kw = 1;
+				}
+			} else if (cn->kind == N_BLOCK && ctx == CTX_EXPR && c == n->first) {
+				walk_block(p, cn, code, loop, depth + 1); /* ({ ... }) */
+			} else if (cn->kind == N_BLOCK) {
+				walk_block(p, cn, 0, loop, depth + 1);   /* (T){ ... } */
+			} else if (cn->kind != N_ASSIGN) {
+				walk(p, c, ctx == CTX_TOP ? CTX_TOP : CTX_EXPR, code, loop, depth + 1);
+			}
 		}
+		return kw;
+	}
+	case N_ITEM: {
+		if (p->fi >= 0 && ctx != CTX_TOP)
+			p->fns.v[p->fi].n_stmts++;
+		int lp = walk(p, n->a, ctx, code, loop, depth + 1) || loop;
+		if (n->b >= 0)
+			walk_block(p, N(p, n->b), code && !head_is_initializer(p, n->a), lp,
+				   depth + 1);
 		break;
 	}
-	case N_ITEM:
-		walk(p, n->a, ctx, code, depth + 1);
-		if (n->b >= 0)
-			walk_block(p, N(p, n->b), code && !head_is_initializer(p, n->a), depth + 1);
-		break;
 	case N_CALL: {
-		uint32_t l = id_len(p, n);
-		if (ctx == CTX_TOP || is_member(p, n->off))
+		uint32_t l = inst_id_len(p->src, p->len, n->off);
+		if (ctx == CTX_TOP || inst_is_member(p->src, n->off)) {
 			;
-		else if (inst_is_wrapped(p->src + n->off, l)) {
+		} else if (inst_is_wrapped(p->src + n->off, l)) {
 			edits_add(p->e, n->off, 0, "sg_", 3);
-			p->has_sync = 1;
 			p->res->n_renamed++;
 			site_add(p, n->cond);
-		} else {
-			p->has_call = 1;
+			if (p->fi >= 0)
+				p->fns.v[p->fi].has_sync = 1;
+		} else if (p->fi >= 0) {
+			inst_select_call(&p->sel, p->fi, n, l, loop);
 		}
 		if (n->a >= 0)
-			walk(p, N(p, n->a)->a, ctx == CTX_TOP ? CTX_TOP : CTX_EXPR, code, depth + 1);
+			walk(p, N(p, n->a)->a, ctx == CTX_TOP ? CTX_TOP : CTX_EXPR, code, loop,
+			     depth + 1);
 		break;
 	}
 	case N_ID:
-		if (inst_is_wrapped(p->src + n->off, n->end - n->off) && !is_member(p, n->off))
+		if (inst_is_wrapped(p->src + n->off, n->end - n->off) &&
+		    !inst_is_member(p->src, n->off))
 			inst_warn(p->d, n->line, n->col, "'%.*s' is named but not called here (its "
 				  "address taken?): calls through it are not traced",
 				  (int)(n->end - n->off), p->src + n->off);
 		break;
-	case N_KW:
-		if (n->sub == KW_LOOP)
-			p->has_loop = 1;
-		break;
 	case N_PAREN:
 	case N_BRACKET:
-		walk(p, n->a, ctx == CTX_TOP ? CTX_TOP : CTX_EXPR, code, depth + 1);
+		walk(p, n->a, ctx == CTX_TOP ? CTX_TOP : CTX_EXPR, code, loop, depth + 1);
 		break;
 	case N_BLOCK:
-		walk_block(p, n, code, depth + 1);
+		walk_block(p, n, code, loop, depth + 1);
 		break;
 	case N_PRAGMA:
 		inst_warn(p->d, n->line, n->col, "region pragma is not at a statement position "
@@ -337,161 +285,13 @@ static void walk(struct probe *p, int32_t i, enum walk_ctx ctx, int code, int de
 	default:
 		break;
 	}
-}
-
-/* A function definition found in the tree. */
-struct fn {
-	int32_t start;     /* first top-level item of the definition (K&R: its first line) */
-	int32_t name;      /* the N_CALL whose identifier is the function's name */
-	int is_static, is_inline;
-};
-
-/* Does the parenthesis group start with '*' (a pointer declarator `(*name(...))`, not a call)? */
-static int group_is_pointer(const struct probe *p, const struct inst_node *paren)
-{
-	uint32_t i = paren->off + 1;
-	while (i < paren->end && (p->src[i] == ' ' || p->src[i] == '\t' || p->src[i] == '\n' ||
-				  p->src[i] == '\r'))
-		i++;
-	return i < paren->end && p->src[i] == '*';
-}
-
-/* The first call in a declarator group, looking through nested pointer groups:
- * `(*name(params))`, `(*(*name(params))(int))`. */
-static int32_t group_name(const struct probe *p, const struct inst_node *grp, int depth)
-{
-	if (grp->a < 0 || depth > 64)
-		return -1;
-	for (int32_t c = N(p, grp->a)->first; c >= 0; c = N(p, c)->next) {
-		const struct inst_node *n = N(p, c);
-		if (n->kind == N_CALL && n->a >= 0 && group_is_pointer(p, N(p, n->a)))
-			return group_name(p, N(p, n->a), depth + 1);
-		if (n->kind == N_CALL)
-			return c;
-		if (n->kind == N_PAREN)
-			return group_name(p, n, depth + 1);
-	}
-	return -1;
-}
-
-/* The declarator name in a head: the first call at top level that has something before it, else
- * (functions returning function pointers: `int (*f(int))(int)`, where `int (` looks like a
- * call) the first call inside the first pointer group. */
-static int32_t decl_name(const struct probe *p, int32_t head)
-{
-	int32_t before = 0, attr = 0;
-	for (int32_t i = N(p, head)->first; i >= 0; i = N(p, i)->next) {
-		const struct inst_node *n = N(p, i);
-		if (attr && n->kind == N_PAREN) { /* __attribute__((...)), asm("..."), typeof(...) */
-			attr = 0;
-			before++;
-			continue;
-		}
-		attr = n->kind == N_KW && n->sub == KW_ATTR;
-		if (n->kind == N_CALL && n->a >= 0 && group_is_pointer(p, N(p, n->a)))
-			return group_name(p, N(p, n->a), 0); /* `type (*name(...))(...)` */
-		if (n->kind == N_CALL && before)
-			return i;
-		if (n->kind == N_PAREN && before)
-			return group_name(p, n, 0);
-		before++;
-	}
-	return -1;
-}
-
-/* Rejects heads that cannot start a function definition; notes specifiers. */
-static int head_ok(const struct probe *p, int32_t head, struct fn *f)
-{
-	for (int32_t i = N(p, head)->first; i >= 0; i = N(p, i)->next) {
-		const struct inst_node *n = N(p, i);
-		if (n->kind == N_ASSIGN || n->kind == N_PRAGMA || n->kind == N_BLOCK)
-			return 0;
-		if (n->kind == N_KW) {
-			if (n->sub == KW_LOOP || n->sub == KW_STMT || n->sub == KW_TYPEDEF)
-				return 0;
-			f->is_static |= n->sub == KW_STATIC;
-			f->is_inline |= n->sub == KW_INLINE;
-		}
-	}
-	return 1;
-}
-
-/* Is the text of a parenthesis group an identifier list `(a, b, c)` (K&R parameters)? */
-static int ident_list(const struct probe *p, const struct inst_node *paren)
-{
-	for (uint32_t i = paren->off + 1; i + 1 < paren->end; i++) {
-		char c = p->src[i];
-		if (!inst_is_idch((unsigned char)c) && c != ',' && c != ' ' && c != '\t' &&
-		    c != '\n' && c != '\r')
-			return 0;
-	}
-	return 1;
-}
-
-/* Decides whether top-level item `items[k]` (with a block) is a function definition. */
-static int fn_detect(const struct probe *p, int32_t *items, size_t k, struct fn *f)
-{
-	const struct inst_node *it = N(p, items[k]);
-	memset(f, 0, sizeof *f);
-	if (it->a >= 0) {
-		if (!head_ok(p, it->a, f))
-			return 0;
-		f->name = decl_name(p, it->a);
-		f->start = items[k];
-		return f->name >= 0;
-	}
-	/* K&R: `int f(a, b) int a; char *b; {` arrives as items `int f(a,b) int a;`, `char *b;`
-	 * and an item with an empty head and the body. */
-	for (size_t j = k; j-- > 0 && k - j <= 64;) {
-		const struct inst_node *d = N(p, items[j]);
-		if (d->b >= 0 || d->a < 0)
-			return 0;
-		struct fn g;
-		memset(&g, 0, sizeof g);
-		if (!head_ok(p, d->a, &g))
-			return 0;
-		int32_t name = decl_name(p, d->a);
-		if (name >= 0 && N(p, name)->a >= 0 && N(p, name)->next >= 0 &&
-		    ident_list(p, N(p, N(p, name)->a))) {
-			*f = g;
-			f->name = name;
-			f->start = items[j];
-			return 1;
-		}
-	}
 	return 0;
-}
-
-/* Default rule (docs/instrumenter.md): probe main, thread start routines, and functions that
- * loop or synchronise *and* call other functions. Leaf functions (no call but to the sync
- * wrappers, whose events are recorded anyway) are left alone even when they loop: they are
- * the small helpers called in inner loops whose probes would dominate the overhead. */
-static int fn_selected(struct probe *p, const struct fn *f, const struct inst_node *nm,
-		       uint32_t nlen)
-{
-	if (f->is_inline && !f->is_static)
-		return 0; /* C99: an extern inline definition may not hold a static object */
-	int sel;
-	switch (p->opt ? p->opt->func_mode : INST_FUNC_DEFAULT) {
-	case INST_FUNC_NONE:
-		return 0;
-	case INST_FUNC_ALL:
-		sel = 1;
-		break;
-	default:
-		sel = ((p->has_loop || p->has_sync) && p->has_call) ||
-		      (nlen == 4 && !memcmp(p->src + nm->off, "main", 4)) ||
-		      is_start_routine(p, nm->off, nlen);
-		break;
-	}
-	if (p->opt && p->opt->filter)
-		sel = inst_filter_select(p->opt->filter, p->src + nm->off, nlen, p->d->file, sel);
-	return sel;
 }
 
 /* Puts `#include <sgtrace.h>` (and a #line back to the user's file) before item `start` unless
  * an earlier one covers every site. Returns 0, or -1 when no file-scope place exists. */
-static int place_include(struct probe *p, const struct inst_node *start, uint32_t prev_end)
+static int place_include(struct probe *p, const struct inst_node *start, uint32_t prev_end,
+			 int dry)
 {
 	uint32_t off = start->off, line = start->line, c = start->cond;
 	for (;;) {
@@ -506,14 +306,16 @@ static int place_include(struct probe *p, const struct inst_node *start, uint32_
 	}
 	if (off < prev_end)
 		return -1;
-	for (size_t k = 0; k < p->n_incs; k++)
-		if (cond_dominates(p->lx, p->incs[k], c))
+	if (dry)
+		return 0;
+	for (size_t k = 0; k < p->n_incs; k++) /* one before this place covers it */
+		if (p->incs[k].off <= off && cond_dominates(p->lx, p->incs[k].cond, c))
 			return 0;
 	if (inst_grow(&p->incs, &p->cap_incs, p->n_incs, sizeof *p->incs, 16)) {
 		p->oom = 1;
 		return 0;
 	}
-	p->incs[p->n_incs++] = c;
+	p->incs[p->n_incs++] = (struct inc){ c, off };
 	uint32_t ls = off;
 	while (ls > 0 && (p->src[ls - 1] == ' ' || p->src[ls - 1] == '\t'))
 		ls--;
@@ -576,54 +378,105 @@ static int file_scope_item(const struct probe *p, const int32_t *items, size_t *
 	return 1;
 }
 
-/* One top-level item with a block: function or not, with its sites and include. */
+/* The include for item k's sites (p->site_conds), at the first item known to be at file
+ * scope before it (its definition's first item `start` when it is one); `dry`: only whether
+ * there is a place. Returns 0 or -1 after a warning: no place. */
+static int item_include(struct probe *p, const int32_t *items, size_t k, int32_t start, int dry)
+{
+	size_t j = k;
+	while (j > 0 && items[j] != start)
+		j--;
+	int ok = file_scope_item(p, items, &j);
+	const struct inst_node *at = N(p, items[j]);
+	uint32_t prev_end = j > 0 ? N(p, items[j - 1])->end : 0;
+	if (ok && place_include(p, at, prev_end, dry) == 0)
+		return 0;
+	inst_warn(p->d, at->line, at->col, "no file-scope place for #include <sgtrace.h> before "
+		  "this definition (#if or a macro brace around it); left uninstrumented");
+	return -1;
+}
+
+/* An item whose include waits for the selection: the branches of its sites. */
+struct pending {
+	size_t k;
+	int32_t fi;
+	size_t cond0, n_cond; /* in p->pend_conds */
+};
+
+static void pending_add(struct probe *p, size_t k, int32_t fi)
+{
+	if (inst_grow(&p->pend, &p->cap_pend, p->n_pend, sizeof *p->pend, 64) ||
+	    inst_grow(&p->pend_conds, &p->cap_pend_conds, p->n_pend_conds + p->n_site_conds,
+		      sizeof *p->pend_conds, 256)) {
+		p->oom = 1;
+		return;
+	}
+	p->pend[p->n_pend++] = (struct pending){ k, fi, p->n_pend_conds, p->n_site_conds };
+	if (p->n_site_conds)
+		memcpy(p->pend_conds + p->n_pend_conds, p->site_conds,
+		       p->n_site_conds * sizeof *p->site_conds);
+	p->n_pend_conds += p->n_site_conds;
+}
+
+/* One top-level item with a block: function or not, its renamed calls and regions. Its include
+ * and a definition's probe come later (item_finish), once the selection has seen the whole
+ * file; only whether the include has a place is decided here, and without one the item's
+ * edits are taken back. */
 static void item_block(struct probe *p, int32_t *items, size_t k)
 {
 	const struct inst_node *it = N(p, items[k]);
 	size_t mark = p->e->n;
 	unsigned renamed = p->res->n_renamed, regions = p->res->n_regions;
 	size_t nregions = p->n_regions;
-	p->has_loop = p->has_sync = p->has_call = 0;
 	p->n_sites = 0;
 	p->n_site_conds = 0;
-	struct fn f;
-	int is_fn = fn_detect(p, items, k, &f);
-	walk(p, it->a, CTX_TOP, 0, 0);
-	walk_block(p, N(p, it->b), is_fn, 0);
+	p->fi = -1;
+	int32_t fi = inst_fns_find(&p->fns, items[k]);
+	walk(p, it->a, CTX_TOP, 0, 0, 0);
+	p->fi = fi;
+	walk_block(p, N(p, it->b), fi >= 0, 0, 0);
+	p->fi = -1;
 	define_sites_before(p, it->end);
-	const struct inst_node *start = is_fn ? N(p, f.start) : it;
-	int probed = 0;
-	if (is_fn) {
+	if (fi >= 0)
 		p->res->n_functions++;
-		const struct inst_node *nm = N(p, f.name);
-		uint32_t nlen = id_len(p, nm);
-		if (fn_selected(p, &f, nm, nlen)) {
-			const struct inst_node *b = N(p, it->b);
-			edits_addf(p->e, b->off + 1, 0, GUARD_FMT, (int)nlen, p->src + nm->off,
-				   p->file_esc, nm->line);
-			site_add(p, b->cond);
-			p->res->n_probed++;
-			probed = 1;
-		}
-	}
-	if (p->n_sites == 0)
-		return;
-	size_t j = k;
-	while (j > 0 && items[j] != (is_fn ? f.start : items[k]))
-		j--;
-	int ok = file_scope_item(p, items, &j);
-	start = N(p, items[j]);
-	uint32_t prev_end = j > 0 ? N(p, items[j - 1])->end : 0;
-	if (!ok || place_include(p, start, prev_end) < 0) {
-		inst_warn(p->d, start->line, start->col, "no file-scope place for #include "
-			  "<sgtrace.h> before this definition (#if or a macro brace around it); left "
-			  "uninstrumented");
+	if (p->n_sites &&
+	    item_include(p, items, k, fi >= 0 ? p->fns.v[fi].start : items[k], 1) < 0) {
 		edits_truncate(p->e, mark);
 		p->res->n_renamed = renamed;
 		p->res->n_regions = regions;
 		p->n_regions = nregions;
-		p->res->n_probed -= probed;
+		if (fi >= 0)
+			p->fns.v[fi].rolled_back = 1;
+		return;
 	}
+	if (p->n_sites || fi >= 0)
+		pending_add(p, k, fi);
+}
+
+/* A pending item's include, for its sites and the probe of a selected definition, and the
+ * probe. */
+static void item_finish(struct probe *p, int32_t *items, const struct pending *pd)
+{
+	struct inst_fn *f = pd->fi >= 0 ? &p->fns.v[pd->fi] : NULL;
+	const struct inst_node *b = N(p, N(p, items[pd->k])->b);
+	int probe = f && f->selected && !f->rolled_back, placed = 0;
+	p->n_site_conds = 0;
+	for (size_t c = 0; c < pd->n_cond; c++)
+		site_add(p, p->pend_conds[pd->cond0 + c]);
+	if (probe)
+		site_add(p, b->cond);
+	if (p->n_site_conds &&
+	    item_include(p, items, pd->k, f ? f->start : items[pd->k], 0) == 0 && probe) {
+		edits_addf(p->e, b->off + 1, 0, GUARD_FMT, (int)f->name_len,
+			   p->src + f->name_off, p->file_esc, f->line);
+		p->res->n_probed++;
+		placed = 1;
+	}
+	if (f && p->opt && p->opt->explain)
+		fprintf(p->opt->explain, "%s:%u %.*s: %s: %s\n", p->d->file, f->line,
+			(int)f->name_len, p->src + f->name_off, placed ? "selected" : "left out",
+			f->selected && !placed ? "no file-scope place for #include <sgtrace.h>" :
+			f->why);
 }
 
 int inst_probe(const char *src, size_t len, const struct inst_tree *t, const struct inst_lex *lx,
@@ -631,7 +484,7 @@ int inst_probe(const char *src, size_t len, const struct inst_tree *t, const str
 	       struct inst_result *res)
 {
 	struct probe p = { .src = src, .len = len, .t = t, .lx = lx, .opt = opt, .d = d, .e = e,
-			   .res = res };
+			   .res = res, .fi = -1 };
 	int32_t *items = NULL;
 	size_t n_items = 0, cap_items = 0;
 	int rc = 0;
@@ -645,9 +498,6 @@ int inst_probe(const char *src, size_t len, const struct inst_tree *t, const str
 			  "uninstrumented", t->errors[k].msg);
 	if (t->top < 0)
 		goto out;
-	for (size_t k = 0; k < t->n_creates; k++) /* thread start routines, anywhere in the file */
-		if (N(&p, t->creates[k])->a >= 0)
-			note_start_routine(&p, N(&p, N(&p, t->creates[k])->a));
 	for (int32_t i = t->nodes[t->top].first; i >= 0; i = t->nodes[i].next) {
 		if (inst_grow(&items, &cap_items, n_items, sizeof *items, 256)) {
 			rc = -ENOMEM;
@@ -655,6 +505,9 @@ int inst_probe(const char *src, size_t len, const struct inst_tree *t, const str
 		}
 		items[n_items++] = i;
 	}
+	rc = inst_select_find(&p.sel, src, len, t, items, n_items, &p.fns);
+	if (rc)
+		goto out;
 	for (size_t k = 0; k < n_items; k++) {
 		const struct inst_node *it = N(&p, items[k]);
 		if (item_has_error(&p, it))
@@ -663,9 +516,14 @@ int inst_probe(const char *src, size_t len, const struct inst_tree *t, const str
 			item_block(&p, items, k);
 		} else {
 			p.n_site_conds = 0;
-			walk(&p, it->a, CTX_TOP, 0, 0);
+			walk(&p, it->a, CTX_TOP, 0, 0, 0);
 		}
 	}
+	rc = inst_select_decide(&p.sel, opt, d->file);
+	if (rc)
+		goto out;
+	for (size_t k = 0; k < p.n_pend; k++)
+		item_finish(&p, items, &p.pend[k]);
 	for (size_t k = 0; k < p.n_regions; k++)
 		inst_warn(d, 1, 1, "region %.*s is opened but never closed in this file",
 			  (int)p.regions[k].len, src + p.regions[k].off);
@@ -673,9 +531,11 @@ int inst_probe(const char *src, size_t len, const struct inst_tree *t, const str
 		rc = -ENOMEM;
 out:
 	free(items);
-	free(p.starts);
+	inst_select_free(&p.sel);
 	free(p.incs);
 	free(p.regions);
 	free(p.site_conds);
+	free(p.pend);
+	free(p.pend_conds);
 	return rc;
 }

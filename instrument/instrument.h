@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct inst_filter;
 
@@ -26,6 +27,18 @@ struct inst_options {
 	const struct inst_filter *filter; /* NULL: none; borrowed, not freed */
 	FILE *diag;                       /* where warnings go (stderr if NULL) */
 	int quiet;                        /* non-zero: no warnings printed (still counted) */
+	FILE *explain;                    /* non-NULL: one line per function definition, */
+					  /* `file:line name: selected|left out: why` */
+};
+
+/* Where one input line differs in the output: `del` input bytes at input offset `off` are
+ * replaced by the `ins` output bytes at output offset `out_off`. Only what lands on the output
+ * line that carries the input line's number counts: of an inserted `#include <sgtrace.h>` +
+ * `#line` block, the text after it; of a replacement spanning lines (a region pragma with
+ * continuation lines), its first line. `scalegraph cc` maps the compiler's columns back with
+ * these. Sorted by `off`. */
+struct inst_splice {
+	uint32_t off, del, out_off, ins;
 };
 
 /* The result of instrumenting one file. `text` is malloc'd and owned by the caller
@@ -38,6 +51,8 @@ struct inst_result {
 	unsigned n_renamed;     /* pthread/sem calls renamed to sg_ wrappers */
 	unsigned n_regions;     /* region pragmas converted */
 	unsigned n_warnings;
+	struct inst_splice *splices; /* malloc'd, owned like `text` */
+	size_t n_splices;
 };
 
 /* Instruments `src` (`len` bytes, need not be NUL-terminated) read from `file_name` (used in
@@ -63,6 +78,10 @@ void inst_filter_free(struct inst_filter *f);
  * applied in order and the last matching rule wins; an excluded file excludes all its functions. */
 int inst_filter_select(const struct inst_filter *f, const char *name, size_t name_len,
 		       const char *file_name, int selected);
+/* inst_filter_select, and the rule that decided: when one did, `why` (capacity `cap`) gets
+ * "filter PATH:LINE EXCLUDE pattern" (or INCLUDE, or "file filter ..."); else it is "". */
+int inst_filter_explain(const struct inst_filter *f, const char *name, size_t name_len,
+			const char *file_name, int selected, char *why, size_t cap);
 
 /* Reads a whole file into a malloc'd buffer (`*len` bytes, NUL-terminated for convenience).
  * Returns 0 or -errno. */

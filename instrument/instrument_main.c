@@ -14,17 +14,21 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: scalegraph instrument IN.c [-o OUT.c] [--filter FILE] [--no-functions]\n"
-		"                             [--all-functions] [--name NAME] [--stats] [-q]\n\n"
+		"                             [--all-functions] [--name NAME] [--stats] [--explain]\n"
+		"                             [-q]\n\n"
 		"Inserts scalegraph probes into one unpreprocessed C file (IN.c or - for stdin):\n"
 		"function entry/exit, sg_ wrappers for pthread and semaphore calls, region pragmas.\n\n"
 		"  -o OUT.c          write here (default: stdout)\n"
 		"  --filter FILE     include/exclude functions and files (Score-P filter syntax)\n"
 		"  --no-functions    no function probes: sync calls and regions only\n"
-		"  --all-functions   probe every function definition (the default rule skips\n"
-		"                    functions with no loop, no sync call, that are not main\n"
-		"                    or a thread start routine)\n"
+		"  --all-functions   probe every function definition (the default rule probes\n"
+		"                    main, thread start routines and functions that loop or\n"
+		"                    synchronise and call others, but not directly recursive\n"
+		"                    ones nor tiny helpers called in a loop)\n"
 		"  --name NAME       file name for #line, messages and trace definitions\n"
 		"  --stats           print counts on stderr\n"
+		"  --explain         print on stderr, per function, `file:line name: selected|\n"
+		"                    left out: why`\n"
 		"  -q                no warnings\n"
 		"See docs/instrumenter.md.\n");
 }
@@ -54,6 +58,8 @@ int main(int argc, char **argv)
 			opt.func_mode = INST_FUNC_ALL;
 		} else if (!strcmp(a, "--stats")) {
 			stats = 1;
+		} else if (!strcmp(a, "--explain")) {
+			opt.explain = stderr;
 		} else if (!strcmp(a, "-q")) {
 			opt.quiet = 1;
 		} else if (a[0] == '-' && a[1] != '\0') {

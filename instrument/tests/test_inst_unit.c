@@ -123,6 +123,62 @@ static void test_selection(void **state)
 	inst_result_free(&r);
 }
 
+/* A helper of n statements with a short loop and a libm-like call, called in a loop. */
+static char *tiny_src(int n_stmts, const char *loop)
+{
+	static char buf[4096];
+	int o = snprintf(buf, sizeof buf, "double h(double *v) { double s = 0; %s s += ext(v[k]);",
+			 loop);
+	for (int i = 2; i < n_stmts; i++)
+		o += snprintf(buf + o, sizeof buf - (size_t)o, " s += %d;", i);
+	snprintf(buf + o, sizeof buf - (size_t)o, " }\n"
+		 "double d(double *v, int n) { double s = 0; while (n--) s += h(v); return s; }\n");
+	return buf;
+}
+
+static void test_tiny_helper_bounds(void **state)
+{
+	(void)state;
+	struct inst_result r;
+	/* 32 statements (the declaration, the loop, 30 more): tiny, left out */
+	char *out = run(tiny_src(32, "for (int k = 0; k < 3; k++)"), INST_FUNC_DEFAULT, NULL, &r);
+	assert_null(strstr(out, "\"h\""));
+	assert_non_null(strstr(out, "\"d\""));
+	inst_result_free(&r);
+	/* 33: not tiny any more, probed */
+	out = run(tiny_src(33, "for (int k = 0; k < 3; k++)"), INST_FUNC_DEFAULT, NULL, &r);
+	assert_non_null(strstr(out, "\"h\""));
+	inst_result_free(&r);
+	/* a loop bound above 16, or a while loop, is a real loop: not tiny */
+	out = run(tiny_src(4, "for (int k = 0; k < 17; k++)"), INST_FUNC_DEFAULT, NULL, &r);
+	assert_non_null(strstr(out, "\"h\""));
+	inst_result_free(&r);
+	out = run(tiny_src(4, "for (int k = 0; k <= 0x10; k++)"), INST_FUNC_DEFAULT, NULL, &r);
+	assert_null(strstr(out, "\"h\""));
+	inst_result_free(&r);
+	out = run(tiny_src(4, "for (int k = 0; k < n_dim; k++)"), INST_FUNC_DEFAULT, NULL, &r);
+	assert_non_null(strstr(out, "\"h\""));
+	inst_result_free(&r);
+	/* a helper calling a function defined here is not tiny: the callee may be big */
+	const char *src = "static int big(int x) { for (;;) return x; }\n"
+			  "int h(int x) { for (int k = 0; k < 2; k++) x += big(x); return x; }\n"
+			  "int d(int n) { int s = 0; while (n--) s += h(n); return s; }\n";
+	out = run(src, INST_FUNC_DEFAULT, NULL, &r);
+	assert_non_null(strstr(out, "\"h\""));
+	inst_result_free(&r);
+	/* not called in a loop: probed */
+	src = "int h(int x) { for (int k = 0; k < 2; k++) x += ext(x); return x; }\n"
+	      "int d(int n) { if (n) return h(n); for (;;) return ext(0); }\n";
+	out = run(src, INST_FUNC_DEFAULT, NULL, &r);
+	assert_non_null(strstr(out, "\"h\""));
+	inst_result_free(&r);
+	/* a member call of the same name is not recursion */
+	src = "int walk(struct t *n) { int s = 0; while (n) { s += n->walk(n) + ext(n); n = n->next; } return s; }\n";
+	out = run(src, INST_FUNC_DEFAULT, NULL, &r);
+	assert_non_null(strstr(out, "\"walk\""));
+	inst_result_free(&r);
+}
+
 static void test_include_once_per_branch(void **state)
 {
 	(void)state;
@@ -299,6 +355,7 @@ int main(void)
 		cmocka_unit_test(test_pragma_parse),
 		cmocka_unit_test(test_edits),
 		cmocka_unit_test(test_selection),
+		cmocka_unit_test(test_tiny_helper_bounds),
 		cmocka_unit_test(test_include_once_per_branch),
 		cmocka_unit_test(test_region_name_with_nul),
 		cmocka_unit_test(test_include_after_stray_backslash),

@@ -1,0 +1,69 @@
+/* `--explain` with a filter: the rule that decided is named with its file and line. Same code
+ * as explain.c. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+static int counter;
+struct tree {
+	struct tree *left, *right;
+	int value;
+};
+
+static int sq(int x) { return x * x; }
+static void locked_inc(void) { pthread_mutex_lock(&m); counter++; pthread_mutex_unlock(&m); }
+static int straight(int x) { return sq(x) + 1; }
+static int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+static int scale(int x) { int r; pthread_mutex_lock(&m); r = abs(x) * counter; pthread_mutex_unlock(&m); return r; }
+static int visit(const struct tree *t) { int s = 0; for (int k = 0; k < 2; k++) s += abs(t->value); return s; }
+
+static int tree_sum(const struct tree *t)
+{
+	if (!t)
+		return 0;
+	return visit(t) + tree_sum(t->left) + tree_sum(t->right);
+}
+
+static int row(int n)
+{
+	int s = 0;
+	for (int i = 0; i < n; i++)
+		s += sq(i);
+	return s;
+}
+
+static int grid(int n)
+{
+	int s = 0;
+	for (int i = 0; i < n; i++)
+		s += row(i) + scale(i);
+	return s;
+}
+
+static void push(int v)
+{
+	pthread_mutex_lock(&m);
+	counter += v;
+	memset(&v, 0, sizeof v);
+	pthread_mutex_unlock(&m);
+}
+
+static void *worker(void *arg)
+{
+	locked_inc();
+	push(*(int *)arg);
+	return arg;
+}
+
+int main(void)
+{
+	pthread_t t;
+	int one = 1;
+	struct tree leaf = { NULL, NULL, 3 }, root = { &leaf, NULL, 4 };
+	pthread_create(&t, NULL, (void *(*)(void *))(worker), &one);
+	pthread_join(t, NULL);
+	printf("%d %d %d %d %d\n", straight(2), fib(10), grid(4), tree_sum(&root), counter);
+	return 0;
+}
