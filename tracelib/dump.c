@@ -148,6 +148,28 @@ static void describe(struct sgr_trace *t, const struct sgr_event *e, char *out, 
 	case SG_EV_SWITCH_LOST:
 		snprintf(out, len, "%" PRId64 " records", e->value);
 		return;
+	case SG_EV_FUNC_THROTTLED:
+	case SG_EV_FUNC_UNRECORDED:
+	case SG_EV_FUNC_UNRECORDED_TIME: {
+		const struct sgr_function *f = sgr_function(t, e->id);
+		if (f)
+			snprintf(a, sizeof a, "%s", f->name);
+		else
+			snprintf(a, sizeof a, "function#%" PRIu32 "(undefined)", e->id);
+		if (e->kind == SG_EV_FUNC_THROTTLED)
+			snprintf(out, len, "fn=%s reason=%s calls=%" PRId64, a,
+				 e->aux == SG_THROTTLE_RULE ? "rule" :
+				 e->aux == SG_THROTTLE_BUDGET ? "budget" : "?", e->value);
+		else if (e->kind == SG_EV_FUNC_UNRECORDED)
+			snprintf(out, len, "fn=%s calls=%" PRId64, a, e->value);
+		else   /* ticks of the trace's clock, and in ns */
+			snprintf(out, len, "fn=%s ticks=%" PRId64 " ns=%.0f", a, e->value,
+				 (double)e->value * sgr_info(t)->ns_per_tick);
+		return;
+	}
+	case SG_EV_TRACE_BUDGET:
+		snprintf(out, len, "bytes=%" PRId64, e->value);
+		return;
 	case SG_EV_COUNTER: {
 		const struct sgr_counter *c = sgr_counter(t, e->id);
 		if (c)
