@@ -227,9 +227,9 @@ struct sgt_fn {
 /* The first SGT_TIME_FIRST outermost unrecorded calls are timed, then one in SGT_TIME_EVERY
  * (a power of two): docs/tracelib.md. The first ones because a recursive function throttled in
  * the middle of a recursion has a few big outermost unrecorded calls (the subtrees under its
- * recorded calls), which a sample of 1 in 16 would miss. */
+ * recorded calls), which a sample of 1 in 64 would miss. */
 #define SGT_TIME_FIRST 64u
-#define SGT_TIME_EVERY 16u
+#define SGT_TIME_EVERY 64u
 
 /* The cold part, written when the function is throttled and read when its counts are. */
 struct sgt_fn_cold {
