@@ -6,7 +6,8 @@
 # per function and thread, also when the rule strikes inside a recursion; SG_THROTTLE=0 records
 # every call, a slow function is never throttled, a bad SG_THROTTLE or SG_TRACE_MAX is one
 # error line with tracing off; a small SG_TRACE_MAX stops function probes (never sync events)
-# with a trace_budget record. Prints PASS:/FAIL: lines (tests/run-tests.sh).
+# with a trace_budget record; a process killed with SIGKILL keeps the counts written at its last
+# chunk start. Prints PASS:/FAIL: lines (tests/run-tests.sh).
 set -u
 B=${B:-build}
 prog=$PWD/$B/tests/tracelib/throttlee
@@ -179,3 +180,20 @@ b=$(balanced budget 2 tiny worker) || why="$why $b"
 [ "$(tr '\n' ' ' <"$work/budget.rc")" = "0 0 " ] && [ -z "$why" ] && [ ! -s "$work/budget.err" ] &&
 	[ "$late" -eq 0 ]
 ok trace-budget-stops-function-probes $? "status $(tr '\n' ' ' <"$work/budget.rc") $why; stderr '$(head -2 "$work/budget.err")'; $late entries of tiny after the budget record"
+
+# 6. A process killed with SIGKILL keeps the counts written at its last chunk start: 300,000
+# calls, a flush (the counts, 200,000 unrecorded, start the next chunk), 1,000 more calls, kill;
+# the reader recovers the open chunk from the killed writer's buffer.
+rm -rf "$work/kill"
+SG_TRACE_DIR="$work/kill" "$prog" kill 300000 >"$work/kill.out" 2>"$work/kill.err" &
+pid=$!
+for ((i = 0; i < 200; i++)); do
+	grep -q ready "$work/kill.out" && break
+	sleep 0.05
+done
+kill -KILL $pid
+wait $pid 2>/dev/null
+"$dump" "$work/kill" >"$work/kill.dump" 2>&1
+last=$(grep ' func_unrecorded fn=tiny ' "$work/kill.dump" | tail -1 | sed 's/.*calls=//')
+[ "${last:-0}" = 200000 ] && grep -q ' func_throttled fn=tiny reason=rule calls=100000' "$work/kill.dump"
+ok throttle-counts-survive-kill $? "last func_unrecorded '${last:-}' (want 200000), $(grep -c func_throttled "$work/kill.dump") func_throttled; $(grep -i 'recovered\|problem' "$work/kill.dump" | head -3)"

@@ -8,6 +8,9 @@
  *                                    leaf() once and taking the mutex at every 64th call
  *   throttlee sleepy CALLS           the main thread calls slow_fn() CALLS times, each call
  *                                    sleeping 20 us (over the rule's 5 us: never throttled)
+ *   throttlee kill CALLS             the main thread calls tiny() CALLS times, flushes its
+ *                                    buffer (sg_trace_flush), calls it 1000 times more, prints
+ *                                    "ready" and waits to be killed (SIGKILL)
  * On stdout it prints one line of its own results ("flat: 2000000 calls, 125000 locks"), so
  * that the tests can check that the library adds nothing to stdout nor stderr.
  */
@@ -15,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "sgtrace.h"
 
@@ -106,6 +110,17 @@ int main(int argc, char **argv)
 	int n_threads = argc > 3 ? atoi(argv[3]) : 1;
 	if (n_threads < 1 || n_threads > 64)
 		n_threads = 1;
+	if (!strcmp(argv[1], "kill")) {
+		for (long i = 0; i < n_arg; i++)
+			tiny(i);
+		sg_trace_flush();
+		for (long i = 0; i < 1000; i++)
+			tiny(i);
+		printf("ready\n");
+		fflush(stdout);
+		for (;;)
+			pause();
+	}
 	if (!strcmp(argv[1], "sleepy")) {
 		slow_calls(n_arg);
 		printf("sleepy: %ld calls\n", n_arg);
