@@ -14,8 +14,9 @@
  *     (FUNC_THROTTLED, aux BUDGET), and one TRACE_BUDGET record says when.
  *
  * Sync wrappers, regions and counters never come here: they are always recorded. An unrecorded
- * call costs a count and, for 1 outermost unrecorded call in SGT_TIME_EVERY, two clock reads:
- * the inclusive time of the unrecorded calls is estimated from the timed ones. The exit of a
+ * call costs a count and, for the outermost unrecorded calls that are timed (the first
+ * SGT_TIME_FIRST, then 1 in SGT_TIME_EVERY), two clock reads: the inclusive time of the
+ * unrecorded calls is estimated from the timed ones. The exit of a
  * call whose entry was recorded is still recorded (the unrecorded ones are nested inside it),
  * so the recorded events stay balanced. Each thread writes the cumulative counts (FUNC_UNRECORDED,
  * FUNC_UNRECORDED_TIME) before its THREAD_END, and at chunk starts when they fit, so that a
@@ -23,7 +24,6 @@
  *
  * The fast paths are in sgt_probe.c; everything here is the slow path.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,18 +48,21 @@ static struct sgt_fn *fn_state(struct sgt_thread *t, uint32_t id)
 {
 	if (id < t->n_fns)
 		return id ? &t->fns[id] : NULL;
-	if (id == 0 || id >= SGT_FN_MAX)
+	/* in_lib: a probe inside the allocator (a program with an instrumented malloc) while the
+	 * arrays move gets no state: recorded, never throttled */
+	if (id == 0 || id >= SGT_FN_MAX || t->in_lib)
 		return NULL;
 	uint32_t n = t->n_fns ? t->n_fns : 64;
 	while (n <= id)
 		n *= 2;
+	t->in_lib = 1;
 	struct sgt_fn *f = realloc(t->fns, (size_t)n * sizeof *f);
-	if (!f)
-		return NULL;
-	t->fns = f;
-	struct sgt_fn_cold *c = realloc(t->fn_cold, (size_t)n * sizeof *c);
-	if (!c)
-		return NULL;   /* fns is bigger than n_fns says: harmless, tried again */
+	struct sgt_fn_cold *c = f ? realloc(t->fn_cold, (size_t)n * sizeof *c) : NULL;
+	t->in_lib = 0;
+	if (f)
+		t->fns = f;
+	if (!f || !c)
+		return NULL;   /* fns may be bigger than n_fns says: harmless, tried again */
 	t->fn_cold = c;
 	for (uint32_t i = t->n_fns; i < n; i++)
 		fn_init(&f[i], i);
