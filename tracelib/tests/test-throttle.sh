@@ -98,6 +98,19 @@ ok throttle-sync-events-all-present $? "$why stdout '$(cat "$work/flat.out")'"
 why=$(balanced flat 2 tiny worker)
 ok throttle-enters-exits-balanced $? "$why"
 
+# dump's summary lists what was throttled, the same with --summary (raw records, no merge)
+"$dump" --summary "$work/flat" >"$work/flat.sum" 2>&1
+why=""
+for f in flat.dump flat.sum; do
+	for th in 0 1; do
+		grep -q "^  thread $th: tiny: rule after 100000 recorded calls; 900000 unrecorded, [0-9.]* ms estimated\$" "$work/$f" ||
+			why="$why $f: no line for thread $th;"
+	done
+	grep -q '^throttled functions: 2 ' "$work/$f" || why="$why $f: no count;"
+done
+[ -z "$why" ]
+ok throttle-dump-summary $? "$why $(grep -A3 '^throttled' "$work/flat.sum")"
+
 # 2. The rule strikes inside a recursion: walk() is open 17 levels deep when its 100,001st
 # call comes; the recorded outer calls still record their exits. (A 1 ms threshold: walk's mean
 # inclusive time, ~1.3 us alone, grows with lock contention and preemption on a loaded
@@ -191,8 +204,7 @@ for ((i = 0; i < 200; i++)); do
 	grep -q ready "$work/kill.out" && break
 	sleep 0.05
 done
-kill -KILL $pid
-wait $pid 2>/dev/null
+{ kill -KILL $pid; wait $pid; } 2>/dev/null
 "$dump" "$work/kill" >"$work/kill.dump" 2>&1
 last=$(grep ' func_unrecorded fn=tiny ' "$work/kill.dump" | tail -1 | sed 's/.*calls=//')
 [ "${last:-0}" = 200000 ] && grep -q ' func_throttled fn=tiny reason=rule calls=100000' "$work/kill.dump"
