@@ -26,6 +26,8 @@ struct sgt_global sgt_g;
 
 static int configured;   /* the constructor set tracing up successfully */
 
+/* A traced program is quiet (docs/tracelib.md "Messages"): warnings whose facts the trace
+ * records anyway go to stderr only with SG_VERBOSE=1. */
 void sgt_warn(const char *fmt, ...)
 {
 	if (!sgt_g.verbose)
@@ -35,6 +37,7 @@ void sgt_warn(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 }
+
 static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGABRT, SIGTERM, SIGINT };
 #define N_FATAL (sizeof fatal_signals / sizeof fatal_signals[0])
 static struct sigaction old_actions[N_FATAL];

@@ -197,14 +197,13 @@ int sgt_env_parse(char *(*get)(const char *name), struct sgt_config *cfg, char *
 	cfg->throttle_usec = SGT_THROTTLE_USEC_DEFAULT;
 	cfg->trace_max = SGT_TRACE_MAX_DEFAULT;
 	err[0] = '\0';
-	/* first: a bad value of any other variable is said whatever SG_VERBOSE says */
-	const char *v = get("SG_VERBOSE");
-	if (v && (rc = parse_flag("SG_VERBOSE", v, &cfg->verbose, err, errlen)) < 0)
-		goto out;
-	v = get("SG_TRACE");
+	const char *v = get("SG_TRACE");
 	if (v && (rc = parse_flag("SG_TRACE", v, &cfg->enabled, err, errlen)) < 0)
 		goto out;
 	if (!cfg->enabled)
+		goto out;
+	v = get("SG_VERBOSE");
+	if (v && (rc = parse_flag("SG_VERBOSE", v, &cfg->verbose, err, errlen)) < 0)
 		goto out;
 	/* the trace root: SG_TRACE_DIR, else the root a traced parent exported (SG_TRACE_ROOT,
 	 * so that a program it runs is traced beside it), else ./sgtrace-<program>-<time>-<pid> */

@@ -10,8 +10,8 @@
 /*
  * Function probes. The fast path records the event and keeps the function's per-thread state
  * that the throttling rule needs (sgt_throttle.c): a call count, the sum of exit minus entry
- * ticks, the depth of open calls — three updates of one 32-byte slot the record's line already
- * pays for. Anything unusual takes the slow path in one test: the thread's or the function's
+ * ticks, the depth of open calls — three adds to the first half of its 64-byte slot (struct
+ * sgt_fn), beside the loads the checks need anyway. Anything unusual takes the slow path in one test: the thread's or the function's
  * first call (no slot yet; slot 0 is never fast), a full buffer, a function the rule must look
  * at or that is throttled (n >= lim; lim is 0 once throttled), an unrecorded call open (the
  * depth's high half), the trace budget spent, the clock_gettime clock (its call would need a
