@@ -183,7 +183,11 @@ static void default_root(char *out, size_t len)
 		snprintf(exe, sizeof exe, "%s", program_invocation_name ? program_invocation_name
 									 : "");
 	}
-	sgt_default_root(out, len, exe, time(NULL), (long)getpid());
+	/* not time(): glibc reads the coarse clock there, up to a tick behind CLOCK_REALTIME, so
+	 * a root could be named a second before a `date` taken just before the program started */
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	sgt_default_root(out, len, exe, now.tv_sec, (long)getpid());
 }
 
 int sgt_env_parse(char *(*get)(const char *name), struct sgt_config *cfg, char *err,

@@ -49,7 +49,7 @@ ok defect2-symlink-trace-dir-planted-stream $? "exit $rc, victim: $(head -c 40 "
 # 2. the default root ./sgtrace-<program>-<time>-<pid> planted before the program starts (sh
 # execs it: same pid), under every name of the next seconds; SG_VERBOSE=1 to hear the warning
 mkdir "$work/cwd" && chmod 1777 "$work/cwd"
-(cd "$work/cwd" && SG_VERBOSE=1 sh -c 'for i in 0 1 2 3 4 5; do
+(cd "$work/cwd" && SG_VERBOSE=1 sh -c 'for i in -1 0 1 2 3 4 5 6 7 8 9; do
 		d=sgtrace-crashee-$(date -d "+$i sec" +%Y%m%d_%H%M%S)-$$
 		mkdir $d && ln -s "$1" $d/defs.sgd && ln -s "$1" $d/proc.$$ || exit 9
 	done; exec "$2" ok 100' sh "$victim" "$crashee") \
@@ -61,7 +61,7 @@ name=${planted##*/}
 victim_ok && [ $rc -eq 0 ] && [ -n "$taken" ] && [ "$(ls "$planted" | wc -l)" -eq 2 ] &&
 	grep -q "^sgtrace: warning: ./$name exists already (not made by this process); tracing into ./$name.2 instead\$" "$work/t2.err" &&
 	"$dump" --strict --summary "$taken" >/dev/null 2>&1
-ok defect2-symlink-trace-dir-default-root $? "exit $rc, taken '$taken', planted holds: $(ls "$planted" 2>/dev/null | tr '\n' ' '), stderr: $(head -2 "$work/t2.err")"
+ok defect2-symlink-trace-dir-default-root $? "exit $rc, taken '$taken', planted holds: $(ls "$planted" 2>/dev/null | tr '\n' ' '), stderr: $(head -2 "$work/t2.err"), made: $(ls "$work/cwd" | tr '\n' ' ')"
 
 # 3. an explicit root owned by another user, and a link to a directory
 mkdir -m 0777 "$work/evil" && chown nobody "$work/evil"

@@ -57,9 +57,9 @@ ok issue14-default-dir-name-sanitised $? "exit $rc, made '$d', stderr '$(head -2
 
 # 4. the name taken already (planted for the next seconds): .2, without a word on stderr
 mkdir "$work/cwd3"
-(cd "$work/cwd3" && sh -c 'for i in 0 1 2 3 4 5; do
+(cd "$work/cwd3" && sh -c 'for i in -1 0 1 2 3 4 5 6 7 8 9; do
 		mkdir sgtrace-throttlee-$(date -d "+$i sec" +%Y%m%d_%H%M%S)-$$ || exit 9
 	done; exec "$1" flat 2000 1' sh "$prog" >/dev/null 2>"$work/err5"); rc=$?
 taken=$(ls -d "$work"/cwd3/sgtrace-throttlee-*.2 2>/dev/null)
 [ $rc -eq 0 ] && [ -n "$taken" ] && [ ! -s "$work/err5" ] && "$dump" --strict --summary "$taken" >/dev/null 2>&1
-ok issue14-default-dir-taken-quietly $? "exit $rc, taken '$taken', stderr '$(head -2 "$work/err5")'"
+ok issue14-default-dir-taken-quietly $? "exit $rc, taken '$taken', stderr '$(head -2 "$work/err5")', made: $(ls "$work/cwd3" | tr '\n' ' ')"
