@@ -1,8 +1,24 @@
 #!/bin/bash
 # tracelib-record.sh — runs bench/tracelib_record.c with a temporary trace directory (the
-# events it records are written, as in a real run) and removes it afterwards.
+# events it records are written, as in a real run) and removes it afterwards. The recorded
+# figures are taken with SG_THROTTLE=0 (every call recorded); the program adds the cost of a
+# throttled probe itself.
+#
+# Before/after: with SG_BENCH_BEFORE=PATH (a tracelib_record built against an older
+# libsgtrace), both are run alternately, ROUNDS times each (default 3), in the same minutes,
+# their lines prefixed "before " and "after ", so that a change of the hot path is measured
+# against the same machine load:
+#   SG_BENCH_BEFORE=/tmp/old/build/bench/tracelib_record bench/tracelib-record.sh
 set -eu
 B=${B:-build}
 dir=$(mktemp -d "${TMPDIR:-/tmp}/sgbench.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
-SG_TRACE_DIR="$dir/trace" "$B/bench/tracelib_record" "$@"
+if [ -z "${SG_BENCH_BEFORE:-}" ]; then
+	SG_THROTTLE=0 SG_TRACE_DIR="$dir/trace" "$B/bench/tracelib_record" "$@"
+	exit 0
+fi
+for ((i = 0; i < ${ROUNDS:-3}; i++)); do
+	rm -rf "$dir/b" "$dir/a"
+	SG_THROTTLE=0 SG_TRACE_DIR="$dir/b" "$SG_BENCH_BEFORE" "$@" | sed 's/^/before /'
+	SG_THROTTLE=0 SG_TRACE_DIR="$dir/a" "$B/bench/tracelib_record" "$@" | sed 's/^/after /'
+done

@@ -4,8 +4,12 @@
  * (sg_func_enter + sg_func_exit: two events, the instrumenter's most frequent probe) with
  * tracing enabled in 1 and 2 threads, a mutex lock/unlock through the wrappers (three events)
  * against the bare pthread calls, and the same probes with SG_TRACE=0 (the program re-executes
- * itself with it, since libsgtrace reads its environment before main).
+ * itself with it, since libsgtrace reads its environment before main), and the cost of a
+ * probe of a throttled function (SG_THROTTLE=1,1000000: counted from its second call on, not
+ * recorded; docs/tracelib.md "Throttling and the trace budget").
  *
+ * The recorded figures need every call recorded: tracelib-record.sh runs this with
+ * SG_THROTTLE=0, else the rule throttles bench_fn after 100,000 calls.
  * Each figure is the best of ROUNDS x REPS passes of a loop, in ns per event, printed as
  *   name: value unit (target ...)
  * "enabled" runs with the default 1M buffers, so writing full buffers to the trace files is
@@ -228,8 +232,17 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	const char *trace = getenv("SG_TRACE");
+	const char *thr = getenv("SG_THROTTLE");
 	if (getenv("SG_BENCH_CHILD")) {
-		if (trace && !strcmp(trace, "0")) {
+		if (thr && !strcmp(thr, "1,1000000")) {
+			double tsc = best_of_rounds(loop_rdtsc, 1);
+			double p1 = best_of_rounds(loop_probe, 1), p2 = best_of_rounds(loop_probe, 2);
+			printf("throttled_probe_1thread: %.2f ns/probe (an enter or an exit of a "
+			       "throttled function: counted, 1 outermost call in 64 timed; rdtsc %.2f "
+			       "ns in this process)\n", p1, tsc);
+			printf("throttled_probe_2threads: %.2f ns/probe (per thread, both at once)\n",
+			       p2);
+		} else if (trace && !strcmp(trace, "0")) {
 			run_mode("disabled", "<= 1 ns");
 		} else if (!sg_trace_dir()) {
 			fprintf(stderr, "tracelib_record: error: tracing is off\n");
@@ -255,7 +268,8 @@ int main(int argc, char **argv)
 	/* A buffer that holds a whole pass: the recording alone, without writing files. */
 	char big[32];
 	snprintf(big, sizeof big, "%ldM", (n_events * 16 >> 20) + 2);
-	if (spawn_with(argv, "SG_TRACE_BUFFER", big) < 0 || spawn_with(argv, "SG_TRACE", "0") < 0) {
+	if (spawn_with(argv, "SG_TRACE_BUFFER", big) < 0 || spawn_with(argv, "SG_TRACE", "0") < 0 ||
+	    spawn_with(argv, "SG_THROTTLE", "1,1000000") < 0) {
 		fprintf(stderr, "tracelib_record: error: a child run failed\n");
 		return 1;
 	}

@@ -154,7 +154,7 @@ int sgc_process_init(void)
 		trace_counter_define("sched-run-delay", "ns", SG_COUNTER_SCHED,
 				     "no /proc/self/task/TID/schedstat (kernel without CONFIG_SCHED_INFO)");
 	}
-	if (used)
+	if (used && trace_verbose())   /* the definitions say it; stderr only on request */
 		fprintf(stderr, "sgtrace: counters unavailable: %s\n", missing);
 	cs.enabled = 1;
 out:

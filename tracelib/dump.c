@@ -1,9 +1,9 @@
 /*
  * dump.c — `scalegraph dump TRACE`: prints every event of a trace as one line of text,
  *   t_ns thread event object-or-name
- * merged across threads in time order, then a summary (threads, events per kind, lost events,
- * damaged chunks, streams cut short) and the problems the reader found. The `otf2-print` of
- * scalegraph traces, for people and tests.
+ * merged across threads in time order, then a summary (threads, throttled functions, events per
+ * kind, lost events, damaged chunks, streams cut short) and the problems the reader found. The
+ * `otf2-print` of scalegraph traces, for people and tests.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -148,6 +148,28 @@ static void describe(struct sgr_trace *t, const struct sgr_event *e, char *out, 
 	case SG_EV_SWITCH_LOST:
 		snprintf(out, len, "%" PRId64 " records", e->value);
 		return;
+	case SG_EV_FUNC_THROTTLED:
+	case SG_EV_FUNC_UNRECORDED:
+	case SG_EV_FUNC_UNRECORDED_TIME: {
+		const struct sgr_function *f = sgr_function(t, e->id);
+		if (f)
+			snprintf(a, sizeof a, "%s", f->name);
+		else
+			snprintf(a, sizeof a, "function#%" PRIu32 "(undefined)", e->id);
+		if (e->kind == SG_EV_FUNC_THROTTLED)
+			snprintf(out, len, "fn=%s reason=%s calls=%" PRId64, a,
+				 e->aux == SG_THROTTLE_RULE ? "rule" :
+				 e->aux == SG_THROTTLE_BUDGET ? "budget" : "?", e->value);
+		else if (e->kind == SG_EV_FUNC_UNRECORDED)
+			snprintf(out, len, "fn=%s calls=%" PRId64, a, e->value);
+		else   /* ticks of the trace's clock, and in ns */
+			snprintf(out, len, "fn=%s ticks=%" PRId64 " ns=%.0f", a, e->value,
+				 (double)e->value * sgr_info(t)->ns_per_tick);
+		return;
+	}
+	case SG_EV_TRACE_BUDGET:
+		snprintf(out, len, "bytes=%" PRId64, e->value);
+		return;
 	case SG_EV_COUNTER: {
 		const struct sgr_counter *c = sgr_counter(t, e->id);
 		if (c)
@@ -161,6 +183,75 @@ static void describe(struct sgr_trace *t, const struct sgr_event *e, char *out, 
 	default:
 		snprintf(out, len, "id=%" PRIu32 " aux=%" PRIu32, e->id, e->aux);
 		return;
+	}
+}
+
+/* The throttled functions of the trace, per thread: what func_throttled, func_unrecorded and
+ * func_unrecorded_time say (the last of each counts), for the summary. */
+struct throttled {
+	uint32_t thread, fn, reason;
+	int64_t n_rec, unrec, ticks;
+};
+static struct throttled *thr;
+static size_t n_thr, cap_thr;
+
+static void throttled_note(uint32_t thread, enum sg_ev_kind kind, uint32_t fn, uint32_t aux,
+			   int64_t value)
+{
+	if (kind != SG_EV_FUNC_THROTTLED && kind != SG_EV_FUNC_UNRECORDED &&
+	    kind != SG_EV_FUNC_UNRECORDED_TIME)
+		return;
+	size_t i = 0;
+	while (i < n_thr && (thr[i].thread != thread || thr[i].fn != fn))
+		i++;
+	if (i == n_thr) {
+		if (n_thr == cap_thr) {
+			size_t nc = cap_thr ? 2 * cap_thr : 16;
+			struct throttled *q = realloc(thr, nc * sizeof *q);
+			if (!q)
+				return;   /* the events themselves are printed; only the summary lacks it */
+			thr = q;
+			cap_thr = nc;
+		}
+		thr[n_thr++] = (struct throttled){ thread, fn, 0, 0, 0, 0 };
+	}
+	if (kind == SG_EV_FUNC_THROTTLED) {
+		thr[i].reason = aux;
+		thr[i].n_rec = value;
+	} else if (kind == SG_EV_FUNC_UNRECORDED) {
+		thr[i].unrec = value;
+	} else {
+		thr[i].ticks = value;
+	}
+}
+
+static int throttled_cmp(const void *a, const void *b)
+{
+	const struct throttled *x = a, *y = b;
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	return (x->fn > y->fn) - (x->fn < y->fn);
+}
+
+/* "throttled functions: N", then per thread and function what was recorded and counted. */
+static void throttled_print(struct sgr_trace *t)
+{
+	if (!n_thr)
+		return;
+	qsort(thr, n_thr, sizeof *thr, throttled_cmp);
+	printf("throttled functions: %zu (calls counted, not recorded)\n", n_thr);
+	for (size_t i = 0; i < n_thr; i++) {
+		const struct sgr_function *f = sgr_function(t, thr[i].fn);
+		char name[96];
+		if (f)
+			snprintf(name, sizeof name, "%s", f->name);
+		else
+			snprintf(name, sizeof name, "function#%" PRIu32 "(undefined)", thr[i].fn);
+		printf("  thread %" PRIu32 ": %s: %s after %" PRId64 " recorded calls; %" PRId64
+		       " unrecorded, %.3f ms estimated\n", thr[i].thread, name,
+		       thr[i].reason == SG_THROTTLE_RULE ? "rule" :
+		       thr[i].reason == SG_THROTTLE_BUDGET ? "budget" : "?", thr[i].n_rec,
+		       thr[i].unrec, (double)thr[i].ticks * sgr_info(t)->ns_per_tick / 1e6);
 	}
 }
 
@@ -291,6 +382,7 @@ static int print_events(struct sgr_trace *t, uint64_t *per_kind, size_t n_kinds)
 		struct head *b = &h[heap[0]];
 		print_event(t, &b->ev);
 		per_kind[(size_t)b->ev.kind < n_kinds ? (size_t)b->ev.kind : 0]++;
+		throttled_note(b->ev.thread, b->ev.kind, b->ev.id, b->ev.aux, b->ev.value);
 		if (!head_next(b))
 			heap[0] = heap[--nh];
 		heap_down(h, heap, nh, 0);
@@ -312,9 +404,15 @@ static void count_events(struct sgr_trace *t, uint64_t *per_kind, size_t n_kinds
 		sgr_cursor_init(&c, t, i < n ? i : SGR_POS_SCHED);
 		while (sgr_cursor_next(&c, &sp))
 			for (size_t k = 0; k < sp.n; k++) {
-				size_t kind = (size_t)sg_rec_kind(&sp.recs[k]);
+				const struct sg_event_rec *r = &sp.recs[k];
+				size_t kind = (size_t)sg_rec_kind(r);
 				if (kind != SG_EV_VALUE)
 					per_kind[kind < n_kinds ? kind : 0]++;
+				/* a value belongs to the record before it, in the same chunk */
+				if (i < n && k + 1 < sp.n && sg_rec_kind(r + 1) == SG_EV_VALUE)
+					throttled_note(sgr_thread(t, i)->index, (enum sg_ev_kind)kind,
+						       sg_rec_id(r), sg_rec_aux(r),
+						       (int64_t)r[1].w1);
 			}
 	}
 }
@@ -392,10 +490,11 @@ static void print_summary(struct sgr_trace *t, const uint64_t *per_kind, const c
 		printf("counter %" PRIu32 ": %s [%s]%s%s\n", c->id, c->name, c->unit,
 		       c->unavailable ? " unavailable: " : "", c->unavailable ? c->unavailable : "");
 	}
+	throttled_print(t);
 	printf("events per kind:\n");
 	for (size_t k = 1; k < SG_EV_KIND_COUNT; k++)
 		if (per_kind[k])
-			printf("  %-16s %" PRIu64 "\n", sg_ev_kind_name((enum sg_ev_kind)k),
+			printf("  %-20s %" PRIu64 "\n", sg_ev_kind_name((enum sg_ev_kind)k),
 			       per_kind[k]);
 	size_t np = sgr_n_problems(t);
 	printf("problems: %zu\n", np);
@@ -469,6 +568,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s/%s\n", pdir, sgr_problem(t, i));
 	print_summary(t, per_kind, pdir);
 	print_processes(t);
+	free(thr);
 	sgr_close(t);
 	return strict && np ? 3 : 0;
 }

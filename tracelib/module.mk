@@ -9,7 +9,7 @@
 CFLAGS_tracelib := -fPIC -fvisibility=hidden
 
 SGF_OBJS := $(OBJ)/tracelib/sgf.o $(OBJ)/tracelib/sgf_names.o $(OBJ)/tracelib/sgt_io.o
-SGT_CORE_OBJS := $(addprefix $(OBJ)/tracelib/,sgt_env.o sgt_clock.o sgt_registry.o \
+SGT_CORE_OBJS := $(addprefix $(OBJ)/tracelib/,sgt_env.o sgt_clock.o sgt_registry.o sgt_throttle.o \
 	sgt_thread.o sgt_core.o sgt_wrap.o sgt_probe.o sgt_sched.o) $(SGF_OBJS)
 SGT_COUNTER_OBJS = $(patsubst %.c,$(OBJ)/sgtc/%.o,$(or $(SGTRACE_COUNTER_SRCS),tracelib/counters_none.c))
 # the trace root and process directory made safely, the open buffer files (kill, full disk)
@@ -66,14 +66,15 @@ TESTS += $(addprefix $(SGT_TESTDIR)/,$(SGT_CMOCKA_TESTS)) \
 	tracelib/tests/test-visibility.sh tracelib/tests/test-dump.sh tracelib/tests/test-env.sh \
 	tracelib/tests/test-lost.sh
 # Helpers the tests run.
-SGT_TEST_HELPERS := $(SGT_TESTDIR)/crashee $(SGT_TESTDIR)/mktrace $(SGT_TESTDIR)/failee
+SGT_TEST_HELPERS := $(SGT_TESTDIR)/crashee $(SGT_TESTDIR)/mktrace $(SGT_TESTDIR)/failee \
+	$(SGT_TESTDIR)/throttlee
 TESTS_DEPS_tracelib := $(SGT_TEST_HELPERS) $(LIBEXEC)/scalegraph-dump $(LIBDIR)/libsgtrace.so
 
 # Programs that record link the static libsgtrace; tools link only libsgtread. test_env calls
 # the (hidden) environment parser, so it links that object itself.
-SGT_TEST_RECORDS := test_wrappers test_fork test_stress test_hash crashee failee
+SGT_TEST_RECORDS := test_wrappers test_fork test_stress test_hash crashee failee throttlee
 $(SGT_TESTDIR)/test_env: $(OBJ)/tracelib/sgt_env.o
-$(addprefix $(SGT_TESTDIR)/,$(SGT_CMOCKA_TESTS) crashee mktrace failee): $(SGT_TESTDIR)/%: \
+$(addprefix $(SGT_TESTDIR)/,$(SGT_CMOCKA_TESTS) crashee mktrace failee throttlee): $(SGT_TESTDIR)/%: \
 		$(OBJ)/tracelib/tests/%.o $(OBJ)/tracelib/tests/tutil.o $(LIBDIR)/libsgtread.a \
 		$(LIBDIR)/libsgtrace.a
 	@mkdir -p $(@D)
@@ -102,6 +103,10 @@ TESTS += tracelib/tests/test-reader-defects.sh
 tracelib/tests/test-reader-defects.sh: $(SGT_TESTDIR)/mkbad $(SGT_TESTDIR)/mktrace \
 	$(LIBEXEC)/scalegraph-dump $(LIBEXEC)/scalegraph-report $(LIBEXEC)/scalegraph-export \
 	$(BIN)/scalegraph
+# Issue 14: function probes under overhead control (the rule, the budget) and a quiet library.
+SGT_ISSUE14_TESTS := tracelib/tests/test-throttle.sh tracelib/tests/test-quiet.sh
+TESTS += $(SGT_ISSUE14_TESTS)
+$(SGT_ISSUE14_TESTS): $(TESTS_DEPS_tracelib)
 # mkbig.c: a large synthetic trace at many threads, for measuring the readers by hand
 # (docs/tracelib.md "Reading traces").
 $(SGT_TESTDIR)/mkbig: $(OBJ)/tracelib/tests/mkbig.o $(LIBDIR)/libsgtread.a

@@ -53,6 +53,11 @@ void trace_counter_record(uint32_t id, int64_t value);
  * <reason>" for every counter. */
 void trace_counters_unavailable(const char *reason);
 
+/* Implemented by libsgtrace: SG_VERBOSE=1 was given. A traced program is quiet: what the
+ * counter code could not do goes into the trace (definitions above) and is said on stderr only
+ * when this is non-zero (docs/tracelib.md "Messages"). */
+int trace_verbose(void);
+
 /* Implemented by libsgtrace, for the off-CPU record. */
 /* Appends records (ticks: ns since the epoch) to the sched stream. Async-signal-safe with
  * in_signal (no lock is waited for). */

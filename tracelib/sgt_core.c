@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,19 @@ SG_EXPORT volatile int sg_trace_active;
 struct sgt_global sgt_g;
 
 static int configured;   /* the constructor set tracing up successfully */
+
+/* A traced program is quiet (docs/tracelib.md "Messages"): warnings whose facts the trace
+ * records anyway go to stderr only with SG_VERBOSE=1. */
+void sgt_warn(const char *fmt, ...)
+{
+	if (!sgt_g.verbose)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
 static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGABRT, SIGTERM, SIGINT };
 #define N_FATAL (sizeof fatal_signals / sizeof fatal_signals[0])
 static struct sigaction old_actions[N_FATAL];
@@ -97,6 +111,11 @@ static void atfork_child(void)
 	sgt_sched_fork_child();
 	sgt_g.parent_pid = sgt_g.pid;
 	sgt_g.pid = (uint32_t)getpid();
+	/* the child's trace has a budget of its own */
+	sgt_g.bytes = sgt_g.budget_bytes = 0;
+	sgt_g.budget_said = 0;
+	sgt_g.func_stop = 0;
+	sgt_g.func_fast = SGT_FAST_CLOCK;
 	sgt_g.fork_pending = 1;
 	struct sgt_thread *self = sgt_self;
 	sgt_thread_fork_child(self);
@@ -159,6 +178,11 @@ __attribute__((constructor)) static void sgt_init(void)
 	if (!cfg.enabled)
 		return;
 	sgt_clock_init(cfg.clock);
+	sgt_g.verbose = cfg.verbose;
+	sgt_g.throttle_calls = cfg.throttle_calls;
+	sgt_g.throttle_ns = cfg.throttle_usec * 1000u;
+	sgt_g.trace_max = cfg.trace_max;
+	sgt_g.func_fast = SGT_FAST_CLOCK;
 	sgt_g.pid = (uint32_t)getpid();
 	sgt_g.buf_recs = (cfg.buf_bytes - sizeof(struct sgf_chunk_header)) /
 			 sizeof(struct sg_event_rec);

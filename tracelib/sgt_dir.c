@@ -1,7 +1,7 @@
 /*
  * sgt_dir.c — where libsgtrace writes, made so that it never writes into a file someone else
  * prepared. A program traced as root in a shared directory (/tmp, mode 1777) must not follow a
- * link another user planted there (sgtrace.<pid>/defs.sgd -> /etc/passwd) nor write into a
+ * link another user planted there (sgtrace-prog-<time>-<pid>/defs.sgd -> /etc/passwd) nor write into a
  * directory that user owns. So: the trace root is created fresh, or accepted only as a real
  * directory of this user (or a sticky one of root's, like /tmp itself); the process's own
  * directory proc.<pid>/ is always created by mkdir here (mode 0700) and then used only through
@@ -55,7 +55,8 @@ static int root_fd_open(const char *path, const char **why)
 	return fd;
 }
 
-/* The default root: ./sgtrace.<pid>, fresh; ./sgtrace.<pid>.2, .3, ... when that exists. */
+/* The default root: ./sgtrace-<program>-<time>-<pid>, fresh; the same with .2, .3, ... when
+ * that exists (said only with SG_VERBOSE=1: the root's name tells). */
 static int root_default(const char *dir, char *err, size_t errlen)
 {
 	char d[sizeof sgt_g.root];
@@ -66,8 +67,8 @@ static int root_default(const char *dir, char *err, size_t errlen)
 			return -ENAMETOOLONG;
 		if (mkdir(d, SGT_DIR_MODE) == 0) {
 			if (k > 1)
-				fprintf(stderr, "sgtrace: warning: %s exists already (not made by this "
-					"process); tracing into %s instead\n", dir, d);
+				sgt_warn("sgtrace: warning: %s exists already (not made by this "
+					 "process); tracing into %s instead\n", dir, d);
 			memcpy(sgt_g.root, d, (size_t)n + 1);
 			return 0;
 		}

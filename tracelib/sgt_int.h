@@ -1,6 +1,6 @@
 /*
  * sgt_int.h — internals of the recorder (libsgtrace), shared by its files:
- *   sgt_env.c       strict parsing of SG_TRACE, SG_TRACE_DIR, SG_TRACE_BUFFER
+ *   sgt_env.c       strict parsing of the SG_* environment (docs/tracelib.md has the table)
  *   sgt_clock.c     clock choice (invariant TSC or CLOCK_MONOTONIC) and clock pairs
  *   sgt_registry.c  ids for functions, objects, regions, counters; the definitions file
  *   sgt_thread.c    per-thread state: buffers, chunks, flush, finish, object caches
@@ -8,8 +8,11 @@
  *   sgt_dir.c       the trace root, the process's directory and the files created in it
  *   sgt_obuf.c      the streams' open buffers (threads.sgo): the chunk being filled, the status
  *   sgt_wrap.c      the sg_pthread_* wrappers; sgt_probe.c the other recorders
+ *   sgt_throttle.c  function probes under overhead control: the rule (SG_THROTTLE), the trace
+ *                   budget (SG_TRACE_MAX), counting the calls no longer recorded
  * The hot path is sgt_rec_t below: a TLS load, a bounds check, rdtsc and three stores, and every
- * second record a stripe of the chunk checksum (sgt_hash.h). No locks or atomic
+ * second record a stripe of the chunk checksum (sgt_hash.h); a function probe also updates its
+ * function's per-thread slot (struct sgt_fn: a count, a sum of ticks, a depth). No locks or atomic
  * read-modify-writes; `pos` is published with a release store (a plain store on x86) so that a
  * fatal-signal handler on another thread flushes only whole records.
  */
@@ -46,15 +49,30 @@ struct sgt_config {
 	int enabled;
 	char dir[PATH_MAX - 96];   /* room left for "/proc.<pid>.<k>/thread.<N>.sgs" */
 	const char *dir_var;       /* where dir came from: "SG_TRACE_DIR", "SG_TRACE_ROOT" or NULL
-				      for the default ./sgtrace.<pid> */
+				      for the default ./sgtrace-<program>-<time>-<pid> */
 	size_t buf_bytes;
 	int counters_barrier;      /* SG_COUNTERS_BARRIER=1: sample counters at barrier episodes */
 	int clock;                 /* SG_TRACE_CLOCK: 0 auto, else the enum sgf_clock asked for */
+	uint64_t throttle_calls;   /* SG_THROTTLE: calls recorded before the rule looks; 0: off */
+	uint64_t throttle_usec;    /* ... and the mean inclusive time under which it throttles */
+	uint64_t trace_max;        /* SG_TRACE_MAX: bytes of thread streams; 0: unlimited */
+	int verbose;               /* SG_VERBOSE=1: warnings on stderr too */
 };
 
 #define SGT_BUF_MIN ((size_t)4 << 10)
 #define SGT_BUF_MAX ((size_t)1 << 30)
 #define SGT_BUF_DEFAULT ((size_t)1 << 20)
+/* The throttling rule's default: 100,000 calls of a function on one thread at under 5 us each
+ * on average (docs/tracelib.md "Throttling and the trace budget" says why these numbers). */
+#define SGT_THROTTLE_CALLS_DEFAULT 100000u
+#define SGT_THROTTLE_USEC_DEFAULT 5u
+/* SG_TRACE_MAX's default: 1 GiB of thread streams per process. */
+#define SGT_TRACE_MAX_DEFAULT ((uint64_t)1 << 30)
+
+/* The default trace root, ./sgtrace-<program>-<YYYYmmdd_HHMMSS>-<pid>: `exe` is the program's
+ * path (its base name is kept, sanitised to [A-Za-z0-9._-] and cut to 48 bytes), `when` the
+ * local time. Returns snprintf's count. */
+int sgt_default_root(char *out, size_t len, const char *exe, time_t when, long pid);
 
 /* Parses the environment through `get` (getenv, or a test's lookup). Returns 0, or -EINVAL
  * with one message ("sgtrace: error: ...; tracing is off") in err; cfg->enabled is then 0. */
@@ -64,6 +82,9 @@ int sgt_env_parse(char *(*get)(const char *name), struct sgt_config *cfg, char *
 /* ---- process-wide state (sgt_core.c) ---- */
 struct sgt_global {
 	enum sgf_clock clock;
+	volatile int func_fast;    /* function entries may take their fast path: the TSC clock
+				      and the budget not spent (read by every entry) */
+	volatile int func_stop;    /* the trace budget is spent: function probes stop */
 	uint64_t epoch_tsc;        /* TSC at tick 0 (SGF_CLOCK_TSC) */
 	uint64_t epoch_ns;         /* CLOCK_MONOTONIC at tick 0 */
 	uint64_t epoch_real_ns;
@@ -75,13 +96,24 @@ struct sgt_global {
 	char root[PATH_MAX - 96];  /* the trace root (SG_TRACE_DIR): one directory per process */
 	char dir[PATH_MAX];        /* this process's own: <root>/proc.<pid>[.<k>] */
 	int rootfd, dirfd;         /* the two directories, opened once checked (-1: none) */
+	int verbose;               /* SG_VERBOSE=1 */
+	uint64_t throttle_calls;   /* the rule (SG_THROTTLE): first look after this many calls, */
+	uint64_t throttle_ns;      /* throttle when the mean inclusive time is under this; */
+				   /* throttle_calls 0: the rule is off */
+	uint64_t trace_max;        /* SG_TRACE_MAX, 0: no budget */
+	uint64_t bytes;            /* bytes of thread-stream chunks written (atomic) */
+	uint64_t budget_bytes;     /* `bytes` when the budget was crossed */
+	int budget_said;           /* the TRACE_BUDGET record is written (atomic claim) */
 };
 extern struct sgt_global sgt_g;
 
+/* Says a warning on stderr only with SG_VERBOSE=1: its facts are in the trace already. */
+void sgt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* ---- where the files go (sgt_dir.c) ---- */
-/* Sets up the trace root `dir` (from `var`, NULL for the default ./sgtrace.<pid>): the default
- * is created fresh (a new name ./sgtrace.<pid>.<k> when that one exists, with a warning on
- * stderr); an explicit root is created, or accepted when it exists only as a real directory
+/* Sets up the trace root `dir` (from `var`, NULL for the default
+ * ./sgtrace-<program>-<time>-<pid>): the default is created fresh (a new name with .<k> appended
+ * when that one exists, said with SG_VERBOSE=1); an explicit root is created, or accepted when it exists only as a real directory
  * owned by this user or a sticky one of root's. Sets sgt_g.root and sgt_g.rootfd. 0, or -errno
  * with one line "sgtrace: error: ...; tracing is off" in err. */
 int sgt_root_open(const char *dir, const char *var, char *err, size_t errlen);
@@ -174,6 +206,80 @@ static inline uint64_t sgt_ticks(void)
 	return (sgt_mono_ns() - sgt_g.epoch_ns) & SG_TICKS_MAX;
 }
 
+/* ---- per-thread state of function probes (sgt_throttle.c) ---- */
+/* The calling thread's state of function id, one cache line, indexed by the function's id
+ * (dense from 1); slot 0 stands for "not registered yet" and sends every probe to the slow
+ * path. A recorded call touches the first four words; an unrecorded one n, depth and outer,
+ * and 1 in SGT_TIME_EVERY of them the timing words. */
+struct sgt_fn {
+	uint64_t n;                /* calls (entries) of it on this thread so far */
+	uint64_t lim;              /* an entry with n >= lim leaves the fast path: the rule's next
+				      look (UINT64_MAX: never), 0 once throttled */
+	int64_t sum;               /* sum of exit ticks minus sum of entry ticks, recorded calls */
+	uint64_t depth;            /* calls open: recorded ones in bits 0..31, unrecorded ones
+				      (nested inside them, LIFO) in bits 32..63 */
+	uint64_t outer;            /* throttled: outermost unrecorded calls */
+	uint64_t t0;               /* start of the timed outermost call open now (odd), 0: none */
+	uint64_t t_timed;          /* inclusive ticks of the timed ones */
+	uint64_t timed;            /* how many were timed */
+};
+#define SGT_DEPTH_UNREC (UINT64_C(1) << 32)
+/* The first SGT_TIME_FIRST outermost unrecorded calls are timed, then one in SGT_TIME_EVERY
+ * (a power of two): docs/tracelib.md. The first ones because a recursive function throttled in
+ * the middle of a recursion has a few big outermost unrecorded calls (the subtrees under its
+ * recorded calls), which a sample of 1 in 64 would miss. */
+#define SGT_TIME_FIRST 64u
+#define SGT_TIME_EVERY 64u
+
+/* The cold part, written when the function is throttled and read when its counts are. */
+struct sgt_fn_cold {
+	uint32_t reason;           /* 0, SG_THROTTLE_RULE or SG_THROTTLE_BUDGET */
+	uint32_t reserved;
+	uint64_t n_rec;            /* calls recorded before it was throttled */
+	int64_t sum_rec;           /* their sum of exit minus entry ticks then */
+	uint64_t n_said;           /* n when its counts were last written */
+};
+
+/* Timing of an unrecorded call (sgt_throttle.c): start, and stop with the time added. */
+void sgt_fn_time_start(struct sgt_fn *f) __attribute__((cold, noinline));
+void sgt_fn_time_stop(struct sgt_fn *f) __attribute__((cold, noinline));
+
+/* An entry of a throttled function: counted; an outermost one timed as said above. */
+static inline void sgt_fn_unrec_enter(struct sgt_fn *f)
+{
+	f->n++;
+	f->depth += SGT_DEPTH_UNREC;
+	if ((f->depth >> 32) == 1) {
+		uint64_t o = f->outer++;
+		if (o < SGT_TIME_FIRST || (o & (SGT_TIME_EVERY - 1)) == 0)
+			sgt_fn_time_start(f);
+	}
+}
+
+/* The exit of an unrecorded call (depth >> 32 > 0); the outermost one stops its timing. */
+static inline void sgt_fn_unrec_exit(struct sgt_fn *f)
+{
+	f->depth -= SGT_DEPTH_UNREC;
+	if ((f->depth >> 32) == 0 && f->t0)
+		sgt_fn_time_stop(f);
+}
+
+/* The function probes' fast path reads the TSC inline and leaves the clock_gettime clock to
+ * its slow path: a call there would cost the fast path a stack frame. */
+#if SGT_HAVE_TSC
+#define SGT_FAST_CLOCK (sgt_g.clock == SGF_CLOCK_TSC)
+static inline uint64_t sgt_tsc_ticks(void)
+{
+	return (__rdtsc() - sgt_g.epoch_tsc) & SG_TICKS_MAX;
+}
+#else
+#define SGT_FAST_CLOCK 0
+static inline uint64_t sgt_tsc_ticks(void)
+{
+	return 0;
+}
+#endif
+
 /* ---- per-thread state (sgt_thread.c) ---- */
 struct sgt_slot {
 	uintptr_t key;             /* 0: empty */
@@ -192,6 +298,9 @@ struct sgt_map {
 struct sgt_thread {
 	struct sg_event_rec *pos;  /* next free record (hot) */
 	struct sg_event_rec *end;  /* end of the buffer (hot) */
+	struct sgt_fn *fns;        /* function probes' state by id (hot; sgt_throttle.c) */
+	uint32_t n_fns;            /* its length (0: none yet) */
+	uint32_t n_throttled;      /* functions throttled on this thread */
 	uint64_t hv[4];            /* payload checksum of buf..pos, whole stripes (hot, sgt_hash.h) */
 	struct sg_event_rec *buf;  /* 64-byte aligned */
 	struct sgf_chunk_header *chunk;  /* header space right before buf: one write per chunk */
@@ -202,6 +311,8 @@ struct sgt_thread {
 	int finished;              /* trailer written; under io_lock */
 	int fork_reset;            /* forked child: restart as thread 0 of the child's trace */
 	int in_lib;                /* recursion guard around registry calls */
+	int in_notes;              /* writing its throttle notes (sgt_throttle_notes) */
+	struct sgt_fn_cold *fn_cold;   /* the cold part of fns, same length */
 	uint64_t seq, n_written, lost;
 	uint64_t file_bytes;       /* bytes written to the stream file so far */
 	uint64_t lost_written;     /* part of `lost` already in the trailer or a LOST definition */
@@ -303,6 +414,24 @@ static inline void sgt_rec(enum sg_ev_kind kind, uint32_t id, uint32_t aux)
 
 /* Records SG_EV_COUNTER + SG_EV_VALUE in one chunk. */
 void sgt_rec_value(struct sgt_thread *t, uint32_t counter, int64_t value);
+/* Records `kind` (id, aux) + SG_EV_VALUE `value` in one chunk (kinds of sg_kind_has_value). */
+void sgt_rec_kv(struct sgt_thread *t, enum sg_ev_kind kind, uint32_t id, uint32_t aux,
+		int64_t value);
+
+/* ---- throttling (sgt_throttle.c) ---- */
+/* The slow paths of sg_func_enter_rec / sg_func_exit_rec: first call of a thread or of a
+ * function, a full buffer, a throttled function, the rule's look, the budget. */
+void sgt_func_enter_slow(struct sg_func_desc *fd) __attribute__((cold, noinline));
+void sgt_func_exit_slow(struct sg_func_desc *fd) __attribute__((cold, noinline));
+/* Writes the cumulative FUNC_UNRECORDED and FUNC_UNRECORDED_TIME of t's throttled functions
+ * (with `all`, every one, room made as needed: before THREAD_END; without, only those whose
+ * count changed, and only when they fit in what is left of the buffer: after a flush), and the
+ * process's TRACE_BUDGET when the budget is spent and nobody wrote it yet. Owner only. */
+void sgt_throttle_notes(struct sgt_thread *t, int all);
+/* Counts `len` more bytes written to a thread stream against SG_TRACE_MAX. Async-signal-safe. */
+void sgt_budget_add(uint64_t len);
+/* Frees (or in a forked child, forgets the counts in) t's function states. */
+void sgt_fns_reset(struct sgt_thread *t, int free_them);
 
 /* Starts the calling thread's state with `index` (SG_NO_ID: assign one) and `parent`, and
  * records THREAD_BEGIN. NULL on failure. */

@@ -7,32 +7,64 @@
 #include "sg_counters_int.h"
 #include "sgt_int.h"
 
-/* A function's first event: registers it, then records. Cold, so that the probes below need
- * no stack frame. */
-static __attribute__((cold, noinline)) void func_rec_first(struct sg_func_desc *fd,
-							   enum sg_ev_kind kind)
-{
-	sgt_rec(kind, sgt_registry_function(fd), 0);
-}
-
+/*
+ * Function probes. The fast path records the event and keeps the function's per-thread state
+ * that the throttling rule needs (sgt_throttle.c): a call count, the sum of exit minus entry
+ * ticks, the depth of open calls — three adds to the first half of its 64-byte slot (struct
+ * sgt_fn), beside the loads the checks need anyway. Anything unusual takes the slow path in one test: the thread's or the function's
+ * first call (no slot yet; slot 0 is never fast), a full buffer, a function the rule must look
+ * at or that is throttled (n >= lim; lim is 0 once throttled), an unrecorded call open (the
+ * depth's high half), the trace budget spent, the clock_gettime clock (its call would need a
+ * stack frame here). A throttled function's calls are counted right there, without a call;
+ * the rest are tail calls: no stack frame on either path.
+ */
 SG_EXPORT void sg_func_enter_rec(struct sg_func_desc *fd)
 {
+	struct sgt_thread *t = sgt_self;
 	uint32_t id = fd->id;
-	if (SGT_UNLIKELY(id == 0)) {
-		func_rec_first(fd, SG_EV_FUNC_ENTER);
+	if (SGT_UNLIKELY(!t || id >= t->n_fns)) {
+		sgt_func_enter_slow(fd);
 		return;
 	}
-	sgt_rec(SG_EV_FUNC_ENTER, id, 0);
+	struct sgt_fn *f = &t->fns[id];
+	struct sg_event_rec *r = t->pos;
+	if (SGT_UNLIKELY((f->n >= f->lim) | (r == t->end) | !sgt_g.func_fast)) {
+		if (f->lim == 0 && id != 0)   /* throttled: counted here, no call */
+			sgt_fn_unrec_enter(f);
+		else
+			sgt_func_enter_slow(fd);
+		return;
+	}
+	/* the slot first: nothing of it is live across the record's checksum stripe */
+	uint64_t ticks = sgt_tsc_ticks();
+	f->n++;
+	f->sum -= (int64_t)ticks;
+	f->depth++;
+	sgt_rec_put(t, r, ticks, SG_EV_FUNC_ENTER, id, 0);
 }
 
 SG_EXPORT void sg_func_exit_rec(struct sg_func_desc *fd)
 {
+	struct sgt_thread *t = sgt_self;
 	uint32_t id = fd->id;
-	if (SGT_UNLIKELY(id == 0)) {
-		func_rec_first(fd, SG_EV_FUNC_EXIT);
+	if (SGT_UNLIKELY(!t || id >= t->n_fns)) {
+		sgt_func_exit_slow(fd);
 		return;
 	}
-	sgt_rec(SG_EV_FUNC_EXIT, id, 0);
+	struct sgt_fn *f = &t->fns[id];
+	struct sg_event_rec *r = t->pos;
+	/* fast only when no unrecorded call is open and a recorded one is: depth in 1..2^32-1 */
+	if (SGT_UNLIKELY((f->depth - 1 >= SGT_DEPTH_UNREC - 1) | (r == t->end) | !SGT_FAST_CLOCK)) {
+		if (f->depth >> 32)   /* an unrecorded call: counted here */
+			sgt_fn_unrec_exit(f);
+		else
+			sgt_func_exit_slow(fd);
+		return;
+	}
+	uint64_t ticks = sgt_tsc_ticks();
+	f->sum += (int64_t)ticks;
+	f->depth--;
+	sgt_rec_put(t, r, ticks, SG_EV_FUNC_EXIT, id, 0);
 }
 
 /* New name slots are resolved by name_slot itself, from the text. */
@@ -119,6 +151,11 @@ void trace_counter_record(uint32_t id, int64_t value)
 	struct sgt_thread *t = sg_trace_active ? sgt_me() : NULL;
 	if (t)
 		sgt_rec_value(t, id, value);
+}
+
+int trace_verbose(void)
+{
+	return sgt_g.verbose;
 }
 
 void trace_counters_unavailable(const char *reason)

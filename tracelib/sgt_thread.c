@@ -39,12 +39,12 @@ void sgt_thread_failed_report(int say)
 	uint64_t n = __atomic_exchange_n(&failed_lost, 0, __ATOMIC_ACQ_REL);
 	if (n == 0 || sgt_registry_lost(0, n) < 0)
 		return;
-	if (say)
-		fprintf(stderr, "sgtrace: warning: %llu thread(s) could not be traced (out of memory "
-			"or file descriptors); their %llu probe calls are counted as lost events of "
-			"thread 0\n", (unsigned long long)__atomic_load_n(&failed_threads,
-									  __ATOMIC_RELAXED),
-			(unsigned long long)n);
+	if (say)   /* the count is in the trace: said only with SG_VERBOSE=1 */
+		sgt_warn("sgtrace: warning: %llu thread(s) could not be traced (out of memory "
+			 "or file descriptors); their %llu probe calls are counted as lost events of "
+			 "thread 0\n", (unsigned long long)__atomic_load_n(&failed_threads,
+									   __ATOMIC_RELAXED),
+			 (unsigned long long)n);
 }
 
 struct sgt_thread *sgt_thread_list(void)
@@ -133,6 +133,7 @@ static void chunk_write(struct sgt_thread *t, size_t n, int own)
 	t->seq++;
 	t->n_written += n;
 	t->file_bytes += len;
+	sgt_budget_add(len);
 }
 
 /* Writes the trailer and closes the stream. io_lock held. Async-signal-safe. */
@@ -181,6 +182,10 @@ void sgt_thread_flush(struct sgt_thread *t)
 	}
 	sgt_buf_restart(t);
 	sgt_flag_unlock(&t->io_lock);
+	/* the counts of throttled functions at the start of each chunk, so that a killed process
+	 * keeps most of them; the budget record after the flush that spent it */
+	if (sgt_self == t && !t->finished && (t->n_throttled || sgt_g.func_stop))
+		sgt_throttle_notes(t, 0);
 }
 
 void sgt_thread_finish_foreign(struct sgt_thread *t, int wait)
@@ -207,6 +212,8 @@ void sgt_thread_finish(struct sgt_thread *t)
 	if (t->fork_reset || sgt_self != t)
 		return;
 	sgc_thread_end();
+	if (t->n_throttled)
+		sgt_throttle_notes(t, 1);
 	sgt_rec_t(t, SG_EV_THREAD_END, t->index, 0);
 	sgt_flag_trylock(&t->io_lock, -1);
 	size_t n = (size_t)(t->pos - t->buf);
@@ -222,6 +229,7 @@ void sgt_thread_finish(struct sgt_thread *t)
 	sgt_flag_unlock(&t->io_lock);
 	map_free(&t->objs);
 	map_free(&t->names);
+	sgt_fns_reset(t, 1);
 	sgt_self = NULL;
 	sgt_thread_done = 1;
 	pthread_setspecific(thread_key, NULL);
@@ -293,6 +301,7 @@ static int thread_begin(struct sgt_thread *t, uint32_t index, uint32_t parent)
 	t->tid = (pid_t)syscall(SYS_gettid);
 	t->seq = t->n_written = t->lost = t->lost_written = 0;
 	t->finished = 0;
+	sgt_fns_reset(t, 0);   /* a forked child's counts start again with its trace */
 	int rc = buf_open(t);   /* first: no stream file for a thread without a buffer */
 	if (rc < 0)
 		return rc;
@@ -359,6 +368,9 @@ void sgt_thread_fork_child(struct sgt_thread *self)
 	thread_list = NULL;
 	failed_threads = failed_lost = 0;   /* the parent's, reported by the parent */
 	if (self) {
+		/* its function states start again with the child's trace, at once: a throttled
+		 * function would otherwise be counted without the child's trace ever starting */
+		sgt_fns_reset(self, 0);
 		/* Its buffered events belong to the parent, which writes them; its buffer is the
 		 * parent's file, not mapped here (fork_restart gives it its own). */
 		self->pos = self->end = self->buf = NULL;
@@ -434,20 +446,26 @@ void sgt_rec_slow(enum sg_ev_kind kind, uint32_t id, uint32_t aux)
 		sgt_rec_store(t, t->pos, kind, id, aux);
 }
 
-void sgt_rec_value(struct sgt_thread *t, uint32_t counter, int64_t value)
+void sgt_rec_kv(struct sgt_thread *t, enum sg_ev_kind kind, uint32_t id, uint32_t aux,
+		int64_t value)
 {
 	if (SGT_UNLIKELY(t->end - t->pos < 2) && !(t = sgt_slow(2)))
 		return;
 	struct sg_event_rec *r = t->pos;
 	uint64_t ticks = sgt_ticks();
 	/* r[0].w0 last: a kill before it leaves neither record readable (sgt_rec_put) */
-	r[0].w1 = sg_rec_w1(counter, 0);
+	r[0].w1 = sg_rec_w1(id, aux);
 	r[1].w1 = (uint64_t)value;
 	r[1].w0 = sg_rec_w0(ticks, SG_EV_VALUE);
-	__atomic_store_n(&r[0].w0, sg_rec_w0(ticks, SG_EV_COUNTER), __ATOMIC_RELEASE);
+	__atomic_store_n(&r[0].w0, sg_rec_w0(ticks, kind), __ATOMIC_RELEASE);
 	__atomic_store_n(&t->pos, r + 2, __ATOMIC_RELEASE);
 	sgt_rec_hash(t, r, r[0].w0, r[0].w1);
 	sgt_rec_hash(t, r + 1, r[1].w0, r[1].w1);
+}
+
+void sgt_rec_value(struct sgt_thread *t, uint32_t counter, int64_t value)
+{
+	sgt_rec_kv(t, SG_EV_COUNTER, counter, 0, value);
 }
 
 /* Grows a map to twice its size (or its first 64 slots). */

@@ -10,14 +10,21 @@
  * signals). Environment, parsed strictly (a bad value is reported once on stderr and tracing is
  * turned off; the program itself runs on unchanged):
  *   SG_TRACE=0|1          0 disables recording (default 1)
- *   SG_TRACE_DIR=PATH     trace directory (default ./sgtrace.<pid>)
+ *   SG_TRACE_DIR=PATH     trace root (default ./sgtrace-<program>-<YYYYmmdd_HHMMSS>-<pid>)
  *   SG_TRACE_BUFFER=SIZE  per-thread buffer, bytes with optional K/M suffix (default 1M)
  *   SG_TRACE_CLOCK=auto|tsc|ns  timestamps: the invariant TSC where the CPU has one (auto,
  *                         default), forced TSC, or clock_gettime(CLOCK_MONOTONIC)
- * docs/tracelib.md has the details, what each wrapper records and what it costs.
+ *   SG_THROTTLE=CALLS,USEC|0|off  a function called CALLS times on a thread at a mean of under
+ *                         USEC us is counted there from then on, not recorded (100000,5)
+ *   SG_TRACE_MAX=SIZE     budget of the thread streams, K/M/G, 0: none (1G); reached, function
+ *                         probes stop (counted), sync events never
+ *   SG_VERBOSE=0|1        1: also say on stderr what the trace records anyway (0)
+ * and SG_EVENTS, SG_SCHED, SG_COUNTERS_BARRIER: docs/tracelib.md has the table of all of
+ * them, what each wrapper records and what it costs.
  *
- * Only sg_* symbols are exported. Nothing here ever calls exit() or prints on the hot path; on
- * an internal failure the library turns itself off and counts the events it dropped.
+ * Only sg_* symbols are exported. Nothing here ever calls exit() or prints on stdout; on
+ * stderr only when tracing cannot be done (or with SG_VERBOSE=1). On an internal failure the
+ * library turns itself off and counts the events it dropped.
  */
 #ifndef SGTRACE_H
 #define SGTRACE_H
@@ -57,7 +64,8 @@ void sg_region_begin_rec(const char *name);
 void sg_region_end_rec(const char *name);
 void sg_counter_add_rec(const char *name, int64_t value);
 
-/* Function entry and exit. */
+/* Function entry and exit. Sync wrappers, regions and counters are always recorded; a function
+ * probe may be throttled (SG_THROTTLE, SG_TRACE_MAX): its calls are then counted instead. */
 static __inline__ void sg_func_enter(struct sg_func_desc *fd)
 {
 	if (__builtin_expect(sg_trace_active, 1))

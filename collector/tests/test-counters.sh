@@ -1,10 +1,11 @@
 #!/bin/bash
 # test-counters.sh — the counter code for real, inside libsgtrace (billiards-traced links it):
 # on a machine without a PMU the hardware events are defined "unavailable" with the kernel's
-# reason and reported once on stderr, never recorded as zero; software events and the
-# scheduler run-delay are sampled; task-clock, context switches and page faults come from the
-# kernel's per-thread accounting (their perf names from perf); SG_EVENTS=none turns counters
-# off silently and says so in the trace; a bad SG_EVENTS turns them off with a located message.
+# reason and reported once on stderr (with SG_VERBOSE=1: the library is quiet otherwise), never
+# recorded as zero; software events and the scheduler run-delay are sampled; task-clock,
+# context switches and page faults come from the kernel's per-thread accounting (their perf
+# names from perf); SG_EVENTS=none turns counters off silently and says so in the trace; a
+# bad SG_EVENTS turns them off with a located message.
 set -u
 B=${B:-build}
 PROG="$B/bin/billiards-traced"
@@ -21,7 +22,7 @@ for d in /sys/bus/event_source/devices/cpu /sys/bus/event_source/devices/cpu_cor
 	[ -e "$d" ] && has_pmu=1
 done
 
-SG_TRACE_DIR="$T/tr" "$PROG" --balls 300 --steps 10 --threads 2 >"$T/out" 2>"$T/err"
+SG_VERBOSE=1 SG_TRACE_DIR="$T/tr" "$PROG" --balls 300 --steps 10 --threads 2 >"$T/out" 2>"$T/err"
 rc=$?
 check traced_program_runs "exit $rc: $(cat "$T/err")" test $rc -eq 0
 "$DUMP" "$T/tr" >"$T/dump" 2>&1

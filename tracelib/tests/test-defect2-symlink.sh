@@ -5,8 +5,9 @@
 # stay as it was):
 #   - a link planted in the process's directory (thread.1.sgs -> victim) before the thread's
 #     stream is made: refused (O_EXCL|O_NOFOLLOW), said on stderr, the victim untouched;
-#   - the default root ./sgtrace.<pid> planted beforehand (defs.sgd and proc.<pid> links in
-#     it): the library takes ./sgtrace.<pid>.2 and says so; nothing is written in the planted one;
+#   - the default root ./sgtrace-<program>-<time>-<pid> planted beforehand (defs.sgd and
+#     proc.<pid> links in it): the library takes the name with .2 and says so (SG_VERBOSE=1);
+#     nothing is written in the planted one;
 #   - an explicit SG_TRACE_DIR owned by another user (nobody), or a link to a directory: refused
 #     with one line, tracing off, the program runs on;
 #   - a sticky root-owned directory (like /tmp) is accepted as the root of a program run as
@@ -45,18 +46,22 @@ victim_ok && [ $rc -eq 0 ] &&
 	grep -q "^sgtrace: error: $pdir/thread.1.sgs: cannot create: File exists; thread 1 is not traced\$" "$work/t1.err"
 ok defect2-symlink-trace-dir-planted-stream $? "exit $rc, victim: $(head -c 40 "$victim" | tr -cd "[:print:]"), stderr: $(head -2 "$work/t1.err")"
 
-# 2. the default root ./sgtrace.<pid> planted before the program starts (sh execs it: same pid)
+# 2. the default root ./sgtrace-<program>-<time>-<pid> planted before the program starts (sh
+# execs it: same pid), under every name of the next seconds; SG_VERBOSE=1 to hear the warning
 mkdir "$work/cwd" && chmod 1777 "$work/cwd"
-(cd "$work/cwd" && sh -c 'mkdir sgtrace.$$ && ln -s "$1" sgtrace.$$/defs.sgd &&
-	ln -s "$1" sgtrace.$$/proc.$$ && exec "$2" ok 100' sh "$victim" "$crashee") \
+(cd "$work/cwd" && SG_VERBOSE=1 sh -c 'for i in -1 0 1 2 3 4 5 6 7 8 9; do
+		d=sgtrace-crashee-$(date -d "+$i sec" +%Y%m%d_%H%M%S)-$$
+		mkdir $d && ln -s "$1" $d/defs.sgd && ln -s "$1" $d/proc.$$ || exit 9
+	done; exec "$2" ok 100' sh "$victim" "$crashee") \
 	>/dev/null 2>"$work/t2.err"
 rc=$?
-planted=$(ls -d "$work"/cwd/sgtrace.[0-9]* 2>/dev/null | grep -v '\.[0-9]*\.[0-9]*$' | head -1)
-p=${planted##*.}
-victim_ok && [ $rc -eq 0 ] && [ -n "$planted" ] && [ "$(ls "$planted" | wc -l)" -eq 2 ] &&
-	grep -q "^sgtrace: warning: ./sgtrace.$p exists already (not made by this process); tracing into ./sgtrace.$p.2 instead\$" "$work/t2.err" &&
-	"$dump" --strict --summary "$work/cwd/sgtrace.$p.2" >/dev/null 2>&1
-ok defect2-symlink-trace-dir-default-root $? "exit $rc, planted '$planted' holds: $(ls "$planted" 2>/dev/null | tr '\n' ' '), stderr: $(head -2 "$work/t2.err")"
+taken=$(ls -d "$work"/cwd/sgtrace-crashee-*.2 2>/dev/null | head -1)
+planted=${taken%.2}
+name=${planted##*/}
+victim_ok && [ $rc -eq 0 ] && [ -n "$taken" ] && [ "$(ls "$planted" | wc -l)" -eq 2 ] &&
+	grep -q "^sgtrace: warning: ./$name exists already (not made by this process); tracing into ./$name.2 instead\$" "$work/t2.err" &&
+	"$dump" --strict --summary "$taken" >/dev/null 2>&1
+ok defect2-symlink-trace-dir-default-root $? "exit $rc, taken '$taken', planted holds: $(ls "$planted" 2>/dev/null | tr '\n' ' '), stderr: $(head -2 "$work/t2.err"), made: $(ls "$work/cwd" | tr '\n' ' ')"
 
 # 3. an explicit root owned by another user, and a link to a directory
 mkdir -m 0777 "$work/evil" && chown nobody "$work/evil"

@@ -167,7 +167,7 @@ for k in lock_request lock_acquired lock_release; do
 	done
 	echo "PASS: real-lock-events-$k"
 done
-expect_line real-per-kind "  lock_request     $((2 * n))" "$work/real.out"
+expect_line real-per-kind "  lock_request         $((2 * n))" "$work/real.out"
 awk 'BEGIN { bad = 0 } { if ($1 < last) bad = NR; last = $1 } END { exit bad != 0 }' "$work/real.events"
 ok real-time-order $? "times go backwards"
 grep -q "^[0-9]* 0 create_end thread 1 rc=0$" "$work/real.events" &&

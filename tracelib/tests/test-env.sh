@@ -45,10 +45,11 @@ ok disabled-writes-nothing $? "exit $rc, stderr '$(head -1 "$work/err")', files:
 [ $rc -eq 0 ] && grep -q "^sgtrace: error: /proc/sgtrace-cannot-be-here: cannot create the trace directory: .*; tracing is off$" "$work/err"
 ok unwritable-dir $? "exit $rc, stderr '$(head -2 "$work/err")'"
 
-# Default directory ./sgtrace.<pid>, with nested SG_TRACE_DIR parents created.
+# Default directory ./sgtrace-<program>-<time>-<pid> (test-quiet.sh checks the name), with
+# nested SG_TRACE_DIR parents created.
 rm -rf "$work/run" && mkdir "$work/run"
 (cd "$work/run" && env -u SG_TRACE_DIR "$crashee" ok $n >/dev/null 2>/dev/null); rc=$?
-d=$(ls -d "$work"/run/sgtrace.* 2>/dev/null)
+d=$(ls -d "$work"/run/sgtrace-crashee-* 2>/dev/null)
 [ $rc -eq 0 ] && [ -n "$d" ] && "$dump" --strict --summary "$d" >/dev/null 2>&1
 ok default-dir $? "exit $rc, found '$d'"
 SG_TRACE_DIR="$work/a/b/c" "$crashee" ok $n >/dev/null 2>&1 && "$dump" --strict --summary "$work/a/b/c" >/dev/null 2>&1

@@ -11,7 +11,7 @@ for f in "$@"; do
 	fi
 done
 work=$(mktemp -d "${TMPDIR:-/tmp}/sgtest.$tlib_name.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+trap "${KEEP:+:} rm -rf $work" EXIT
 
 # ok NAME COND-EXIT-STATUS WHY: one result line
 ok() {
