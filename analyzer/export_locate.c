@@ -1,7 +1,7 @@
 /*
  * export_locate.c — where the trace of a RUN argument lies. `scalegraph run` starts each run
  * with SG_TRACE_DIR=<experiment>/runs/<id>/trace (collector/runner.c), so a run directory holds
- * its trace in trace/; a program traced by hand writes a bare trace directory (sgtrace.<pid>/)
+ * its trace in trace/; a program traced by hand writes a bare trace directory (sgtrace-<program>-<time>-<pid>/)
  * with defs.sgd at its top, or, with SG_TRACE_DIR (format 1.2), a trace root holding one
  * proc.<pid>/ directory per process, of which the reader opens the main one. All are accepted
  * (docs/export.md).

@@ -30,7 +30,7 @@ static void usage(FILE *f)
 		"  --no-verify  skip payload checksums\n"
 		"  --quiet    no closing line on stderr\n\n"
 		"RUN is a run directory of an experiment store (runs/ID/, whose trace is in\n"
-		"trace/) or a trace directory (sgtrace.PID/, or a trace root with one proc.PID/\n"
+		"trace/) or a trace directory (sgtrace-PROG-TIME-PID/, a root with one proc.PID/\n"
 		"per process: its main process is exported and the others are named; export one\n"
 		"of them by naming its directory). Damaged or truncated traces: what is\n"
 		"readable is exported, each problem reported as TRACE/FILE: chunk K: reason.\n"

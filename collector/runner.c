@@ -260,8 +260,13 @@ static void child(const char *path, char *const argv[], pid_t parent, int out_fd
 	}
 	if (marker && marker[0])
 		setenv(RUNNER_MARKER_ENV, marker, 1);
+	/* a run measured without a trace records nothing, even when its program was built by
+	 * `scalegraph cc`: left alone, libsgtrace would write a default trace root into the
+	 * current directory at every such run */
 	if (trace_dir)
 		setenv("SG_TRACE_DIR", trace_dir, 1);
+	else
+		setenv("SG_TRACE", "0", 1);
 	execv(path, argv);
 fail:
 	e = errno;

@@ -102,3 +102,16 @@ check defect14-same-command-flag "rc=$rc: $got" test $rc -eq 0 -a \
 (cd "$T/cwd" && "$SG" run --threads 4 --no-trace --no-analyze -o one.exp -- ./FFT --size 1 --base 0.01 >/dev/null 2>&1)
 rc=$?
 check same_command_one_thread_count_allowed "rc=$rc" test $rc -eq 0
+
+# --- defect: a run measured without a trace left a default trace directory behind --------------
+# A program built by `scalegraph cc`, run with --no-trace, traced itself into the working
+# directory at every run (sgtrace-PROGRAM-TIME-PID/: nine in zlib's tree after its tests). The
+# runner now gives it SG_TRACE=0.
+mkdir -p "$T/notrace"
+(cd "$T/notrace" && "$SG" run --threads 1,2 --no-trace --no-analyze -o nt.exp -- \
+	"$BIN/billiards-traced" --balls 50 --steps 5 --threads {N} >nt.out 2>&1)
+rc=$?
+left=$(cd "$T/notrace" && ls -d sgtrace* 2>/dev/null | tr '\n' ' ')
+got=$(q "$T/notrace/nt.exp" "select group_concat(status, ' ') from runs" 2>&1)
+check defect14-untraced-run-leaves-no-trace "rc=$rc runs '$got', left behind: '$left'" \
+	test $rc -eq 0 -a "$got" = "ok ok" -a -z "$left"
