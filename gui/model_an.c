@@ -128,10 +128,16 @@ static int add_sequential(struct model *m, const struct an_exp *e)
 				const struct an_func *f = an_run_func(r, k);
 				char fname[160];
 				/* a throttled function's calls were counted, not recorded: its
-				 * bar says so (its calls are complete, its time is the recorded
-				 * calls' only; docs/analyzer.md) */
-				snprintf(fname, sizeof(fname), "%s%s", f->name,
-					 f->throttled ? " [throttled: calls counted]" : "");
+				 * calls are complete, its bar is the recorded calls' time only, and
+				 * the estimated time of the counted ones is in its callers' bars
+				 * (docs/analyzer.md) — the label says how much, so that a short
+				 * bar is not read as a cheap function */
+				if (f->throttled)
+					snprintf(fname, sizeof(fname),
+						 "%s [throttled: ~%.3g ms more in its callers]", f->name,
+						 (double)f->unrec_ns / 1e6);
+				else
+					snprintf(fname, sizeof(fname), "%s", f->name);
 				struct model_func mf = { fname, (long)f->calls, f->incl_ns / 1e9,
 							 f->excl_ns / 1e9 };
 				rc = model_add_func(m, &mf);
