@@ -9,10 +9,22 @@
 # their lines prefixed "before " and "after ", so that a change of the hot path is measured
 # against the same machine load:
 #   SG_BENCH_BEFORE=/tmp/old/build/bench/tracelib_record bench/tracelib-record.sh
+# Unset, SG_BENCH_BEFORE is the tracelib_record of the tree before issue 14's throttling
+# (bench/bench-lib.sh builds it once); set it empty to measure this library alone.
 set -eu
+cd "$(dirname "$0")/.."
 B=${B:-build}
 dir=$(mktemp -d "${TMPDIR:-/tmp}/sgbench.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
+if [ -z "${SG_BENCH_BEFORE+set}" ]; then
+	work=$dir
+	. bench/bench-lib.sh
+	SG_BENCH_BEFORE=
+	if bench_before_tree && make -C "$before" -j2 build/bench/tracelib_record >>"$before.log" 2>&1
+	then
+		SG_BENCH_BEFORE=$before/build/bench/tracelib_record
+	fi
+fi
 if [ -z "${SG_BENCH_BEFORE:-}" ]; then
 	SG_THROTTLE=0 SG_TRACE_DIR="$dir/trace" "$B/bench/tracelib_record" "$@"
 	exit 0
