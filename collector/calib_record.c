@@ -13,10 +13,12 @@
  * per event).
  */
 #include "calib.h"
+#include "fsutil.h"
+
+#include "../cli/exe_path.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,29 +31,12 @@
 #define PROBE_CALLS "100000"
 #define PROBE_ROUNDS "7"
 
-static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
-
-/* The helper beside this program (libexec/scalegraph/), or -ENOENT. */
+/* The helper beside this program (libexec/scalegraph/), or -errno (-ENOENT: not there). */
 static int probe_path(char *out, size_t len)
 {
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-	if (n <= 0)
-		return -errno;
-	self[n] = '\0';
-	char *slash = strrchr(self, '/');
-	if (!slash)
-		return -ENOENT;
-	*slash = '\0';
-	if ((size_t)snprintf(out, len, "%s/%s", self, PROBE_NAME) >= len)
-		return -ENAMETOOLONG;
+	int rc = exe_path_join(NULL, PROBE_NAME, out, len);
+	if (rc < 0)
+		return rc;
 	return access(out, X_OK) == 0 ? 0 : -ENOENT;
 }
 
@@ -161,5 +146,5 @@ void calib_record_cost(struct calib *c)
 		c->record_ns = probe > plain ? (probe - plain) / 2 : 0;
 		c->unrecorded_call_ns = probe2 > plain2 ? probe2 - plain2 : 0;
 	}
-	nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	fs_remove_tree(tmp);
 }

@@ -4,6 +4,8 @@
 #include "fsutil.h"
 
 #include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
 #include <sys/stat.h>
 
 int fs_mkdir_parents(char *path)
@@ -18,4 +20,18 @@ int fs_mkdir_parents(char *path)
 			return -errno;
 	}
 	return 0;
+}
+
+static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+void fs_remove_tree(const char *path)
+{
+	nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }

@@ -10,4 +10,8 @@
  * -errno. */
 int fs_mkdir_parents(char *path);
 
+/* Removes `path` and everything below it, best effort (links are removed, never followed); the
+ * caller checks what is left when it matters. */
+void fs_remove_tree(const char *path);
+
 #endif /* FSUTIL_H */

@@ -11,7 +11,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "lookup.h"
 #include "runner.h"
 #include "search.h"
@@ -124,15 +124,6 @@ static void iso_now(char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
-
 static void run_dir(struct series *se, int64_t id, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s/runs/%lld", store_dir(se->st), (long long)id);
@@ -162,7 +153,7 @@ static int drop_runs(struct series *se, int failed)
 		run_dir(se, refs[i].id, dir, sizeof dir);
 		if (lstat(dir, &sb) < 0)
 			continue;
-		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+		fs_remove_tree(dir);
 		if (lstat(dir, &sb) == 0)
 			fprintf(se->out, "%s: could not be removed (its run was dropped; the id is not "
 				"given again)\n", dir);
