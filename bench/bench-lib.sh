@@ -6,7 +6,8 @@
 #                             `scalegraph cc`, built once into $B/bench/before-REF; returns 1
 #                             (and says why) when this is not a git checkout
 #   bench_time NAME CMD...    runs CMD once, appends "NAME wall_s" to $work/times
-#   bench_median NAME         the median wall time of NAME's runs
+#   bench_median NAME [COL]   the median of column COL (default 2: the wall time) of NAME's
+#                             lines in $work/times
 #   bench_ratio A B           A's median / B's median, 2 decimals
 # The caller sets $work (a temporary directory) and $B.
 
@@ -40,7 +41,7 @@ bench_time() {
 }
 
 bench_median() {
-	awk -v v="$1" '$1 == v { print $2 }' "$work/times" | sort -n |
+	awk -v v="$1" -v c="${2:-2}" '$1 == v { print $c }' "$work/times" | sort -n |
 		awk '{ a[NR] = $1 } END { print NR ? a[int((NR + 1) / 2)] : 0 }'
 }
 

@@ -22,6 +22,7 @@ reps=${BENCH_REPS:-5}
 args=${BENCH_ARGS:-2 4096 3}
 work=$(mktemp -d "${TMPDIR:-/tmp}/sgbench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+. bench/bench-lib.sh
 CFLAGS="-std=c11 -D_GNU_SOURCE -O2 -g"
 SRC=bench/instrument_callheavy.c
 variants="plain default before all"
@@ -50,12 +51,8 @@ for r in $(seq 1 "$reps"); do
 		echo "$v $(cat "$work/t") ${bytes:-0}" >>"$work/times"
 	done
 done
-# med VARIANT COLUMN: the median of column 2 (wall seconds) or 3 (trace bytes)
-med() {
-	awk -v v="$1" -v c="$2" '$1 == v { print $c }' "$work/times" | sort -n |
-		awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
-}
-plain=$(med plain 2)
+# $work/times: VARIANT wall-seconds trace-bytes, one line per run
+plain=$(bench_median plain 2)
 echo "instrument-callheavy-plain: $plain s wall (median of $reps; args $args)"
 for v in default before all; do
 	case $v in
@@ -63,7 +60,7 @@ for v in default before all; do
 	before) name=before-issue14-rule target="reported: the rule before issue 14" ;;
 	all) name=all-functions target="target <= 2x" ;;
 	esac
-	t=$(med $v 2) b=$(med $v 3)
+	t=$(bench_median $v 2) b=$(bench_median $v 3)
 	awk -v n="$name" -v t="$t" -v p="$plain" -v b="$b" -v g="$target" -v r="$reps" 'BEGIN {
 		printf "instrument-callheavy-%s: %.2fx wall (%.3f s against %.3f s), trace %.1f MB, %.0f MB per second of plain run (%s; medians of %d interleaved runs)\n",
 			n, t / p, t, p, b / 1e6, b / 1e6 / p, g, r }'
