@@ -56,8 +56,11 @@ static double weight(double x)
 	return sqrt(x * x + 1.0);
 }
 
+/* One per thread, each on its own cache line: adjacent walkers shared one, and the threads'
+ * stores to it made two-thread runs two to three times slower at random (false sharing), which
+ * is noise a bench of the tracing cost must not measure. */
 struct walker {
-	double partial;
+	_Alignas(64) double partial;
 	long visits;
 	long locks;
 };
