@@ -45,6 +45,7 @@ SG_EXPORT const char *sg_ev_kind_name(enum sg_ev_kind kind)
 		[SG_EV_FUNC_UNRECORDED] = "func_unrecorded",
 		[SG_EV_FUNC_UNRECORDED_TIME] = "func_unrecorded_time",
 		[SG_EV_TRACE_BUDGET] = "trace_budget",
+		[SG_EV_SYNC_SITE] = "sync_site",
 	};
 	if ((unsigned)kind >= SG_EV_KIND_COUNT)
 		return "?";

@@ -54,7 +54,7 @@ struct defs_thread {
 };
 
 struct defs_walk {
-	size_t funcs, regions, objects, counters;   /* capacities */
+	size_t funcs, regions, objects, counters, sites;   /* capacities */
 	struct defs_thread *threads;
 	size_t n_threads, cap_threads;
 };
@@ -113,6 +113,17 @@ static int def_decode(struct sgr_trace *t, struct defs_walk *cap, const struct s
 			return -ENOMEM;
 		t->funcs[t->n_funcs++] = (struct sgr_function){ u[0], (int)u[1], strdup(s[0]),
 								 strdup(s[1]) };
+		return 0;
+	case SGF_DEF_SITE:
+		if (len < 8 || take_strings((const char *)pl + 8, len - 8, s, 2) < 0)
+			return -EINVAL;
+		memcpy(u, pl, 8);
+		if (!id_ok(u[0], "site", why, whylen))
+			return -EINVAL;
+		if (sgr_grow(&t->sites, &cap->sites, t->n_sites, sizeof *t->sites) < 0)
+			return -ENOMEM;
+		t->sites[t->n_sites++] = (struct sgr_site){ u[0], (int)u[1], strdup(s[0]),
+							     strdup(s[1]) };
 		return 0;
 	case SGF_DEF_REGION:
 		if (len < 8 || take_strings((const char *)pl + 8, len - 8, s, 1) < 0)
@@ -194,6 +205,7 @@ DEFINE_SORT(cmp_func, struct sgr_function)
 DEFINE_SORT(cmp_region, struct sgr_region)
 DEFINE_SORT(cmp_object, struct sgr_object)
 DEFINE_SORT(cmp_counter, struct sgr_counter)
+DEFINE_SORT(cmp_site, struct sgr_site)
 
 static int cmp_thread_def(const void *a, const void *b)
 {
@@ -240,6 +252,13 @@ static void free_func(void *p)
 {
 	struct sgr_function *f = p;
 	free((char *)f->name);
+	free((char *)f->file);
+}
+
+static void free_site(void *p)
+{
+	struct sgr_site *f = p;
+	free((char *)f->func);
 	free((char *)f->file);
 }
 
@@ -328,6 +347,8 @@ static int defs_walk(struct sgr_trace *t, const unsigned char *p, size_t size)
 					cmp_object, "object", NULL);
 	t->n_counters = defs_sort_unique(t, t->counters, t->n_counters, sizeof *t->counters,
 					 cmp_counter, "counter", free_counter);
+	t->n_sites = defs_sort_unique(t, t->sites, t->n_sites, sizeof *t->sites, cmp_site,
+				      "site", free_site);
 	rc = defs_threads(t, &cap);
 out:
 	free(cap.threads);
@@ -445,8 +466,10 @@ DEFINE_LOOKUP(sgr_function, struct sgr_function, funcs, n_funcs)
 DEFINE_LOOKUP(sgr_region, struct sgr_region, regions, n_regions)
 DEFINE_LOOKUP(sgr_object, struct sgr_object, objects, n_objects)
 DEFINE_LOOKUP(sgr_counter, struct sgr_counter, counters, n_counters)
+DEFINE_LOOKUP(sgr_site, struct sgr_site, sites, n_sites)
 
 size_t sgr_n_functions(const struct sgr_trace *t) { return t->n_funcs; }
 size_t sgr_n_regions(const struct sgr_trace *t) { return t->n_regions; }
 size_t sgr_n_objects(const struct sgr_trace *t) { return t->n_objects; }
 size_t sgr_n_counters(const struct sgr_trace *t) { return t->n_counters; }
+size_t sgr_n_sites(const struct sgr_trace *t) { return t->n_sites; }

@@ -59,6 +59,8 @@ struct sgr_trace {
 	size_t n_objects;
 	struct sgr_counter *counters;
 	size_t n_counters;
+	struct sgr_site *sites;            /* format 1.4 */
+	size_t n_sites;
 	struct sgr_stream *streams;        /* sorted by thread index */
 	size_t n_streams;
 	struct sgr_pair *pairs;            /* every clock pair, for the fit (sgr_clock.c) */

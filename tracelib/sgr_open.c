@@ -93,6 +93,11 @@ void sgr_close(struct sgr_trace *t)
 		free((char *)t->counters[i].unit);
 		free((char *)t->counters[i].unavailable);
 	}
+	for (size_t i = 0; i < t->n_sites; i++) {
+		free((char *)t->sites[i].func);
+		free((char *)t->sites[i].file);
+	}
+	free(t->sites);
 	free(t->funcs);
 	free(t->regions);
 	free(t->objects);

@@ -64,6 +64,18 @@ enum sg_ev_kind {
 				 (cumulative, as above) */
 	SG_EV_TRACE_BUDGET,   /* id 0, aux 0; the next record (SG_EV_VALUE): bytes of trace the
 				 process had written when SG_TRACE_MAX stopped function probes */
+	/* format 1.4: call sites of synchronization calls (docs/trace-format.md "Call sites") */
+	SG_EV_SYNC_SITE,      /* id: site id (SGF_DEF_SITE), or SG_NO_ID: a call whose site is not
+				 known (not renamed by the instrumenter, or called through a
+				 pointer); aux 0. The thread's sync calls that begin a wait
+				 (SG_EV_BARRIER_ARRIVE, LOCK_REQUEST, COND_WAIT_BEGIN,
+				 SEM_WAIT_BEGIN, JOIN_BEGIN) from here on, with the events that
+				 end them (leave, acquired or failed, and the release of that
+				 hold; wait end; join end), were made at this site, until the next
+				 SG_EV_SYNC_SITE of the stream. Written only when the site
+				 changes, just before the wait-begin event it applies to; a stream
+				 without any (format <= 1.3, or a program not instrumented) has
+				 no known site. */
 	SG_EV_KIND_COUNT
 };
 
@@ -182,7 +194,7 @@ const char *sg_obj_kind_name(enum sg_obj_kind kind);
 #define SGF_CHUNK_MAGIC      UINT32_C(0x4b434753)   /* "SGCK" */
 #define SGF_TRAILER_MAGIC    UINT32_C(0x444e4547)   /* "GEND" */
 #define SGF_VERSION_MAJOR    1
-#define SGF_VERSION_MINOR    3
+#define SGF_VERSION_MINOR    4
 
 enum sgf_clock {
 	SGF_CLOCK_TSC = 1,   /* ticks are TSC cycles since the epoch; convert with clock pairs */
@@ -257,6 +269,10 @@ enum sgf_def_type {
 				     to the trailer's count */
 	SGF_DEF_SCHED = 9,        /* u32 flags (1: unavailable), u32 CPUs, text NUL (format 1.2):
 				     how the sched stream was recorded, or why it could not be */
+	SGF_DEF_SITE = 10,        /* u32 id, i32 line, function NUL, file NUL (format 1.4): a call
+				     site of synchronization calls (SG_EV_SYNC_SITE); function is
+				     the enclosing function as written in the source, "" outside
+				     any (a macro body); file as the compiler was given it */
 };
 
 /*

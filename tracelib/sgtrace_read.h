@@ -54,6 +54,15 @@ struct sgr_function {
 	const char *file;
 };
 
+/* A call site of synchronization calls (format 1.4): where in the source a barrier, lock,
+ * condition, semaphore or join call was written. */
+struct sgr_site {
+	uint32_t id;
+	int line;
+	const char *func;          /* enclosing function, "" when none (a macro body) */
+	const char *file;
+};
+
 struct sgr_region {
 	uint32_t id;
 	const char *name;
@@ -172,6 +181,7 @@ const struct sgr_function *sgr_function(const struct sgr_trace *t, uint32_t id);
 const struct sgr_region *sgr_region(const struct sgr_trace *t, uint32_t id);
 const struct sgr_object *sgr_object(const struct sgr_trace *t, uint32_t id);
 const struct sgr_counter *sgr_counter(const struct sgr_trace *t, uint32_t id);
+const struct sgr_site *sgr_site(const struct sgr_trace *t, uint32_t id);
 /* All definitions of a kind, in id order. */
 size_t sgr_n_functions(const struct sgr_trace *t);
 const struct sgr_function *sgr_function_at(const struct sgr_trace *t, size_t i);
@@ -181,6 +191,8 @@ size_t sgr_n_objects(const struct sgr_trace *t);
 const struct sgr_object *sgr_object_at(const struct sgr_trace *t, size_t i);
 size_t sgr_n_counters(const struct sgr_trace *t);
 const struct sgr_counter *sgr_counter_at(const struct sgr_trace *t, size_t i);
+size_t sgr_n_sites(const struct sgr_trace *t);
+const struct sgr_site *sgr_site_at(const struct sgr_trace *t, size_t i);
 
 /* Threads, in index order: position 0..sgr_n_threads-1. The struct belongs to t. */
 size_t sgr_n_threads(const struct sgr_trace *t);

@@ -45,6 +45,9 @@ int sgw_create(const char *dir, const struct sgw_options *opt, struct sgw_trace 
 int sgw_clock_pair(struct sgw_trace *w, uint64_t ticks, uint64_t ns);
 int sgw_function(struct sgw_trace *w, uint32_t id, const char *name, const char *file, int line);
 int sgw_region(struct sgw_trace *w, uint32_t id, const char *name);
+/* A call site (format 1.4); func NULL or "" outside any function. Events refer to it with
+ * sgw_event(s, ticks, SG_EV_SYNC_SITE, id, 0) before the wait-begin events made there. */
+int sgw_site(struct sgw_trace *w, uint32_t id, const char *file, int line, const char *func);
 int sgw_object(struct sgw_trace *w, uint32_t id, enum sg_obj_kind kind, uint64_t address);
 /* `unavailable` NULL for a working counter, else the reason it is unavailable. */
 int sgw_counter(struct sgw_trace *w, uint32_t id, const char *name, const char *unit,

@@ -134,6 +134,13 @@ int sgw_function(struct sgw_trace *w, uint32_t id, const char *name, const char 
 	return write_def(w, SGF_DEF_FUNCTION, f, sizeof f, s, 2);
 }
 
+int sgw_site(struct sgw_trace *w, uint32_t id, const char *file, int line, const char *func)
+{
+	uint32_t f[2] = { id, (uint32_t)line };
+	const char *s[2] = { func ? func : "", file };
+	return write_def(w, SGF_DEF_SITE, f, sizeof f, s, 2);
+}
+
 int sgw_region(struct sgw_trace *w, uint32_t id, const char *name)
 {
 	uint32_t f[2] = { id, 0 };
