@@ -7,18 +7,8 @@
 # open GUI. Xvfb picks a free display itself (-displayfd) and is killed by PID.
 # Prints PASS/FAIL/SKIP lines (tests/run-tests.sh protocol).
 B=${B:-build}
-XSG=$B/bin/xscalegraph
 OUT=$B/test-out/gui-xvfb
-FIX=gui/tests/fixture
-
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1: $2"; }
-skip() { echo "SKIP: $1: $2"; }
-
-if [ ! -x "$XSG" ]; then fail xscalegraph "$XSG not built"; exit 0; fi
-if ! command -v Xvfb >/dev/null; then skip xvfb "Xvfb not installed (package xvfb)"; exit 0; fi
-if ! command -v identify >/dev/null; then skip xvfb "identify not installed (imagemagick)"; exit 0; fi
-rm -rf "$OUT" && mkdir -p "$OUT"
+. gui/tests/xvfb-lib.sh
 
 # --- --export without a display ----------------------------------------------------------
 if env -u DISPLAY "$XSG" --export "$OUT/export" --pdf "$FIX" >"$OUT/export.log" 2>&1 &&
@@ -26,15 +16,7 @@ if env -u DISPLAY "$XSG" --export "$OUT/export" --pdf "$FIX" >"$OUT/export.log" 
    grep -q "Execution time vs N" "$OUT/export/time.svg"; then pass "--export: 10 windows x png/svg/pdf, no display"
 else fail "--export" "$(tail -2 "$OUT/export.log")"; fi
 
-Xvfb -displayfd 3 -screen 0 1600x1200x24 -nolisten tcp 3>"$OUT/display" 2>"$OUT/xvfb.log" &
-XPID=$!
-cleanup() { kill "$XPID" 2>/dev/null; wait "$XPID" 2>/dev/null; [ -n "$GPID" ] && kill "$GPID" 2>/dev/null; }
-trap cleanup EXIT INT TERM
-i=0
-while [ ! -s "$OUT/display" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-if [ ! -s "$OUT/display" ]; then fail xvfb "Xvfb did not start: $(cat "$OUT/xvfb.log")"; exit 0; fi
-DISPLAY=:$(cat "$OUT/display")
-export DISPLAY
+xvfb_start
 
 # --- every window through its command, screenshotted --------------------------------------
 WINDOWS="profile patterns time latency sources parallelism matrix teach help"
@@ -46,35 +28,7 @@ ACTIONS="$ACTIONS;method-only:fixed;shot:$OUT/time-fixed.png;methods-all"
 ACTIONS="$ACTIONS;open:sources;source-hide:U;source-hide:PT_lock;shot:$OUT/sources-toggled.png"
 ACTIONS="$ACTIONS;open:teach;teach-set:growth=n;teach-set:model=eff;teach-set:e_target=0.5;shot:$OUT/teach-set.png"
 ACTIONS="$ACTIONS;open:matrix;export-window:$OUT/matrix-window.svg;export-csv:$OUT/data.csv;quit"
-# gui_run NAME DIR ACTIONS: plays the command list on experiment DIR, status lines echoed to
-# $OUT/NAME.out; passes when every command ran and no X error was reported
-gui_run() {
-	SG_GUI_ECHO_STATUS=1 timeout 120 "$XSG" --poll 0 --action "$3" "$2" >"$OUT/$1.out" 2>"$OUT/$1.err"
-	rc=$?
-	if [ $rc -eq 0 ] && ! grep -q "X error" "$OUT/$1.err"; then pass "$1: every command ran, no X error, exit 0"
-	else fail "$1" "exit status $rc: $(grep -m1 'X error' "$OUT/$1.err" || tail -3 "$OUT/$1.err")"; fi
-}
 gui_run gui "$FIX" "$ACTIONS"
-# gui_bg NAME POLL DIR ACTIONS: starts the GUI in the background on DIR (status lines echoed to
-# $OUT/NAME.out, pid in GPID) and returns once ACTIONS reached their touch:$OUT/ready
-gui_bg() {
-	rm -f "$OUT/ready"
-	SG_GUI_ECHO_STATUS=1 "$XSG" --poll "$2" --action "$4" "$3" >"$OUT/$1.out" 2>"$OUT/$1.err" &
-	GPID=$!
-	i=0
-	while [ ! -e "$OUT/ready" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
-}
-
-# shot_ok NAME MINW MINH: exists, at least MINW x MINH, not blank (>= 12 colours, the
-# drawing's white plus the palette)
-shot_ok() {
-	f=$OUT/$1.png
-	if [ ! -s "$f" ]; then fail "shot $1" "no screenshot"; return; fi
-	set -- "$1" "$2" "$3" $(identify -format '%w %h %k' "$f")
-	if [ "$4" -lt "$2" ] || [ "$5" -lt "$3" ]; then fail "shot $1" "size $4x$5 < $2x$3"
-	elif [ "$6" -lt 12 ]; then fail "shot $1" "only $6 colours: blank"
-	else pass "shot $1 (${4}x$5, $6 colours)"; fi
-}
 shot_ok main 1000 650
 shot_ok profile 900 520
 shot_ok patterns 1000 720
@@ -93,11 +47,6 @@ shot_ok teach-set 1200 820
 ws=$(identify -format '%w' "$OUT/time-small.png" 2>/dev/null)
 if [ -n "$ws" ] && [ "$ws" -lt 1000 ]; then pass "resize redraws at ${ws} px"
 else fail resize "window width ${ws:-?} after resize:640x420"; fi
-# screenshots that must differ: a toggle or a selection changed the picture
-differs() {
-	if cmp -s "$OUT/$1.png" "$OUT/$2.png"; then fail "$3" "$1 and $2 identical"
-	else pass "$3"; fi
-}
 differs sources sources-toggled "source toggles redraw"
 differs teach teach-set "teaching parameters redraw"
 differs matrix matrix-selected "matrix cell selection redraws"
