@@ -6,7 +6,7 @@ CFLAGS_analyzer := -Ianalyzer -Icollector
 AN_LIB_SRCS := an_metric.c an_run.c an_scan.c an_join.c an_sync.c an_budget.c an_objects.c an_source.c \
 	an_timeline.c an_exp.c \
 	an_exp_runs.c an_cache.c \
-	an_matrix.c an_report_text.c an_report_data.c
+	an_matrix.c an_sites.c an_report_text.c an_report_data.c
 AN_LIB_OBJS := $(addprefix $(OBJ)/analyzer/,$(AN_LIB_SRCS:.c=.o))
 AN_LDLIBS := $(LIBDIR)/libsganalyze.a $(LIBDIR)/libsgstore.a $(LIBDIR)/libsgtread.a \
 	-lsqlite3 -lm $(LDLIBS_THREAD)
@@ -25,7 +25,7 @@ $(LIBEXEC)/scalegraph-report: $(OBJ)/analyzer/report_main.o $(LIBDIR)/libsganaly
 
 # Tests: cmocka programs on synthetic traces written with sgtrace_write.h.
 AN_TESTDIR := $(B)/tests/analyzer
-AN_CMOCKA := test_an_run test_an_budget test_an_exp test_an_throttle
+AN_CMOCKA := test_an_run test_an_budget test_an_exp test_an_throttle test_an_sites
 TESTS += $(addprefix $(AN_TESTDIR)/,$(AN_CMOCKA))
 
 $(addprefix $(AN_TESTDIR)/,$(AN_CMOCKA)): $(AN_TESTDIR)/%: $(OBJ)/analyzer/tests/%.o \
