@@ -26,17 +26,17 @@
 static const struct {
 	enum an_metric m;
 	int cat;
-	size_t off;                /* the per-thread figure in struct an_thread */
+	const char *what;          /* for reports: "61 % of barrier waiting" */
 } src_tab[] = {
-	{ AN_IT_BARRIER, CAT_BAR_W, offsetof(struct an_thread, barrier_wait_ns) },
-	{ AN_PT_BARRIER, CAT_BAR_P, offsetof(struct an_thread, barrier_ovh_ns) },
-	{ AN_IT_LOCK, CAT_LOCK_W, offsetof(struct an_thread, lock_wait_ns) },
-	{ AN_PT_LOCK, CAT_LOCK_P, offsetof(struct an_thread, lock_ovh_ns) },
-	{ AN_IT_COND, CAT_COND, offsetof(struct an_thread, cond_ns) },
-	{ AN_IT_SEM, CAT_SEM_W, offsetof(struct an_thread, sem_wait_ns) },
-	{ AN_PT_SEM, CAT_SEM_P, offsetof(struct an_thread, sem_ovh_ns) },
-	{ AN_IT_JOIN, CAT_JOIN_W, offsetof(struct an_thread, join_wait_ns) },
-	{ AN_PT_THREAD, CAT_THREAD_P, offsetof(struct an_thread, thread_ns) },
+	{ AN_IT_BARRIER, CAT_BAR_W, "barrier waiting" },
+	{ AN_PT_BARRIER, CAT_BAR_P, "barrier overhead" },
+	{ AN_IT_LOCK, CAT_LOCK_W, "lock waiting" },
+	{ AN_PT_LOCK, CAT_LOCK_P, "lock overhead" },
+	{ AN_IT_COND, CAT_COND, "condition waiting" },
+	{ AN_IT_SEM, CAT_SEM_W, "semaphore waiting" },
+	{ AN_PT_SEM, CAT_SEM_P, "semaphore overhead" },
+	{ AN_IT_JOIN, CAT_JOIN_W, "join waiting" },
+	{ AN_PT_THREAD, CAT_THREAD_P, "create and join" },
 };
 #define N_SRC (sizeof src_tab / sizeof src_tab[0])
 
@@ -56,6 +56,24 @@ static int src_index(enum an_metric m)
 }
 
 int an_site_source(enum an_metric m) { return src_index(m) >= 0; }
+
+const char *an_site_source_what(enum an_metric m)
+{
+	int k = src_index(m);
+	return k < 0 ? "?" : src_tab[k].what;
+}
+
+const struct an_point *an_exp_sites_point(const struct an_exp *e, const char *method)
+{
+	const struct an_point *best = NULL;
+	for (size_t i = 0; i < an_exp_n_points(e); i++) {
+		const struct an_point *o = an_exp_point(e, i);
+		if (!strcmp(o->model, "method") && !strcmp(o->method, method) && o->n_reps > 0 &&
+		    (!best || o->n_threads > best->n_threads))
+			best = o;
+	}
+	return best;
+}
 
 uint32_t an_site_slot(const struct an_run *r, uint32_t id)
 {

@@ -386,6 +386,8 @@ int an_exp_matrix_cell(const struct an_exp *e, int n, int n2, struct an_cell *ce
 size_t an_site_n_sources(void);
 enum an_metric an_site_source_at(size_t i);
 int an_site_source(enum an_metric m);          /* 1 when m is one of them */
+/* What the source is, for sentences: "barrier waiting", "lock overhead", ... */
+const char *an_site_source_what(enum an_metric m);
 
 struct an_site_thread {
 	uint32_t index;            /* thread index in the trace */
@@ -439,6 +441,9 @@ int an_run_sites_recorded(const struct an_run *r);
 int an_exp_point_sites(const struct an_exp *e, const struct an_point *p, enum an_metric source,
 		       struct an_sites *out);
 void an_sites_free(struct an_sites *s);
+/* The point the report lists call sites for: method's point (model "method") at its largest N
+ * with a repetition; NULL when none. */
+const struct an_point *an_exp_sites_point(const struct an_exp *e, const char *method);
 /* "lu.c:412 in daxpy_sweep", "lu.c:412" (no function), "(unknown site)"; returns buf. */
 const char *an_site_label(const struct an_site *s, char *buf, size_t len);
 

@@ -63,3 +63,13 @@ $(AN_TESTDIR)/an_mkbad: $(OBJ)/analyzer/tests/an_mkbad.o $(LIBDIR)/libsgtread.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^
 analyzer/tests/test-defects.sh: $(AN_TESTDIR)/an_mkbad $(LIBEXEC)/scalegraph-report $(BIN)/scalegraph
+
+# Call sites per source (format 1.4) in the report, on a synthetic store whose waits are known
+# per site (analyzer/tests/an_mksites.c writes it; the GUI's sites pane test uses it too).
+TESTS += analyzer/tests/test-sites-report.sh
+$(AN_TESTDIR)/an_mksites: $(OBJ)/analyzer/tests/an_mksites.o $(LIBDIR)/libsgstore.a \
+		$(LIBDIR)/libsgtread.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ -lsqlite3 -lm $(LDLIBS_THREAD)
+analyzer/tests/test-sites-report.sh: $(AN_TESTDIR)/an_mksites $(LIBEXEC)/scalegraph-report \
+	$(BIN)/scalegraph
