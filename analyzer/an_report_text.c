@@ -382,6 +382,15 @@ static void run_sites_text(FILE *f, const struct an_run *r)
 		an_sites_free(&v[k]);
 }
 
+/* A point's sites were recorded (some source says so). */
+static int recorded_point(const struct an_sites *v, size_t n_src)
+{
+	for (size_t k = 0; k < n_src; k++)
+		if (v[k].recorded)
+			return 1;
+	return 0;
+}
+
 /* Each method at its largest N (an_exp_sites_point): the median repetition's call sites. */
 static void exp_sites_text(FILE *f, const struct an_exp *e)
 {
@@ -407,9 +416,10 @@ static void exp_sites_text(FILE *f, const struct an_exp *e)
 			const struct an_point *o = an_exp_sites_point(e, an_exp_method(e, i));
 			if (!o)
 				continue;
-			int rec = 0;
+			int rec = 0;   /* sites, or no time in synchronization at all */
 			for (size_t k = 0; k < n_src; k++)
-				rec |= v[i][k].recorded;
+				rec |= v[i][k].recorded || v[i][k].total > 0;
+			rec = !rec || recorded_point(v[i], n_src);
 			fprintf(f, "  %s N=%d%s\n", o->method, o->n_threads,
 				rec ? "" : ": " SITES_NOT_RECORDED);
 			if (rec)

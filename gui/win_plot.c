@@ -172,6 +172,7 @@ int win_plot_matrix_select(struct win_plot *wp, int n, int n2)
 					models[k], wbuf[0], tbuf[0], wbuf[1], tbuf[1]);
 	}
 	xsg_status(app, "%s", msg);
+	xsg_sites_focus(app, -1, NULL, n, n2, 0);   /* the call sites of the cell's points */
 	win_plot_redraw(wp);
 	return 0;
 }
@@ -185,6 +186,9 @@ static void input_cb(Widget w, XtPointer client, XtPointer call)
 
 	if (!cbs->event || cbs->event->type != ButtonPress)
 		return;
+	if (wp->id == VIEW_SOURCES && wp->app->model.cur_method >= 0)   /* call sites pane */
+		xsg_sites_focus(wp->app, -1, wp->app->model.methods[wp->app->model.cur_method].name,
+				0, 0, 0);
 	if (wp->id != VIEW_MATRIX) {
 		xsg_status(wp->app, "%s: the matrix window answers clicks; use the toggles above "
 			   "the plot to compare methods", view_get(wp->id)->name);
