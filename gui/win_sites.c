@@ -9,6 +9,7 @@
  */
 #include "xsg.h"
 #include "sites.h"
+#include "analyzer.h"
 
 #include <Xm/Xm.h>
 #include <Xm/Form.h>
@@ -72,6 +73,49 @@ static int refresh(struct xsg_app *app)
 	return rc;
 }
 
+/* The interval of the timeline's selection: its state. */
+struct sel_state {
+	int64_t at;
+	int state;
+};
+
+static int sel_state_cb(const struct an_interval *iv, void *ud)
+{
+	struct sel_state *x = ud;
+
+	if (iv->t0_ns <= x->at && x->at <= iv->t1_ns && iv->merged == 1)
+		x->state = (int)iv->state;
+	return 0;
+}
+
+/* The source of the state of the timeline's selected interval (a lock wait: IT_lock), or -1:
+ * selecting a wait in the timeline shows that wait's source. */
+static int selected_source(struct xsg_app *app)
+{
+	static const struct { enum an_state st; enum model_metric k; } map[] = {
+		{ AN_ST_BARRIER_WAIT, MODEL_IT_BARRIER }, { AN_ST_BARRIER_OVH, MODEL_PT_BARRIER },
+		{ AN_ST_LOCK_WAIT, MODEL_IT_LOCK },       { AN_ST_LOCK_OVH, MODEL_PT_LOCK },
+		{ AN_ST_COND_WAIT, MODEL_IT_COND },       { AN_ST_SEM_WAIT, MODEL_IT_SEM },
+		{ AN_ST_SEM_OVH, MODEL_PT_SEM },
+	};
+	struct timeline *tl = &app->timeline;
+	struct sel_state x = { 0, -1 };
+	int64_t a, b;
+	size_t i;
+
+	if (!tl->run || tl->sel_lane < 0)
+		return -1;
+	a = tl->t0_ns + (int64_t)(tl->sel_t0 * 1e9);
+	b = tl->t0_ns + (int64_t)(tl->sel_t1 * 1e9);
+	x.at = a + (b - a) / 2;
+	if (an_run_timeline(tl->run, (size_t)tl->sel_lane, x.at, x.at, 0, sel_state_cb, &x) < 0)
+		return -1;
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if ((int)map[i].st == x.state)
+			return (int)map[i].k;
+	return -1;
+}
+
 void xsg_sites_focus(struct xsg_app *app, int source, const char *method, int n, int n2,
 		     long long run_id)
 {
@@ -84,6 +128,8 @@ void xsg_sites_focus(struct xsg_app *app, int source, const char *method, int n,
 		ws.v.window = app->timeline.sel_lane >= 0;
 		ws.v.w0 = app->timeline.sel_t0;
 		ws.v.w1 = app->timeline.sel_t1;
+		if (source < 0 && (source = selected_source(app)) >= 0)
+			ws.v.source = (enum model_metric)source;
 	} else if (n2 > 0) {
 		ws.v.focus = SITES_CELL;
 		ws.v.n = n;

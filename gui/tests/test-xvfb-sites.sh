@@ -38,6 +38,7 @@ A="$A;open:matrix;matrix-select:1,2;sites-export:$OUT/cell.txt"
 A="$A;timeline-run:3;sites-run;sites-export:$OUT/run.txt"
 A="$A;timeline-select:0,0.0055;sites-export:$OUT/interval.txt"
 A="$A;sites-source:IT_lock;sites-export:$OUT/interval-lock.txt"
+A="$A;sites-source:PT_barrier;timeline-select:1,0.004;sites-export:$OUT/interval-auto.txt"
 A="$A;sites-point:fixed,2;sites-resize:800x600;shot:$OUT/sites-800x600.png"
 A="$A;sites-resize:1366x768;shot:$OUT/sites-1366x768.png"
 A="$A;sites-resize:1920x1080;shot:$OUT/sites-1920x1080.png"
@@ -82,6 +83,10 @@ expect sites_timeline_interval "$OUT/interval.txt" \
 # IT_lock in 5..8 ms: none (thread 2's wait ended at 5 ms)
 expect sites_interval_lock "$OUT/interval-lock.txt" \
 	"run 3 5 ms..8 ms: IT_lock 0 s in the selected interval" " no time at this source"
+# selecting thread 2's lock wait (3..5 ms) shows that wait's source, IT_lock, in its interval
+expect sites_interval_follows_state "$OUT/interval-auto.txt" \
+	"IT_lock (lock waiting) in run 3" \
+	"run 3 3 ms..5 ms: IT_lock 2 ms in the selected interval" " 100.0 % 2 ms solve.c:77"
 # a source not made at a call site is refused (the command fails), the pane keeps its own
 SG_GUI_ECHO_STATUS=1 timeout 60 "$XSG" --poll 0 --action "open:sites;sites-source:U;quit" "$OUT/exp" \
 	>"$OUT/refuse.out" 2>"$OUT/refuse.err"
