@@ -235,9 +235,11 @@ static void sites_finish(struct an_sites *out)
 	for (size_t k = 0; k < out->n; k++) {
 		struct an_site *x = &out->v[k];
 		x->share = out->total > 0 ? x->s / out->total : 0;
-		qsort(x->threads, x->n_threads, sizeof *x->threads, thr_cmp);
+		if (x->n_threads > 1)
+			qsort(x->threads, x->n_threads, sizeof *x->threads, thr_cmp);
 	}
-	qsort(out->v, out->n, sizeof *out->v, site_cmp);
+	if (out->n > 1)   /* qsort of a NULL array, even empty, is undefined */
+		qsort(out->v, out->n, sizeof *out->v, site_cmp);
 }
 
 static void site_ident(const struct an_run *r, size_t slot, struct an_site *x)
