@@ -30,6 +30,9 @@ static struct {
 	int inited;
 	Widget shell, title, option, list, note;
 	Widget buttons[16];
+	Widget point_option, point_menu;   /* the points of every method, to choose one */
+	Widget *points;
+	size_t n_points;
 } ws;
 
 static void view_once(struct xsg_app *app)
@@ -47,6 +50,69 @@ static void set_label(Widget w, const char *text)
 
 	XtVaSetValues(w, XmNlabelString, s, NULL);
 	XmStringFree(s);
+}
+
+static void point_cb(Widget w, XtPointer client, XtPointer call)
+{
+	char cmd[160];
+
+	snprintf(cmd, sizeof(cmd), "sites-point:%s", XtName(w));
+	xsg_command(client, cmd);
+}
+
+/* The point chooser: an entry "METHOD,N" per method and N of the model (the first W at an N,
+ * as model_point_at), refilled when the data change. */
+static void points_fill(struct xsg_app *app)
+{
+	const struct model *m = &app->model;
+	size_t i, j, cap = 0;
+
+	for (i = 0; i < ws.n_points; i++)
+		XtDestroyWidget(ws.points[i]);
+	ws.n_points = 0;
+	for (i = 0; i < m->n_methods; i++)
+		cap += m->methods[i].n_pts;
+	free(ws.points);
+	if (!(ws.points = calloc(cap + 1, sizeof(*ws.points))))
+		return;
+	for (i = 0; i < m->n_methods; i++)
+		for (j = 0; j < m->methods[i].n_pts; j++) {
+			const struct model_point *p = &m->methods[i].pts[j];
+			char name[160], label[160];
+			XmString s;
+			if (j > 0 && m->methods[i].pts[j - 1].n == p->n)
+				continue;   /* one entry per N */
+			snprintf(name, sizeof(name), "%s,%d", m->methods[i].name, p->n);
+			snprintf(label, sizeof(label), "%s N=%d", m->methods[i].name, p->n);
+			s = XmStringCreateLocalized(label);
+			ws.points[ws.n_points] = XtVaCreateManagedWidget(name, xmPushButtonWidgetClass,
+									 ws.point_menu,
+									 XmNlabelString, s, NULL);
+			XmStringFree(s);
+			XtAddCallback(ws.points[ws.n_points++], XmNactivateCallback, point_cb, app);
+		}
+}
+
+/* Shows the focused point in the chooser (the first entry of its method for its largest N). */
+static void points_show(void)
+{
+	char name[160];
+	size_t i;
+
+	if (ws.v.focus != SITES_POINT || !ws.point_option)
+		return;
+	for (i = 0; i < ws.n_points; i++) {
+		const char *x = XtName(ws.points[i]), *c = strrchr(x, ',');
+		snprintf(name, sizeof(name), "%s,%d", ws.v.method, ws.v.n);
+		if (ws.v.n ? strcmp(x, name) == 0
+			   : c && (size_t)(c - x) == strlen(ws.v.method) &&
+			     strncmp(x, ws.v.method, (size_t)(c - x)) == 0 &&
+			     (i + 1 == ws.n_points || strncmp(XtName(ws.points[i + 1]), name,
+							      strlen(ws.v.method) + 1) != 0)) {
+			XtVaSetValues(ws.point_option, XmNmenuHistory, ws.points[i], NULL);
+			return;
+		}
+	}
 }
 
 /* Recomputes the rows and shows them (when the window exists). */
@@ -70,6 +136,7 @@ static int refresh(struct xsg_app *app)
 	for (i = 0; i < sizeof(ws.buttons) / sizeof(ws.buttons[0]) && ws.buttons[i]; i++)
 		if (strcmp(XtName(ws.buttons[i]), model_metric_name(ws.v.source)) == 0)
 			XtVaSetValues(ws.option, XmNmenuHistory, ws.buttons[i], NULL);
+	points_show();
 	return rc;
 }
 
@@ -156,8 +223,10 @@ static void model_changed(struct model *m, unsigned what, void *arg)
 	if (!(what & MODEL_CHANGED_DATA))
 		return;
 	sites_view_forget(&ws.v);   /* the store changed: its figures are read again */
-	if (ws.shell)
+	if (ws.shell) {
+		points_fill(arg);
 		refresh(arg);
+	}
 }
 
 static Widget create(struct xsg_app *app)
@@ -198,6 +267,19 @@ static Widget create(struct xsg_app *app)
 	ws.option = XmCreateOptionMenu(form, "sourceOption", args, n);
 	XmStringFree(s);
 	XtManageChild(ws.option);
+	ws.point_menu = XmCreatePulldownMenu(form, "pointMenu", NULL, 0);
+	s = XmStringCreateLocalized("Point");
+	n = 0;
+	XtSetArg(args[n], XmNsubMenuId, ws.point_menu); n++;
+	XtSetArg(args[n], XmNlabelString, s); n++;
+	XtSetArg(args[n], XmNtopAttachment, XmATTACH_FORM); n++;
+	XtSetArg(args[n], XmNleftAttachment, XmATTACH_WIDGET); n++;
+	XtSetArg(args[n], XmNleftWidget, ws.option); n++;
+	XtSetArg(args[n], XmNleftOffset, 12); n++;
+	ws.point_option = XmCreateOptionMenu(form, "pointOption", args, n);
+	XmStringFree(s);
+	points_fill(app);
+	XtManageChild(ws.point_option);
 	ws.title = XtVaCreateManagedWidget("sitesTitle", xmLabelWidgetClass, form,
 					   XmNtopAttachment, XmATTACH_WIDGET,
 					   XmNtopWidget, ws.option, XmNtopOffset, 4,
