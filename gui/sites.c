@@ -222,6 +222,10 @@ static int point_rows(struct sites_view *v, const char *dir, const char *name, i
 		return -ENOENT;
 	}
 	snprintf(head, sizeof(head), "%s N=%d", name, o->n_threads);
+	if (v->focus == SITES_POINT && !n)   /* the largest N, found: name it */
+		snprintf(v->title, sizeof(v->title), "%s (%s) at %s N=%d (its largest)",
+			 model_metric_name(v->source), model_metric_title(v->source), name,
+			 o->n_threads);
 	if ((rc = an_exp_point_sites(v->exp, o, (enum an_metric)an_of(v->source), &s)) < 0) {
 		snprintf(v->note, sizeof(v->note), "%s: no repetition with a readable trace", head);
 		return rc;
