@@ -33,3 +33,6 @@ $(B)/tests/gui/%: $(OBJ)/gui/tests/%.o $(GUI_CORE_LIB) $(GUI_AN_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $(filter %.o,$^) $(GUI_CORE_LIB) $(GUI_AN_LIBS) -lcmocka \
 	  $(GUI_CORE_LIBS)
+
+# The call sites window's test plays on a synthetic store written by the analyzer's an_mksites.
+gui/tests/test-xvfb-sites.sh: $(BIN)/xscalegraph $(B)/tests/analyzer/an_mksites
