@@ -93,14 +93,11 @@ uint32_t an_site_slot(const struct an_run *r, uint32_t id)
 	return 0;
 }
 
+/* A trace records call sites when it defines one: SYNC_SITE records without a definition name
+ * only the unknown site (calls the instrumenter did not rename), as a trace without any. */
 int an_run_sites_recorded(const struct an_run *r)
 {
-	if (sgr_n_sites(r->tr))
-		return 1;
-	for (size_t i = 0; i < r->n_threads; i++)
-		if (r->ts[i].n_site_run)
-			return 1;
-	return 0;
+	return sgr_n_sites(r->tr) > 0;
 }
 
 const char *an_site_label(const struct an_site *s, char *buf, size_t len)
@@ -388,8 +385,7 @@ static int sites_add(struct an_sites *acc, const struct an_sites *in, double w)
 }
 
 struct rep_val {
-	const struct an_run *r;
-	int64_t id;
+	struct an_exp_run *x;
 	double v;
 };
 
@@ -398,7 +394,38 @@ static int rep_cmp(const void *a, const void *b)
 	const struct rep_val *x = a, *y = b;
 	if (x->v != y->v)
 		return x->v < y->v ? -1 : 1;
-	return (x->id > y->id) - (x->id < y->id);
+	return (x->x->id > y->x->id) - (x->x->id < y->x->id);
+}
+
+/* 1 when run x's trace defines call sites; read from its definitions alone when the run was
+ * not analyzed (its figures came from the store's cache): a report of a store recorded before
+ * format 1.4 then reads no trace to say so. */
+static int rep_has_sites(const struct an_exp *e, const struct an_exp_run *x)
+{
+	if (x->run)
+		return an_run_sites_recorded(x->run);
+	char dir[4096];
+	struct sgr_trace *t = NULL;
+	snprintf(dir, sizeof dir, "%s/runs/%lld/trace", e->dir, (long long)x->id);
+	if (sgr_open(dir, SGR_NO_VERIFY, &t, NULL, 0) < 0)
+		return 1;   /* let the analysis say what is wrong */
+	int n = sgr_n_sites(t) > 0;
+	sgr_close(t);
+	return n;
+}
+
+/* A repetition without call sites: all of the source at the unknown site, the threads not
+ * told apart (that needs the trace's analysis, which would tell nothing more). */
+static int sites_unrecorded(struct an_sites *acc, enum an_metric source, double s, double w)
+{
+	struct an_sites one = { .source = source, .total = s, .total_ns = llround(s * 1e9) };
+	struct an_site unk = { .id = SG_NO_ID, .file = "", .func = "", .s = s,
+			       .ns = llround(s * 1e9) };
+	if (s > 0) {
+		one.v = &unk;
+		one.n = 1;
+	}
+	return sites_add(acc, &one, w);
 }
 
 int an_exp_point_sites(const struct an_exp *e, const struct an_point *p, enum an_metric source,
@@ -414,10 +441,12 @@ int an_exp_point_sites(const struct an_exp *e, const struct an_point *p, enum an
 	if (!rv)
 		return -ENOMEM;
 	for (int i = 0; i < p->n_reps; i++) {
-		const struct an_run *r = an_exp_run(e, p->rep_ids[i]);
-		struct an_fig f = r ? an_run_fig(r, source) : an_fig_na("no trace");
-		if (!f.unavailable)
-			rv[n++] = (struct rep_val){ r, p->rep_ids[i], f.value };
+		/* the repetitions' figures the point's median was made of (cached or analyzed) */
+		struct an_exp_run *x = an_exp_run_find(e, p->rep_ids[i]);
+		if (x && !x->have_fig)
+			an_exp_run(e, x->id);
+		if (x && x->have_fig && !x->fig[source].unavailable)
+			rv[n++] = (struct rep_val){ x, x->fig[source].value };
 	}
 	if (!n) {
 		free(rv);
@@ -428,11 +457,21 @@ int an_exp_point_sites(const struct an_exp *e, const struct an_point *p, enum an
 	size_t a = (n - 1) / 2, b = n / 2;
 	for (size_t k = a; k <= b && rc == 0; k++) {
 		struct an_sites one;
-		if ((rc = an_run_sites(rv[k].r, source, &one)) < 0)
+		double w = a == b ? 1.0 : 0.5;
+		const struct an_run *r;
+		out->run_ids[out->n_runs++] = rv[k].x->id;
+		if (!rep_has_sites(e, rv[k].x)) {
+			rc = sites_unrecorded(out, source, rv[k].v, w);
+			continue;
+		}
+		if (!(r = an_exp_run(e, rv[k].x->id))) {
+			rc = -ENOENT;
 			break;
-		rc = sites_add(out, &one, a == b ? 1.0 : 0.5);
+		}
+		if ((rc = an_run_sites(r, source, &one)) < 0)
+			break;
+		rc = sites_add(out, &one, w);
 		an_sites_free(&one);
-		out->run_ids[out->n_runs++] = rv[k].id;
 	}
 	free(rv);
 	if (rc < 0) {

@@ -89,3 +89,16 @@ check sites_not_recorded "$(grep -c 'not recorded (program built' "$T/old.txt") 
 "$SG" report --no-store-write --json "$T/old" > "$T/old.json" 2>/dev/null
 check sites_json_not_recorded "$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['call_sites'])" "$T/old.json" 2>&1 | head -c 300)" \
 	python3 -c "import json,sys; c=json.load(open(sys.argv[1]))['call_sites']; assert c['recorded'] is False and not c['points'][0]['recorded']" "$T/old.json"
+
+# from the store's cache (a report that wrote the metrics first): the repetitions' figures are
+# loaded, not analyzed; the median repetition's trace is read for its sites (the same section),
+# and a store without sites is told from the traces' definitions alone (the same line)
+"$SG" report "$T/exp" > /dev/null 2>&1
+"$SG" report --no-store-write "$T/exp" > "$T/c.txt" 2>&1
+sed -n '/^Call sites/,/^$/p' "$T/c.txt" > "$T/csec.txt"
+check sites_from_cache "$(diff "$T/sec.txt" "$T/csec.txt" | head -5 | tr '\n' '|')" \
+	cmp -s "$T/sec.txt" "$T/csec.txt"
+"$SG" report "$T/old" > /dev/null 2>&1
+"$SG" report --no-store-write "$T/old" > "$T/oc.txt" 2>&1
+check sites_not_recorded_from_cache "$(grep -c 'not recorded (program built' "$T/oc.txt") line(s)" \
+	sh -c "[ \$(grep -c '^call sites: not recorded (program built before format 1.4)$' '$T/oc.txt') -eq 1 ]"
