@@ -706,9 +706,10 @@ int an_report_exp_text(FILE *f, const struct an_exp *e, unsigned flags)
 			if (lat.unavailable)
 				fprintf(f, "unavailable (%s)\n", lat.unavailable);
 			else if (o && !o->med[AN_L_E].unavailable)
-				fprintf(f, "%s   (T_para (1 - E) = %s: L + U/N)\n",
+				fprintf(f, "%s   (T_para (1 - E) = %s: %s)\n",
 					fmt_time(c[1], sizeof c[1], lat.value),
-					fmt_time(c[2], sizeof c[2], o->med[AN_L_E].value));
+					fmt_time(c[2], sizeof c[2], o->med[AN_L_E].value),
+					an_point_l_e_note(o));
 			else
 				fprintf(f, "%s\n", fmt_time(c[1], sizeof c[1], lat.value));
 		}
