@@ -573,6 +573,47 @@ static double note_height(cairo_t *cr, const char *note, double w)
 	return h;
 }
 
+/* Below the plot a tall note goes into two columns when the strip is wide enough (a narrow
+ * sources window at 800x600 gave the note more height than the plot): returns the offset of
+ * the line that starts the second column (at a blank line near the middle when there is one),
+ * or 0 for one column. */
+static size_t note_split(const char *note, double w)
+{
+	size_t lines = note_lines(note), k = 0, best = 0, i;
+	double best_d = 1e9;
+
+	if (!note || w < 600 || lines < 6)
+		return 0;
+	for (i = 0; note[i]; i++) {
+		if (note[i] != '\n' || !note[i + 1])
+			continue;
+		k++;
+		/* distance from the middle, a blank line (a new item) counting as closer */
+		double d = fabs((double)k - (double)lines / 2) - (note[i + 1] == '\n' ? 3 : 0);
+		if (d < best_d) {
+			best_d = d;
+			best = i + 1;
+		}
+	}
+	return best;
+}
+
+/* Height of the note drawn below in w, in one or two columns (note_split). */
+static double note_height_below(cairo_t *cr, const char *note, double w)
+{
+	size_t at = note_split(note, w);
+	char *first;
+	double h;
+
+	if (!at)
+		return fmax(15.0 * (double)note_lines(note), note_height(cr, note, w));
+	if (!(first = strndup(note, at)))
+		return note_height(cr, note, w);
+	h = fmax(note_height(cr, first, w / 2 - 8), note_height(cr, note + at, w / 2 - 8));
+	free(first);
+	return h;
+}
+
 static struct legend_layout legend_layout(cairo_t *cr, struct plot_rect r, const struct plot_chart *c,
 					  int below)
 {
@@ -598,7 +639,7 @@ static struct legend_layout legend_layout(cairo_t *cr, struct plot_rect r, const
 		l.cols = rows ? rows : 1;
 	l.col_w = fmin(l.col_w, (r.w - 24) / (double)l.cols);
 	l.h = l.row_h * ceil((double)rows / (double)l.cols) + 8 +
-	      fmax(notes_h, note_height(cr, c->note, r.w - 24));
+	      (c->note ? note_height_below(cr, c->note, r.w - 24) : notes_h);
 	return l;
 }
 
@@ -647,8 +688,16 @@ static void draw_legend(cairo_t *cr, const struct plot_chart *c, const struct le
 	y += l->row_h * (double)rows + 8;
 	plot_set_font(cr, PLOT_FONT_SMALL);
 	cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
-	if (c->note)
-		plot_text_wrapped(cr, x, y, max_w, 15, c->note);
+	if (c->note) {
+		size_t at = l->below ? note_split(c->note, max_w) : 0;
+		char *first = at ? strndup(c->note, at) : NULL;
+		if (first) {
+			plot_text_wrapped(cr, x, y, max_w / 2 - 8, 15, first);
+			plot_text_wrapped(cr, x + max_w / 2 + 8, y, max_w / 2 - 8, 15, c->note + at);
+			free(first);
+		} else
+			plot_text_wrapped(cr, x, y, max_w, 15, c->note);
+	}
 }
 
 void plot_hits_attach(cairo_t *cr, struct plot_hits *h)

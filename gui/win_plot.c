@@ -4,7 +4,11 @@
  * expose costs one XCopyArea; the pixmap is redrawn when the model changes and on resize
  * (XmDrawingArea gets no expose when it shrinks). The curve windows carry one toggle per
  * scaling method (window 10, compare: overlay any chosen methods), the sources window one per
- * latency source; the matrix window answers clicks with the runs behind the cell.
+ * latency source; the sources and parallelism windows draw one method, picked in an option
+ * menu (Figs. 11, 12, 13). Toggle rows wrap onto more rows when the window is narrow. Every
+ * chart answers the pointer with the value of the point under it in the status line (value on
+ * hover: the points' positions are the ones the drawing recorded, plot_hits); the matrix
+ * window answers clicks with the runs behind the cell.
  */
 #include "xsg.h"
 
@@ -12,6 +16,7 @@
 #include <Xm/DrawingA.h>
 #include <Xm/Form.h>
 #include <Xm/Label.h>
+#include <Xm/PushB.h>
 #include <Xm/RowColumn.h>
 #include <Xm/ToggleB.h>
 #include <cairo-xlib.h>
@@ -27,10 +32,14 @@ struct win_plot {
 	enum view_id id;
 	Widget shell;          /* own shell, or the main window's for the browser */
 	Widget form, methods, sources, da;
+	Widget chooser;        /* sources, parallelism: the row with the method option menu */
+	Widget chooser_menu;   /* its pulldown */
 	Pixmap pix;
 	int pw, ph;
 	int dirty;
 	double last_ms;
+	struct plot_hits hits; /* where the last drawing put its points (value on hover) */
+	const struct plot_hit *hover; /* the point the status line shows, NULL: none */
 };
 
 /* Keys every plot window understands (the main window has the menu accelerators). */
@@ -44,8 +53,13 @@ static const char plot_keys[] =
 
 static int has_method_toggles(enum view_id id)
 {
-	return id == VIEW_TIME || id == VIEW_LATENCY || id == VIEW_SOURCES ||
-	       id == VIEW_PARALLELISM || id == VIEW_PATTERNS;
+	return id == VIEW_TIME || id == VIEW_LATENCY || id == VIEW_PATTERNS;
+}
+
+/* Windows that draw one method at a time, chosen in an option menu. */
+static int has_method_chooser(enum view_id id)
+{
+	return id == VIEW_SOURCES || id == VIEW_PARALLELISM;
 }
 
 Widget win_plot_shell(struct win_plot *wp)
@@ -84,6 +98,9 @@ static void render(struct win_plot *wp)
 	}
 	surf = cairo_xlib_surface_create(app->dpy, wp->pix, DefaultVisualOfScreen(scr), w, h);
 	cr = cairo_create(surf);
+	plot_hits_reset(&wp->hits);
+	wp->hover = NULL;
+	plot_hits_attach(cr, &wp->hits);
 	if (view_draw(wp->id, cr, w, h, &app->vctx) < 0)
 		xsg_status(app, "%s: drawing failed", view_get(wp->id)->name);
 	cairo_destroy(cr);
@@ -176,6 +193,8 @@ int win_plot_matrix_select(struct win_plot *wp, int n, int n2)
 	return 0;
 }
 
+static const struct plot_hit *hover_at(struct win_plot *wp, int x, int y, int force);
+
 static void input_cb(Widget w, XtPointer client, XtPointer call)
 {
 	struct win_plot *wp = client;
@@ -186,8 +205,8 @@ static void input_cb(Widget w, XtPointer client, XtPointer call)
 	if (!cbs->event || cbs->event->type != ButtonPress)
 		return;
 	if (wp->id != VIEW_MATRIX) {
-		xsg_status(wp->app, "%s: the matrix window answers clicks; use the toggles above "
-			   "the plot to compare methods", view_get(wp->id)->name);
+		/* a click reads the point under it out, as hovering does */
+		hover_at(wp, cbs->event->xbutton.x, cbs->event->xbutton.y, 1);
 		return;
 	}
 	if (!view_matrix_hit(&wp->app->vctx, wp->pw, wp->ph, cbs->event->xbutton.x,
@@ -198,6 +217,60 @@ static void input_cb(Widget w, XtPointer client, XtPointer call)
 	cnt = view_matrix_ns(&wp->app->model, ns, 64);
 	if ((size_t)j < cnt)
 		win_plot_matrix_select(wp, ns[i], ns[j]);
+}
+
+/* Value on hover: the status line gives the point nearest the pointer (within 10 px) as the
+ * drawing recorded it; quiet while the pointer stays on the same point or on none. */
+#define HOVER_PX 10
+
+static const struct plot_hit *hover_at(struct win_plot *wp, int x, int y, int force)
+{
+	const struct plot_hit *h = plot_hits_nearest(&wp->hits, x, y, HOVER_PX);
+	char text[400];
+
+	if (h == wp->hover && !force)
+		return h;
+	wp->hover = h;
+	if (h) {
+		plot_hit_text(h, text, sizeof(text));
+		xsg_status(wp->app, "%s: %s", view_get(wp->id)->name, text);
+	} else if (force)
+		xsg_status(wp->app, "%s: no point within %d px of %d,%d", view_get(wp->id)->name,
+			   HOVER_PX, x, y);
+	return h;
+}
+
+static void motion_handler(Widget w, XtPointer client, XEvent *ev, Boolean *cont)
+{
+	if (ev->type == MotionNotify)
+		hover_at(client, ev->xmotion.x, ev->xmotion.y, 0);
+}
+
+/* The plot window the user worked in last, or NULL. */
+static struct win_plot *current_win(struct xsg_app *app)
+{
+	int i;
+
+	for (i = 0; i < VIEW_COUNT; i++)
+		if (app->plots[i] && app->plots[i]->shell == app->current)
+			return app->plots[i];
+	return NULL;
+}
+
+int xsg_cmd_hover(struct xsg_app *app, const char *arg)
+{
+	struct win_plot *wp = current_win(app);
+	int x, y;
+
+	if (sscanf(arg, "%d,%d", &x, &y) != 2)
+		return -EINVAL;
+	if (!wp) {
+		xsg_status(app, "hover: no plot window open");
+		return -ENOENT;
+	}
+	if (wp->dirty)
+		render(wp);
+	return hover_at(wp, x, y, 1) ? 0 : -ENOENT;
 }
 
 static void method_toggle_cb(Widget w, XtPointer client, XtPointer call)
@@ -264,6 +337,53 @@ static void sync_row(struct win_plot *wp, Widget row, const char *title, const c
 		toggle(row, names[i], names[i], shown[i], cb, wp);
 }
 
+static void chooser_cb(Widget w, XtPointer client, XtPointer call)
+{
+	struct win_plot *wp = client;
+	char cmd[200];
+
+	snprintf(cmd, sizeof(cmd), "%s-method:%s", wp->id == VIEW_SOURCES ? "sources" : "parallelism",
+		 XtName(w));
+	xsg_command(wp->app, cmd);
+}
+
+/* The option menu lists the model's methods (compared ones too); rebuilt when the names
+ * change, its shown entry set from the window's chosen method. */
+static void sync_chooser(struct win_plot *wp)
+{
+	struct model *m = &wp->app->model;
+	WidgetList kids;
+	Cardinal nk = 0, k;
+	Widget *copy, sel = NULL;
+	int same, cur = view_chosen_method(m, wp->id);
+	size_t i;
+
+	if (!wp->chooser_menu)
+		return;
+	XtVaGetValues(wp->chooser_menu, XmNchildren, &kids, XmNnumChildren, &nk, NULL);
+	same = nk == m->n_methods;
+	for (i = 0; same && i < m->n_methods; i++)
+		same = strcmp(XtName(kids[i]), m->methods[i].name) == 0;
+	if (!same) {
+		if (nk > 0 && (copy = malloc(nk * sizeof(*copy)))) {
+			memcpy(copy, kids, nk * sizeof(*copy));
+			for (k = 0; k < nk; k++)
+				XtDestroyWidget(copy[k]);
+			free(copy);
+		}
+		for (i = 0; i < m->n_methods; i++) {
+			Widget b = XtVaCreateManagedWidget(m->methods[i].name, xmPushButtonWidgetClass,
+							   wp->chooser_menu, NULL);
+			XtAddCallback(b, XmNactivateCallback, chooser_cb, wp);
+		}
+		XtVaGetValues(wp->chooser_menu, XmNchildren, &kids, XmNnumChildren, &nk, NULL);
+	}
+	if (cur >= 0 && (Cardinal)cur < nk)
+		sel = kids[cur];
+	if (sel)
+		XtVaSetValues(XtNameToWidget(wp->chooser, "method"), XmNmenuHistory, sel, NULL);
+}
+
 static void update_toggles(struct win_plot *wp)
 {
 	struct model *m = &wp->app->model;
@@ -286,6 +406,7 @@ static void update_toggles(struct win_plot *wp)
 		}
 		sync_row(wp, wp->sources, "Sources:", names, shown, i, source_toggle_cb);
 	}
+	sync_chooser(wp);
 }
 
 static void model_changed(struct model *m, unsigned what, void *arg)
@@ -317,6 +438,7 @@ struct win_plot *win_plot_create(struct xsg_app *app, enum view_id id, Widget pa
 	struct win_plot *wp = calloc(1, sizeof(*wp));
 	Widget above = NULL;
 	char title[256];
+	int dw, dh;
 
 	if (!wp)
 		return NULL;
@@ -334,14 +456,43 @@ struct win_plot *win_plot_create(struct xsg_app *app, enum view_id id, Widget pa
 						 XmNdeleteResponse, XmUNMAP, NULL);
 		wp->form = XtVaCreateWidget("form", xmFormWidgetClass, wp->shell, NULL);
 	}
+	/* the default size fits the screen (an 800x600 screen showed a 1100 px sources window,
+	 * its last toggles off the screen): the toggle rows wrap at this width, the drawing
+	 * takes what is left of 90 % of the screen's height under them */
+	dw = vd->w;
+	dh = vd->h;
+	if (!parent) {
+		int scr_w = WidthOfScreen(XtScreen(app->top)), scr_h = HeightOfScreen(XtScreen(app->top));
+		int rows = (has_method_toggles(id) || has_method_chooser(id) ? 40 : 0) +
+			   (id == VIEW_SOURCES ? 70 : 0);
+		if (dw > scr_w - 20)
+			dw = scr_w - 20;
+		if (dh > scr_h * 9 / 10 - rows - 30)
+			dh = scr_h * 9 / 10 - rows - 30;
+		if (dh < 200)
+			dh = 200;
+	}
 	if (has_method_toggles(id))
-		above = wp->methods = control_row(wp->form, "methods", NULL, vd->w);
+		above = wp->methods = control_row(wp->form, "methods", NULL, dw);
+	if (has_method_chooser(id)) {
+		/* Figs. 11 and 13 are the sources of "fixed" and "e-conserved", Fig. 12 one
+		 * method's parallelism: an option menu, one method at a time */
+		Arg a[2];
+		XmString lbl = XmStringCreateLocalized(id == VIEW_SOURCES ? "Sources of method:" :
+						       "Parallelism of method:");
+		above = wp->chooser = control_row(wp->form, "chooser", NULL, dw);
+		wp->chooser_menu = XmCreatePulldownMenu(wp->chooser, "methodMenu", NULL, 0);
+		XtSetArg(a[0], XmNsubMenuId, wp->chooser_menu);
+		XtSetArg(a[1], XmNlabelString, lbl);
+		XtManageChild(XmCreateOptionMenu(wp->chooser, "method", a, 2));
+		XmStringFree(lbl);
+	}
 	if (id == VIEW_SOURCES)
-		above = wp->sources = control_row(wp->form, "sources", above, vd->w);
+		above = wp->sources = control_row(wp->form, "sources", above, dw);
 	if (id == VIEW_TIMELINE)
 		above = win_timeline_controls(app, wp->form);
 	wp->da = XtVaCreateManagedWidget("plot", xmDrawingAreaWidgetClass, wp->form,
-					 XmNwidth, vd->w, XmNheight, id == VIEW_BROWSER ? 520 : vd->h,
+					 XmNwidth, dw, XmNheight, id == VIEW_BROWSER ? 520 : dh,
 					 XmNresizePolicy, XmRESIZE_NONE,
 					 XmNtopAttachment, above ? XmATTACH_WIDGET : XmATTACH_FORM,
 					 XmNtopWidget, above, XmNleftAttachment, XmATTACH_FORM,
@@ -354,6 +505,8 @@ struct win_plot *win_plot_create(struct xsg_app *app, enum view_id id, Widget pa
 		win_timeline_attach(app, wp->da);
 	else
 		XtAddCallback(wp->da, XmNinputCallback, input_cb, wp);
+	if (id != VIEW_TIMELINE && id != VIEW_MATRIX && id != VIEW_BROWSER)
+		XtAddEventHandler(wp->da, PointerMotionMask, False, motion_handler, wp);
 	update_toggles(wp);
 	if (!parent)
 		XtManageChild(wp->form);
@@ -383,7 +536,93 @@ void win_plot_resize(struct win_plot *wp, int w, int h)
 		XtVaSetValues(wp->methods, XmNwidth, (Dimension)w, NULL);
 	if (wp->sources)
 		XtVaSetValues(wp->sources, XmNwidth, (Dimension)w, NULL);
+	if (wp->chooser)
+		XtVaSetValues(wp->chooser, XmNwidth, (Dimension)w, NULL);
 	if (wp->id == VIEW_TIMELINE && XtNameToWidget(wp->form, "timelineControls"))
 		XtVaSetValues(XtNameToWidget(wp->form, "timelineControls"), XmNwidth, (Dimension)w, NULL);
 	XtVaSetValues(wp->da, XmNwidth, (Dimension)w, XmNheight, (Dimension)h, NULL);
+}
+
+/* sources-method:NAME, parallelism-method:NAME — the method window 6 or 7 draws. */
+static int choose_method(struct xsg_app *app, enum view_id id, const char *arg)
+{
+	int k = model_method_find(&app->model, arg);
+
+	if (k < 0) {
+		xsg_status(app, "%s-method: no method \"%s\" in this experiment",
+			   id == VIEW_SOURCES ? "sources" : "parallelism", arg);
+		return -ENOENT;
+	}
+	view_set_method(id, arg);
+	xsg_status(app, "%s: method %s", view_get(id)->name, arg);
+	/* every open window follows (the chooser's shown entry, the drawing) */
+	model_notify(&app->model, MODEL_CHANGED_SHOWN);
+	return 0;
+}
+
+int xsg_cmd_sources_method(struct xsg_app *app, const char *arg)
+{
+	return choose_method(app, VIEW_SOURCES, arg);
+}
+
+int xsg_cmd_parallelism_method(struct xsg_app *app, const char *arg)
+{
+	return choose_method(app, VIEW_PARALLELISM, arg);
+}
+
+/* toggles — every toggle and option menu above the current window's plot, with whether it
+ * lies wholly inside the window (a test of the wrapping rows at 800 px):
+ * "toggles: sources 800x600: IT_edge in, ..., U in; 16 of 16 inside". */
+int xsg_cmd_toggles(struct xsg_app *app, const char *arg)
+{
+	struct win_plot *wp = current_win(app);
+	Widget rows[3];
+	char msg[1024];
+	size_t len, r;
+	Dimension sw = 0, sh = 0;
+	Position sx = 0, sy = 0;
+	int n = 0, in = 0, scr_w, scr_h;
+
+	if (!wp) {
+		xsg_status(app, "toggles: no plot window open");
+		return -ENOENT;
+	}
+	rows[0] = wp->methods;
+	rows[1] = wp->sources;
+	rows[2] = wp->chooser;
+	XtVaGetValues(wp->shell, XmNwidth, &sw, XmNheight, &sh, NULL);
+	XtTranslateCoords(wp->shell, 0, 0, &sx, &sy);
+	scr_w = WidthOfScreen(XtScreen(wp->shell));
+	scr_h = HeightOfScreen(XtScreen(wp->shell));
+	len = (size_t)snprintf(msg, sizeof(msg), "toggles: %s %dx%d on %dx%d:", view_get(wp->id)->name,
+			       sw, sh, scr_w, scr_h);
+	for (r = 0; r < 3; r++) {
+		WidgetList kids;
+		Cardinal nk = 0, k;
+		if (!rows[r])
+			continue;
+		XtVaGetValues(rows[r], XmNchildren, &kids, XmNnumChildren, &nk, NULL);
+		for (k = 0; k < nk; k++) {
+			Position x = 0, y = 0;
+			Dimension w = 0, h = 0;
+			int inside;
+			/* the toggles and the option menu, not the rows' titles */
+			if (!XtIsManaged(kids[k]) || (XtIsSubclass(kids[k], xmLabelWidgetClass) &&
+						      !XtIsSubclass(kids[k], xmToggleButtonWidgetClass)))
+				continue;
+			/* inside the window and on the screen: a window wider than the screen
+			 * hides its last toggles as surely as a row that does not wrap */
+			XtTranslateCoords(kids[k], 0, 0, &x, &y);
+			XtVaGetValues(kids[k], XmNwidth, &w, XmNheight, &h, NULL);
+			inside = x >= sx && y >= sy && x + w <= sx + sw && y + h <= sy + sh &&
+				 x >= 0 && y >= 0 && x + w <= scr_w && y + h <= scr_h;
+			n++;
+			in += inside;
+			if (len < sizeof(msg))
+				len += (size_t)snprintf(msg + len, sizeof(msg) - len, " %s %s,",
+							XtName(kids[k]), inside ? "in" : "OUT");
+		}
+	}
+	xsg_status(app, "%s %d of %d inside", msg, in, n);
+	return in == n ? 0 : -ERANGE;
 }
