@@ -262,14 +262,28 @@ int xsg_cmd_hover(struct xsg_app *app, const char *arg)
 	struct win_plot *wp = current_win(app);
 	int x, y;
 
-	if (sscanf(arg, "%d,%d", &x, &y) != 2)
-		return -EINVAL;
 	if (!wp) {
 		xsg_status(app, "hover: no plot window open");
 		return -ENOENT;
 	}
 	if (wp->dirty)
 		render(wp);
+	if (!strchr(arg, ',')) {
+		/* hover:K — where the K-th point was drawn (tests then move the real pointer
+		 * there) */
+		char *end;
+		long k = strtol(arg, &end, 10);
+		if (*end || k < 0 || (size_t)k >= wp->hits.n) {
+			xsg_status(app, "hover: no point %s (%zu drawn)", arg, wp->hits.n);
+			return -ENOENT;
+		}
+		Position rx = 0, ry = 0;
+		x = (int)lround(wp->hits.v[k].px);
+		y = (int)lround(wp->hits.v[k].py);
+		XtTranslateCoords(wp->da, (Position)x, (Position)y, &rx, &ry);
+		xsg_status(app, "hover: point %ld at %d,%d (screen %d,%d)", k, x, y, rx, ry);
+	} else if (sscanf(arg, "%d,%d", &x, &y) != 2)
+		return -EINVAL;
 	return hover_at(wp, x, y, 1) ? 0 : -ENOENT;
 }
 

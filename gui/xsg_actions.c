@@ -468,7 +468,7 @@ static const struct command commands[] = {
 	{ "matrix-select", "N,N2", "select a matrix cell and show the runs behind it", cmd_matrix_select },
 	{ "sources-method", "METHOD", "the method window 6 draws (Fig. 11: fixed, Fig. 13: e-conserved)", xsg_cmd_sources_method },
 	{ "parallelism-method", "METHOD", "the method window 7 draws (Fig. 12)", xsg_cmd_parallelism_method },
-	{ "hover", "X,Y", "the value of the chart point at pixel X,Y of the current window (status line)", xsg_cmd_hover },
+	{ "hover", "X,Y|K", "the value of the chart point at pixel X,Y (or the K-th point drawn) of the current window, in the status line", xsg_cmd_hover },
 	{ "toggles", NULL, "list the current window's toggles and whether each is inside the window", xsg_cmd_toggles },
 	{ "run-select", "ID", "select run ID (the browser's run list)", xsg_cmd_run_select },
 	{ "timeline-run", "ID|selected|default", "show run ID in the timeline (window 9)", xsg_cmd_timeline_run },
