@@ -194,6 +194,13 @@ struct an_func {
 	int64_t throttled_ns;      /* when: ns since the epoch (the first thread's) */
 	uint64_t throttled_after;  /* the calls that thread had recorded before */
 	int n_throttled;           /* threads that stopped recording it */
+	/* Work only: the time its frames spent in pthread_join (inside excl_ns) taken out. An N=1
+	 * run standing in for the sequential program has a master thread that joins the worker
+	 * for the whole run; its join is waiting, not work of the program (report --profile and
+	 * xscalegraph show these for such a run). */
+	int64_t join_ns;           /* in excl_ns */
+	int64_t work_excl_ns;      /* excl_ns - join_ns */
+	double work_pct;           /* of the profiled threads' summed time without every join */
 };
 /* Function profile, sorted by exclusive time, largest first. */
 size_t an_run_n_funcs(const struct an_run *r);

@@ -174,8 +174,12 @@ static int add_sequential(struct model *m, const struct an_exp *e)
 					snprintf(fname, sizeof(fname), "%s", f->name);
 				/* the report's share (excl_pct: of the profiled threads' summed
 				 * time), not one of the window's own */
+				int n1 = strcmp(source, "n1") == 0;
+				/* an N=1 stand-in shows work only, as report --profile: its
+				 * master's pthread_join is waiting (an_func.work_*) */
 				struct model_func mf = { fname, (long)f->calls, f->incl_ns / 1e9,
-							 f->excl_ns / 1e9, f->excl_pct / 100 };
+							 (n1 ? f->work_excl_ns : f->excl_ns) / 1e9,
+							 (n1 ? f->work_pct : f->excl_pct) / 100 };
 				rc = model_add_func(m, &mf);
 			}
 			have_profile = an_run_n_funcs(r) > 0;

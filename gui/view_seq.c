@@ -166,7 +166,7 @@ int view_profile_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	/* an N=1 run stands in for the sequential program only when none was traced: the title
 	 * says so instead of passing it for the sequential program */
 	view_title(title, sizeof(title), v, m->seq_is_n1 ?
-		   "Execution profile of the N=1 run (no traced sequential run)" :
+		   "Execution profile of the N=1 run (no traced sequential run; join waits left out)" :
 		   "Execution profile of the sequential program");
 	if (n == 0) {
 		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
