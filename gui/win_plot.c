@@ -308,13 +308,28 @@ static void source_toggle_cb(Widget w, XtPointer client, XtPointer call)
 	xsg_command(wp->app, cmd);
 }
 
+/* "barrier waiting" for "IT_barrier": a source toggle's tooltip. */
+static const char *source_title(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < MODEL_N_SOURCES; i++)
+		if (strcmp(model_metric_name(model_source_order[i]), name) == 0)
+			return model_metric_title(model_source_order[i]);
+	return "latency source";
+}
+
+/* A toggle with a tooltip (Motif 2.3's XmNtoolTipString, shown when the shell enables them). */
 static Widget toggle(Widget parent, const char *name, const char *label, int set,
-		     XtCallbackProc cb, XtPointer arg)
+		     XtCallbackProc cb, XtPointer arg, const char *tip)
 {
 	XmString s = XmStringCreateLocalized((char *)label);
+	XmString ts = XmStringCreateLocalized((char *)tip);
 	Widget t = XtVaCreateManagedWidget(name, xmToggleButtonWidgetClass, parent,
-					   XmNlabelString, s, XmNset, set ? XmSET : XmUNSET, NULL);
+					   XmNlabelString, s, XmNset, set ? XmSET : XmUNSET,
+					   XmNtoolTipString, ts, NULL);
 	XmStringFree(s);
+	XmStringFree(ts);
 	XtAddCallback(t, XmNvalueChangedCallback, cb, arg);
 	return t;
 }
@@ -347,8 +362,16 @@ static void sync_row(struct win_plot *wp, Widget row, const char *title, const c
 		free(copy);
 	}
 	XtVaCreateManagedWidget(title, xmLabelWidgetClass, row, NULL);
-	for (i = 0; i < n; i++)
-		toggle(row, names[i], names[i], shown[i], cb, wp);
+	for (i = 0; i < n; i++) {
+		char tip[300];
+		if (cb == source_toggle_cb)
+			snprintf(tip, sizeof(tip), "%s: %s. Draw or hide it (lines and stacked columns)",
+				 names[i], source_title(names[i]));
+		else
+			snprintf(tip, sizeof(tip), "Draw or hide method %s in this window's charts",
+				 names[i]);
+		toggle(row, names[i], names[i], shown[i], cb, wp, tip);
+	}
 }
 
 static void chooser_cb(Widget w, XtPointer client, XtPointer call)
@@ -467,7 +490,8 @@ struct win_plot *win_plot_create(struct xsg_app *app, enum view_id id, Widget pa
 		view_title(title, sizeof(title), &app->vctx, vd->title);
 		wp->shell = XtVaCreatePopupShell(vd->name, topLevelShellWidgetClass, app->top,
 						 XmNtitle, title, XmNallowShellResize, True,
-						 XmNdeleteResponse, XmUNMAP, NULL);
+						 XmNdeleteResponse, XmUNMAP, XmNtoolTipEnable, True,
+						 NULL);
 		wp->form = XtVaCreateWidget("form", xmFormWidgetClass, wp->shell, NULL);
 	}
 	/* the default size fits the screen (an 800x600 screen showed a 1100 px sources window,
@@ -499,6 +523,15 @@ struct win_plot *win_plot_create(struct xsg_app *app, enum view_id id, Widget pa
 		XtSetArg(a[0], XmNsubMenuId, wp->chooser_menu);
 		XtSetArg(a[1], XmNlabelString, lbl);
 		XtManageChild(XmCreateOptionMenu(wp->chooser, "method", a, 2));
+		XmStringFree(lbl);
+		lbl = XmStringCreateLocalized(id == VIEW_SOURCES ?
+					      "The method whose latency sources are drawn: Fig. 11 "
+					      "is fixed, Fig. 13 e-conserved" :
+					      "The method whose parallelism is drawn, one line per N "
+					      "(Fig. 12)");
+		/* on the menu's button: the option menu (a manager) shows none of its own */
+		XtVaSetValues(XmOptionButtonGadget(XtNameToWidget(wp->chooser, "method")),
+			      XmNtoolTipString, lbl, NULL);
 		XmStringFree(lbl);
 	}
 	if (id == VIEW_SOURCES)
@@ -595,7 +628,8 @@ int xsg_cmd_toggles(struct xsg_app *app, const char *arg)
 	size_t len, r;
 	Dimension sw = 0, sh = 0;
 	Position sx = 0, sy = 0;
-	int n = 0, in = 0, scr_w, scr_h;
+	XmString tip = NULL;
+	int n = 0, in = 0, tips = 0, scr_w, scr_h;
 
 	if (!wp) {
 		xsg_status(app, "toggles: no plot window open");
@@ -628,6 +662,10 @@ int xsg_cmd_toggles(struct xsg_app *app, const char *arg)
 			 * hides its last toggles as surely as a row that does not wrap */
 			XtTranslateCoords(kids[k], 0, 0, &x, &y);
 			XtVaGetValues(kids[k], XmNwidth, &w, XmNheight, &h, NULL);
+			XtVaGetValues(XtIsSubclass(kids[k], xmRowColumnWidgetClass) ?
+				      XmOptionButtonGadget(kids[k]) : kids[k], XmNtoolTipString, &tip, NULL);
+			tips += tip != NULL;
+			tip = NULL;
 			inside = x >= sx && y >= sy && x + w <= sx + sw && y + h <= sy + sh &&
 				 x >= 0 && y >= 0 && x + w <= scr_w && y + h <= scr_h;
 			n++;
@@ -637,6 +675,6 @@ int xsg_cmd_toggles(struct xsg_app *app, const char *arg)
 							XtName(kids[k]), inside ? "in" : "OUT");
 		}
 	}
-	xsg_status(app, "%s %d of %d inside", msg, in, n);
+	xsg_status(app, "%s %d of %d inside (%d with a tooltip)", msg, in, n, tips);
 	return in == n ? 0 : -ERANGE;
 }
