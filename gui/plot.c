@@ -880,7 +880,7 @@ static void draw_mark_at(cairo_t *cr, const struct plot_chart *c, const struct p
 		/* label above the point, kept inside the plot area */
 		double w = plot_text_width(cr, label);
 		double lx = fmin(fmax(x - w / 2, pa.x + 2), pa.x + pa.w - w - 2);
-		double ly = y - 14 - 15 * slot < pa.y + 12 ? y + 24 + 15 * slot : y - 14 - 15 * slot;
+		double ly = y - 14 - 17 * slot < pa.y + 12 ? y + 24 + 17 * slot : y - 14 - 17 * slot;
 		/* on a translucent white ground: the curves through the point cross the label */
 		cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
 		cairo_rectangle(cr, lx - 2, ly - 11, w + 4, 14);

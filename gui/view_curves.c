@@ -108,7 +108,7 @@ static void px_marks_make(struct px_marks *pm, const struct model *m, enum model
 			if (!me->px_l_e.why) {
 				char item[400];
 				plot_format_seconds(b, sizeof(b), me->px_l_e.v);
-				snprintf(item, sizeof(item), "at p_x = %d (%s): T_para (1 - E) = %s\n(%s)",
+				snprintf(item, sizeof(item), "at p_x = %d (%s): T_para (1 - E) = %s (%s)",
 					 me->px_n, ml, b, me->px_l_e_note ? me->px_l_e_note : "L + U/N");
 				plot_note_add(note, note_len, "", "\n", item);
 			}
@@ -635,7 +635,7 @@ int view_parallelism_draw(cairo_t *cr, double w, double h, const struct view_ctx
 	const struct model *m = v->m;
 	struct view_pool p;
 	struct plot_chart c;
-	char title[256], label[200], what[200], ml[160];
+	char title[256], label[200], what[200];
 	int ns[64], meth[16], mi;
 	size_t n_ns = 0, n_meth, j, k, q;
 	int rc;
@@ -671,10 +671,10 @@ int view_parallelism_draw(cairo_t *cr, double w, double h, const struct view_ctx
 				cnt += me->pts[j].n == ns[k];
 			if (cnt == 0)
 				continue;
-			if (m->n_exps > 0) {
-				model_method_label(m, (size_t)meth[q], ml, sizeof(ml));
-				snprintf(label, sizeof(label), "%s N = %d", ml, ns[k]);
-			} else
+			if (m->n_exps > 0)   /* the experiment's name: the title names the method */
+				snprintf(label, sizeof(label), "%s N = %d", me->exp > 0 ?
+					 m->exps[me->exp - 1] : m->name ? m->name : "", ns[k]);
+			else
 				snprintf(label, sizeof(label), "N = %d", ns[k]);
 			if (!(s = view_pool_series(&p, label, cnt))) {
 				rc = -ENOMEM;

@@ -61,10 +61,10 @@ pt = [x for x in d['points'] if x['model'] == 'method' and x['method'] == 'fixed
 print(p['p_x'], p['L']['value'], pt['figures']['L_from_E']['median'])")
 set -- $rep_px
 gui_l=$(grep -o 'upper bound L at p_x = [0-9]* (fixed): [^<]*' "$OUT/ex-noseq/latency.svg" | head -1)
-gui_le=$(grep -o 'at p_x = [0-9]* (fixed): T_para (1 - E) = [^<]*' "$OUT/ex-noseq/latency.svg" | head -1)
+gui_le=$(grep -o 'at p_x = [0-9]* (fixed): T_para (1 - E) = [-0-9.e+]* [mµun]*s' "$OUT/ex-noseq/latency.svg" | head -1)
 gui_n=$(echo "$gui_l" | sed 's/.*p_x = \([0-9]*\).*/\1/')
 if [ "$gui_n" = "$1" ] && close "$(secs "${gui_l##*: }")" "$2" && close "$(secs "${gui_le##*= }")" "$3" &&
-   grep -q "by construction, T_seq is this N=1 run" "$OUT/ex-noseq/latency.svg" &&
+   tr '\n' ' ' <"$OUT/ex-noseq/latency.svg" | grep -q "(by construction, T_seq is *this N=1 run)" &&
    grep -q "T_para (1 - E) = 0: by construction, T_seq is this N=1 run" "$OUT/noseq.txt"; then
 	pass "defect15-latency-at-px-1: window 5 says p_x = $1, L = ${gui_l##*: }, T_para (1 - E) = ${gui_le##*= } as the report (L = $2 s, L_from_E = $3 s)"
 else fail defect15-latency-at-px-1 "window: '$gui_l' / '$gui_le'; report: p_x $1, L $2, L_from_E $3"; fi
@@ -127,7 +127,7 @@ else fail defect15-tseq-basis-noted "see above"; fi
 
 # --- compare: the second experiment's lines and p_x in windows 5 and 7 ------------------------
 for f in latency parallelism; do
-	if grep -q "seq.exp:fixed" "$OUT/ex-cmp/$f.svg" && grep -q "noseq.exp:fixed" "$OUT/ex-cmp/$f.svg"; then
+	if grep -q "^seq.exp[: ]" "$OUT/ex-cmp/$f.svg" && grep -q "^noseq.exp[: ]" "$OUT/ex-cmp/$f.svg"; then
 		pass "compare: window $f draws both experiments' series"
 	else fail "compare $f" "series of one experiment missing from $f.svg"; fi
 done
@@ -157,9 +157,10 @@ print(len([p for p in d['points'] if p['model'] == 'method' and p['method'] == '
 if grep -q "Parallelism vs problem size (both)" "$OUT/par-both.svg" && [ "$(grep -c '^N = [0-9]*$' "$OUT/par-both.svg")" -eq "$nb" ]; then
 	pass "parallelism-method: one line per N of method both ($nb)"
 else fail parallelism-method "$(grep -c '^N = ' "$OUT/par-both.svg") lines, $nb points of both with N > 1"; fi
-if grep -q "noseq.exp:both N = 2" "$OUT/cmp-par.svg" && grep -q "seq.exp:both N = 2" "$OUT/cmp-par.svg"; then
+if grep -q "Parallelism vs problem size (both)" "$OUT/cmp-par.svg" && grep -q "^noseq.exp N = 2" "$OUT/cmp-par.svg" &&
+   grep -q "^seq.exp N = 2" "$OUT/cmp-par.svg"; then
 	pass "compare: window 7 draws the chosen method of both experiments"
-else fail "compare parallelism" "$(grep -o '[a-z.]*:both N = [0-9]*' "$OUT/cmp-par.svg" | tr '\n' ' ')"; fi
+else fail "compare parallelism" "$(grep -o '^[a-z.]* N = [0-9]*' "$OUT/cmp-par.svg" | tr '\n' ' ')"; fi
 if grep -q "seq.exp:fixed" "$OUT/cmp-latency.svg" && [ "$(grep -c 'upper bound L at p_x' "$OUT/cmp-latency.svg")" -eq 2 ]; then
 	pass "compare-add: window 5 draws the added experiment's lines and p_x"
 else fail "compare-add latency" "second experiment missing from cmp-latency.svg"; fi
