@@ -166,7 +166,7 @@ int view_profile_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	/* an N=1 run stands in for the sequential program only when none was traced: the title
 	 * says so instead of passing it for the sequential program */
 	view_title(title, sizeof(title), v, m->seq_is_n1 ?
-		   "Execution profile of the N=1 run (no traced sequential run; join waits left out)" :
+		   "Profile of the N=1 run (no traced sequential run; join waits left out)" :
 		   "Execution profile of the sequential program");
 	if (n == 0) {
 		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
@@ -200,9 +200,9 @@ int view_profile_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 			 t, f->calls, f->calls == 1 ? "" : "s");
 		bars[i].text = text[i];
 	}
-	snprintf(axis, sizeof(axis), "share of exclusive time, %s%s%s%s",
+	snprintf(axis, sizeof(axis), "exclusive time, share %s%s%s%s",
 		 own ? "of the functions' summed exclusive time" :
-		 "of the threads' summed time (as report --profile)", m->seq_source ? " (" : "",
+		 "of the threads' time (as report --profile)", m->seq_source ? " (" : "",
 		 m->seq_source ? m->seq_source : "", m->seq_source ? ")" : "");
 	hb = (struct plot_hbars){ title, axis, PLOT_UNIT_PERCENT, bars, n, 0 };
 	rc = plot_hbars_draw(cr, (struct plot_rect){ 0, 0, w, h }, &hb);

@@ -99,7 +99,7 @@ if [ "$jtop" != "-" ] && [ -n "$top_bar" ] && [ "$top_bar" != "$jtop" ] &&
    grep -q "in pthread_join is waiting, not work" "$OUT/noseq-profile.txt"; then
 	pass "defect15-sequential-profile-is-n1-run: the join wait ($jtop) is not work: top bar $top_bar, as report --profile"
 else fail defect15-sequential-profile-is-n1-run "top bar '$top_bar', joining function '$jtop'"; fi
-if grep -q "Execution profile of the N=1 run (no traced sequential run; join waits left out)" "$OUT/ex-noseq/profile.svg" &&
+if grep -q "Profile of the N=1 run (no traced sequential run; join waits left out)" "$OUT/ex-noseq/profile.svg" &&
    ! grep -q "Execution profile of the sequential program" "$OUT/ex-noseq/profile.svg" &&
    grep -q "Execution profile of the sequential program" "$OUT/ex-seq/profile.svg"; then
 	pass "defect15-sequential-profile-is-n1-run-title: titled as the N=1 run without a sequential run, as the sequential program with one"

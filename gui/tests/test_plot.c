@@ -97,7 +97,7 @@ static void test_export_all_views(void **state)
 	/* labels each window must show (title words and axis labels) */
 	static const char *const want[VIEW_COUNT][4] = {
 		[VIEW_BROWSER] = { "Machine", "Scaling methods and their runs", "Runs not ok", "SIGSEGV" },
-		[VIEW_PROFILE] = { "Execution profile", "add_time_to_queue", "share of exclusive time, of the functions' summed exclusive time", "95.2" },
+		[VIEW_PROFILE] = { "Execution profile", "add_time_to_queue", "exclusive time, share of the functions' summed exclusive time", "95.2" },
 		[VIEW_PATTERNS] = { "CPU utilization", "memory access rate", "memory access miss rate", "problem size W (log)" },
 		[VIEW_TIME] = { "Execution time vs N", "threads N (log", "parallel time T_para (log)", "p_x = 32 (fixed)" },
 		[VIEW_LATENCY] = { "Average latency L(W,N) vs N", "threads N (log", "upper bound L at p_x = 32", "e-conserved" },
