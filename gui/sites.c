@@ -46,10 +46,11 @@ int sites_source_ok(enum model_metric k)
 
 int sites_source_find(const char *name)
 {
-	size_t i;
+	size_t i, len = strcspn(name, " ");   /* a chart's series: "IT_lock lock waiting" */
 
 	for (i = 0; i < N_SRC; i++)
-		if (strcmp(model_metric_name(src_map[i].k), name) == 0)
+		if (strlen(model_metric_name(src_map[i].k)) == len &&
+		    strncmp(model_metric_name(src_map[i].k), name, len) == 0)
 			return (int)src_map[i].k;
 	return -1;
 }

@@ -56,7 +56,8 @@ void sites_view_forget(struct sites_view *v);
 /* 1 when k is a source the analyzer splits by call site (IT/PT_barrier, IT/PT_lock, IT_cond,
  * IT/PT_sem, IT_join, PT_thread). */
 int sites_source_ok(enum model_metric k);
-/* The sync source called `name` ("IT_lock"), or -1. */
+/* The sync source called `name` ("IT_lock", or a chart series' label that starts with it:
+ * "IT_lock lock waiting"), or -1. */
 int sites_source_find(const char *name);
 
 /* Recomputes the rows for the current source and focus. `dirs` are the experiment directories

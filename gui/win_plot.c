@@ -11,6 +11,7 @@
  * window answers clicks with the runs behind the cell.
  */
 #include "xsg.h"
+#include "sites.h"
 
 #include <Xm/Xm.h>
 #include <Xm/DrawingA.h>
@@ -205,12 +206,13 @@ static void input_cb(Widget w, XtPointer client, XtPointer call)
 
 	if (!cbs->event || cbs->event->type != ButtonPress)
 		return;
-	if (wp->id == VIEW_SOURCES && wp->app->model.cur_method >= 0)   /* call sites pane */
-		xsg_sites_focus(wp->app, -1, wp->app->model.methods[wp->app->model.cur_method].name,
-				0, 0, 0);
 	if (wp->id != VIEW_MATRIX) {
 		/* a click reads the point under it out, as hovering does */
-		hover_at(wp, cbs->event->xbutton.x, cbs->event->xbutton.y, 1);
+		const struct plot_hit *h = hover_at(wp, cbs->event->xbutton.x, cbs->event->xbutton.y, 1);
+		int me = view_chosen_method(&wp->app->model, VIEW_SOURCES);
+		if (wp->id == VIEW_SOURCES && me >= 0)   /* the call sites of that source and point */
+			xsg_sites_focus(wp->app, h ? sites_source_find(h->series) : -1,
+					wp->app->model.methods[me].name, h ? (int)h->x : 0, 0, 0);
 		return;
 	}
 	if (!view_matrix_hit(&wp->app->vctx, wp->pw, wp->ph, cbs->event->xbutton.x,

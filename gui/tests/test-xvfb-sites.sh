@@ -93,6 +93,20 @@ SG_GUI_ECHO_STATUS=1 timeout 60 "$XSG" --poll 0 --action "open:sites;sites-sourc
 if grep -q 'sites-source: "U" is not a synchronization source' "$OUT/refuse.out"; then pass sites_not_a_sync_source
 else fail sites_not_a_sync_source "no status line refusing U: $(tail -2 "$OUT/refuse.out")"; fi
 
+# a click on a point of the latency sources window (the real pointer, xdotool): the call sites
+# of that source at that point. Point 2 of the drawing is PT_barrier at N=2 (hover:2 says where
+# it is on the screen); the sites window was showing IT_barrier at the largest N.
+if command -v xdotool >/dev/null; then
+	gui_bg click 0 "$OUT/exp" "open:sites;open:sources;hover:2;touch:$OUT/ready;wait:3000;sites-export:$OUT/click.txt;quit"
+	xy=$(grep -m1 '^status: hover: point 2 at ' "$OUT/click.out" | sed 's/.*(screen \([0-9]*,[0-9]*\))/\1/')
+	[ -n "$xy" ] && xdotool mousemove "${xy%,*}" "${xy#*,}" sleep 0.2 click 1 >/dev/null 2>&1
+	wait "$GPID" 2>/dev/null; GPID=
+	expect sites_sources_click "$OUT/click.txt" \
+		"PT_barrier (barrier overhead) at fixed N=2" \
+		"fixed N=2: PT_barrier 1 ms, run 3 (the median repetition)" \
+		" 100.0 % 1 ms lu.c:412 in daxpy_sweep"
+else skip sites_sources_click "xdotool not installed"; fi
+
 # a store without sites: said once, no table
 gui_run sites_old "$OUT/old" "open:sites;sites-point:fixed,2;sites-export:$OUT/old.txt;quit"
 expect sites_not_recorded "$OUT/old.txt" \
