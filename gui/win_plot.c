@@ -38,8 +38,8 @@ static const char plot_keys[] =
 	"Ctrl<Key>q: xsg(quit)\n"
 	"Ctrl<Key>r: xsg(reload)\n"
 	"Ctrl<Key>w: xsg(close)\n"
-	"Ctrl<Key>p: xsg(export-window:png)\n"
-	"Ctrl<Key>s: xsg(export-window:svg)\n"
+	"Ctrl<Key>s: xsg(export-dialog:window)\n"
+	"Ctrl<Key>e: xsg(export-dialog:all)\n"
 	"<Key>F1: xsg(open:help)\n";
 
 static int has_method_toggles(enum view_id id)
