@@ -250,7 +250,7 @@ static int refuse_existing(struct xsg_app *app, const char *cmd, const char *pat
 
 	if (stat(path, &sb) < 0)
 		return 0;
-	xsg_status(app, "%s: error: %s exists, not replaced (%s!:%s replaces it; File > Export asks)",
+	xsg_status(app, "%s: error: %s exists, not replaced (%s!:%s replaces it; File > Export window... asks)",
 		   path, S_ISDIR(sb.st_mode) ? "a directory" : "the file", cmd, path);
 	fprintf(stderr, "xscalegraph: %s: error: exists, not replaced\n", path);
 	return -EEXIST;
@@ -438,6 +438,7 @@ static const struct export_kind *export_kind_find(const char *kind, size_t len)
 
 static Widget replace_question;          /* the open "replace?" question, NULL: none */
 static char replace_cmd[4300];           /* what Yes runs: "export-window!:PATH" */
+static Widget export_from;               /* the window being exported while a dialog asks */
 
 static void replace_answer_cb(Widget w, XtPointer client, XtPointer call)
 {
@@ -484,6 +485,8 @@ static int cmd_export_ask(struct xsg_app *app, const char *arg)
 		return xsg_command(app, replace_cmd);
 	if (replace_question)
 		XtDestroyWidget(replace_question);
+	else
+		export_from = app->current;   /* the answer exports this window, not the dialog */
 	replace_question = XmCreateQuestionDialog(app->top, "replaceFile", NULL, 0);
 	snprintf(msg, sizeof(msg), "%s already exists.\nReplace it?", exists);
 	s = XmStringCreateLocalized(msg);
@@ -518,7 +521,7 @@ static int cmd_export_replace(struct xsg_app *app, const char *arg)
 	snprintf(cmd, sizeof(cmd), "%s", replace_cmd);
 	XtDestroyWidget(replace_question);
 	replace_question = NULL;
-	app->current = app->top;
+	app->current = export_from ? export_from : app->top;
 	if (yes)
 		rc = xsg_command(app, cmd);
 	else
@@ -539,13 +542,14 @@ static void export_ok_cb(Widget w, XtPointer client, XtPointer call)
 		while (k->dirs && n > 1 && path[n - 1] == '/')
 			path[--n] = '\0';
 		XtDestroyWidget(w);
+		app->current = export_from ? export_from : app->top;
 		snprintf(cmd, sizeof(cmd), "export-ask:%s:%s", k->kind, path);
 		xsg_command(app, cmd);
 	}
 	XtFree(path);
 }
 
-/* export-dialog[:KIND] — the file selection box of File > Export... (KIND window by default),
+/* export-dialog[:KIND] — the file selection box of File > Export window... (KIND window by default),
  * proposing <window>.png (data.csv, xscalegraph-export/) in the current directory. */
 static int cmd_export_dialog(struct xsg_app *app, const char *arg)
 {
@@ -574,6 +578,7 @@ static int cmd_export_dialog(struct xsg_app *app, const char *arg)
 	XtAddCallback(d, XmNokCallback, export_ok_cb, (XtPointer)k);
 	XtAddCallback(d, XmNcancelCallback, xsg_destroy_cb, NULL);
 	XtManageChild(d);
+	export_from = app->current;
 	s = XmStringCreateLocalized(proposal);
 	XtVaSetValues(d, XmNtextString, s, NULL);
 	XmStringFree(s);
