@@ -252,11 +252,13 @@ Widget win_help_open(struct xsg_app *app)
 {
 	if (!app->help_shell) {
 		Screen *scr = XtScreen(app->top);
-		/* at most 90 % of the screen: 16 px a line of DejaVu Sans Mono 10, 80 px for the
-		 * search row and the window manager's title */
-		int rows = (HeightOfScreen(scr) * 9 / 10 - 80) / 16;
+		/* at most 90 % of the screen: 18 px a line of DejaVu Sans Mono 10 and 8.5 px a
+		 * character, 110 px for the search row, the scrollbar and a window manager's title
+		 * (a 800-pixel screen gets 80 columns and a horizontal scrollbar) */
+		int rows = (HeightOfScreen(scr) * 9 / 10 - 110) / 18;
+		int cols = (WidthOfScreen(scr) * 9 / 10 - 50) * 2 / 17;
 		Widget form, label, find, close;
-		Arg args[12];
+		Arg args[16];
 		Cardinal n = 0;
 		XmString s;
 
@@ -283,8 +285,11 @@ Widget win_help_open(struct xsg_app *app)
 		XtSetArg(args[n], XmNeditable, False); n++;
 		XtSetArg(args[n], XmNeditMode, XmMULTI_LINE_EDIT); n++;
 		XtSetArg(args[n], XmNrows, rows < 40 ? rows : 40); n++;
-		XtSetArg(args[n], XmNcolumns, 88); n++;
+		XtSetArg(args[n], XmNcolumns, cols < 88 ? cols : 88); n++;
 		XtSetArg(args[n], XmNcursorPositionVisible, False); n++;
+		/* a narrow screen: long lines wrap instead of hiding behind a scrollbar */
+		XtSetArg(args[n], XmNwordWrap, True); n++;
+		XtSetArg(args[n], XmNscrollHorizontal, False); n++;
 		XtSetArg(args[n], XmNvalue, xsg_help_text); n++;
 		XtSetArg(args[n], XmNtopAttachment, XmATTACH_WIDGET); n++;
 		XtSetArg(args[n], XmNtopWidget, close); n++;

@@ -317,6 +317,7 @@ struct win_plot *win_plot_create(struct xsg_app *app, enum view_id id, Widget pa
 	struct win_plot *wp = calloc(1, sizeof(*wp));
 	Widget above = NULL;
 	char title[256];
+	int dw, dh;
 
 	if (!wp)
 		return NULL;
@@ -334,14 +335,17 @@ struct win_plot *win_plot_create(struct xsg_app *app, enum view_id id, Widget pa
 						 XmNdeleteResponse, XmUNMAP, NULL);
 		wp->form = XtVaCreateWidget("form", xmFormWidgetClass, wp->shell, NULL);
 	}
+	dw = vd->w;
+	dh = id == VIEW_BROWSER ? 520 : vd->h;
+	xsg_fit_screen(app, id, &dw, &dh);
 	if (has_method_toggles(id))
-		above = wp->methods = control_row(wp->form, "methods", NULL, vd->w);
+		above = wp->methods = control_row(wp->form, "methods", NULL, dw);
 	if (id == VIEW_SOURCES)
-		above = wp->sources = control_row(wp->form, "sources", above, vd->w);
+		above = wp->sources = control_row(wp->form, "sources", above, dw);
 	if (id == VIEW_TIMELINE)
 		above = win_timeline_controls(app, wp->form);
 	wp->da = XtVaCreateManagedWidget("plot", xmDrawingAreaWidgetClass, wp->form,
-					 XmNwidth, vd->w, XmNheight, id == VIEW_BROWSER ? 520 : vd->h,
+					 XmNwidth, (Dimension)dw, XmNheight, (Dimension)dh,
 					 XmNresizePolicy, XmRESIZE_NONE,
 					 XmNtopAttachment, above ? XmATTACH_WIDGET : XmATTACH_FORM,
 					 XmNtopWidget, above, XmNleftAttachment, XmATTACH_FORM,

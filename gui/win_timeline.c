@@ -73,16 +73,19 @@ static void scroll_cb(Widget w, XtPointer client, XtPointer call)
 
 Widget win_timeline_controls(struct xsg_app *app, Widget form)
 {
-	Widget row = XtVaCreateManagedWidget("timelineControls", xmRowColumnWidgetClass, form,
-					     XmNorientation, XmHORIZONTAL, XmNpacking, XmPACK_TIGHT,
-					     XmNtopAttachment, XmATTACH_FORM,
-					     XmNleftAttachment, XmATTACH_FORM,
-					     XmNrightAttachment, XmATTACH_FORM, XmNspacing, 4,
-					     XmNuserData, (XtPointer)app,
-					     /* buttons wrap in a narrow window instead of widening it */
-					     XmNresizeWidth, False,
-					     XmNwidth, (Dimension)view_get(VIEW_TIMELINE)->w, NULL);
+	int w = view_get(VIEW_TIMELINE)->w, h = view_get(VIEW_TIMELINE)->h;
+	Widget row;
 	size_t i;
+
+	xsg_fit_screen(app, VIEW_TIMELINE, &w, &h);   /* as wide as the drawing will be */
+	row = XtVaCreateManagedWidget("timelineControls", xmRowColumnWidgetClass, form,
+				      XmNorientation, XmHORIZONTAL, XmNpacking, XmPACK_TIGHT,
+				      XmNtopAttachment, XmATTACH_FORM,
+				      XmNleftAttachment, XmATTACH_FORM,
+				      XmNrightAttachment, XmATTACH_FORM, XmNspacing, 4,
+				      XmNuserData, (XtPointer)app,
+				      /* buttons wrap in a narrow window instead of widening it */
+				      XmNresizeWidth, False, XmNwidth, (Dimension)w, NULL);
 
 	for (i = 0; i < sizeof(buttons) / sizeof(buttons[0]); i++) {
 		XmString s = XmStringCreateLocalized((char *)buttons[i].label);
