@@ -421,8 +421,8 @@ static const struct export_kind {
 	const char *kind, *cmd, *title, *pattern;
 	int dirs;
 } export_kinds[] = {
-	{ "window", "export-window", "Export the window to a file (.png, .svg or .pdf):", "*.png", 0 },
-	{ "csv", "export-csv", "Export the data behind the curve windows (.csv):", "*.csv", 0 },
+	{ "window", "export-window", "Export the window to a file (.png, .svg or .pdf):", "*", 0 },
+	{ "csv", "export-csv", "Export the data behind the curve windows (.csv):", "*", 0 },
 	{ "all", "export", "Export every window to a directory (PNG, SVG, PDF):", "*", 1 },
 };
 
@@ -491,7 +491,12 @@ static int cmd_export_ask(struct xsg_app *app, const char *arg)
 	snprintf(msg, sizeof(msg), "%s already exists.\nReplace it?", exists);
 	s = XmStringCreateLocalized(msg);
 	XtVaSetValues(replace_question, XmNmessageString, s, XmNuserData, (XtPointer)app,
-		      XmNdialogStyle, XmDIALOG_MODELESS, NULL);
+		      XmNdialogStyle, XmDIALOG_MODELESS,
+		      /* Enter keeps the file: replacing takes a deliberate click */
+		      XmNdefaultButtonType, XmDIALOG_CANCEL_BUTTON, NULL);
+	XmStringFree(s);
+	s = XmStringCreateLocalized((char *)"Replace the file?");
+	XtVaSetValues(replace_question, XmNdialogTitle, s, NULL);
 	XmStringFree(s);
 	s = XmStringCreateLocalized((char *)"Replace");
 	XtVaSetValues(replace_question, XmNokLabelString, s, NULL);
@@ -563,6 +568,9 @@ static int cmd_export_dialog(struct xsg_app *app, const char *arg)
 	d = XmCreateFileSelectionDialog(app->top, "exportFile", NULL, 0);
 	s = XmStringCreateLocalized((char *)k->title);
 	XtVaSetValues(d, XmNselectionLabelString, s, XmNuserData, (XtPointer)app, NULL);
+	XmStringFree(s);
+	s = XmStringCreateLocalized((char *)(k->dirs ? "Export all windows" : "Export"));
+	XtVaSetValues(d, XmNdialogTitle, s, NULL);
 	XmStringFree(s);
 	s = XmStringCreateLocalized((char *)k->pattern);
 	XtVaSetValues(d, XmNpattern, s, NULL);
