@@ -228,8 +228,8 @@ void teach_window_size(int screen_w, int screen_h, int *w, int *h, int *col_w)
 {
 	int max_w = screen_w * 9 / 10, max_h = screen_h * 9 / 10;
 
-	/* the slider column: 260 px, narrower on a small screen so the drawing keeps room */
-	*col_w = max_w >= 1200 ? 280 : 240;
+	/* the slider column: 280 px, narrower on a small screen so the drawing keeps room */
+	*col_w = max_w >= 1200 ? 280 : max_w >= 1000 ? 240 : 210;
 	*w = max_w - *col_w;
 	if (*w > 1200)
 		*w = 1200;

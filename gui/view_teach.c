@@ -181,7 +181,10 @@ static int teach_panel(cairo_t *cr, struct teach_rect r, const struct view_ctx *
 			plot_text(cr, r.x + 10, r.y + 18, PLOT_LEFT, formula);
 			plot_set_font(cr, PLOT_FONT_SMALL);
 			plot_text_wrapped(cr, r.x + 10, r.y + 36, r.w - 20, 15, nl + 1);
-			plot_text(cr, r.x + 10, r.y + 54, PLOT_LEFT, nl2 + 1);
+			/* the sizes the models pick, after g(N): the other sliders' values */
+			snprintf(line, sizeof(line), "%s;  E = %.2f, T = %.3g s, m = %.3g", nl2 + 1,
+				 tp->e_target, tp->t_bound_s, tp->mem_per_thread);
+			plot_text(cr, r.x + 10, r.y + 54, PLOT_LEFT, line);
 		}
 		return 0;
 	}
