@@ -168,7 +168,8 @@ static void test_ns_and_names(void **state)
 /* Renders window 11's drawing at w x h; returns the strings drawn, one per line (free). */
 static char *render(double w, double h, const struct teach_params *tp)
 {
-	struct view_ctx v = { NULL, (struct teach_params *)tp, -1, -1, NULL };
+	struct view_ctx v = { .m = NULL, .tp = (struct teach_params *)tp, .mat_sel_i = -1,
+				.mat_sel_j = -1, .tl = NULL };
 	struct plot_text_sink sink = { NULL, 0, 0 };
 	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)w, (int)h);
 	cairo_t *cr = cairo_create(s);
