@@ -45,10 +45,21 @@ if grep -q 'N - 1' gui/win_help.c && grep -q 'g(N) = N \\xe2\\x88\\x92 1' gui/te
 	pass "help and teaching window: g(N) = N - 1 for linear growth"
 else fail "help g(N)" "help text or teaching name of linear growth changed"; fi
 
+# find_window NAME: the id of the visible window whose title matches NAME, waiting up to 3 s
+# for it to be mapped (a loaded machine may map it after the command list went on)
+find_window() {
+	i=0
+	while [ $i -lt 30 ]; do
+		id=$(xdotool search --onlyvisible --name "$1" 2>/dev/null | head -1)
+		if [ -n "$id" ]; then echo "$id"; return; fi
+		sleep 0.1; i=$((i + 1))
+	done
+}
+
 if command -v xdotool >/dev/null; then
 	for how in Escape ctrl+w button; do
 		gui_bg "help-$how" 0 "$FIX" "open:help;touch:$OUT/ready;wait:20000;quit"
-		WID=$(xdotool search --onlyvisible --name "metrics and formulas" 2>/dev/null | head -1)
+		WID=$(find_window "metrics and formulas")
 		if [ -z "$WID" ]; then
 			fail "defect15-help-close-$how" "help window not found"
 		else
@@ -62,7 +73,7 @@ if command -v xdotool >/dev/null; then
 					xdotool key --window "$WID" "$how" >/dev/null 2>&1
 			fi
 			i=0
-			while xwininfo -id "$WID" 2>/dev/null | grep -q IsViewable && [ $i -lt 30 ]; do
+			while xwininfo -id "$WID" 2>/dev/null | grep -q IsViewable && [ $i -lt 50 ]; do
 				sleep 0.1; i=$((i + 1))
 			done
 			if xwininfo -id "$WID" 2>/dev/null | grep -q IsViewable; then
@@ -149,7 +160,7 @@ else fail "defect15-timeline-deep-zoom-labels" "title range '$range'"; fi
 shot_ok tl-tall 1000 640
 if command -v xdotool >/dev/null; then
 	gui_bg wheel 0 "$EXP" "run-select:$RID;open:timeline;resize:1100x640;touch:$OUT/ready;wait:20000;quit"
-	WID=$(xdotool search --onlyvisible --name "^Run timeline" 2>/dev/null | head -1)
+	WID=$(find_window "^Run timeline")
 	xdotool mousemove --window "$WID" 600 300 click 4 click 4 click 5 >/dev/null 2>&1
 	i=0
 	while [ "$(grep -c '^status: timeline: showing ' "$OUT/wheel.out")" -lt 3 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
