@@ -113,13 +113,16 @@ static int parens_empty(const struct probe *p, uint32_t paren)
 
 /* Renames the wrapped call whose name is at src[off] (`len` bytes, its '(' at `paren`) to its
  * sg_ wrapper; one that begins a wait to sg_NAME_at with its call site sg_site_K as the first
- * argument, recorded for the descriptors (line `line`, in function fi, -1: none). */
+ * argument, recorded for the descriptors (line `line`, in function fi, -1: none). Not in an
+ * extern inline function (C99 6.7.4: it may not refer to the static descriptor): the plain
+ * wrapper there, site not known. */
 static void rename_call(struct probe *p, uint32_t off, uint32_t len, uint32_t paren,
 			uint32_t line, int32_t fi)
 {
 	edits_add(p->e, off, 0, "sg_", 3);
 	p->res->n_renamed++;
-	if (!inst_is_site_call(p->src + off, len))
+	if (!inst_is_site_call(p->src + off, len) ||
+	    (fi >= 0 && p->fns.v[fi].is_inline && !p->fns.v[fi].is_static))
 		return;
 	if (inst_grow(&p->calls, &p->cap_calls, p->n_calls, sizeof *p->calls, 64)) {
 		p->oom = 1;
