@@ -104,6 +104,9 @@ static int parens_empty(const struct probe *p, uint32_t paren)
 			if (!e)
 				return 0;
 			i = (size_t)(e - p->src) + 2;
+		} else if (c == '/' && i + 1 < p->len && p->src[i + 1] == '/') {
+			while (i < p->len && p->src[i] != '\n')
+				i++;
 		} else {
 			return c == ')';
 		}
