@@ -12,8 +12,9 @@
  *     user's file) and moves the carets and ranges under it to the mapped columns;
  *   - names a renamed call as the user wrote it: `sg_pthread_barrier_wait` and
  *     `sg_pthread_barrier_wait_at` in a message become `pthread_barrier_wait` (unless the user's
- *     own source spells the sg_ name), gcc's `argument 2 of 'sg_X_at'` is `argument 1 of 'X'`,
- *     and an excerpt of sgtrace.h shows the _at declaration without its site parameter;
+ *     own source spells the sg_ name), gcc's `argument 2 of 'sg_X_at'` is `argument 1 of 'X'`
+ *     and clang's `expected 2, have 3` on such a call `expected 1, have 2`, and an excerpt of
+ *     sgtrace.h shows the _at declaration without its site parameter;
  *   - prints a header found through the `-iquote .` that scalegraph cc adds for a source in the
  *     current directory as the compiler would have found it beside that source: `memory.h`, not
  *     `./memory.h` (when the user's command names no `.` include directory itself).
@@ -474,6 +475,66 @@ static void put_renamed(struct cc_diag *d, const char *p, FILE *out)
 	fputs(p, out);
 }
 
+/* Is the innermost call around byte column `col` (1-based) of input line `line`, as compiled,
+ * one the instrumenter gave a call site (sg_NAME_at(&sg_site_K, ...))? A column on the call's
+ * closing parenthesis counts as inside it. */
+static int in_site_call(struct cc_src *s, unsigned long line, unsigned long col)
+{
+	size_t b, e, first, last;
+	if (col == 0 || !src_line(s, line, &b, &e) || !line_splices(s, b, e, &first, &last))
+		return 0;
+	size_t cap = (e - b) + 1;
+	for (size_t k = first; k < last; k++)
+		cap += s->sp[k].ins;
+	struct walk_pos *v = malloc(cap * sizeof *v);
+	if (!v)
+		return 0;
+	size_t n = line_walk(s, b, e, 0, 8, v, cap), k = col - 1 < n ? col - 1 : n;
+	int depth = 0, found = 0;
+	while (k-- > 0 && !found) {
+		if (v[k].c == ')') {
+			depth++;
+		} else if (v[k].c == '(' && depth > 0) {
+			depth--;
+		} else if (v[k].c == '(') {
+			size_t j = k, l = 0;
+			while (j > 0 && (v[j - 1].c == ' ' || v[j - 1].c == '\t'))
+				j--;
+			while (j > 0 && inst_is_idch((unsigned char)v[j - 1].c) && l < 40) {
+				j--;
+				l++;
+			}
+			char name[48];
+			for (size_t i = 0; i < l; i++)
+				name[i] = v[j + i].c;
+			name[l] = '\0';
+			int at;
+			found = wrapper_name(name, &at) == l && at ? 1 : -1;
+		}
+	}
+	free(v);
+	return found == 1;
+}
+
+/* clang's "too many/few arguments to function call, expected N, have M" on a call with a site
+ * counts the site: the message with N - 1 and M - 1, malloc'd, or NULL to keep it. */
+static char *clang_arg_counts(struct cc_src *s, unsigned long line, unsigned long col,
+			      const char *msg)
+{
+	const char *p = strstr(msg, " arguments to function call, expected ");
+	unsigned long want, have;
+	int end;
+	if (!p || sscanf(p, " arguments to function call, expected %lu, have %lu%n", &want, &have,
+			 &end) != 2 || want == 0 || have == 0 || !in_site_call(s, line, col))
+		return NULL;
+	size_t pre = (size_t)(p - msg), len = strlen(msg) + 64;
+	char *out = malloc(len);
+	if (out)
+		snprintf(out, len, "%.*s arguments to function call, expected %lu, have %lu%s",
+			 (int)pre, msg, want - 1, have - 1, p + end);
+	return out;
+}
+
 /* Is the compiler clang? Asked once. */
 static int diag_clang(struct cc_diag *d)
 {
@@ -551,7 +612,9 @@ static void diag_line(struct cc_diag *d, char *p, FILE *out)
 					  d->display) : 0;
 		fwrite(p, 1, (size_t)(col_at - p), out);
 		fprintf(out, "%lu", m ? m + (unsigned long)d->origin - 1 : col);
-		put_renamed(d, col_end, out);
+		char *counts = diag_clang(d) ? clang_arg_counts(s, line, c, col_end) : NULL;
+		put_renamed(d, counts ? counts : col_end, out);
+		free(counts);
 		fputc('\n', out);
 		return;
 	}

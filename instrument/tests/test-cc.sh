@@ -219,6 +219,26 @@ else
 	ok "issue15-diag-site-argument-number: gcc's messages on a call with a site are the plain build's (argument 1 of pthread_mutex_lock, too few arguments to pthread_barrier_wait()); the sgtrace.h note reads '$decl' with its marks under the parameter"
 fi
 
+# clang counts arguments: "expected 2, have 3" on pthread_cond_wait(&c, &m, 1), as on the plain
+# build, not the site-counting "expected 3, have 4"; the same for too few
+cat >diag/site3.c <<'C'
+#include <pthread.h>
+static pthread_cond_t c = PTHREAD_COND_INITIALIZER;
+static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int s4(void) { return pthread_cond_wait(&c, &m, 1) + pthread_cond_wait(&c); }
+C
+if command -v clang >/dev/null; then
+	clang -Wall -c diag/site3.c -o plain.o 2>plain.err
+	SG_CC=clang "$SGCC" -Wall -c diag/site3.c -o sg.o 2>sg.err
+	if ! grep -q 'expected 2, have 3' plain.err; then
+		ko "issue15-diag-clang-argument-counts" "plain clang said: $(head -1 plain.err)"
+	elif [ "$(nonotes plain.err)" = "$(nonotes sg.err)" ]; then
+		ok "issue15-diag-clang-argument-counts: clang's argument counts on calls with a site are the plain build's ($(grep -c 'expected 2, have' sg.err) messages)"
+	else
+		ko "issue15-diag-clang-argument-counts" "$(diff <(nonotes plain.err) <(nonotes sg.err) | head -6 | tr '\n' '|')"
+	fi
+fi
+
 # a header beside a source in the current directory: gcc says memory.h (clang ./memory.h)
 mkdir -p hdr
 printf 'static inline int helper(int x)\n{\n\tint unused_var;\n\treturn x;\n}\n' >hdr/memory.h
