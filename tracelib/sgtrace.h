@@ -154,10 +154,11 @@ int sg_trace_enable(int on);
 /* pthread wrappers: same signatures and return values as pthreads.
  *
  * Every wrapper whose call begins a wait (a lock or try-lock, a barrier wait, a condition wait,
- * a semaphore wait, a join) also comes as NAME_at, with the call site as its first argument:
- * `scalegraph cc` calls these, so that the trace says where each wait was written
- * (SG_EV_SYNC_SITE). The plain ones remain for calls it cannot see: through a function
- * pointer, or code compiled against an older sgtrace.h; their waits have no known site. */
+ * a semaphore wait, a join) also comes as NAME_at, with the call site as its first argument
+ * (never NULL): `scalegraph cc` calls these, so that the trace says where each wait was written
+ * (SG_EV_SYNC_SITE; recorded only when a thread's site changes: an unchanged one costs a
+ * compare). The plain ones remain for calls it cannot see: through a function pointer, or code
+ * compiled against an older sgtrace.h; their waits have no known site. */
 int sg_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 		      void *(*start)(void *), void *arg);
 int sg_pthread_join(pthread_t thread, void **retval);
