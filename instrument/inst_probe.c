@@ -137,6 +137,7 @@ static void rename_call(struct probe *p, uint32_t off, uint32_t len, uint32_t pa
 	r->func_off = fi >= 0 ? p->fns.v[fi].name_off : 0;
 	r->func_len = fi >= 0 ? p->fns.v[fi].name_len : 0;
 	p->n_calls++;
+	p->res->n_sites++;
 	edits_add(p->e, off + len, 0, "_at", 3);
 	edits_addf(p->e, paren + 1, 0, parens_empty(p, paren) ? "&sg_site_%u" : "&sg_site_%u, ",
 		   r->k);
@@ -535,7 +536,7 @@ static void item_block(struct probe *p, int32_t *items, size_t k)
 {
 	const struct inst_node *it = N(p, items[k]);
 	size_t mark = p->e->n;
-	unsigned renamed = p->res->n_renamed, regions = p->res->n_regions;
+	unsigned renamed = p->res->n_renamed, regions = p->res->n_regions, sites = p->res->n_sites;
 	size_t nregions = p->n_regions, ncalls = p->n_calls;
 	p->n_sites = 0;
 	p->n_site_conds = 0;
@@ -553,6 +554,7 @@ static void item_block(struct probe *p, int32_t *items, size_t k)
 		edits_truncate(p->e, mark);
 		p->res->n_renamed = renamed;
 		p->res->n_regions = regions;
+		p->res->n_sites = sites;
 		p->n_regions = nregions;
 		p->n_calls = ncalls;
 		if (fi >= 0)
