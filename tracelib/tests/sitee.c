@@ -8,7 +8,8 @@
  *                     function pointer to the plain wrapper (site not known). main joins them
  *                     (site J).
  *   sitee all N       the same, then every other wait that takes a site: try-locks, rwlocks,
- *                     a spinlock, a semaphore, a condition wait and a timed one.
+ *                     a spinlock, a semaphore (also through a macro: site M, in no function),
+ *                     a condition wait and a timed one.
  *   sitee fork N      basic, then a forked child locks in add_a once: its trace must define the
  *                     site its event names.
  * Prints the final total, which the plain build prints too.
@@ -30,6 +31,9 @@ static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 static pthread_barrier_t b;
 static long total;
 static int all;
+
+/* a call in a macro body: its site is in no function */
+#define TAKE(s) sem_wait(s) /* SITE_M */
 
 static pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER;
 static pthread_spinlock_t spin;
@@ -74,6 +78,8 @@ static void every_kind(long id)
 	sem_post(s);
 	if (sem_trywait(s) != 0)
 		sem_wait(s);
+	sem_post(s);
+	TAKE(s);
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	ts.tv_nsec += 1000000;

@@ -35,7 +35,8 @@ J="sitee.c:$(line J) in main"
 # The wait-begin events of each thread's stream, each with the site the stream was at then:
 # "THREAD KIND@FILE:LINE in FUNC" (or @none, @unset before any sync_site).
 waits() {
-	awk '$3 == "sync_site" { s = $4 == "site=none" ? "none" : $5 " " $6 " " $7; cur[$2] = s }
+	awk '$3 == "sync_site" { s = $4 == "site=none" ? "none" : NF > 5 ? $5 " " $6 " " $7 : $5
+			       cur[$2] = s }
 	     $3 ~ /^(lock_request|barrier_arrive|join_begin|cond_wait_begin|sem_wait_begin)$/ {
 		print $2, $3 "@" ($2 in cur ? cur[$2] : "unset") }' "$1"
 }
@@ -102,16 +103,26 @@ for k in barrier_arrive:barrier_leave join_begin:join_end cond_wait_begin:cond_w
 done
 [ "$(c cond_wait_begin)" -ge 2 ] && [ "$(c sem_wait_begin)" -ge 6 ] || bad="$bad too few cond/sem waits: $(c cond_wait_begin)/$(c sem_wait_begin);"
 waits all.dump >all.waits
-unknown=$(grep -v '@sitee.c:[0-9]* in [a-z_]*$' all.waits | grep -vc 'lock_request@none$')
-[ "$unknown" -eq 0 ] || bad="$bad $unknown wait-begins without a site: $(grep -v '@sitee.c' all.waits | grep -v 'lock_request@none' | head -3 | tr '\n' '|');"
+unknown=$(grep -Ev '@sitee.c:[0-9]+( in [a-z_]+)?$' all.waits | grep -vc 'lock_request@none$')
+[ "$unknown" -eq 0 ] || bad="$bad $unknown wait-begins without a site: $(grep -Ev '@sitee.c:[0-9]+( in [a-z_]+)?$' all.waits | grep -v 'lock_request@none' | head -3 | tr '\n' '|');"
 grep -q undefined all.dump && bad="$bad $(grep -m1 undefined all.dump)"
 [ -z "$bad" ]
 ok sites-all-kinds-balance $? "$bad"
+# the call in a macro body: defined with no function, dumped as FILE:LINE alone
+M="sitee.c:$(line M)"
+grep -qx "site [0-9]*: $M" all.sum && grep -q " sync_site site=[0-9]* $M\$" all.dump
+ok sites-macro-body $? "no 'site N: $M' (no function) in the summary, or no sync_site naming it: $(grep "$M" all.sum all.dump | head -2 | tr '\n' '|')"
 for fn in every_kind; do
 	n=$(sed -n 's/^site [0-9]*: //p' all.sum | grep -c " in $fn\$")
 	[ "$n" -ge 12 ]
 	ok sites-all-kinds-defined $? "$n sites in $fn (want its 12+ wait calls: try-locks, rwlocks, spin, sem, cond)"
 done
+
+# tracing off: the same program, the same result, no trace written
+SG_TRACE=0 SG_TRACE_DIR=off ./sitee all 2 >off.out 2>off.err
+rc=$?
+[ "$rc" -eq 0 ] && cmp -s off.out plain.out && [ ! -e off ] && [ ! -s off.err ]
+ok sites-trace-off $? "exit $rc, printed '$(cat off.out)' (plain '$(cat plain.out)'), $(ls -d off 2>/dev/null) $(head -1 off.err)"
 
 # a forked child: its trace defines the site its own events name (replayed definitions)
 SG_TRACE_DIR=fork ./sitee fork 2 >fork.out 2>&1
