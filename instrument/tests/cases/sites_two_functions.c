@@ -10,12 +10,12 @@ static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 static pthread_barrier_t b;
 static int total;
 
-inline int peek(void)
+inline int peek(pthread_mutex_t *mx, const int *p)
 {
 	int v;
-	pthread_mutex_lock(&m);
-	v = total;
-	pthread_mutex_unlock(&m);
+	pthread_mutex_lock(mx);
+	v = *p;
+	pthread_mutex_unlock(mx);
 	return v;
 }
 
@@ -51,7 +51,7 @@ int main(void)
 	for (int i = 0; i < 2; i++)
 		pthread_join(t[i],
 			     NULL);
-	printf("%d\n", total);
+	printf("%d\n", peek(&m, &total));
 	return 0;
 }
-extern inline int peek(void);
+extern inline int peek(pthread_mutex_t *mx, const int *p);

@@ -12,12 +12,12 @@ static int total;
 
 #include <sgtrace.h>
 #line 13 "sites_two_functions.c"
-inline int peek(void)
+inline int peek(pthread_mutex_t *mx, const int *p)
 {
 	int v;
-	sg_pthread_mutex_lock(&m);
-	v = total;
-	sg_pthread_mutex_unlock(&m);
+	sg_pthread_mutex_lock(mx);
+	v = *p;
+	sg_pthread_mutex_unlock(mx);
 	return v;
 }
 
@@ -62,7 +62,7 @@ int main(void)
 	for (int i = 0; i < 2; i++)
 		sg_pthread_join_at(&sg_site_6, t[i],
 			     NULL);
-	printf("%d\n", total);
+	printf("%d\n", peek(&m, &total));
 	return 0;
 }
-extern inline int peek(void);
+extern inline int peek(pthread_mutex_t *mx, const int *p);
