@@ -73,3 +73,10 @@ $(AN_TESTDIR)/an_mksites: $(OBJ)/analyzer/tests/an_mksites.o $(LIBDIR)/libsgstor
 	$(CC) $(ALL_CFLAGS) -o $@ $^ -lsqlite3 -lm $(LDLIBS_THREAD)
 analyzer/tests/test-sites-report.sh: $(AN_TESTDIR)/an_mksites $(LIBEXEC)/scalegraph-report \
 	$(BIN)/scalegraph
+
+# Call sites end to end: a program whose waits per site are known by construction, built with
+# scalegraph cc and run as a series (analyzer/tests/programs/sites_prog.c).
+TESTS += analyzer/tests/test-sites-e2e.sh
+analyzer/tests/test-sites-e2e.sh: $(LIBEXEC)/scalegraph-report $(LIBEXEC)/scalegraph-cc \
+	$(LIBEXEC)/scalegraph-run $(BIN)/scalegraph $(LIBDIR)/libsgtrace.a $(LIBDIR)/libsgtrace.so \
+	$(INCDIR)/sgtrace.h
