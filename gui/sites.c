@@ -123,6 +123,10 @@ static void rows_of(struct sites_view *v, const char *head, const struct an_site
 		s->window ? " in the selected interval" : "", runs);
 	if (!s->recorded && s->total > 0) {
 		row_add(v, 0, "  call sites: not recorded (program built before format 1.4)");
+		if (!v->status[0])
+			snprintf(v->status, sizeof(v->status), "sites: %s at %s: call sites not "
+				 "recorded (program built before format 1.4)",
+				 model_metric_name(v->source), head);
 		return;
 	}
 	if (!s->n) {
@@ -204,7 +208,10 @@ static const char *method_dir(const struct model *m, char *const *dirs, size_t n
 	return dirs[m->methods[k].exp];
 }
 
-static int point_rows(struct sites_view *v, const char *dir, const char *name, int n)
+/* The rows of point (name, n) of the experiment in dir; `shown` is the name the model gives the
+ * method ("a.exp:fixed" when compared). */
+static int point_rows(struct sites_view *v, const char *dir, const char *name, const char *shown,
+		      int n)
 {
 	const struct an_point *o;
 	struct an_sites s;
@@ -222,10 +229,10 @@ static int point_rows(struct sites_view *v, const char *dir, const char *name, i
 				 dir, name);
 		return -ENOENT;
 	}
-	snprintf(head, sizeof(head), "%s N=%d", name, o->n_threads);
+	snprintf(head, sizeof(head), "%s N=%d", shown, o->n_threads);
 	if (v->focus == SITES_POINT && !n)   /* the largest N, found: name it */
 		snprintf(v->title, sizeof(v->title), "%s (%s) at %s N=%d (its largest)",
-			 model_metric_name(v->source), model_metric_title(v->source), name,
+			 model_metric_name(v->source), model_metric_title(v->source), shown,
 			 o->n_threads);
 	if ((rc = an_exp_point_sites(v->exp, o, (enum an_metric)an_of(v->source), &s)) < 0) {
 		snprintf(v->note, sizeof(v->note), "%s: no repetition with a readable trace", head);
@@ -288,7 +295,7 @@ int sites_view_refresh(struct sites_view *v, const struct model *m, char *const 
 			rc = -ENOENT;
 			break;
 		}
-		rc = point_rows(v, dir, inner, v->n);
+		rc = point_rows(v, dir, inner, v->method, v->n);
 		if (rc == 0)
 			snprintf(v->note, sizeof(v->note), "each site's share of the point's %s; the "
 				 "sites of the repetition whose figure is the median (docs/analyzer.md)",
@@ -307,8 +314,8 @@ int sites_view_refresh(struct sites_view *v, const struct model *m, char *const 
 			if (!model_point_at(m, model_names[k], v->n) ||
 			    !model_point_at(m, model_names[k], v->n2))
 				continue;
-			if (point_rows(v, dir, model_names[k], v->n) == 0 &&
-			    point_rows(v, dir, model_names[k], v->n2) == 0)
+			if (point_rows(v, dir, model_names[k], model_names[k], v->n) == 0 &&
+			    point_rows(v, dir, model_names[k], model_names[k], v->n2) == 0)
 				any = 1;
 		}
 		if (!any) {
