@@ -328,7 +328,7 @@ int an_report_run_text_flags(FILE *f, const struct an_run *r, unsigned flags)
 /* ---- call sites (an_sites.c) ---- */
 
 #define SITES_TOP 3           /* call sites listed per source */
-#define SITES_NOT_RECORDED "call sites: not recorded (program built before format 1.4)"
+#define SITES_NOT_RECORDED "call sites: not recorded (no readable trace, or a program built before format 1.4)"
 
 /* The top sites of every source with time, one line each:
  *   IT_barrier  lu.c:412 in daxpy_sweep  61 % of barrier waiting (3.2 ms; threads 1 2 3) */

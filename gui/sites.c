@@ -122,7 +122,7 @@ static void rows_of(struct sites_view *v, const char *head, const struct an_site
 	row_add(v, 0, "%s: %s %s%s%s", head, model_metric_name(v->source), t,
 		s->window ? " in the selected interval" : "", runs);
 	if (!s->recorded && s->total > 0) {
-		row_add(v, 0, "  call sites: not recorded (program built before format 1.4)");
+		row_add(v, 0, "  call sites: not recorded (no readable trace, or a program built before format 1.4)");
 		if (!v->status[0])
 			snprintf(v->status, sizeof(v->status), "sites: %s at %s: call sites not "
 				 "recorded (program built before format 1.4)",
