@@ -130,7 +130,7 @@ static void run_lifecycle(void **state)
 	char v[16];
 	assert_int_equal(store_open(dir, STORE_READ, &st), 0);
 	assert_int_equal(store_meta_get(st, "schema_version", v, sizeof v), 0);
-	assert_string_equal(v, "2");
+	assert_string_equal(v, "3");
 	assert_int_equal(store_meta_get(st, "nope", v, sizeof v), -ENOENT);
 	store_close(st);
 	assert_int_equal(store_open("/nonexistent/sg", STORE_READ, &st), -ENOENT);
