@@ -64,7 +64,10 @@ struct model_method {
 				    compared one (model_merge); then name is "EXP:method" */
 };
 
-enum model_run_status { MODEL_RUN_OK, MODEL_RUN_FAILED, MODEL_RUN_RUNNING, MODEL_RUN_PENDING };
+/* INTERRUPTED: its runner ended before it finished (docs/store-schema.md); FAILED covers the
+ * store's failed, timeout and incomplete. */
+enum model_run_status { MODEL_RUN_OK, MODEL_RUN_FAILED, MODEL_RUN_RUNNING, MODEL_RUN_PENDING,
+			MODEL_RUN_INTERRUPTED };
 
 struct model_run {
 	char *method;
@@ -74,6 +77,8 @@ struct model_run {
 	char *sizes;  /* "balls=5000 steps=200" */
 	enum model_run_status status;
 	char *reason; /* why it failed, "" otherwise */
+	char *stderr_tail; /* the last lines of a failed run's stderr, "" when none or not failed */
+	double t_s;   /* its wall-clock time, NAN when unknown (running, CSV) */
 	long long id; /* the store's run id (its files: EXPERIMENT/runs/<id>/), 0: none (CSV) */
 	int seq;      /* a run of the sequential program */
 };

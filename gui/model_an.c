@@ -9,6 +9,7 @@
 #include "model.h"
 
 #include "analyzer.h"
+#include "store.h"
 
 #include <errno.h>
 #include <math.h>
@@ -182,7 +183,21 @@ static enum model_run_status run_status(const char *s)
 		return MODEL_RUN_OK;
 	if (strcmp(s, "running") == 0)
 		return MODEL_RUN_RUNNING;
+	if (strcmp(s, "interrupted") == 0)
+		return MODEL_RUN_INTERRUPTED;
 	return MODEL_RUN_FAILED;
+}
+
+/* The end of failed run `id`'s stderr, as the analyzer read it for the report's "Runs without
+ * a measurement" (an_exp_failure), or "". */
+static const char *stderr_tail(const struct an_exp *e, long long id)
+{
+	size_t i;
+
+	for (i = 0; e && i < an_exp_n_failures(e); i++)
+		if (an_exp_failure(e, i)->id == id)
+			return an_exp_failure(e, i)->stderr_tail;
+	return "";
 }
 
 static const char runs_sql[] =
@@ -190,14 +205,16 @@ static const char runs_sql[] =
 	" (select case p.model when 'method' then p.method else p.model end"
 	"  from point_runs pr join points p on p.id = pr.point_id"
 	"  where pr.run_id = r.id order by pr.role = 'rep' desc limit 1), r.id"
-	" from runs r order by r.id";
+	", r.t_wall_s from runs r order by r.id";
 static const char machine_sql[] =
 	"select cpu_model, n_cpus, kernel, tsc_hz,"
 	" json_extract(json, '$.miss_latency_ns'), json_extract(json, '$.schedstat')"
 	" from machine where id = 1";
 
-/* Runs (every status) and the machine row, straight from the store. */
-static int add_store_tables(struct model *m, const char *dir, char *err, size_t err_len)
+/* Runs (every status) and the machine row, straight from the store; e (may be NULL) gives the
+ * failed runs' stderr. */
+static int add_store_tables(struct model *m, const struct an_exp *e, const char *dir, char *err,
+			    size_t err_len)
 {
 	char path[4096], buf[64];
 	sqlite3 *db = NULL;
@@ -210,6 +227,7 @@ static int add_store_tables(struct model *m, const char *dir, char *err, size_t 
 		rc = -EIO;
 		goto out;
 	}
+	sqlite3_extended_result_codes(db, 1);
 	sqlite3_busy_timeout(db, 2000);
 	if (sqlite3_prepare_v2(db, runs_sql, -1, &st, NULL) != SQLITE_OK)
 		goto sql_error;
@@ -227,6 +245,8 @@ static int add_store_tables(struct model *m, const char *dir, char *err, size_t 
 		r.reason = (char *)col_text(st, 6);
 		r.id = sqlite3_column_int64(st, 8);
 		r.seq = strcmp(kind, "seq") == 0;
+		r.t_s = sqlite3_column_type(st, 9) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 9);
+		r.stderr_tail = (char *)stderr_tail(e, r.id);
 		rc = model_add_run(m, &r);
 	}
 	if (rc == 0 && s != SQLITE_DONE && s != SQLITE_ROW)
@@ -283,7 +303,7 @@ int model_load_store(struct model *m, const char *dir, char *err, size_t err_len
 	if ((rc = add_points(m, e)) < 0 || (rc = add_matrix(m, e)) < 0 ||
 	    (rc = add_sequential(m, e)) < 0)
 		goto out;
-	rc = add_store_tables(m, dir, err, err_len);
+	rc = add_store_tables(m, e, dir, err, err_len);
 	if (rc == 0 && an_exp_n_cpus(e) > 0)
 		m->n_cpus = an_exp_n_cpus(e);
 out:
@@ -300,21 +320,65 @@ int model_load_dir(struct model *m, const char *dir, char *err, size_t err_len)
 	char path[4096];
 	struct stat sb;
 
+	if (stat(dir, &sb) < 0) {
+		int e = errno;
+		snprintf(err, err_len, "%s: error: %s", dir,
+			 e == ENOENT ? "no such directory" : strerror(e));
+		return -e;
+	}
+	if (!S_ISDIR(sb.st_mode)) {
+		snprintf(err, err_len, "%s: error: not a directory (an experiment is a directory made "
+			 "by scalegraph run)", dir);
+		return -ENOTDIR;
+	}
 	snprintf(path, sizeof(path), "%s/experiment.db", dir);
 	if (stat(path, &sb) == 0)
 		return model_load_store(m, dir, err, err_len);
+	snprintf(path, sizeof(path), "%s/report.csv", dir);
+	if (stat(path, &sb) < 0) {
+		snprintf(err, err_len, "%s: error: not an experiment: neither experiment.db (a store "
+			 "of scalegraph run) nor report.csv (the analyzer's CSV) is there", dir);
+		return -ENOENT;
+	}
 	return model_load_csv_dir(m, dir, err, err_len);
+}
+
+/* A store's stamp is its content's generation (store_generation: runs, points, methods and the
+ * machine row), never the times of its files: opening the store touches experiment.db-wal and
+ * -shm (the GUI's own load among others), which made the GUI reload every second. A store that
+ * does not open gives a stamp of its error, so that the live monitor retries it (xsg_live.c). */
+static long long store_stamp(const char *dir)
+{
+	struct store *st = NULL;
+	char err[512];
+	long long gen = 0;
+	unsigned long long h = 0xcbf29ce484222325ull;
+	const char *p;
+
+	if (store_open_msg(dir, STORE_READ, &st, err, sizeof(err)) == 0 &&
+	    store_generation(st, &gen) == 0) {
+		store_close(st);
+		return gen;
+	}
+	if (st)
+		snprintf(err, sizeof(err), "%s", store_errmsg(st));
+	store_close(st);
+	for (p = err; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+	return -(long long)(h >> 2) - 1;   /* negative: an error, never a generation */
 }
 
 long long model_dir_stamp(const char *dir)
 {
-	static const char *const files[] = { "experiment.db", "experiment.db-wal", "report.csv",
-					     "runs.csv" };
+	static const char *const files[] = { "report.csv", "runs.csv" };
 	char path[4096];
 	struct stat sb;
 	unsigned long long stamp = 0; /* a hash of the times and sizes: wraps, never overflows */
 	size_t i;
 
+	snprintf(path, sizeof(path), "%s/experiment.db", dir);
+	if (stat(path, &sb) == 0)
+		return store_stamp(dir);
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
 		if (stat(path, &sb) == 0)
