@@ -463,6 +463,34 @@ static int fill_store(struct an_exp *e, struct store *st, char *why, size_t why_
 	return rc;
 }
 
+int an_exp_read_store(struct an_exp *e, struct store *st, unsigned flags, int writable,
+		      char *err, size_t errlen)
+{
+	const char *dir = e->dir;
+	sqlite3 *db = store_db(st);
+	int rc;
+	/* runs left "running" by a runner that is gone are interrupted (not in progress): said
+	 * so in the store for every reader; only a reader that may write can */
+	if (writable && (rc = store_runs_interrupt(st)) > 0)
+		an_exp_problem_add(e, "%s: %d run(s) interrupted: their runner ended before they "
+				   "finished (the next scalegraph run makes them again)", dir, rc);
+	if ((rc = read_machine(e, db)) < 0 || (rc = read_methods(e, db)) < 0 ||
+	    (rc = an_exp_runs_read(e, db)) < 0 || (rc = read_points(e, db)) < 0) {
+		snprintf(err, errlen, "%s/experiment.db: %s", dir, db_errmsg(st, rc));
+		return rc;
+	}
+	read_failures(e, db);
+	if (!e->n_pts)
+		an_exp_problem_add(e, "%s: the experiment has no points yet (scalegraph run)", dir);
+	for (size_t i = 0; i < e->n_pts; i++)
+		an_exp_point_opts(e, &e->pts[i]);
+	an_cache_keys(e);
+	if (!(flags & AN_EXP_REANALYZE) && (rc = an_cache_load(e, db)) < 0)
+		an_exp_problem_add(e, "%s/experiment.db: cached figures not read: %s", dir,
+				   db_errmsg(st, rc));
+	return 0;
+}
+
 int an_exp_open(const char *dir, unsigned flags, struct an_exp **out, char *err, size_t errlen)
 {
 	char dummy[8];
@@ -484,25 +512,8 @@ int an_exp_open(const char *dir, unsigned flags, struct an_exp **out, char *err,
 	if (rc < 0)
 		goto out;
 	sqlite3 *db = store_db(st);
-	/* runs left "running" by a runner that is gone are interrupted (not in progress): said
-	 * so in the store for every reader; only a reader that may write can */
-	if (writable && (rc = store_runs_interrupt(st)) > 0)
-		an_exp_problem_add(e, "%s: %d run(s) interrupted: their runner ended before they "
-				   "finished (the next scalegraph run makes them again)", dir, rc);
-	if ((rc = read_machine(e, db)) < 0 || (rc = read_methods(e, db)) < 0 ||
-	    (rc = an_exp_runs_read(e, db)) < 0 || (rc = read_points(e, db)) < 0) {
-		snprintf(err, errlen, "%s/experiment.db: %s", dir, db_errmsg(st, rc));
+	if ((rc = an_exp_read_store(e, st, flags, writable, err, errlen)) < 0)
 		goto out;
-	}
-	read_failures(e, db);
-	if (!e->n_pts)
-		an_exp_problem_add(e, "%s: the experiment has no points yet (scalegraph run)", dir);
-	for (size_t i = 0; i < e->n_pts; i++)
-		an_exp_point_opts(e, &e->pts[i]);
-	an_cache_keys(e);
-	if (!(flags & AN_EXP_REANALYZE) && (rc = an_cache_load(e, db)) < 0)
-		an_exp_problem_add(e, "%s/experiment.db: cached figures not read: %s", dir,
-				   db_errmsg(st, rc));
 	for (size_t i = 0; i < e->n_pts; i++)
 		an_exp_n1_baseline(e, &e->pts[i]);
 	for (size_t i = 0; i < e->n_pts; i++)

@@ -218,5 +218,14 @@ int model_load_store(struct model *m, const char *dir, char *err, size_t err_len
 int model_load_dir(struct model *m, const char *dir, char *err, size_t err_len);
 /* A number that changes whenever the store or the CSV files of dir change (live monitor). */
 long long model_dir_stamp(const char *dir);
+/* The first analysis of store dir, one run per step (the analyzer's an_prewarm_*): open lists
+ * the runs not analysed yet (*total; -ENOENT for a CSV experiment, -errno with err when the
+ * store cannot be written), each step analyses one and caches its figures in the store (1:
+ * more to do, 0: done, -errno), so that model_load_store afterwards reads no trace. */
+struct model_prewarm;
+int model_prewarm_open(const char *dir, struct model_prewarm **out, size_t *total, char *err,
+		       size_t err_len);
+int model_prewarm_step(struct model_prewarm *p, size_t *done);
+void model_prewarm_close(struct model_prewarm *p);
 
 #endif /* GUI_MODEL_H */

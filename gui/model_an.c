@@ -315,6 +315,39 @@ out:
 	return rc;
 }
 
+int model_prewarm_open(const char *dir, struct model_prewarm **out, size_t *total, char *err,
+		       size_t err_len)
+{
+	struct an_prewarm *p = NULL;
+	char path[4096];
+	struct stat sb;
+	int rc;
+
+	*out = NULL;
+	*total = 0;
+	snprintf(path, sizeof(path), "%s/experiment.db", dir);
+	if (stat(path, &sb) < 0)
+		return -ENOENT;   /* a CSV experiment: nothing to analyse */
+	if ((rc = an_prewarm_open(dir, &p, err, err_len)) < 0)
+		return rc;
+	*total = an_prewarm_total(p);
+	*out = (struct model_prewarm *)p;
+	return 0;
+}
+
+int model_prewarm_step(struct model_prewarm *p, size_t *done)
+{
+	int rc = an_prewarm_step((struct an_prewarm *)p);
+
+	*done = an_prewarm_done((struct an_prewarm *)p);
+	return rc;
+}
+
+void model_prewarm_close(struct model_prewarm *p)
+{
+	an_prewarm_close((struct an_prewarm *)p);
+}
+
 int model_load_dir(struct model *m, const char *dir, char *err, size_t err_len)
 {
 	char path[4096];
@@ -343,29 +376,92 @@ int model_load_dir(struct model *m, const char *dir, char *err, size_t err_len)
 	return model_load_csv_dir(m, dir, err, err_len);
 }
 
-/* A store's stamp is its content's generation (store_generation: runs, points, methods and the
- * machine row), never the times of its files: opening the store touches experiment.db-wal and
- * -shm (the GUI's own load among others), which made the GUI reload every second. A store that
- * does not open gives a stamp of its error, so that the live monitor retries it (xsg_live.c). */
-static long long store_stamp(const char *dir)
+/* The stamp of a store that does not open: its error, so that the live monitor retries it
+ * when the error changes (xsg_live.c). */
+static long long err_stamp(const char *err)
 {
-	struct store *st = NULL;
-	char err[512];
-	long long gen = 0;
 	unsigned long long h = 0xcbf29ce484222325ull;
 	const char *p;
 
-	if (store_open_msg(dir, STORE_READ, &st, err, sizeof(err)) == 0 &&
-	    store_generation(st, &gen) == 0) {
-		store_close(st);
-		return gen;
-	}
-	if (st)
-		snprintf(err, sizeof(err), "%s", store_errmsg(st));
-	store_close(st);
 	for (p = err; *p; p++)
 		h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
 	return -(long long)(h >> 2) - 1;   /* negative: an error, never a generation */
+}
+
+/* The stores watched: each keeps a read-only connection open, so that a poll of an idle store
+ * is one PRAGMA data_version (it changes only when another connection commits; then the
+ * generation is read again) instead of opening the database and parsing its schema every
+ * second. A store replaced on disk (another inode) is opened anew. */
+#define N_WATCH 8
+static struct watch {
+	char dir[4096];
+	dev_t dev;
+	ino_t ino;
+	struct store *st;
+	long long data_version, gen;
+} watches[N_WATCH];
+static unsigned next_watch;
+
+static int data_version(struct store *st, long long *v)
+{
+	sqlite3_stmt *q = NULL;
+	int rc = -EIO;
+
+	if (sqlite3_prepare_v2(store_db(st), "PRAGMA data_version", -1, &q, NULL) == SQLITE_OK &&
+	    sqlite3_step(q) == SQLITE_ROW) {
+		*v = sqlite3_column_int64(q, 0);
+		rc = 0;
+	}
+	sqlite3_finalize(q);
+	return rc;
+}
+
+/* A store's stamp is its content's generation (store_generation: runs, points, methods and the
+ * machine row), never the times of its files: opening the store touches experiment.db-wal and
+ * -shm (the GUI's own load among others), which made the GUI reload every second. */
+static long long store_stamp(const char *dir, const struct stat *db_sb)
+{
+	struct watch *w = NULL;
+	char err[512];
+	long long dv = 0;
+	size_t i;
+
+	for (i = 0; i < N_WATCH && !w; i++)
+		if (watches[i].st && strcmp(watches[i].dir, dir) == 0)
+			w = &watches[i];
+	if (w && (w->dev != db_sb->st_dev || w->ino != db_sb->st_ino)) {
+		store_close(w->st);
+		w->st = NULL;
+	}
+	if (w && data_version(w->st, &dv) == 0) {
+		if (dv == w->data_version)
+			return w->gen;
+		if (store_generation(w->st, &w->gen) == 0) {
+			w->data_version = dv;
+			return w->gen;
+		}
+	}
+	if (w) {   /* the kept connection failed: open anew */
+		store_close(w->st);
+		w->st = NULL;
+	} else {
+		w = &watches[next_watch++ % N_WATCH];
+		store_close(w->st);
+		w->st = NULL;
+	}
+	if (store_open_msg(dir, STORE_READ, &w->st, err, sizeof(err)) < 0)
+		return err_stamp(err);
+	if (data_version(w->st, &w->data_version) < 0 || store_generation(w->st, &w->gen) < 0) {
+		snprintf(err, sizeof(err), "%s", store_errmsg(w->st)[0] ? store_errmsg(w->st) :
+			 sqlite3_errmsg(store_db(w->st)));
+		store_close(w->st);
+		w->st = NULL;
+		return err_stamp(err);
+	}
+	snprintf(w->dir, sizeof(w->dir), "%s", dir);
+	w->dev = db_sb->st_dev;
+	w->ino = db_sb->st_ino;
+	return w->gen;
 }
 
 long long model_dir_stamp(const char *dir)
@@ -378,7 +474,7 @@ long long model_dir_stamp(const char *dir)
 
 	snprintf(path, sizeof(path), "%s/experiment.db", dir);
 	if (stat(path, &sb) == 0)
-		return store_stamp(dir);
+		return store_stamp(dir, &sb);
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
 		if (stat(path, &sb) == 0)

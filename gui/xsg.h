@@ -52,6 +52,8 @@ struct xsg_app {
 	int poll_ms;                /* live monitor period, 0: off */
 	long long stamp;            /* store/CSV change stamp seen at the last load */
 	int load_failed;            /* the last load failed: the monitor retries it quietly */
+	struct model_prewarm *prewarm; /* first analysis of the store under way, or NULL */
+	size_t prewarm_total;       /* runs it analyses */
 	long long err_stamp;        /* stamp of the failure already shown in a dialog */
 	int n_reloads;              /* live reloads so far (--timing prints each) */
 	int demo;                   /* --demo: the bundled synthetic fixture */

@@ -63,6 +63,24 @@ static void status_summary(struct xsg_app *app)
 	app->status_summary = 1;
 }
 
+static int prewarm_start(struct xsg_app *app);
+static int prewarm_restart(struct xsg_app *app);
+
+/* Peak resident set size so far in MB (VmHWM), for --timing; -1 when unknown. */
+static long peak_rss_mb(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	long kb = -1;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmHWM: %ld", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb < 0 ? -1 : kb / 1024;
+}
+
 /* Loads app->dirs into a fresh model and swaps it in. live: a reload of the monitor, which
  * keeps what the user was doing — selections (keep_selection), the run list's scroll position
  * (win_runs.c keeps it by run id), the matrix cell, the status message unless it was the last
@@ -79,6 +97,10 @@ static int load(struct xsg_app *app, int live)
 
 	if (app->n_dirs == 0)
 		return 0;
+	if (app->prewarm)
+		return live ? 0 : prewarm_restart(app);
+	if (!live && prewarm_start(app))
+		return 0;
 	stamp = model_dirs_stamp(app->dirs, app->n_dirs);
 	snprintf(saved, sizeof(saved), "%s", app->status_text);
 	cnt = view_matrix_ns(&app->model, ns, 64);
@@ -89,8 +111,9 @@ static int load(struct xsg_app *app, int live)
 	model_init(&fresh);
 	rc = model_load_compare(&fresh, app->dirs, app->n_dirs, err, sizeof(err));
 	if (app->timing)
-		printf("%s: %.1f ms (experiment read through the analyzer, %zu runs)\n",
-		       live ? "reload" : "load", xsg_now_ms() - t0, fresh.n_runs);
+		printf("%s: %.1f ms (experiment read through the analyzer, %zu runs), done %.1f ms "
+		       "after start, peak RSS %ld MB\n", live ? "reload" : "load", xsg_now_ms() - t0,
+		       fresh.n_runs, xsg_now_ms() - app->t_start_ms, peak_rss_mb());
 	app->stamp = stamp;
 	if (rc < 0) {
 		model_clear(&fresh);
@@ -127,6 +150,78 @@ static int load(struct xsg_app *app, int live)
 
 int xsg_load(struct xsg_app *app)
 {
+	return load(app, 0);
+}
+
+/* --- the first analysis of a store, with the window up ------------------------------------
+ * A store whose runs were never analysed (made with --no-analyze, or copied without its
+ * metrics) used to block the start for seconds with no window, holding every trace's analysis
+ * at once. The runs are analysed one per work-proc call instead (model_prewarm_*: each run's
+ * figures go into the store's cache and its trace is freed), the status line counting them;
+ * then the normal load reads everything from the cache. Events are handled between runs. */
+static Boolean prewarm_work(XtPointer arg)
+{
+	struct xsg_app *app = arg;
+	size_t done = 0;
+	int rc;
+
+	if (!app->prewarm)
+		return True;
+	rc = model_prewarm_step(app->prewarm, &done);
+	if (rc > 0) {
+		xsg_status(app, "%s: first analysis of this store: %zu of %zu runs (each run's "
+			   "figures are cached in the store; the windows fill when all are done)",
+			   app->source, done, app->prewarm_total);
+		return False;   /* called again once events are handled */
+	}
+	model_prewarm_close(app->prewarm);
+	app->prewarm = NULL;
+	if (app->timing)
+		printf("analysis: %zu runs analysed, done %.1f ms after start, peak RSS %ld MB%s\n",
+		       done, xsg_now_ms() - app->t_start_ms, peak_rss_mb(), rc < 0 ? " (stopped: "
+		       "the store cannot be written; the load analyses the rest)" : "");
+	load(app, 0);
+	return True;
+}
+
+/* Starts the first analysis when dirs[0] is a store with runs not analysed yet: the model is
+ * emptied (the windows say nothing is loaded yet) and 1 returned; 0 when there is nothing to
+ * analyse or it cannot be done this way (a store we may not write: load analyses it). */
+static int prewarm_start(struct xsg_app *app)
+{
+	struct model_prewarm *p = NULL;
+	struct model empty;
+	char err[1024];
+	size_t total = 0;
+
+	if (model_prewarm_open(app->dirs[0], &p, &total, err, sizeof(err)) < 0)
+		return 0;
+	if (total == 0) {
+		model_prewarm_close(p);
+		return 0;
+	}
+	app->prewarm = p;
+	app->prewarm_total = total;
+	model_init(&empty);
+	empty.listeners = app->model.listeners;
+	app->model.listeners = NULL;
+	model_clear(&app->model);
+	app->model = empty;
+	model_notify(&app->model, MODEL_CHANGED_DATA);
+	xsg_status(app, "%s: first analysis of this store: 0 of %zu runs", app->source, total);
+	if (app->timing)
+		printf("analysis: %zu runs to analyse, started %.1f ms after start\n", total,
+		       xsg_now_ms() - app->t_start_ms);
+	XtAppAddWorkProc(app->ctx, prewarm_work, app);
+	return 1;
+}
+
+/* Another experiment opened while the first analysis runs: the analysis of the old one stops
+ * (what it cached stays cached). */
+static int prewarm_restart(struct xsg_app *app)
+{
+	model_prewarm_close(app->prewarm);
+	app->prewarm = NULL;
 	return load(app, 0);
 }
 

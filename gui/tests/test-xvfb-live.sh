@@ -137,6 +137,27 @@ shot_ok empty 600 400
 shot_ok opened 600 400
 shot_ok demo 600 400
 
+# --- defect15-first-open-progress: an unanalysed store opens with the window first ---------
+# (made with --no-analyze): the window is drawn before the analysis, which counts the runs in
+# the status line, and the figures are those of a full analysis
+FIRST=$AOUT/first.exp
+"$SG" run "$SPEC" -o "$FIRST" --threads 1,2 --repeat 1 --no-analyze >"$OUT/run-first.log" 2>&1
+cp -r "$FIRST" "$AOUT/first-ref.exp"
+rf=$(q "$FIRST" "select count(*) from runs")
+SG_GUI_ECHO_STATUS=1 timeout 120 "$XSG" --timing --poll 0 --action "expect:runs=$rf,120000;quit" "$FIRST" \
+	>"$OUT/first.out" 2>"$OUT/first.err"
+rc=$?
+drawn=$(grep -n -m1 '^first-draw: ' "$OUT/first.out" | cut -d: -f1)
+analysed=$(grep -n -m1 '^analysis: .* runs analysed' "$OUT/first.out" | cut -d: -f1)
+steps=$(grep -c '^status: .*: first analysis of this store: [0-9]* of [0-9]* runs' "$OUT/first.out")
+"$SG" report --csv --no-store-write "$AOUT/first-ref.exp" >"$OUT/first-ref.csv" 2>/dev/null
+"$SG" report --csv --no-store-write "$FIRST" >"$OUT/first-after.csv" 2>/dev/null
+check defect15-first-open-progress "rc=$rc, first draw at line ${drawn:-none}, analysis done at line ${analysed:-none}, $steps progress lines, report of the analysed store $(cmp -s "$OUT/first-ref.csv" "$OUT/first-after.csv" && echo equals || echo differs from) a full analysis" \
+	test $rc -eq 0 -a -n "$drawn" -a -n "$analysed" -a "${drawn:-0}" -lt "${analysed:-0}" -a "$steps" -ge 2 \
+	-a -s "$OUT/first-ref.csv"
+cmp -s "$OUT/first-ref.csv" "$OUT/first-after.csv" && pass "first open: figures equal a full analysis's" ||
+	fail "first open figures" "$(diff "$OUT/first-ref.csv" "$OUT/first-after.csv" | head -3)"
+
 # --- the run list: sort, wheel, detail pane of a failed run --------------------------------
 FAILX=$AOUT/failed.exp
 printf 'program sh -c "echo line one >&2; echo the reason it failed >&2; exit 3" {N}\nthreads 1 2\n' >"$OUT/failing.sgx"
