@@ -240,18 +240,21 @@ int xsg_cmd_run_dialog(struct xsg_app *app, const char *arg)
 	if (!rd)
 		return -ENOMEM;
 	rd->app = app;
-	d = XmCreateTemplateDialog(app->top, "newSeries", NULL, 0);
+	{
+		/* a template dialog makes the buttons whose labels it gets at creation */
+		XmString ok = XmStringCreateLocalized("Run"), cancel = XmStringCreateLocalized("Cancel");
+		Arg args[2];
+		XtSetArg(args[0], XmNokLabelString, ok);
+		XtSetArg(args[1], XmNcancelLabelString, cancel);
+		d = XmCreateTemplateDialog(app->top, "newSeries", args, 2);
+		XmStringFree(ok);
+		XmStringFree(cancel);
+	}
 	XtVaSetValues(XtParent(d), XmNtitle, "New series (scalegraph run)", NULL);
 	form = XtVaCreateManagedWidget("form", xmFormWidgetClass, d, NULL);
 	w = field_row(form, NULL, "Experiment spec (.sgx):", "", &rd->spec);
 	field_row(form, w, "Output directory (the experiment store; empty: SPEC.exp here):",
 		  app->n_dirs && !app->demo ? app->source : "", &rd->out);
-	{
-		XmString ok = XmStringCreateLocalized("Run"), cancel = XmStringCreateLocalized("Cancel");
-		XtVaSetValues(d, XmNokLabelString, ok, XmNcancelLabelString, cancel, NULL);
-		XmStringFree(ok);
-		XmStringFree(cancel);
-	}
 	XtAddCallback(d, XmNokCallback, run_dialog_ok, rd);
 	XtAddCallback(d, XmNokCallback, xsg_destroy_cb, NULL);
 	XtAddCallback(d, XmNcancelCallback, xsg_destroy_cb, NULL);
