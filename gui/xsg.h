@@ -45,7 +45,8 @@ struct xsg_app {
 	double wait_until_ms;       /* the action runner pauses until then (wait:MS) */
 	int timing;                 /* print first-draw and redraw times on stdout */
 	double t_start_ms;          /* CLOCK_MONOTONIC at main() */
-	int first_draw_done;
+	int first_draw_done;        /* the experiment drawn (after a first analysis, if any) */
+	int window_drawn;           /* the main window drawn at all */
 	int x_errors;
 	int exit_code;
 

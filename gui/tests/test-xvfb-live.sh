@@ -147,7 +147,7 @@ rf=$(q "$FIRST" "select count(*) from runs")
 SG_GUI_ECHO_STATUS=1 timeout 120 "$XSG" --timing --poll 0 --action "expect:runs=$rf,120000;quit" "$FIRST" \
 	>"$OUT/first.out" 2>"$OUT/first.err"
 rc=$?
-drawn=$(grep -n -m1 '^first-draw: ' "$OUT/first.out" | cut -d: -f1)
+drawn=$(grep -n -m1 '^window: ' "$OUT/first.out" | cut -d: -f1)
 analysed=$(grep -n -m1 '^analysis: .* runs analysed' "$OUT/first.out" | cut -d: -f1)
 steps=$(grep -c '^status: .*: first analysis of this store: [0-9]* of [0-9]* runs' "$OUT/first.out")
 "$SG" report --csv --no-store-write "$AOUT/first-ref.exp" >"$OUT/first-ref.csv" 2>/dev/null
