@@ -42,7 +42,7 @@ check defect15-no-reload-when-idle "$loads loads in 5 s idle (1 wanted: the firs
 # same run (by id) is selected and the same run is at the top of the list
 sel=$(q "$EXP" "select id from runs order by id limit 1 offset 14")
 rm -f "$OUT/done"
-gui_bg keep 200 "$EXP" "run-select:$sel;runs-scroll:12;runs-scroll:0;touch:$OUT/ready;wait-file:$OUT/done,120000;wait:1500;expect-reloads:1;runs-scroll:0;shot:main=$OUT/keep.png;quit"
+gui_bg keep 200 "$EXP" "open:matrix;matrix-select:1,2;run-select:$sel;runs-scroll:12;runs-scroll:0;touch:$OUT/ready;wait-file:$OUT/done,120000;wait:1500;expect-reloads:1;runs-scroll:0;shot:main=$OUT/keep.png;shot:matrix=$OUT/keep-matrix.png;quit"
 "$SG" run "$SPEC" -o "$EXP" --threads 1,2 --repeat 2 >"$OUT/run2.log" 2>&1
 touch "$OUT/done"
 wait "$GPID"; rc=$?; GPID=
@@ -54,10 +54,16 @@ reloads=$(grep -c '^reload: ' "$OUT/keep.out")
 check defect15-selection-kept-across-reload "rc=$rc runs $r1 -> $r2; before: '$before'; after: '$after'" \
 	test $rc -eq 0 -a "$r2" -gt "$r1" -a -n "$before" -a "${before#*top run }" = "${after#*top run }" \
 	-a "${after#*selected run $sel}" != "$after" -a "${top:-1}" -gt 1
-# the user's status message was not replaced by the reload's summary
-last=$(grep '^status: ' "$OUT/keep.out" | grep -v 'run list: ' | tail -1)
-check defect15-status-kept-across-reload "last status before the final scroll: '$last'" \
-	test "${last#status: run $sel selected}" != "$last"
+# the matrix cell selected before is selected again after each reload (its readout redone)
+cells=$(awk '/^action: touch:/{r=1} r && /^status: cell 1 -> 2:/{n++} END{print n+0}' "$OUT/keep.out")
+check defect15-matrix-cell-kept-across-reload "$cells readouts of cell 1 -> 2 while the runs arrived" \
+	test "$cells" -ge 1
+# the user's status message was not replaced by the reloads' summaries: the status line before
+# the final scroll is the one shown before the runs arrived
+st_before=$(awk '/^action: touch:/{exit} /^status: /{l=$0} END{print l}' "$OUT/keep.out")
+st_after=$(awk '/^action: expect-reloads/{exit} /^status: /{l=$0} END{print l}' "$OUT/keep.out")
+check defect15-status-kept-across-reload "before the runs: '$st_before'; after them: '$st_after'" \
+	test -n "$st_before" -a "$st_before" = "$st_after"
 
 # --- defect15-damaged-store-one-dialog -----------------------------------------------------
 # a page of the runs table overwritten: SQLite reports "database disk image is malformed"
