@@ -795,8 +795,8 @@ int store_runs_interrupt(struct store *st)
 		goto out;
 	if (store_meta_get(st, "runner", runner, sizeof runner) < 0 || !runner[0])
 		snprintf(runner, sizeof runner, "that made it");
-	snprintf(reason, sizeof reason, "interrupted: the runner (%s) ended before the run "
-		 "finished; the next scalegraph run makes it again", runner);
+	snprintf(reason, sizeof reason, "the runner (%s) ended before the run finished; the next "
+		 "scalegraph run makes it again", runner);
 	rc = exec_bound(st, "UPDATE runs SET status = 'interrupted', reason = ? WHERE status = "
 			    "'running'", "t", reason);
 	if (rc == 0)
