@@ -430,10 +430,10 @@ static long long store_stamp(const char *dir, const struct stat *db_sb)
 		if (watches[i].st && strcmp(watches[i].dir, dir) == 0)
 			w = &watches[i];
 	if (w && (w->dev != db_sb->st_dev || w->ino != db_sb->st_ino)) {
-		store_close(w->st);
+		store_close(w->st);   /* replaced on disk: open the new file */
 		w->st = NULL;
 	}
-	if (w && data_version(w->st, &dv) == 0) {
+	if (w && w->st && data_version(w->st, &dv) == 0) {
 		if (dv == w->data_version)
 			return w->gen;
 		if (store_generation(w->st, &w->gen) == 0) {

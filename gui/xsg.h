@@ -56,6 +56,7 @@ struct xsg_app {
 	struct model_prewarm *prewarm; /* first analysis of the store under way, or NULL */
 	size_t prewarm_total;       /* runs it analyses */
 	long long err_stamp;        /* stamp of the failure already shown in a dialog */
+	unsigned fail_polls;        /* polls since, for the periodic retry */
 	int n_reloads;              /* live reloads so far (--timing prints each) */
 	int demo;                   /* --demo: the bundled synthetic fixture */
 	int status_summary;         /* the status line shows the load summary, not a message */

@@ -232,7 +232,12 @@ int xsg_dirs_add(struct xsg_app *app, const char *dir)
 
 int xsg_live_check(struct xsg_app *app)
 {
-	if (app->n_dirs == 0 || model_dirs_stamp(app->dirs, app->n_dirs) == app->stamp)
+	if (app->n_dirs == 0)
+		return 0;
+	/* a store that failed to load is retried when it changes, and every fifth poll besides:
+	 * one restored from a backup can have the generation the damaged one had */
+	if (model_dirs_stamp(app->dirs, app->n_dirs) == app->stamp &&
+	    !(app->load_failed && ++app->fail_polls % 5 == 0))
 		return 0;
 	return load(app, 1) == 0;
 }

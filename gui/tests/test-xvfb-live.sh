@@ -86,6 +86,19 @@ reason=$(grep -m1 'experiment.db' "$OUT/damaged.err")
 check defect15-damaged-store-one-dialog "$dialogs dialogs in 5 s (first: '$reason')" \
 	test "$dialogs" -eq 1 -a "${reason#*$DMG/experiment.db: }" != "$reason" \
 	-a "${reason#*malformed}" != "$reason"
+# ... retried quietly until it opens: the store repaired while the GUI is open is shown
+damage runs "$AOUT/repaired.exp"
+gui_bg repaired 200 "$AOUT/repaired.exp" "touch:$OUT/ready;wait-file:$OUT/repaired,30000;expect:runs=$r2,20000;quit"
+sleep 1.5
+q "$EXP" "pragma wal_checkpoint(truncate)" >/dev/null
+rm -f "$AOUT/repaired.exp"/experiment.db-*
+cp "$EXP/experiment.db" "$AOUT/repaired.exp/experiment.db.new" &&
+	mv "$AOUT/repaired.exp/experiment.db.new" "$AOUT/repaired.exp/experiment.db"
+touch "$OUT/repaired"
+wait "$GPID"; rc=$?; GPID=
+check defect15-damaged-store-retried "rc=$rc, $(grep -c 'experiment.db' "$OUT/repaired.err") dialogs; last status: $(grep '^status: ' "$OUT/repaired.out" | tail -1)" \
+	test $rc -eq 0 -a "$(grep -c 'experiment.db' "$OUT/repaired.err")" -eq 1 -a \
+	"$(grep -c "^status: .*repaired.exp: 7 methods, $r2 runs" "$OUT/repaired.out")" -ge 1
 # `scalegraph report` names the same reason (it printed the report of an empty experiment)
 msg=$("$SG" report "$DMG" 2>&1 >/dev/null)
 rc=$?
