@@ -276,22 +276,20 @@ int xsg_cmd_runs_scroll(struct xsg_app *app, const char *arg)
 	return 0;
 }
 
-/* The mouse wheel (buttons 4 and 5): three rows per notch. */
+/* The mouse wheel (buttons 4 and 5) scrolls the list three rows a notch: the list's own
+ * translations do it once it has a fixed size (XmNlistSizePolicy XmCONSTANT; it did not
+ * before). The top row is noted after Motif has moved it. */
+static void wheel_done(XtPointer client, XtIntervalId *id)
+{
+	scrolled(client);
+}
+
 static void wheel_cb(Widget w, XtPointer client, XEvent *ev, Boolean *cont)
 {
 	struct xsg_app *app = client;
-	int top = 0, visible = 0;
 
-	if (ev->type != ButtonPress || (ev->xbutton.button != Button4 && ev->xbutton.button != Button5))
-		return;
-	XtVaGetValues(list, XmNtopItemPosition, &top, XmNvisibleItemCount, &visible, NULL);
-	top += ev->xbutton.button == Button4 ? -3 : 3;
-	if (top > (int)n_order - visible + 1)
-		top = (int)n_order - visible + 1;
-	if (top < 1)
-		top = 1;
-	XmListSetPos(list, top);
-	scrolled(app);
+	if (ev->type == ButtonPress && (ev->xbutton.button == Button4 || ev->xbutton.button == Button5))
+		XtAppAddTimeOut(app->ctx, 0, wheel_done, app);
 }
 
 int xsg_cmd_runs_sort(struct xsg_app *app, const char *arg)

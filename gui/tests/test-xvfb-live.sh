@@ -196,6 +196,24 @@ check defect15-run-list-sort-scroll "$(grep '^status: run list' "$OUT/sort.out" 
 	"$(grep -c '^status: run list: rows 4-' "$OUT/sort.out")" -ge 1 -a \
 	"$(grep -c '^status: runs-sort: no key "bogus"' "$OUT/sort.out")" -eq 1
 
+# the real mouse wheel over the run list (xdotool): two notches down scroll six rows
+if command -v xdotool >/dev/null; then
+	rm -f "$OUT/wheeled"
+	gui_bg wheel 0 "$EXP" "touch:$OUT/ready;wait-file:$OUT/wheeled,30000;runs-scroll:0;quit"
+	WID=$(xdotool search --name "live.exp\$" 2>/dev/null | head -1)
+	if [ -n "$WID" ]; then
+		eval "$(xdotool getwindowgeometry --shell "$WID")"
+		xdotool mousemove --window "$WID" 300 $((HEIGHT - 170)) click 5 click 5 >/dev/null 2>&1
+		sleep 0.3
+	fi
+	touch "$OUT/wheeled"
+	wait "$GPID"; GPID=
+	check defect15-run-list-wheel "window '${WID:-none}': $(grep '^status: run list' "$OUT/wheel.out" | tail -1)" \
+		grep -q '^status: run list: rows 7-' "$OUT/wheel.out"
+else
+	skip defect15-run-list-wheel "xdotool not installed"
+fi
+
 # --- Run > New series: the runner's failure stays in the detail pane -----------------------
 printf 'program\nthreads x\n' >"$OUT/bad.sgx"
 SG_GUI_ECHO_STATUS=1 timeout 60 "$XSG" --poll 200 --action "run:$OUT/bad.sgx -o $OUT/bad.exp;wait:3000;shot:main=$OUT/runfail.png;quit" "$EXP" \
