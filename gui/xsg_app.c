@@ -1,8 +1,9 @@
 /*
  * xsg_app.c — the Motif application of xscalegraph: resources (Xft render tables), the main
- * window (menu bar, experiment browser, status line), the window table behind `open:NAME`,
- * the test-hook runner that plays app->actions once the main window is drawn, error dialogs,
- * X error counting and screenshots of windows as the X server shows them.
+ * window (menu bar with File > Open Recent's cascade, experiment browser, run list, status
+ * line; empty until an experiment is opened), the window table behind `open:NAME`, the
+ * test-hook runner that plays app->actions once the experiment is drawn, error dialogs, X
+ * error counting and screenshots of windows as the X server shows them.
  */
 #include "xsg.h"
 

@@ -1,10 +1,14 @@
 /*
- * xsg_live.c — loading an experiment into the running GUI and the live monitor. A reload
- * builds a fresh model and swaps it in, keeping the listeners (the open windows) and the
- * selection (methods shown, current method, hidden sources), then notifies MODEL_CHANGED_DATA.
- * The monitor polls the store's files (experiment.db and its WAL, or the CSV files) with an Xt
- * timer and reloads when they change, so windows follow a `scalegraph run` filling the store.
- * Run > New series starts that runner itself and shows its progress line in the status bar.
+ * xsg_live.c — loading an experiment into the running GUI and the live monitor. A load builds
+ * a fresh model and swaps it in, keeping the listeners (the open windows) and what the user was
+ * doing (selections, the matrix cell, the status message), then notifies MODEL_CHANGED_DATA.
+ * The monitor polls the store's generation (model_dir_stamp: it moves only when runs, points,
+ * methods or the machine change; the CSV files' times for a CSV experiment) with an Xt timer
+ * and reloads when it moved, so windows follow a `scalegraph run` filling the store and stay
+ * still otherwise. A store that fails to load is said once in a dialog, then retried quietly.
+ * The first open of a store nobody analysed runs the analysis one run per work-proc call with
+ * the window up. Run > New series starts that runner itself, shows its progress line in the
+ * status bar and keeps its last lines when it fails.
  */
 #include "xsg.h"
 
