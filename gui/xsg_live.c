@@ -99,8 +99,11 @@ static int load(struct xsg_app *app, int live)
 	int rc, ns[64], cell_n = 0, cell_n2 = 0, keep_status = live && !app->status_summary;
 	size_t cnt;
 
-	if (app->n_dirs == 0)
+	if (app->n_dirs == 0) {
+		if (!live)
+			xsg_status(app, "No experiment open: File > Open experiment (Ctrl+O)");
 		return 0;
+	}
 	if (app->prewarm)
 		return live ? 0 : prewarm_restart(app);
 	if (!live && prewarm_start(app))
@@ -236,8 +239,10 @@ int xsg_dirs_add(struct xsg_app *app, const char *dir)
 
 int xsg_live_check(struct xsg_app *app)
 {
-	if (app->n_dirs == 0)
-		return 0;
+	if (app->n_dirs == 0) {
+		xsg_status(app, "No experiment open: File > Open experiment (Ctrl+O)");
+		return 1;   /* said so: nothing to add */
+	}
 	/* a store that failed to load is retried when it changes, and every fifth poll besides:
 	 * one restored from a backup can have the generation the damaged one had */
 	if (model_dirs_stamp(app->dirs, app->n_dirs) == app->stamp &&
@@ -268,7 +273,8 @@ static void live_tick(XtPointer arg, XtIntervalId *id)
 	struct xsg_app *app = arg;
 
 	run_pending(app);
-	xsg_live_check(app);
+	if (app->n_dirs)
+		xsg_live_check(app);
 	XtAppAddTimeOut(app->ctx, (unsigned long)app->poll_ms, live_tick, app);
 }
 
@@ -336,7 +342,8 @@ static void run_output(XtPointer arg, int *fd, XtInputId *id)
 			run_log_add(app, app->run_line, app->run_line_len);
 		run_pending(app);
 		app->run_out[0] = '\0';
-		xsg_live_check(app);
+		if (app->n_dirs)
+			xsg_live_check(app);
 		if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
 			xsg_status(app, "scalegraph run finished: %zu runs in %s", app->model.n_runs,
 				   app->source);
