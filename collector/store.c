@@ -776,6 +776,19 @@ static int runner_gone(const char *dir, int *fd)
 	return 1;
 }
 
+int store_runner_active(const char *dir)
+{
+	int fd = -1;
+	int gone = runner_gone(dir, &fd);
+	if (fd >= 0)
+		close(fd);
+	if (gone)
+		return 0;
+	char path[PATH_MAX + 16];
+	snprintf(path, sizeof path, "%s/lock", dir);
+	return access(path, R_OK) == 0 ? 1 : -1;   /* held, or a lock we cannot read */
+}
+
 int store_runs_interrupt(struct store *st)
 {
 	char runner[256] = "", reason[400];

@@ -141,6 +141,10 @@ struct store_run_ref {
  * it on open (the analyzer: report, xscalegraph); a store it may not write, or of schema < 3,
  * is left as it is. Returns how many runs it marked (0 when the runner still runs), or -errno. */
 int store_runs_interrupt(struct store *st);
+/* 1 when a runner holds the lock of the store in `dir`, 0 when none does, -1 when that cannot
+ * be told (the lock file unreadable): a reader that may not write shows the running rows of a
+ * gone runner as interrupted without marking them. */
+int store_runner_active(const char *dir);
 /* Lists them (*out malloc'd, every one: no cap; the caller frees). Returns how many or -errno. */
 int store_runs_select(struct store *st, enum store_drop which, struct store_run_ref **out);
 /* Deletes their rows in one transaction. Returns how many, or -errno. */

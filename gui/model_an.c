@@ -219,7 +219,7 @@ static int add_store_tables(struct model *m, const struct an_exp *e, const char 
 	char path[4096], buf[64];
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
-	int rc = 0, s;
+	int rc = 0, s, runner = -2;   /* store_runner_active, asked at the first running row */
 
 	snprintf(path, sizeof(path), "%s/experiment.db", dir);
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
@@ -243,6 +243,14 @@ static int add_store_tables(struct model *m, const struct an_exp *e, const char 
 		r.rep = sqlite3_column_int(st, 4);
 		r.status = run_status(col_text(st, 5));
 		r.reason = (char *)col_text(st, 6);
+		/* a store this GUI may not write keeps a gone runner's rows "running" (the analyzer
+		 * marks them interrupted only where it can write): shown as what they are */
+		if (r.status == MODEL_RUN_RUNNING && (runner == -2 ? (runner = store_runner_active(dir))
+							       : runner) == 0) {
+			r.status = MODEL_RUN_INTERRUPTED;
+			r.reason = "its runner is gone; the store is left unmarked, being read-only here "
+				   "or of schema < 3";
+		}
 		r.id = sqlite3_column_int64(st, 8);
 		r.seq = strcmp(kind, "seq") == 0;
 		r.t_s = sqlite3_column_type(st, 9) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 9);

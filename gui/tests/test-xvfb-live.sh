@@ -41,8 +41,9 @@ check defect15-no-reload-when-idle "$loads loads in 5 s idle (1 wanted: the firs
 # select a run, scroll the list, then a real `scalegraph run` adds runs: after the reloads the
 # same run (by id) is selected and the same run is at the top of the list
 sel=$(q "$EXP" "select id from runs order by id limit 1 offset 14")
+tl=$(q "$EXP" "select id from runs where kind = 'par' and n_threads = 2 and status = 'ok' order by id limit 1")
 rm -f "$OUT/done"
-gui_bg keep 200 "$EXP" "open:matrix;matrix-select:1,2;run-select:$sel;runs-scroll:12;runs-scroll:0;touch:$OUT/ready;wait-file:$OUT/done,120000;wait:1500;expect-reloads:1;runs-scroll:0;shot:main=$OUT/keep.png;shot:matrix=$OUT/keep-matrix.png;quit"
+gui_bg keep 200 "$EXP" "open:matrix;matrix-select:1,2;run-select:$tl;open:timeline;timeline-zoom:in;timeline-zoom:in;shot:timeline=$OUT/keep-tl-before.png;run-select:$sel;runs-scroll:12;runs-scroll:0;touch:$OUT/ready;wait-file:$OUT/done,120000;wait:1500;expect-reloads:1;runs-scroll:0;shot:main=$OUT/keep.png;shot:matrix=$OUT/keep-matrix.png;shot:timeline=$OUT/keep-tl-after.png;quit"
 "$SG" run "$SPEC" -o "$EXP" --threads 1,2 --repeat 2 >"$OUT/run2.log" 2>&1
 touch "$OUT/done"
 wait "$GPID"; rc=$?; GPID=
@@ -58,6 +59,9 @@ check defect15-selection-kept-across-reload "rc=$rc runs $r1 -> $r2; before: '$b
 cells=$(awk '/^action: touch:/{r=1} r && /^status: cell 1 -> 2:/{n++} END{print n+0}' "$OUT/keep.out")
 check defect15-matrix-cell-kept-across-reload "$cells readouts of cell 1 -> 2 while the runs arrived" \
 	test "$cells" -ge 1
+# the timeline shows the same run at the same zoom as before the runs arrived
+check defect15-timeline-kept-across-reload "timeline screenshots before and after the reloads $(cmp -s "$OUT/keep-tl-before.png" "$OUT/keep-tl-after.png" && echo equal || echo differ)" \
+	cmp -s "$OUT/keep-tl-before.png" "$OUT/keep-tl-after.png"
 # the user's status message was not replaced by the reloads' summaries: the status line before
 # the final scroll is the one shown before the runs arrived
 st_before=$(awk '/^action: touch:/{exit} /^status: /{l=$0} END{print l}' "$OUT/keep.out")
