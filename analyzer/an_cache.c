@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -178,26 +179,152 @@ int an_cache_load(struct an_exp *e, sqlite3 *db)
 	return 0;
 }
 
+/* Writes run x's figures, key and problems (inside the caller's transaction). */
+static void cache_store_run(const struct an_exp *e, struct store *st, const struct an_exp_run *x)
+{
+	for (int m = 0; m < AN_N_METRICS; m++)
+		store_metric_put(st, x->id, 0, 0, an_metric_name((enum an_metric)m), x->fig[m].value,
+				 an_metric_unit((enum an_metric)m), x->fig[m].unavailable);
+	if (!x->key)
+		return;
+	store_metric_put(st, x->id, 0, 0, KEY_NAME, (double)x->key, "", NULL);
+	/* the run's problem lines as the experiment lists them: "run ID: text" */
+	char tag[32];
+	int n = snprintf(tag, sizeof tag, "run %lld: ", (long long)x->id);
+	for (size_t k = 0; k < e->n_problems; k++)
+		if (!strncmp(e->problems[k], tag, (size_t)n))
+			store_metric_put(st, x->id, 0, 0, PROBLEM_NAME, NAN, "", e->problems[k] + n);
+}
+
 /* Writes every run's figures, key and problems (inside the caller's transaction). */
 void an_cache_store(const struct an_exp *e, struct store *st)
 {
-	for (size_t i = 0; i < e->n_runs; i++) {
-		const struct an_exp_run *x = &e->runs[i];
-		if (!x->have_fig)
-			continue;
-		for (int m = 0; m < AN_N_METRICS; m++)
-			store_metric_put(st, x->id, 0, 0, an_metric_name((enum an_metric)m),
-					 x->fig[m].value, an_metric_unit((enum an_metric)m),
-					 x->fig[m].unavailable);
-		if (!x->key)
-			continue;
-		store_metric_put(st, x->id, 0, 0, KEY_NAME, (double)x->key, "", NULL);
-		/* the run's problem lines as the experiment lists them: "run ID: text" */
-		char tag[32];
-		int n = snprintf(tag, sizeof tag, "run %lld: ", (long long)x->id);
-		for (size_t k = 0; k < e->n_problems; k++)
-			if (!strncmp(e->problems[k], tag, (size_t)n))
-				store_metric_put(st, x->id, 0, 0, PROBLEM_NAME, NAN, "",
-						 e->problems[k] + n);
+	for (size_t i = 0; i < e->n_runs; i++)
+		if (e->runs[i].have_fig)
+			cache_store_run(e, st, &e->runs[i]);
+}
+
+/* --- the first analysis, run by run -------------------------------------------------------
+ * an_exp_open analyses every uncached run before it returns, and keeps each analysed trace
+ * until the experiment is freed: the first open of a 60-run store took seconds with nothing to
+ * show and peaked at a gigabyte. The prewarm does the same analyses one run per step, writes
+ * each run's cache rows at once and frees its trace (a run that gives others their ML(1) once
+ * the last of them is done: they follow it), so that a caller (xscalegraph) can show its window and
+ * the progress between steps; the an_exp_open after it finds every run in the cache. The
+ * figures are an_exp_run_analyze's, as an_exp_open would compute them. */
+struct an_prewarm {
+	struct an_exp *e;
+	struct store *st;
+	struct an_exp_run **todo;   /* runs with a key and no current cache rows: each run giving
+				       ML(1) followed by the runs that take it from there */
+	size_t n_todo, next;
+	unsigned *refs;             /* refs[i]: runs still to do that take their ML(1) from run i */
+};
+
+int an_prewarm_open(const char *dir, struct an_prewarm **out, char *err, size_t errlen)
+{
+	struct an_prewarm *p = calloc(1, sizeof *p);
+	int rc = -ENOMEM;
+	*out = NULL;
+	if (!p || !(p->e = calloc(1, sizeof *p->e)) || !(p->e->dir = strdup(dir))) {
+		snprintf(err, errlen, "%s: out of memory", dir);
+		goto fail;
 	}
+	if ((rc = store_open_msg(dir, STORE_UPDATE, &p->st, err, errlen)) < 0 ||
+	    (rc = an_exp_read_store(p->e, p->st, 0, 1, err, errlen)) < 0)
+		goto fail;
+	struct an_exp *e = p->e;
+	rc = -ENOMEM;
+	char *queued = calloc(e->n_runs + 1, 1);
+	if (!queued || !(p->refs = calloc(e->n_runs + 1, sizeof *p->refs)) ||
+	    !(p->todo = calloc(e->n_runs + 1, sizeof *p->todo))) {
+		free(queued);
+		snprintf(err, errlen, "%s: out of memory", dir);
+		goto fail;
+	}
+#define TODO(x) ((x)->key && !(x)->from_cache)
+	for (size_t i = 0; i < e->n_runs; i++)
+		if (TODO(&e->runs[i]) && e->runs[i].seq >= 0)
+			p->refs[e->runs[i].seq]++;
+	/* a run giving ML(1), then its takers: its analysis is freed after the last of them */
+	for (size_t i = 0; i < e->n_runs; i++) {
+		if (!p->refs[i])
+			continue;
+		if (TODO(&e->runs[i]) && !queued[i]) {
+			queued[i] = 1;
+			p->todo[p->n_todo++] = &e->runs[i];
+		}
+		for (size_t k = 0; k < e->n_runs; k++)
+			if (TODO(&e->runs[k]) && e->runs[k].seq == (long)i && !queued[k]) {
+				queued[k] = 1;
+				p->todo[p->n_todo++] = &e->runs[k];
+			}
+	}
+	for (size_t i = 0; i < e->n_runs; i++)
+		if (TODO(&e->runs[i]) && !queued[i])
+			p->todo[p->n_todo++] = &e->runs[i];
+#undef TODO
+	free(queued);
+	*out = p;
+	return 0;
+fail:
+	an_prewarm_close(p);
+	return rc;
+}
+
+size_t an_prewarm_total(const struct an_prewarm *p) { return p->n_todo; }
+size_t an_prewarm_done(const struct an_prewarm *p) { return p->next; }
+
+int an_prewarm_step(struct an_prewarm *p)
+{
+	if (p->next >= p->n_todo)
+		return 0;
+	struct an_exp *e = p->e;
+	struct an_exp_run *x = p->todo[p->next++];
+	an_exp_run_analyze(e, x);
+	if (x->have_fig) {
+		sqlite3_stmt *s = NULL;
+		int rc = store_begin(p->st);
+		if (rc == 0 && sqlite3_prepare_v2(store_db(p->st), "DELETE FROM metrics WHERE "
+						  "run_id = ? AND point_id IS NULL", -1, &s,
+						  NULL) == SQLITE_OK) {
+			sqlite3_bind_int64(s, 1, x->id);
+			if (sqlite3_step(s) != SQLITE_DONE)
+				rc = -EIO;
+		} else if (rc == 0) {
+			rc = -EIO;
+		}
+		sqlite3_finalize(s);
+		if (rc == 0) {
+			cache_store_run(e, p->st, x);
+			rc = store_commit(p->st);
+		} else {
+			store_rollback(p->st);
+		}
+		if (rc < 0)
+			return rc;
+	}
+	/* bounded memory: a trace's analysis goes once its figures are stored and no run still
+	 * to do takes its ML(1) from it */
+	if (x->seq >= 0 && p->refs[x->seq] && !--p->refs[x->seq] && e->runs[x->seq].run) {
+		an_run_free(e->runs[x->seq].run);
+		e->runs[x->seq].run = NULL;
+	}
+	if (x->run && !p->refs[x - e->runs]) {
+		an_run_free(x->run);
+		x->run = NULL;
+	}
+	return p->next < p->n_todo;
+}
+
+void an_prewarm_close(struct an_prewarm *p)
+{
+	if (!p)
+		return;
+	an_exp_free(p->e);
+	if (p->st)
+		store_close(p->st);
+	free(p->todo);
+	free(p->refs);
+	free(p);
 }

@@ -98,7 +98,8 @@ static int read_methods(struct an_exp *e, sqlite3 *db)
 	    SQLITE_OK)
 		return -EIO;
 	size_t cap = 0;
-	while (sqlite3_step(s) == SQLITE_ROW) {
+	int src;
+	while ((src = sqlite3_step(s)) == SQLITE_ROW) {
 		if (an_grow(&e->methods, &cap, e->n_methods, sizeof *e->methods) < 0)
 			break;
 		const unsigned char *name = sqlite3_column_text(s, 0);   /* NULL in a damaged row */
@@ -107,7 +108,7 @@ static int read_methods(struct an_exp *e, sqlite3 *db)
 			e->n_methods++;
 	}
 	sqlite3_finalize(s);
-	return 0;
+	return src == SQLITE_DONE || src == SQLITE_ROW ? 0 : -EIO;
 }
 
 static int read_points(struct an_exp *e, sqlite3 *db)
@@ -125,7 +126,8 @@ static int read_points(struct an_exp *e, sqlite3 *db)
 			       "pr.role IN ('rep', 'seq') ORDER BY pr.role, r.rep", -1, &q,
 			       NULL) != SQLITE_OK)
 		goto out;
-	while (sqlite3_step(s) == SQLITE_ROW) {
+	int src, qrc = SQLITE_DONE;
+	while ((src = sqlite3_step(s)) == SQLITE_ROW) {
 		if (an_grow(&e->pts, &e->cap_pts, e->n_pts, sizeof *e->pts) < 0) {
 			rc = -ENOMEM;
 			goto out;
@@ -151,7 +153,7 @@ static int read_points(struct an_exp *e, sqlite3 *db)
 		sqlite3_reset(q);
 		sqlite3_bind_int64(q, 1, o->id);
 		size_t cap = 0, n = 0;
-		while (sqlite3_step(q) == SQLITE_ROW) {
+		while ((qrc = sqlite3_step(q)) == SQLITE_ROW) {
 			int64_t id = sqlite3_column_int64(q, 0);
 			const char *role = (const char *)sqlite3_column_text(q, 1);
 			if (role && strcmp(role, "seq") == 0) {
@@ -166,8 +168,11 @@ static int read_points(struct an_exp *e, sqlite3 *db)
 			p->reps[n++] = id;
 		}
 		o->n_reps = (int)n;
+		if (qrc != SQLITE_DONE)
+			break;
 	}
-	rc = 0;
+	/* a damaged page ends the rows early: an error, not an experiment without points */
+	rc = src == SQLITE_DONE && qrc == SQLITE_DONE ? 0 : -EIO;
 out:
 	sqlite3_finalize(s);
 	sqlite3_finalize(q);
@@ -205,17 +210,19 @@ static const char *tail_lines(struct an_exp *e, const char *path, int max)
 	return an_exp_str(e, "%s", p);
 }
 
-/* Runs that gave no measurement (docs/store-schema.md: failed, timeout, incomplete), with their
- * reason and the end of their stderr, for the reports: they are out of every point (read_points
- * links only ok runs). Incomplete ones are also problem lines (what their trace lacks). */
+/* Runs that gave no measurement (docs/store-schema.md: failed, timeout, incomplete,
+ * interrupted), with their reason and the end of their stderr, for the reports: they are out of
+ * every point (read_points links only ok runs). Incomplete ones are also problem lines (what
+ * their trace lacks). */
 static void read_failures(struct an_exp *e, sqlite3 *db)
 {
 	sqlite3_stmt *s = NULL;
 	if (sqlite3_prepare_v2(db, "SELECT id, kind, n_threads, sizes, status, reason FROM runs "
-			       "WHERE status IN ('failed', 'timeout', 'incomplete') ORDER BY id", -1,
-			       &s, NULL) != SQLITE_OK)
+			       "WHERE status IN ('failed', 'timeout', 'incomplete', 'interrupted') "
+			       "ORDER BY id", -1, &s, NULL) != SQLITE_OK)
 		return;
-	while (sqlite3_step(s) == SQLITE_ROW) {
+	int src;
+	while ((src = sqlite3_step(s)) == SQLITE_ROW) {
 		if (an_grow(&e->fail, &e->cap_fail, e->n_fail, sizeof *e->fail) < 0)
 			break;
 		struct an_run_failure *x = &e->fail[e->n_fail++];
@@ -235,6 +242,9 @@ static void read_failures(struct an_exp *e, sqlite3 *db)
 					   "means: %s", (long long)x->id, x->kind, x->n_threads,
 					   x->sizes, x->reason);
 	}
+	if (src != SQLITE_DONE && src != SQLITE_ROW)
+		an_exp_problem_add(e, "%s/experiment.db: the failed runs were not all read: %s",
+				   e->dir, sqlite3_errmsg(db));
 	sqlite3_finalize(s);
 }
 
@@ -420,12 +430,18 @@ static long metric_points(sqlite3 *db)
 	return n;
 }
 
-static int fill_store(struct an_exp *e, struct store *st)
+/* Replaces the metrics table. On failure `why` gets SQLite's reason, taken before the
+ * rollback (which would leave "not an error" behind). */
+static int fill_store(struct an_exp *e, struct store *st, char *why, size_t why_len)
 {
 	int rc = store_begin(st);
-	if (rc < 0)
+	why[0] = '\0';
+	if (rc < 0) {
+		snprintf(why, why_len, "%s", db_errmsg(st, rc));
 		return rc;
+	}
 	if (sqlite3_exec(store_db(st), "DELETE FROM metrics", NULL, NULL, NULL) != SQLITE_OK) {
+		snprintf(why, why_len, "%s", db_errmsg(st, -EIO));
 		store_rollback(st);
 		return -EIO;
 	}
@@ -438,10 +454,41 @@ static int fill_store(struct an_exp *e, struct store *st)
 					 o->med[m].unavailable);
 	}
 	if ((rc = an_matrix_store(e, st)) < 0) {
+		snprintf(why, why_len, "%s", db_errmsg(st, rc));
 		store_rollback(st);
 		return rc;
 	}
-	return store_commit(st);
+	if ((rc = store_commit(st)) < 0)
+		snprintf(why, why_len, "%s", db_errmsg(st, rc));
+	return rc;
+}
+
+int an_exp_read_store(struct an_exp *e, struct store *st, unsigned flags, int writable,
+		      char *err, size_t errlen)
+{
+	const char *dir = e->dir;
+	sqlite3 *db = store_db(st);
+	int rc;
+	/* runs left "running" by a runner that is gone are interrupted (not in progress): said
+	 * so in the store for every reader; only a reader that may write can */
+	if (writable && (rc = store_runs_interrupt(st)) > 0)
+		an_exp_problem_add(e, "%s: %d run(s) interrupted: their runner ended before they "
+				   "finished (the next scalegraph run makes them again)", dir, rc);
+	if ((rc = read_machine(e, db)) < 0 || (rc = read_methods(e, db)) < 0 ||
+	    (rc = an_exp_runs_read(e, db)) < 0 || (rc = read_points(e, db)) < 0) {
+		snprintf(err, errlen, "%s/experiment.db: %s", dir, db_errmsg(st, rc));
+		return rc;
+	}
+	read_failures(e, db);
+	if (!e->n_pts)
+		an_exp_problem_add(e, "%s: the experiment has no points yet (scalegraph run)", dir);
+	for (size_t i = 0; i < e->n_pts; i++)
+		an_exp_point_opts(e, &e->pts[i]);
+	an_cache_keys(e);
+	if (!(flags & AN_EXP_REANALYZE) && (rc = an_cache_load(e, db)) < 0)
+		an_exp_problem_add(e, "%s/experiment.db: cached figures not read: %s", dir,
+				   db_errmsg(st, rc));
+	return 0;
 }
 
 int an_exp_open(const char *dir, unsigned flags, struct an_exp **out, char *err, size_t errlen)
@@ -465,20 +512,8 @@ int an_exp_open(const char *dir, unsigned flags, struct an_exp **out, char *err,
 	if (rc < 0)
 		goto out;
 	sqlite3 *db = store_db(st);
-	if ((rc = read_machine(e, db)) < 0 || (rc = read_methods(e, db)) < 0 ||
-	    (rc = an_exp_runs_read(e, db)) < 0 || (rc = read_points(e, db)) < 0) {
-		snprintf(err, errlen, "%s/experiment.db: %s", dir, db_errmsg(st, rc));
+	if ((rc = an_exp_read_store(e, st, flags, writable, err, errlen)) < 0)
 		goto out;
-	}
-	read_failures(e, db);
-	if (!e->n_pts)
-		an_exp_problem_add(e, "%s: the experiment has no points yet (scalegraph run)", dir);
-	for (size_t i = 0; i < e->n_pts; i++)
-		an_exp_point_opts(e, &e->pts[i]);
-	an_cache_keys(e);
-	if (!(flags & AN_EXP_REANALYZE) && (rc = an_cache_load(e, db)) < 0)
-		an_exp_problem_add(e, "%s/experiment.db: cached figures not read: %s", dir,
-				   db_errmsg(st, rc));
 	for (size_t i = 0; i < e->n_pts; i++)
 		an_exp_n1_baseline(e, &e->pts[i]);
 	for (size_t i = 0; i < e->n_pts; i++)
@@ -515,9 +550,10 @@ int an_exp_open(const char *dir, unsigned flags, struct an_exp **out, char *err,
 			p->pub.med[AN_E] = p->pub.med[AN_S] = an_fig_val(1);
 		}
 	}
-	if (writable && (rc = fill_store(e, st)) < 0)
+	char why[512];
+	if (writable && (rc = fill_store(e, st, why, sizeof why)) < 0)
 		an_exp_problem_add(e, "%s/experiment.db: metrics not written: %s", dir,
-				   rc == -EIO ? db_errmsg(st, rc) : strerror(-rc));
+				   why[0] ? why : strerror(-rc));
 	*out = e;
 	e = NULL;
 	rc = 0;

@@ -33,11 +33,11 @@ int an_exp_runs_read(struct an_exp *e, sqlite3 *db)
 {
 	sqlite3_stmt *s = NULL;
 	if (sqlite3_prepare_v2(db, "SELECT id, kind, n_threads, sizes, status, t_wall_s, t_para_s, "
-			       "t_para_source FROM runs WHERE status <> 'running' ORDER BY id", -1,
-			       &s, NULL) != SQLITE_OK)
+			       "t_para_source FROM runs WHERE status NOT IN ('running', 'interrupted') "
+			       "ORDER BY id", -1, &s, NULL) != SQLITE_OK)
 		return -EIO;
-	int rc = 0;
-	while (sqlite3_step(s) == SQLITE_ROW) {
+	int rc = 0, src;
+	while ((src = sqlite3_step(s)) == SQLITE_ROW) {
 		if ((rc = an_grow(&e->runs, &e->cap_runs, e->n_runs, sizeof *e->runs)) < 0)
 			break;
 		struct an_exp_run *x = &e->runs[e->n_runs++];
@@ -58,6 +58,9 @@ int an_exp_runs_read(struct an_exp *e, sqlite3 *db)
 		x->has_trace = access(dir, F_OK) == 0;
 		x->seq = -1;
 	}
+	/* a damaged page ends the rows early: an error, not an experiment with fewer runs */
+	if (rc == 0 && src != SQLITE_DONE && src != SQLITE_ROW)
+		rc = -EIO;
 	sqlite3_finalize(s);
 	return rc;
 }

@@ -480,6 +480,13 @@ void an_exp_run_base_opts(struct an_exp *e, struct an_exp_run *x);
 /* Reads and analyzes run x once; fills x->fig unless cached. NULL when unreadable. */
 struct an_run *an_exp_run_analyze(struct an_exp *e, struct an_exp_run *x);
 
+/* an_exp.c: the first part of an_exp_open — marks interrupted runs (writable), reads the
+ * store's tables into e (e->dir set), chooses every run's options, computes the analysis keys
+ * and loads the cached figures; analyses nothing. 0 or -errno with err set. */
+struct store;
+int an_exp_read_store(struct an_exp *e, struct store *st, unsigned flags, int writable,
+		      char *err, size_t errlen);
+
 /* an_cache.c */
 void an_cache_keys(struct an_exp *e);
 int an_cache_load(struct an_exp *e, struct sqlite3 *db);

@@ -320,6 +320,20 @@ struct an_point {
 int an_exp_open(const char *dir, unsigned flags, struct an_exp **out, char *err, size_t errlen);
 void an_exp_free(struct an_exp *e);
 
+/* The first analysis of a store, one run at a time (an_cache.c): an_prewarm_open reads the
+ * store (read-write; -EROFS and others with err set when it cannot) and lists the runs whose
+ * figures are not cached; each an_prewarm_step analyses one, writes its figures into the
+ * store's cache and frees its trace, returning 1 while runs remain, 0 when done, -errno when the
+ * store cannot be written. an_exp_open afterwards reads every run from the cache. Memory stays
+ * that of one run (plus the runs giving others their ML(1)), and a caller can show progress
+ * (an_prewarm_done of an_prewarm_total) between steps. */
+struct an_prewarm;
+int an_prewarm_open(const char *dir, struct an_prewarm **out, char *err, size_t errlen);
+size_t an_prewarm_total(const struct an_prewarm *p);
+size_t an_prewarm_done(const struct an_prewarm *p);
+int an_prewarm_step(struct an_prewarm *p);
+void an_prewarm_close(struct an_prewarm *p);
+
 const char *an_exp_dir(const struct an_exp *e);
 size_t an_exp_n_points(const struct an_exp *e);
 const struct an_point *an_exp_point(const struct an_exp *e, size_t i);

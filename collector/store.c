@@ -16,10 +16,12 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 struct store {
 	sqlite3 *db;
+	int version;          /* meta.schema_version as found (0: a new store) */
 	int lock_fd;
 	int runs_fd;          /* DIR/runs, opened without following links (writers only) */
 	char dir[PATH_MAX];
@@ -30,6 +32,11 @@ struct store {
  * "unable to open database file" beyond; the -journal/-wal names are 8 longer. Refused up front
  * with the length, rather than as an I/O error. */
 #define STORE_DB_PATH_MAX 500
+
+/* A trigger adding one to meta.generation after `event` (docs/store-schema.md, Generation). */
+#define GEN_TRIGGER(name, event)                                                                \
+	"CREATE TRIGGER IF NOT EXISTS generation_" name " AFTER " event " BEGIN UPDATE meta SET " \
+	"value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'; END;\n"
 
 static const char schema_sql[] =
 	"CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);\n"
@@ -66,7 +73,21 @@ static const char schema_sql[] =
 	"  point_id INTEGER, point2_id INTEGER, name TEXT NOT NULL, value REAL, unit TEXT,\n"
 	"  unavailable TEXT);\n"
 	"CREATE INDEX IF NOT EXISTS metrics_by_point ON metrics(point_id, name);\n"
-	"CREATE INDEX IF NOT EXISTS metrics_by_run ON metrics(run_id, name);\n";
+	"CREATE INDEX IF NOT EXISTS metrics_by_run ON metrics(run_id, name);\n"
+	/* the generation: bumped by every change of what the readers show (runs, points, methods,
+	 * the machine), not by the analyzer's metrics (derived from those, and written by the
+	 * GUI's own load: a bump there would make every load cause the next) */
+	"INSERT OR IGNORE INTO meta(key, value) VALUES ('generation', '0');\n"
+	GEN_TRIGGER("runs_ins", "INSERT ON runs")
+	GEN_TRIGGER("runs_del", "DELETE ON runs")
+	GEN_TRIGGER("runs_upd", "UPDATE OF status, t_para_s ON runs")
+	GEN_TRIGGER("points_ins", "INSERT ON points")
+	GEN_TRIGGER("points_del", "DELETE ON points")
+	GEN_TRIGGER("points_upd", "UPDATE ON points")
+	GEN_TRIGGER("methods_ins", "INSERT ON methods")
+	GEN_TRIGGER("methods_del", "DELETE ON methods")
+	GEN_TRIGGER("machine_ins", "INSERT ON machine")
+	GEN_TRIGGER("machine_upd", "UPDATE ON machine");
 
 static int fail(struct store *st, int rc)
 {
@@ -200,6 +221,23 @@ static int check_own_dir(struct store *st, int fd, const char *path)
 	return 0;
 }
 
+/* The runner lock. A reader that found "running" rows holds it shared for the few milliseconds
+ * it takes to mark them interrupted (store_runs_interrupt): a runner starting then waits for it
+ * (up to a second) instead of taking the reader for another runner. */
+static int lock_writer(int fd)
+{
+	for (int i = 0; i < 50; i++) {
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+			return 0;
+		if (errno != EWOULDBLOCK)
+			return -1;
+		struct timespec nap = { 0, 20000000 };
+		nanosleep(&nap, NULL);
+	}
+	errno = EWOULDBLOCK;
+	return -1;
+}
+
 /* Writers: creates DIR (0700) and DIR/runs (0700) when missing, checks both are directories of
  * this user, keeps DIR/runs open (runs are created relative to it, never through a link) and
  * takes the runner lock. */
@@ -237,7 +275,7 @@ static int open_writer_dirs(struct store *st, const char *dir)
 		if (st->lock_fd < 0) {
 			rc = -errno;
 			seterr(st, "%s/lock: %s", dir, strerror(errno));
-		} else if (flock(st->lock_fd, LOCK_EX | LOCK_NB) < 0) {
+		} else if (lock_writer(st->lock_fd) < 0) {
 			rc = errno == EWOULDBLOCK ? -EBUSY : -errno;
 			seterr(st, "%s: %s", dir, rc == -EBUSY ? "another scalegraph run is writing this "
 			       "experiment" : strerror(errno));
@@ -296,7 +334,8 @@ static int check_version(struct store *st, const char *db_path, int *version)
 	return 0;
 }
 
-/* Version 1 -> 2: the runs table gains the process of a running run (pid, pid_start, marker). */
+/* Version 1 -> 2: the runs table gains the process of a running run (pid, pid_start, marker).
+ * 2 -> 3 needs no statement: the generation and its triggers are made by schema_sql. */
 static int migrate(struct store *st, int version)
 {
 	if (version == 1)
@@ -304,6 +343,16 @@ static int migrate(struct store *st, int version)
 			    "ALTER TABLE runs ADD COLUMN pid_start INTEGER; "
 			    "ALTER TABLE runs ADD COLUMN marker TEXT;");
 	return 0;
+}
+
+/* meta.runner: who holds the lock now, named in the reason of the runs it leaves interrupted. */
+static int set_runner(struct store *st)
+{
+	char host[256] = "", v[320];
+	if (gethostname(host, sizeof host - 1) < 0)
+		snprintf(host, sizeof host, "?");
+	snprintf(v, sizeof v, "pid %d on %s", (int)getpid(), host);
+	return store_meta_set(st, "runner", v);
 }
 
 int store_open_msg(const char *dir, enum store_mode mode, struct store **out, char *err,
@@ -369,6 +418,7 @@ int store_open_msg(const char *dir, enum store_mode mode, struct store **out, ch
 		goto sql_fail;
 	if ((rc = check_version(st, path, &version)) < 0)
 		goto out;
+	st->version = version;
 	if (mode != STORE_WRITE && version == 0) {
 		seterr(st, "%s: not an experiment store (no meta table)", path);
 		rc = -EPROTO;
@@ -387,8 +437,11 @@ int store_open_msg(const char *dir, enum store_mode mode, struct store **out, ch
 			rc = exec(st, schema_sql);
 		if (rc == 0)
 			rc = store_meta_set(st, "schema_version", v);
+		if (rc == 0)
+			rc = set_runner(st);
 		if ((rc = end_tx(st, rc)) < 0)
 			goto sql_fail;
+		st->version = STORE_SCHEMA_VERSION;
 	}
 	goto out;
 sql_fail: {
@@ -456,6 +509,38 @@ int store_meta_get(struct store *st, const char *key, char *value, size_t len)
 		rc = src == SQLITE_DONE ? -ENOENT : fail(st, src);
 	}
 	sqlite3_finalize(s);
+	return rc;
+}
+
+int store_generation(struct store *st, long long *gen)
+{
+	char v[32];
+	sqlite3_stmt *s;
+	int rc = store_meta_get(st, "generation", v, sizeof v);
+	if (rc == 0) {
+		*gen = strtoll(v, NULL, 10);
+		return 0;
+	}
+	if (rc != -ENOENT)
+		return rc;
+	/* a store of schema < 3 has no generation: a digest of what its runner changes */
+	rc = prepare(st, "SELECT count(*), total(id), total(length(status) * id), "
+		     "total(t_para_s), (SELECT count(*) || ':' || total(id) FROM points) FROM runs",
+		     &s);
+	if (rc < 0)
+		return rc;
+	unsigned long long h = 0xcbf29ce484222325ull;
+	if (sqlite3_step(s) == SQLITE_ROW)
+		for (int i = 0; i < 5; i++) {
+			const unsigned char *t = sqlite3_column_text(s, i);
+			for (; t && *t; t++)
+				h = (h ^ *t) * 0x100000001b3ull;
+			h = (h ^ '|') * 0x100000001b3ull;
+		}
+	else
+		rc = fail(st, sqlite3_errcode(st->db));
+	sqlite3_finalize(s);
+	*gen = (long long)(h >> 1) | (1ll << 62);   /* never a small generation number */
 	return rc;
 }
 
@@ -630,7 +715,8 @@ int store_run_find(struct store *st, const char *kind, int n_threads, const char
 	int rc = prepare(st, "SELECT id, work, status, reason, argv, exit_code, signal, "
 			     "oversubscribed, t_wall_s, t_user_s, t_sys_s, max_rss_kb, t_para_s, "
 			     "t_para_source, started_at, finished_at FROM runs WHERE kind = ? AND "
-			     "n_threads = ? AND sizes = ? AND rep = ? AND status != 'running'", &s);
+			     "n_threads = ? AND sizes = ? AND rep = ? AND status NOT IN ('running', "
+			     "'interrupted')", &s);
 	if (rc < 0)
 		return rc;
 	bind_text(s, 1, kind);
@@ -669,8 +755,69 @@ int store_run_find(struct store *st, const char *kind, int n_threads, const char
 
 static const char *drop_where(enum store_drop which)
 {
-	return which == STORE_DROP_STALE ? "status = 'running'"
+	return which == STORE_DROP_STALE ? "status IN ('running', 'interrupted')"
 					 : "status IN ('failed', 'timeout', 'incomplete')";
+}
+
+/* 1 when no runner holds the lock of the store in `dir` (taken shared: *fd keeps it until the
+ * caller closes it), 0 when one does or when that cannot be told (the lock file unreadable). */
+static int runner_gone(const char *dir, int *fd)
+{
+	char path[PATH_MAX + 16];
+	snprintf(path, sizeof path, "%s/lock", dir);
+	*fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (*fd < 0)
+		return errno == ENOENT;   /* no runner ever locked it */
+	if (flock(*fd, LOCK_SH | LOCK_NB) < 0) {
+		close(*fd);
+		*fd = -1;
+		return 0;
+	}
+	return 1;
+}
+
+int store_runner_active(const char *dir)
+{
+	int fd = -1;
+	int gone = runner_gone(dir, &fd);
+	if (fd >= 0)
+		close(fd);
+	if (gone)
+		return 0;
+	char path[PATH_MAX + 16];
+	snprintf(path, sizeof path, "%s/lock", dir);
+	return access(path, R_OK) == 0 ? 1 : -1;   /* held, or a lock we cannot read */
+}
+
+int store_runs_interrupt(struct store *st)
+{
+	char runner[256] = "", reason[400];
+	int fd = -1, n = 0, rc = 0;
+	sqlite3_stmt *s;
+	if (st->version < 3 || !st->db || sqlite3_db_readonly(st->db, "main") == 1)
+		return 0;
+	/* the runner itself (holding the lock) knows every running row is stale */
+	if (st->lock_fd < 0 && !runner_gone(st->dir, &fd))
+		return 0;
+	if ((rc = prepare(st, "SELECT count(*) FROM runs WHERE status = 'running'", &s)) < 0)
+		goto out;
+	if (sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	if (n == 0)
+		goto out;
+	if (store_meta_get(st, "runner", runner, sizeof runner) < 0 || !runner[0])
+		snprintf(runner, sizeof runner, "that made it");
+	snprintf(reason, sizeof reason, "the runner (%s) ended before the run finished; the next "
+		 "scalegraph run makes it again", runner);
+	rc = exec_bound(st, "UPDATE runs SET status = 'interrupted', reason = ? WHERE status = "
+			    "'running'", "t", reason);
+	if (rc == 0)
+		rc = sqlite3_changes(st->db);
+out:
+	if (fd >= 0)
+		close(fd);
+	return rc;
 }
 
 int store_runs_select(struct store *st, enum store_drop which, struct store_run_ref **out)

@@ -13,7 +13,8 @@
 #include <stddef.h>
 #include <sqlite3.h>
 
-#define STORE_SCHEMA_VERSION 2   /* 2: runs.pid, pid_start, marker; status incomplete */
+#define STORE_SCHEMA_VERSION 3   /* 2: runs.pid, pid_start, marker; status incomplete;
+				    3: status interrupted, meta generation (+ triggers), runner */
 
 struct store;
 
@@ -54,6 +55,12 @@ void store_rollback(struct store *st);
 int store_meta_set(struct store *st, const char *key, const char *value);
 int store_meta_get(struct store *st, const char *key, char *value, size_t len);
 
+/* The store's generation (meta.generation, docs/store-schema.md): a number that changes with
+ * every committed change of runs, points, methods or the machine row, and not otherwise — a
+ * reader reloads when it differs from the one its last load saw. For a store of schema < 3 (no
+ * generation) a digest of its runs and points stands in. 0 or -errno. */
+int store_generation(struct store *st, long long *gen);
+
 /* The spec (one row): its path, full text and the command-line overrides. */
 int store_spec_set(struct store *st, const char *path, const char *text, const char *overrides,
 		   const char *work_expr);
@@ -77,7 +84,7 @@ struct store_run {
 	char sizes[256];
 	double work;
 	int rep;
-	char status[16];          /* running, ok, failed, timeout, incomplete */
+	char status[16];          /* running, ok, failed, timeout, incomplete, interrupted */
 	char reason[256];         /* why it failed or is incomplete, "" when ok */
 	char argv[1024];          /* the command, words joined by blanks */
 	int exit_code;            /* -1 when killed by a signal */
@@ -119,8 +126,9 @@ int store_run_finish(struct store *st, const struct store_run *r, int n_params,
 int store_run_find(struct store *st, const char *kind, int n_threads, const char *sizes, int rep,
 		   struct store_run *out);
 
-/* Runs to drop: those left "running" by a runner that died (kill -9), or those that failed,
- * timed out or are incomplete (`scalegraph run --retry-failed` makes them again). */
+/* Runs to drop: those left "running" or "interrupted" by a runner that died (kill -9), or
+ * those that failed, timed out or are incomplete (`scalegraph run --retry-failed` makes them
+ * again). */
 enum store_drop { STORE_DROP_STALE, STORE_DROP_FAILED };
 struct store_run_ref {
 	int64_t id;
@@ -128,6 +136,15 @@ struct store_run_ref {
 	int64_t pid_start;
 	char marker[64];
 };
+/* Marks the "running" runs of a runner that is gone (no process holds DIR/lock) as
+ * "interrupted", with the runner (meta.runner) in their reason. Any reader that can write calls
+ * it on open (the analyzer: report, xscalegraph); a store it may not write, or of schema < 3,
+ * is left as it is. Returns how many runs it marked (0 when the runner still runs), or -errno. */
+int store_runs_interrupt(struct store *st);
+/* 1 when a runner holds the lock of the store in `dir`, 0 when none does, -1 when that cannot
+ * be told (the lock file unreadable): a reader that may not write shows the running rows of a
+ * gone runner as interrupted without marking them. */
+int store_runner_active(const char *dir);
 /* Lists them (*out malloc'd, every one: no cap; the caller frees). Returns how many or -errno. */
 int store_runs_select(struct store *st, enum store_drop which, struct store_run_ref **out);
 /* Deletes their rows in one transaction. Returns how many, or -errno. */

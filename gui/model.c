@@ -59,6 +59,7 @@ void model_clear(struct model *m)
 		free(m->runs[i].method);
 		free(m->runs[i].sizes);
 		free(m->runs[i].reason);
+		free(m->runs[i].stderr_tail);
 	}
 	for (i = 0; i < m->n_funcs; i++)
 		free(m->funcs[i].name);
@@ -169,7 +170,8 @@ int model_add_run(struct model *m, const struct model_run *r)
 	c.method = strdup(r->method);
 	c.sizes = strdup(r->sizes ? r->sizes : "");
 	c.reason = strdup(r->reason ? r->reason : "");
-	if (!c.method || !c.sizes || !c.reason)
+	c.stderr_tail = strdup(r->stderr_tail ? r->stderr_tail : "");
+	if (!c.method || !c.sizes || !c.reason || !c.stderr_tail)
 		goto out;
 	rc = grow_append(&m->runs, &m->n_runs, sizeof(c), &c);
 out:
@@ -177,6 +179,7 @@ out:
 		free(c.method);
 		free(c.sizes);
 		free(c.reason);
+		free(c.stderr_tail);
 	}
 	return rc;
 }
@@ -355,6 +358,7 @@ const char *model_run_status_name(enum model_run_status s)
 	case MODEL_RUN_FAILED: return "failed";
 	case MODEL_RUN_RUNNING: return "running";
 	case MODEL_RUN_PENDING: return "pending";
+	case MODEL_RUN_INTERRUPTED: return "interrupted";
 	}
 	return "?";
 }

@@ -77,7 +77,10 @@ struct model_method {
 	int px_set;               /* the adapter set px_*: model_finish leaves them */
 };
 
-enum model_run_status { MODEL_RUN_OK, MODEL_RUN_FAILED, MODEL_RUN_RUNNING, MODEL_RUN_PENDING };
+/* INTERRUPTED: its runner ended before it finished (docs/store-schema.md); FAILED covers the
+ * store's failed, timeout and incomplete. */
+enum model_run_status { MODEL_RUN_OK, MODEL_RUN_FAILED, MODEL_RUN_RUNNING, MODEL_RUN_PENDING,
+			MODEL_RUN_INTERRUPTED };
 
 struct model_run {
 	char *method;
@@ -87,6 +90,8 @@ struct model_run {
 	char *sizes;  /* "balls=5000 steps=200" */
 	enum model_run_status status;
 	char *reason; /* why it failed, "" otherwise */
+	char *stderr_tail; /* the last lines of a failed run's stderr, "" when none or not failed */
+	double t_s;   /* its wall-clock time, NAN when unknown (running, CSV) */
 	long long id; /* the store's run id (its files: EXPERIMENT/runs/<id>/), 0: none (CSV) */
 	int seq;      /* a run of the sequential program */
 };
@@ -233,5 +238,14 @@ int model_load_store(struct model *m, const char *dir, char *err, size_t err_len
 int model_load_dir(struct model *m, const char *dir, char *err, size_t err_len);
 /* A number that changes whenever the store or the CSV files of dir change (live monitor). */
 long long model_dir_stamp(const char *dir);
+/* The first analysis of store dir, one run per step (the analyzer's an_prewarm_*): open lists
+ * the runs not analysed yet (*total; -ENOENT for a CSV experiment, -errno with err when the
+ * store cannot be written), each step analyses one and caches its figures in the store (1:
+ * more to do, 0: done, -errno), so that model_load_store afterwards reads no trace. */
+struct model_prewarm;
+int model_prewarm_open(const char *dir, struct model_prewarm **out, size_t *total, char *err,
+		       size_t err_len);
+int model_prewarm_step(struct model_prewarm *p, size_t *done);
+void model_prewarm_close(struct model_prewarm *p);
 
 #endif /* GUI_MODEL_H */

@@ -9,6 +9,7 @@
 #include "model.h"
 
 #include "analyzer.h"
+#include "store.h"
 
 #include <errno.h>
 #include <math.h>
@@ -223,7 +224,21 @@ static enum model_run_status run_status(const char *s)
 		return MODEL_RUN_OK;
 	if (strcmp(s, "running") == 0)
 		return MODEL_RUN_RUNNING;
+	if (strcmp(s, "interrupted") == 0)
+		return MODEL_RUN_INTERRUPTED;
 	return MODEL_RUN_FAILED;
+}
+
+/* The end of failed run `id`'s stderr, as the analyzer read it for the report's "Runs without
+ * a measurement" (an_exp_failure), or "". */
+static const char *stderr_tail(const struct an_exp *e, long long id)
+{
+	size_t i;
+
+	for (i = 0; e && i < an_exp_n_failures(e); i++)
+		if (an_exp_failure(e, i)->id == id)
+			return an_exp_failure(e, i)->stderr_tail;
+	return "";
 }
 
 static const char runs_sql[] =
@@ -231,19 +246,21 @@ static const char runs_sql[] =
 	" (select case p.model when 'method' then p.method else p.model end"
 	"  from point_runs pr join points p on p.id = pr.point_id"
 	"  where pr.run_id = r.id order by pr.role = 'rep' desc limit 1), r.id"
-	" from runs r order by r.id";
+	", r.t_wall_s from runs r order by r.id";
 static const char machine_sql[] =
 	"select cpu_model, n_cpus, kernel, tsc_hz,"
 	" json_extract(json, '$.miss_latency_ns'), json_extract(json, '$.schedstat')"
 	" from machine where id = 1";
 
-/* Runs (every status) and the machine row, straight from the store. */
-static int add_store_tables(struct model *m, const char *dir, char *err, size_t err_len)
+/* Runs (every status) and the machine row, straight from the store; e (may be NULL) gives the
+ * failed runs' stderr. */
+static int add_store_tables(struct model *m, const struct an_exp *e, const char *dir, char *err,
+			    size_t err_len)
 {
 	char path[4096], buf[64];
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
-	int rc = 0, s;
+	int rc = 0, s, runner = -2;   /* store_runner_active, asked at the first running row */
 
 	snprintf(path, sizeof(path), "%s/experiment.db", dir);
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
@@ -251,6 +268,7 @@ static int add_store_tables(struct model *m, const char *dir, char *err, size_t 
 		rc = -EIO;
 		goto out;
 	}
+	sqlite3_extended_result_codes(db, 1);
 	sqlite3_busy_timeout(db, 2000);
 	if (sqlite3_prepare_v2(db, runs_sql, -1, &st, NULL) != SQLITE_OK)
 		goto sql_error;
@@ -266,8 +284,18 @@ static int add_store_tables(struct model *m, const char *dir, char *err, size_t 
 		r.rep = sqlite3_column_int(st, 4);
 		r.status = run_status(col_text(st, 5));
 		r.reason = (char *)col_text(st, 6);
+		/* a store this GUI may not write keeps a gone runner's rows "running" (the analyzer
+		 * marks them interrupted only where it can write): shown as what they are */
+		if (r.status == MODEL_RUN_RUNNING && (runner == -2 ? (runner = store_runner_active(dir))
+							       : runner) == 0) {
+			r.status = MODEL_RUN_INTERRUPTED;
+			r.reason = "its runner is gone; the store is left unmarked, being read-only here "
+				   "or of schema < 3";
+		}
 		r.id = sqlite3_column_int64(st, 8);
 		r.seq = strcmp(kind, "seq") == 0;
+		r.t_s = sqlite3_column_type(st, 9) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 9);
+		r.stderr_tail = (char *)stderr_tail(e, r.id);
 		rc = model_add_run(m, &r);
 	}
 	if (rc == 0 && s != SQLITE_DONE && s != SQLITE_ROW)
@@ -324,7 +352,7 @@ int model_load_store(struct model *m, const char *dir, char *err, size_t err_len
 	if ((rc = add_points(m, e)) < 0 || (rc = add_px(m, e)) < 0 || (rc = add_matrix(m, e)) < 0 ||
 	    (rc = add_sequential(m, e)) < 0)
 		goto out;
-	rc = add_store_tables(m, dir, err, err_len);
+	rc = add_store_tables(m, e, dir, err, err_len);
 	if (rc == 0 && an_exp_n_cpus(e) > 0)
 		m->n_cpus = an_exp_n_cpus(e);
 out:
@@ -336,26 +364,166 @@ out:
 	return rc;
 }
 
+int model_prewarm_open(const char *dir, struct model_prewarm **out, size_t *total, char *err,
+		       size_t err_len)
+{
+	struct an_prewarm *p = NULL;
+	char path[4096];
+	struct stat sb;
+	int rc;
+
+	*out = NULL;
+	*total = 0;
+	snprintf(path, sizeof(path), "%s/experiment.db", dir);
+	if (stat(path, &sb) < 0)
+		return -ENOENT;   /* a CSV experiment: nothing to analyse */
+	if ((rc = an_prewarm_open(dir, &p, err, err_len)) < 0)
+		return rc;
+	*total = an_prewarm_total(p);
+	*out = (struct model_prewarm *)p;
+	return 0;
+}
+
+int model_prewarm_step(struct model_prewarm *p, size_t *done)
+{
+	int rc = an_prewarm_step((struct an_prewarm *)p);
+
+	*done = an_prewarm_done((struct an_prewarm *)p);
+	return rc;
+}
+
+void model_prewarm_close(struct model_prewarm *p)
+{
+	an_prewarm_close((struct an_prewarm *)p);
+}
+
 int model_load_dir(struct model *m, const char *dir, char *err, size_t err_len)
 {
 	char path[4096];
 	struct stat sb;
 
+	if (stat(dir, &sb) < 0) {
+		int e = errno;
+		snprintf(err, err_len, "%s: error: %s", dir,
+			 e == ENOENT ? "no such directory" : strerror(e));
+		return -e;
+	}
+	if (!S_ISDIR(sb.st_mode)) {
+		snprintf(err, err_len, "%s: error: not a directory (an experiment is a directory made "
+			 "by scalegraph run)", dir);
+		return -ENOTDIR;
+	}
 	snprintf(path, sizeof(path), "%s/experiment.db", dir);
 	if (stat(path, &sb) == 0)
 		return model_load_store(m, dir, err, err_len);
+	snprintf(path, sizeof(path), "%s/report.csv", dir);
+	if (stat(path, &sb) < 0) {
+		snprintf(err, err_len, "%s: error: not an experiment: neither experiment.db (a store "
+			 "of scalegraph run) nor report.csv (the analyzer's CSV) is there", dir);
+		return -ENOENT;
+	}
 	return model_load_csv_dir(m, dir, err, err_len);
+}
+
+/* The stamp of a store that does not open: its error, so that the live monitor retries it
+ * when the error changes (xsg_live.c). */
+static long long err_stamp(const char *err)
+{
+	unsigned long long h = 0xcbf29ce484222325ull;
+	const char *p;
+
+	for (p = err; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+	return -(long long)(h >> 2) - 1;   /* negative: an error, never a generation */
+}
+
+/* The stores watched: each keeps a read-only connection open, so that a poll of an idle store
+ * is one PRAGMA data_version (it changes only when another connection commits; then the
+ * generation is read again) instead of opening the database and parsing its schema every
+ * second. A store replaced on disk (another inode) is opened anew. */
+#define N_WATCH 8
+static struct watch {
+	char dir[4096];
+	dev_t dev;
+	ino_t ino;
+	struct store *st;
+	long long data_version, gen;
+} watches[N_WATCH];
+static unsigned next_watch;
+
+static int data_version(struct store *st, long long *v)
+{
+	sqlite3_stmt *q = NULL;
+	int rc = -EIO;
+
+	if (sqlite3_prepare_v2(store_db(st), "PRAGMA data_version", -1, &q, NULL) == SQLITE_OK &&
+	    sqlite3_step(q) == SQLITE_ROW) {
+		*v = sqlite3_column_int64(q, 0);
+		rc = 0;
+	}
+	sqlite3_finalize(q);
+	return rc;
+}
+
+/* A store's stamp is its content's generation (store_generation: runs, points, methods and the
+ * machine row), never the times of its files: opening the store touches experiment.db-wal and
+ * -shm (the GUI's own load among others), which made the GUI reload every second. */
+static long long store_stamp(const char *dir, const struct stat *db_sb)
+{
+	struct watch *w = NULL;
+	char err[512];
+	long long dv = 0;
+	size_t i;
+
+	for (i = 0; i < N_WATCH && !w; i++)
+		if (watches[i].st && strcmp(watches[i].dir, dir) == 0)
+			w = &watches[i];
+	if (w && (w->dev != db_sb->st_dev || w->ino != db_sb->st_ino)) {
+		store_close(w->st);   /* replaced on disk: open the new file */
+		w->st = NULL;
+	}
+	if (w && w->st && data_version(w->st, &dv) == 0) {
+		if (dv == w->data_version)
+			return w->gen;
+		if (store_generation(w->st, &w->gen) == 0) {
+			w->data_version = dv;
+			return w->gen;
+		}
+	}
+	if (w) {   /* the kept connection failed: open anew */
+		store_close(w->st);
+		w->st = NULL;
+	} else {
+		w = &watches[next_watch++ % N_WATCH];
+		store_close(w->st);
+		w->st = NULL;
+	}
+	if (store_open_msg(dir, STORE_READ, &w->st, err, sizeof(err)) < 0)
+		return err_stamp(err);
+	if (data_version(w->st, &w->data_version) < 0 || store_generation(w->st, &w->gen) < 0) {
+		snprintf(err, sizeof(err), "%s", store_errmsg(w->st)[0] ? store_errmsg(w->st) :
+			 sqlite3_errmsg(store_db(w->st)));
+		store_close(w->st);
+		w->st = NULL;
+		return err_stamp(err);
+	}
+	snprintf(w->dir, sizeof(w->dir), "%s", dir);
+	w->dev = db_sb->st_dev;
+	w->ino = db_sb->st_ino;
+	return w->gen;
 }
 
 long long model_dir_stamp(const char *dir)
 {
-	static const char *const files[] = { "experiment.db", "experiment.db-wal", "report.csv",
-					     "runs.csv" };
+	static const char *const files[] = { "report.csv", "runs.csv" };
 	char path[4096];
 	struct stat sb;
 	unsigned long long stamp = 0; /* a hash of the times and sizes: wraps, never overflows */
 	size_t i;
 
+	snprintf(path, sizeof(path), "%s/experiment.db", dir);
+	if (stat(path, &sb) == 0)
+		return store_stamp(dir, &sb);
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
 		if (stat(path, &sb) == 0)

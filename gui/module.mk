@@ -12,14 +12,14 @@ GUI_CORE_SRCS := gui/model.c gui/model_csv.c gui/model_an.c gui/model_compare.c 
                  gui/view_matrix.c gui/view_teach.c gui/timeline.c gui/sites.c
 GUI_X_SRCS    := gui/xscalegraph.c gui/xsg_app.c gui/xsg_actions.c gui/xsg_live.c \
                  gui/win_plot.c gui/win_teach.c gui/win_help.c gui/win_timeline.c \
-                 gui/win_runs.c gui/xsg_screen.c gui/win_sites.c
+                 gui/win_runs.c gui/xsg_screen.c gui/win_sites.c gui/win_open.c
 GUI_CORE_LIB  := $(OBJ)/gui/libxsg.a
 
 PROGRAMS += $(BIN)/xscalegraph
 TESTS    += $(B)/tests/gui/test_model $(B)/tests/gui/test_teach $(B)/tests/gui/test_plot \
             $(B)/tests/gui/test_timeline \
             gui/tests/test-xvfb.sh gui/tests/test-xvfb-curves.sh gui/tests/test-xvfb-chrome.sh \
-            gui/tests/test-xvfb-layout.sh gui/tests/test-xvfb-sites.sh
+            gui/tests/test-xvfb-layout.sh gui/tests/test-xvfb-sites.sh gui/tests/test-xvfb-live.sh
 
 $(GUI_CORE_LIB): $(GUI_CORE_SRCS:%.c=$(OBJ)/%.o)
 	@mkdir -p $(@D)

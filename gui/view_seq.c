@@ -140,8 +140,11 @@ int view_browser_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	y += 60 + 19.0 * (double)(drawn + 1);
 	pt = (struct plot_table){ "Runs not ok", fh, 6, ft.p, ft.n_rows, 4 };
 	if (ft.n_rows == 0) {
+		/* only a list that has runs can say they all finished */
 		static const char *const none[] = { "-", "", "", "", "ok", "every run finished" };
-		pt.cells = none;
+		static const char *const empty[] = { "-", "", "", "", "-", "no runs (no experiment "
+						     "loaded, or none run yet)" };
+		pt.cells = m->n_runs ? none : empty;
 		pt.n_rows = 1;
 	}
 	plot_table_draw(cr, (struct plot_rect){ 0, y, w, h - y }, &pt);

@@ -6,9 +6,11 @@
  *                                            (and .pdf with --pdf) without a display
  * EXPERIMENT is an experiment store written by `scalegraph run` (read through the analyzer)
  * or a directory holding the analyzer's CSV report (report.csv, see docs/gui.md); with none,
- * the bundled fixture experiment is opened. Further EXPERIMENTs are compared with the first:
- * their methods are overlaid on the curve windows (window 10). The store is watched: windows follow new runs. Test hooks: --action CMD (repeatable)
- * and SG_GUI_ACTIONS="cmd;cmd;..." run named commands after start-up, as menus and keys do.
+ * an empty main window whose File menu opens one (File > Open, Open Recent); --demo opens the
+ * bundled synthetic fixture, titled so. Further EXPERIMENTs are compared with the first: their
+ * methods are overlaid on the curve windows (window 10). The store is watched: windows follow
+ * new runs. Test hooks: --action CMD (repeatable) and SG_GUI_ACTIONS="cmd;cmd;..." run named
+ * commands after start-up, as menus and keys do.
  */
 #include "xsg.h"
 
@@ -32,12 +34,14 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: xscalegraph [--timing] [--poll MS] [--run ID] [--action CMD]... [EXPERIMENT]...\n"
+		"       xscalegraph --demo [options]\n"
 		"       xscalegraph --export DIR [--pdf] [--run ID] EXPERIMENT...\n"
 		"\n"
 		"EXPERIMENT  an experiment store (scalegraph run -o DIR), or a directory with the\n"
-		"            analyzer's report.csv (+ matrix.csv, runs.csv, ...);\n"
-		"            default: the bundled fixture experiment; further EXPERIMENTs are\n"
-		"            compared with the first (their methods overlaid on windows 4-7)\n"
+		"            analyzer's report.csv (+ matrix.csv, runs.csv, ...); none: an empty\n"
+		"            window (File > Open); further EXPERIMENTs are compared with the first\n"
+		"            (their methods overlaid on windows 4-7)\n"
+		"--demo        open the bundled synthetic fixture (example data, not a measurement)\n"
 		"--poll MS     check the store for new runs every MS ms (default 1000, 0: never)\n"
 		"--timing      print the time to the first complete draw and every redraw\n"
 		"--export DIR  write every window as DIR/<window>.png and .svg (no display needed)\n"
@@ -192,6 +196,8 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			app.poll_ms = (int)v;
+		} else if (strcmp(argv[i], "--demo") == 0) {
+			app.demo = 1;
 		} else if (strcmp(argv[i], "--timing") == 0) {
 			app.timing = 1;
 		} else if (strcmp(argv[i], "--action") == 0 && i + 1 < argc) {
@@ -210,13 +216,21 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (app.n_dirs == 0) {
+	if (app.demo && app.n_dirs) {
+		fprintf(stderr, "xscalegraph: error: --demo opens the fixture: no EXPERIMENT with it\n");
+		return 2;
+	}
+	if (app.demo) {
 		char *def = default_source();
 		if (!def || xsg_dirs_add(&app, def) < 0)
 			return 1;
 		free(def);
 	}
-	app.source = app.dirs[0];
+	if (export_dir && app.n_dirs == 0) {
+		fprintf(stderr, "xscalegraph: error: --export needs an EXPERIMENT (or --demo)\n");
+		return 2;
+	}
+	app.source = app.n_dirs ? app.dirs[0] : "";
 	if (export_dir) {
 		rc = run_export(export_dir, app.dirs, app.n_dirs, pdf, run_id);
 		free(xargv);

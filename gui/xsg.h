@@ -45,17 +45,31 @@ struct xsg_app {
 	double wait_until_ms;       /* the action runner pauses until then (wait:MS) */
 	int timing;                 /* print first-draw and redraw times on stdout */
 	double t_start_ms;          /* CLOCK_MONOTONIC at main() */
-	int first_draw_done;
+	int first_draw_done;        /* the experiment drawn (after a first analysis, if any) */
+	int window_drawn;           /* the main window drawn at all */
 	int x_errors;
 	int exit_code;
 
 	int poll_ms;                /* live monitor period, 0: off */
 	long long stamp;            /* store/CSV change stamp seen at the last load */
+	int load_failed;            /* the last load failed: the monitor retries it quietly */
+	struct model_prewarm *prewarm; /* first analysis of the store under way, or NULL */
+	size_t prewarm_total;       /* runs it analyses */
+	long long err_stamp;        /* stamp of the failure already shown in a dialog */
+	unsigned fail_polls;        /* polls since, for the periodic retry */
+	int n_reloads;              /* live reloads so far (--timing prints each) */
+	int demo;                   /* --demo: the bundled synthetic fixture */
+	int status_summary;         /* the status line shows the load summary, not a message */
+	char status_text[1024];     /* what the status line shows */
+	Widget recent_menu;         /* File > Open Recent's pulldown */
+	Widget details;             /* the run list's detail pane: the selected run, runner errors */
 	pid_t run_pid;              /* `scalegraph run` started by Run > New series, 0: none */
 	int run_fd;                 /* its output pipe, -1: none */
 	XtInputId run_input;
 	char run_line[256];         /* last progress line of that run */
 	size_t run_line_len;
+	char run_log[4096];         /* its last lines, shown whole when it fails */
+	char run_out[4096];         /* its output directory, opened once its store exists */
 };
 
 /* Milliseconds on CLOCK_MONOTONIC. */
@@ -84,8 +98,17 @@ int xsg_load(struct xsg_app *app);
 void xsg_live_start(struct xsg_app *app);
 /* Reloads when the store or CSV changed since the last load; returns 1 if it did. */
 int xsg_live_check(struct xsg_app *app);
-/* Starts `scalegraph run SPEC` into app->source's parent, progress in the status line. */
-int xsg_run_series(struct xsg_app *app, const char *spec);
+/* Starts `scalegraph run SPEC -o OUT` (OUT NULL: the open experiment), progress in the status
+ * line; its last lines stay in the detail pane when it fails. */
+int xsg_run_series(struct xsg_app *app, const char *spec, const char *out);
+/* Opens experiment `dir` in place of the one open (keeping it when dir cannot be read), and
+ * adds it to the recent list. */
+int xsg_open_experiment(struct xsg_app *app, const char *dir);
+/* Shows text in the detail pane under the run list (persistent until replaced). */
+void xsg_details(struct xsg_app *app, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Test hooks: expect-reloads:K[,MS], wait-file:PATH[,MS]. */
+int xsg_cmd_expect_reloads(struct xsg_app *app, const char *arg);
+int xsg_cmd_wait_file(struct xsg_app *app, const char *arg);
 /* Adds experiment directory `dir` to app->dirs (compare); -ENOMEM. Does not reload. */
 int xsg_dirs_add(struct xsg_app *app, const char *dir);
 
@@ -147,6 +170,17 @@ int xsg_cmd_timeline_select(struct xsg_app *app, const char *arg);
  * the topmost widget (the browser attaches above it). */
 Widget win_runs_create(struct xsg_app *app, Widget form, Widget below);
 int xsg_cmd_run_select(struct xsg_app *app, const char *arg);
+int xsg_cmd_runs_sort(struct xsg_app *app, const char *arg);
+int xsg_cmd_runs_scroll(struct xsg_app *app, const char *arg);
+
+/* win_open.c: File > Open, File > Open Recent ($XDG_CONFIG_HOME/scalegraph/recent) and the
+ * Run > New series dialog (spec and output directory). */
+void win_open_recent_fill(struct xsg_app *app);
+int win_open_recent_add(struct xsg_app *app, const char *dir);
+int xsg_cmd_open_experiment(struct xsg_app *app, const char *arg);
+int xsg_cmd_open_dialog(struct xsg_app *app, const char *arg);
+int xsg_cmd_open_recent(struct xsg_app *app, const char *arg);
+int xsg_cmd_run_dialog(struct xsg_app *app, const char *arg);
 
 /* xsg_screen.c: shrinks a drawing of window id (w x h pixels) so the window with its controls
  * takes at most 90 % of the screen. */

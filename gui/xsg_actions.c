@@ -620,9 +620,16 @@ static int cmd_compare_clear(struct xsg_app *app, const char *arg)
 	return xsg_load(app);
 }
 
+/* "SPEC" or "SPEC -o OUT" */
 static int cmd_run(struct xsg_app *app, const char *arg)
 {
-	return xsg_run_series(app, arg);
+	const char *o = strstr(arg, " -o ");
+	char spec[4096];
+
+	if (!o)
+		return xsg_run_series(app, arg, NULL);
+	snprintf(spec, sizeof(spec), "%.*s", (int)(o - arg), arg);
+	return xsg_run_series(app, spec, o + 4);
 }
 
 /* OK of an ask dialog: runs "PREFIX:answer" (the prefix is the client data, the app the
@@ -660,12 +667,6 @@ static int ask(struct xsg_app *app, Widget d, const char *question, const char *
 	XtManageChild(d);
 	app->current = XtParent(d);
 	return 0;
-}
-
-static int cmd_run_dialog(struct xsg_app *app, const char *arg)
-{
-	return ask(app, XmCreatePromptDialog(app->top, "newSeries", NULL, 0),
-		   "Experiment spec (.sgx) for scalegraph run:", "run");
 }
 
 static int cmd_compare_dialog(struct xsg_app *app, const char *arg)
@@ -765,12 +766,19 @@ static const struct command commands[] = {
 	{ "compare-add", "DIR", "overlay the methods of experiment DIR on windows 4-7", cmd_compare_add },
 	{ "compare-clear", NULL, "stop comparing: only the experiment opened first", cmd_compare_clear },
 	{ "compare-dialog", NULL, "choose an experiment directory to compare", cmd_compare_dialog },
-	{ "run", "SPEC", "start `scalegraph run SPEC` into the open experiment", cmd_run },
-	{ "run-dialog", NULL, "ask for a spec, then run", cmd_run_dialog },
+	{ "run", "SPEC[ -o OUT]", "start `scalegraph run SPEC` into OUT (default: the open experiment)", cmd_run },
+	{ "run-dialog", NULL, "ask for a spec and an output directory, then run", xsg_cmd_run_dialog },
+	{ "open-experiment", "DIR", "open experiment DIR in place of the open one", xsg_cmd_open_experiment },
+	{ "open-dialog", NULL, "choose an experiment directory to open", xsg_cmd_open_dialog },
+	{ "open-recent", "K", "open the K-th experiment of File > Open Recent (1: the last one)", xsg_cmd_open_recent },
+	{ "runs-sort", "id|method|n|w|status|time[-]", "sort the run list (- : descending)", xsg_cmd_runs_sort },
+	{ "runs-scroll", "LINES", "scroll the run list (negative: up), as the mouse wheel does", xsg_cmd_runs_scroll },
 	{ "shot", "[WINDOW=]PATH", "screenshot a window as the X server shows it (PNG)", cmd_shot },
 	{ "wait", "MS", "test hook: pause the command list", cmd_wait },
 	{ "expect", "runs=N[,MS]", "test hook: fail unless the model has N runs (within MS)", cmd_expect },
 	{ "touch", "PATH", "test hook: create an empty file", cmd_touch },
+	{ "expect-reloads", "K[,MS]", "test hook: fail unless the live monitor reloaded K times (within MS)", xsg_cmd_expect_reloads },
+	{ "wait-file", "PATH[,MS]", "test hook: pause the command list until PATH exists", xsg_cmd_wait_file },
 	{ "about", NULL, "what this is", cmd_about },
 	{ "quit", NULL, "leave", cmd_quit },
 };

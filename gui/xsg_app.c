@@ -1,8 +1,9 @@
 /*
  * xsg_app.c — the Motif application of xscalegraph: resources (Xft render tables), the main
- * window (menu bar, experiment browser, status line), the window table behind `open:NAME`,
- * the test-hook runner that plays app->actions once the main window is drawn, error dialogs,
- * X error counting and screenshots of windows as the X server shows them.
+ * window (menu bar with File > Open Recent's cascade, experiment browser, run list, status
+ * line; empty until an experiment is opened), the window table behind `open:NAME`, the
+ * test-hook runner that plays app->actions once the experiment is drawn, error dialogs, X
+ * error counting and screenshots of windows as the X server shows them.
  */
 #include "xsg.h"
 
@@ -53,6 +54,8 @@ struct menu_item {
 };
 
 static const struct menu_item file_menu[] = {
+	{ "Open experiment...", 'O', "Ctrl<Key>o", "Ctrl+O", "open-dialog" },
+	{ "Open Recent", 'n', NULL, NULL, "open-recent" },
 	{ "Reload", 'R', "Ctrl<Key>r", "Ctrl+R", "reload" },
 	{ "Export window...", 'x', "Ctrl<Key>s", "Ctrl+S", "export-dialog:window" },
 	{ "Export all windows (PNG, SVG, PDF)...", 'E', "Ctrl<Key>e", "Ctrl+E", "export-dialog:all" },
@@ -114,6 +117,8 @@ void xsg_status(struct xsg_app *app, const char *fmt, ...)
 		fprintf(stderr, "xscalegraph: %s\n", buf);
 		return;
 	}
+	snprintf(app->status_text, sizeof(app->status_text), "%s", buf);
+	app->status_summary = 0;   /* a message; the load's summary sets it again after */
 	s = XmStringCreateLocalized(buf);
 	XtVaSetValues(app->status, XmNlabelString, s, NULL);
 	XmStringFree(s);
@@ -152,7 +157,15 @@ void xsg_error(struct xsg_app *app, const char *fmt, ...)
 
 void xsg_drawn(struct xsg_app *app, const char *what, double ms, int w, int h)
 {
-	if (!app->first_draw_done && strcmp(what, "browser") == 0) {
+	if (!app->window_drawn && strcmp(what, "browser") == 0) {
+		app->window_drawn = 1;
+		if (app->timing)
+			printf("window: %.1f ms (start to the main window drawn)\n",
+			       xsg_now_ms() - app->t_start_ms);
+	}
+	/* the first draw of the experiment: after its first analysis when it needed one (the
+	 * window was drawn before it); the test hook's commands wait for it */
+	if (!app->first_draw_done && !app->prewarm && strcmp(what, "browser") == 0) {
 		app->first_draw_done = 1;
 		if (app->timing)
 			printf("first-draw: %.1f ms (start to complete browser draw, %d runs)\n",
@@ -298,6 +311,15 @@ static void menu_add(struct xsg_app *app, Widget bar, const char *title, char mn
 			XtCreateManagedWidget("sep", xmSeparatorWidgetClass, pd, NULL, 0);
 			continue;
 		}
+		if (strcmp(items[i].cmd, "open-recent") == 0) {
+			/* a cascade, refilled from the recent file (win_open.c) */
+			app->recent_menu = XmCreatePulldownMenu(pd, "recentMenu", NULL, 0);
+			XtVaSetValues(app->recent_menu, XmNuserData, (XtPointer)app, NULL);
+			XtVaCreateManagedWidget(items[i].label, xmCascadeButtonWidgetClass, pd,
+						XmNsubMenuId, app->recent_menu,
+						XmNmnemonic, (KeySym)items[i].mnemonic, NULL);
+			continue;
+		}
 		b = XtVaCreateManagedWidget(items[i].label, xmPushButtonWidgetClass, pd,
 					    XmNmnemonic, (KeySym)items[i].mnemonic, NULL);
 		if (items[i].accel) {
@@ -387,11 +409,20 @@ int xsg_app_run(struct xsg_app *app, int *argc, char **argv)
 		      XmNbottomWidget, runs, NULL);
 	XtVaSetValues(app->main_win, XmNmenuBar, bar, XmNworkWindow, form, NULL);
 
-	rc = xsg_load(app);
-	if (rc < 0)
-		xsg_status(app, "no experiment loaded (File > Reload after fixing it)");
+	win_open_recent_fill(app);
+	if (app->demo)
+		XtVaSetValues(app->top, XmNtitle, "xscalegraph — DEMO: synthetic example data, not a "
+			      "measurement", NULL);
+	else if (app->n_dirs)
+		XtVaSetValues(app->top, XmNtitle, app->source, NULL);
 	XtRealizeWidget(app->top);
 	app->current = app->top;
+	/* after the window exists: a failure is a dialog over it, naming the path */
+	if (app->n_dirs == 0)
+		xsg_status(app, "No experiment open: File > Open experiment (Ctrl+O) or File > Open "
+			   "Recent; xscalegraph --demo shows a synthetic example");
+	else
+		xsg_load(app);
 	xsg_live_start(app);
 	if (app->n_actions)
 		XtAppAddWorkProc(app->ctx, action_runner, app);

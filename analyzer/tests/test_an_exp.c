@@ -1,8 +1,9 @@
 /*
  * test_an_exp.c — the experiment level on a small store built through store.h, with synthetic
  * traces in runs/<id>/trace: repetition medians, the t/E/m matrix with hand-computed cells and
- * the paper's caveat, p_x, the metrics written back into the store, the CSV columns, and a run
- * whose trace is missing (a problem line, the runner's figures kept).
+ * the paper's caveat, p_x, the metrics written back into the store, the CSV columns, a run
+ * whose trace is missing (a problem line, the runner's figures kept), and the first analysis
+ * run by run (an_prewarm_*).
  */
 #include <errno.h>
 #include <math.h>
@@ -560,6 +561,46 @@ static void test_cached_open(void **state)
 	syn_rmtree(dir);
 }
 
+/* The first analysis run by run (an_prewarm_*, issue 15): every uncached run once, then an
+ * an_exp_open that reads no trace and gives the figures of a full analysis. */
+static void test_prewarm(void **state)
+{
+	int64_t seq2;
+	const char *dir = build_seq_store(&seq2);
+	struct an_prewarm *pw;
+	struct an_exp *e;
+	char err[512] = "";
+	int rc, steps = 0;
+	assert_int_equal(an_prewarm_open(dir, &pw, err, sizeof err), 0);
+	assert_int_equal(an_prewarm_total(pw), 3);   /* as test_cached_open's first open */
+	while ((rc = an_prewarm_step(pw)) > 0)
+		assert_int_equal(an_prewarm_done(pw), (size_t)++steps);
+	assert_int_equal(rc, 0);
+	assert_int_equal(an_prewarm_done(pw), 3);
+	an_prewarm_close(pw);
+	/* nothing left to do */
+	assert_int_equal(an_prewarm_open(dir, &pw, err, sizeof err), 0);
+	assert_int_equal(an_prewarm_total(pw), 0);
+	assert_int_equal(an_prewarm_step(pw), 0);
+	an_prewarm_close(pw);
+	assert_int_equal(an_exp_open(dir, AN_EXP_NO_STORE_WRITE, &e, err, sizeof err), 0);
+	assert_int_equal(e->n_analyzed, 0);
+	double e2 = an_exp_point_find(e, "method", "fixed", 2)->med[AN_E].value;
+	double u2 = an_exp_point_find(e, "method", "fixed", 2)->med[AN_U].value;
+	double eg = an_exp_point_find(e, "method", "grow", 2)->med[AN_E].value;
+	an_exp_free(e);
+	assert_int_equal(an_exp_open(dir, AN_EXP_REANALYZE | AN_EXP_NO_STORE_WRITE, &e, err,
+				     sizeof err), 0);
+	assert_near(an_exp_point_find(e, "method", "fixed", 2)->med[AN_E].value, e2);
+	assert_near(an_exp_point_find(e, "method", "fixed", 2)->med[AN_U].value, u2);
+	assert_near(an_exp_point_find(e, "method", "grow", 2)->med[AN_E].value, eg);
+	an_exp_free(e);
+	/* a store that does not exist: the reason, never an empty one */
+	assert_int_equal(an_prewarm_open("/nonexistent/x.exp", &pw, err, sizeof err), -ENOENT);
+	assert_non_null(strstr(err, "/nonexistent/x.exp"));
+	syn_rmtree(dir);
+}
+
 /* A finished one-thread run of `kind` whose trace has the events ev and functions f1, f2. */
 static int64_t add_run_funcs(struct store *st, const char *dir, const char *kind,
 			     const char *sizes, const struct syn_ev *ev, uint64_t t_ns)
@@ -662,6 +703,7 @@ int main(void)
 		cmocka_unit_test(test_matrix_marks),
 		cmocka_unit_test(test_e_from_median_t_para),
 		cmocka_unit_test(test_cached_open),
+		cmocka_unit_test(test_prewarm),
 		cmocka_unit_test(test_sequential_patterns),
 		cmocka_unit_test(test_missing_store),
 	};

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "store.h"
@@ -130,16 +131,78 @@ static void run_lifecycle(void **state)
 	char v[16];
 	assert_int_equal(store_open(dir, STORE_READ, &st), 0);
 	assert_int_equal(store_meta_get(st, "schema_version", v, sizeof v), 0);
-	assert_string_equal(v, "2");
+	assert_string_equal(v, "3");
 	assert_int_equal(store_meta_get(st, "nope", v, sizeof v), -ENOENT);
 	store_close(st);
 	assert_int_equal(store_open("/nonexistent/sg", STORE_READ, &st), -ENOENT);
+}
+
+static long long gen_of(struct store *st)
+{
+	long long g = -1;
+	assert_int_equal(store_generation(st, &g), 0);
+	return g;
+}
+
+/* Issue 15: the generation moves with runs and points, not with the analyzer's metrics; a
+ * reader marks the running run of a runner that let go of the lock "interrupted", never while
+ * the runner holds it; the next runner drops it to make it again. */
+static void generation_and_interrupted(void **state)
+{
+	struct store *st, *rd;
+	struct store_run r, found;
+	long long g;
+	char why[512];
+	(void)state;
+	assert_int_equal(store_open(dir, STORE_WRITE, &st), 0);
+	g = gen_of(st);
+	memset(&r, 0, sizeof r);
+	snprintf(r.kind, sizeof r.kind, "par");
+	r.n_threads = 1;
+	snprintf(r.sizes, sizeof r.sizes, "n=1");
+	assert_int_equal(store_run_begin(st, &r), 0);
+	assert_true(gen_of(st) > g);
+	g = gen_of(st);
+	assert_int_equal(store_run_set_pid(st, r.id, 4321, 1), 0);
+	assert_int_equal(store_metric_put(st, r.id, 0, 0, "T_para", 1.0, "s", NULL), 0);
+	assert_int_equal(gen_of(st), g);            /* pid and metrics: nothing a reader shows */
+	snprintf(r.status, sizeof r.status, "ok");
+	assert_int_equal(store_run_finish(st, &r, 0, NULL, NULL, 0, NULL), 0);
+	assert_true(gen_of(st) > g);
+
+	struct store_run r2 = r;
+	r2.rep = 1;
+	assert_int_equal(store_run_begin(st, &r2), 0);
+	/* a reader while the runner holds the lock: the run is in progress */
+	assert_int_equal(store_open(dir, STORE_UPDATE, &rd), 0);
+	assert_int_equal(store_runs_interrupt(rd), 0);
+	store_close(st);                             /* the runner is gone */
+	g = gen_of(rd);
+	assert_int_equal(store_runs_interrupt(rd), 1);
+	assert_true(gen_of(rd) > g);
+	assert_int_equal(store_runs_interrupt(rd), 0);
+	sqlite3_stmt *q;
+	assert_int_equal(sqlite3_prepare_v2(store_db(rd), "SELECT status, reason FROM runs WHERE "
+					    "id = ?", -1, &q, NULL), SQLITE_OK);
+	sqlite3_bind_int64(q, 1, r2.id);
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(q, 0), "interrupted");
+	snprintf(why, sizeof why, "the runner (pid %d on ", (int)getpid());
+	assert_non_null(strstr((const char *)sqlite3_column_text(q, 1), why));
+	sqlite3_finalize(q);
+	store_close(rd);
+	/* not a finished run: the next runner drops it and makes it again */
+	assert_int_equal(store_open(dir, STORE_WRITE, &st), 0);
+	assert_int_equal(store_run_find(st, "par", 1, "n=1", 1, &found), -ENOENT);
+	assert_int_equal(store_runs_drop(st, STORE_DROP_STALE), 1);
+	store_close(st);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(run_lifecycle, setup, teardown),
+		cmocka_unit_test_setup_teardown(generation_and_interrupted, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
