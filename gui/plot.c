@@ -12,6 +12,7 @@
 #include <string.h>
 
 static const cairo_user_data_key_t sink_key;
+static const cairo_user_data_key_t cut_key;   /* the cut-off text sink */
 static const cairo_user_data_key_t hits_key;
 
 /* Okabe & Ito (2008), reordered so the first colours are the most distinct on white; olive
@@ -67,9 +68,13 @@ void plot_text_sink_free(struct plot_text_sink *sink)
 	memset(sink, 0, sizeof(*sink));
 }
 
-static void sink_add(cairo_t *cr, const char *s)
+void plot_cut_sink_attach(cairo_t *cr, struct plot_text_sink *sink)
 {
-	struct plot_text_sink *k = cairo_get_user_data(cr, &sink_key);
+	cairo_set_user_data(cr, &cut_key, sink, NULL);
+}
+
+static void sink_put(struct plot_text_sink *k, const char *s)
+{
 	size_t n = strlen(s);
 
 	if (!k)
@@ -88,6 +93,41 @@ static void sink_add(cairo_t *cr, const char *s)
 	k->len += n;
 	k->buf[k->len++] = '\n';
 	k->buf[k->len] = '\0';
+}
+
+/* Hands s, drawn from the current point, to the sinks: the text sink always, the cut sink when
+ * its ink is not wholly inside the clip (device pixels, half a pixel of slack). */
+static void sink_add(cairo_t *cr, const char *s)
+{
+	struct plot_text_sink *k = cairo_get_user_data(cr, &sink_key);
+	struct plot_text_sink *cut = cairo_get_user_data(cr, &cut_key);
+	cairo_text_extents_t e;
+	double x0, y0, cx1, cy1, cx2, cy2, lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY,
+	       hi_y = -INFINITY;
+	int c;
+
+	sink_put(k, s);
+	if (!cut || !cairo_has_current_point(cr))
+		return;
+	cairo_get_current_point(cr, &x0, &y0);   /* after the text: its end */
+	cairo_text_extents(cr, s, &e);
+	x0 -= e.x_advance;
+	y0 -= e.y_advance;
+	for (c = 0; c < 4; c++) {
+		double x = x0 + e.x_bearing + (c & 1 ? e.width : 0);
+		double y = y0 + e.y_bearing + (c & 2 ? e.height : 0);
+		cairo_user_to_device(cr, &x, &y);
+		lo_x = fmin(lo_x, x);
+		hi_x = fmax(hi_x, x);
+		lo_y = fmin(lo_y, y);
+		hi_y = fmax(hi_y, y);
+	}
+	cairo_save(cr);
+	cairo_identity_matrix(cr);
+	cairo_clip_extents(cr, &cx1, &cy1, &cx2, &cy2);
+	cairo_restore(cr);
+	if (e.width > 0 && (lo_x < cx1 - 0.5 || lo_y < cy1 - 0.5 || hi_x > cx2 + 0.5 || hi_y > cy2 + 0.5))
+		sink_put(cut, s);
 }
 
 void plot_set_font(cairo_t *cr, enum plot_font f)
@@ -474,11 +514,14 @@ static void draw_axis_x(cairo_t *cr, const struct plot_ticks *t, const struct pl
 	plot_text(cr, pa.x + pa.w / 2, pa.y + pa.h + 38, PLOT_CENTER, label);
 }
 
+/* The y axis of plot area pa in a chart drawn into r. */
 static double draw_axis_y(cairo_t *cr, const struct plot_ticks *t, const struct plot_map *my,
-			  struct plot_rect pa, const struct plot_axis *a)
+			  struct plot_rect pa, const struct plot_axis *a, struct plot_rect r)
 {
-	char label[160];
+	char label[160], base[160], *open, *close;
 	double wmax = 0, above = INFINITY;   /* baseline of the last label drawn */
+	double tw, cy, top, bottom;
+	struct plot_axis short_a;
 	int i;
 
 	plot_set_font(cr, PLOT_FONT_TICK);
@@ -502,7 +545,28 @@ static double draw_axis_y(cairo_t *cr, const struct plot_ticks *t, const struct 
 	/* a short plot (small window): the smaller font, so the title stays within the chart */
 	if (plot_text_width(cr, label) > pa.h + 40)
 		plot_set_font(cr, PLOT_FONT_SMALL);
-	plot_text_vertical(cr, pa.x - wmax - 18, pa.y + pa.h / 2, label);
+	/* centred on the plot area, but within the chart's rectangle: a long title beside a
+	 * short plot (the sources window at 800x600) moves down into the free corner left of
+	 * the x axis instead of running off the top */
+	top = r.y + 26;                                     /* below the chart's title */
+	bottom = fmin(r.y + r.h, pa.y + pa.h + 50) - 2;     /* above the legend, if below */
+	tw = plot_text_width(cr, label);
+	/* still too long: its parenthesised asides go first ("per-thread latency (source / N)"
+	 * keeps "per-thread latency"), never the unit or the scale */
+	snprintf(base, sizeof(base), "%s", a->label ? a->label : "");
+	while (tw > bottom - top && (open = strstr(base, " (")) && (close = strchr(open, ')'))) {
+		memmove(open, close + 1, strlen(close + 1) + 1);
+		short_a = *a;
+		short_a.label = base;
+		axis_title(label, sizeof(label), &short_a, t);
+		tw = plot_text_width(cr, label);
+	}
+	cy = pa.y + pa.h / 2;
+	if (cy + tw / 2 > bottom)
+		cy = bottom - tw / 2;
+	if (cy - tw / 2 < top)
+		cy = top + tw / 2;
+	plot_text_vertical(cr, pa.x - wmax - 18, cy, label);
 	return wmax;
 }
 
@@ -969,7 +1033,7 @@ int plot_chart_draw(cairo_t *cr, struct plot_rect r, const struct plot_chart *c)
 
 	cairo_set_line_width(cr, 1);
 	draw_axis_x(cr, &tx, &mx, pa, &c->x);
-	draw_axis_y(cr, &ty, &my, pa, &c->y);
+	draw_axis_y(cr, &ty, &my, pa, &c->y, r);
 	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
 	cairo_rectangle(cr, floor(pa.x) + 0.5, floor(pa.y) + 0.5, floor(pa.w), floor(pa.h));
 	cairo_stroke(cr);

@@ -35,6 +35,10 @@ struct plot_text_sink {
 };
 void plot_text_sink_attach(cairo_t *cr, struct plot_text_sink *sink);
 void plot_text_sink_free(struct plot_text_sink *sink);
+/* Text cut off: while attached, every string whose ink is not wholly inside the cairo_t's clip
+ * (an image surface's edges) also goes to this sink — what the edge of a window hides. The
+ * layout tests draw a window at a screen's size and want it empty. */
+void plot_cut_sink_attach(cairo_t *cr, struct plot_text_sink *sink);
 
 void plot_set_font(cairo_t *cr, enum plot_font f);
 /* Draws `s` (UTF-8) with its baseline at y, aligned on x; returns its width. */
@@ -207,8 +211,16 @@ struct plot_table {
 	const char *const *cells;   /* [row * n_cols + col] */
 	size_t n_rows;
 	int status_col;
+	int compact;                /* a short window: title, header and rows closer together
+				       (PLOT_TABLE_HEAD + rows of PLOT_TABLE_ROW_COMPACT) */
 };
-/* Draws as many rows as fit; returns the number drawn. */
+/* Where the first row's baseline is below a table's top, less one row, and a row's height. */
+#define PLOT_TABLE_HEAD 48
+#define PLOT_TABLE_ROW 19
+#define PLOT_TABLE_HEAD_COMPACT 34
+#define PLOT_TABLE_ROW_COMPACT 16
+/* Draws as many rows as fit (a last "... N more rows" line when some do not); returns the number
+ * drawn. Row k is drawn when head + (k + 1) rows fit above the rectangle's bottom edge. */
 size_t plot_table_draw(cairo_t *cr, struct plot_rect r, const struct plot_table *t);
 
 /* The upper-triangular scalability matrix of Scale-Graph Fig. 14: rows N, columns N', each

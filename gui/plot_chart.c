@@ -215,15 +215,39 @@ int plot_stack_draw(cairo_t *cr, struct plot_rect r, const struct plot_stack *s)
 	return 0;
 }
 
+/* Draws s from x, cut with an ellipsis at x_max (a long reason in a narrow window): the cut
+ * text ends inside the window, where it can be read, instead of at its edge. */
+static void text_cut(cairo_t *cr, double x, double y, double x_max, const char *s)
+{
+	char buf[512];
+	size_t n = strlen(s);
+
+	if (x + plot_text_width(cr, s) <= x_max || n >= sizeof(buf) - 4) {
+		plot_text(cr, x, y, PLOT_LEFT, s);
+		return;
+	}
+	do {
+		while (n > 0 && ((unsigned char)s[--n] & 0xc0) == 0x80)
+			;   /* back to the start of a UTF-8 character */
+		snprintf(buf, sizeof(buf), "%.*s\xe2\x80\xa6", (int)n, s);
+	} while (n > 0 && x + plot_text_width(cr, buf) > x_max);
+	if (n > 0)
+		plot_text(cr, x, y, PLOT_LEFT, buf);
+}
+
 size_t plot_table_draw(cairo_t *cr, struct plot_rect r, const struct plot_table *t)
 {
-	double colx[32], w[32], y, row = 19;
+	double colx[32], w[32], y, row = t->compact ? PLOT_TABLE_ROW_COMPACT : PLOT_TABLE_ROW;
 	size_t i, c, drawn = 0;
 
 	if (t->n_cols == 0 || t->n_cols > 32)
 		return 0;
 	cairo_save(cr);
-	draw_title(cr, r, t->title);
+	if (t->compact) {
+		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+		text_fit(cr, r.x + 4, r.x + r.w - 4, r.y + 15, PLOT_FONT_TITLE, t->title);
+	} else
+		draw_title(cr, r, t->title);
 	plot_set_font(cr, PLOT_FONT_LABEL);
 	for (c = 0; c < t->n_cols; c++)
 		w[c] = plot_text_width(cr, t->headers[c]);
@@ -234,7 +258,7 @@ size_t plot_table_draw(cairo_t *cr, struct plot_rect r, const struct plot_table 
 	colx[0] = r.x + 10;
 	for (c = 1; c < t->n_cols; c++)
 		colx[c] = colx[c - 1] + w[c - 1] + 18;
-	y = r.y + 48;
+	y = r.y + (t->compact ? PLOT_TABLE_HEAD_COMPACT : PLOT_TABLE_HEAD);
 	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 	plot_set_font(cr, PLOT_FONT_LABEL);
 	for (c = 0; c < t->n_cols; c++)
@@ -257,7 +281,7 @@ size_t plot_table_draw(cairo_t *cr, struct plot_rect r, const struct plot_table 
 		}
 		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 		for (c = 0; c < t->n_cols; c++)
-			plot_text(cr, colx[c], y, PLOT_LEFT, t->cells[i * t->n_cols + c]);
+			text_cut(cr, colx[c], y, r.x + r.w - 6, t->cells[i * t->n_cols + c]);
 	}
 	if (drawn < t->n_rows) {
 		char more[64];

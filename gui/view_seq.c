@@ -65,6 +65,56 @@ static void format_w(char *buf, size_t len, double w)
 	plot_format_si(buf, len, w);
 }
 
+/* Height of the browser page with every row: three tables (a title, a header line and their
+ * rows, then a gap) as the export draws them. */
+static double browser_natural_h(size_t machine, size_t methods, size_t fails)
+{
+	return 3 * (60 + 19.0) + 19.0 * (double)(machine + methods + fails);
+}
+
+/* Compact tables: a table of k row slots advances the page by this much. */
+static double compact_advance(size_t k)
+{
+	return PLOT_TABLE_HEAD_COMPACT + PLOT_TABLE_ROW_COMPACT * (double)k + 8;
+}
+
+/* Shares the row slots a page of height h has among three compact tables of rows[t] rows: each
+ * gets up to 2 first (the last of them "... N more rows" when it has more), then the others go
+ * round, the failed runs first. A truncated table's last slot is its "more" line. */
+static void browser_share_rows(double h, const size_t rows[3], size_t slots[3])
+{
+	static const int order[3] = { 2, 1, 0 };
+	long left = (long)floor((h - 3 * compact_advance(0)) / PLOT_TABLE_ROW_COMPACT);
+	int t, k, more = 1;
+
+	for (t = 0; t < 3; t++) {
+		slots[t] = rows[t] < 2 ? rows[t] : 2;
+		left -= (long)slots[t];
+	}
+	while (left > 0 && more)
+		for (k = 0, more = 0; k < 3 && left > 0; k++) {
+			t = order[k];
+			if (slots[t] < rows[t]) {
+				slots[t]++;
+				left--;
+				more = 1;
+			}
+		}
+}
+
+/* Draws compact table t at y with `slots` row slots; returns how far the page advances. */
+static double compact_table(cairo_t *cr, double w, double y, const struct plot_table *t, size_t slots)
+{
+	/* plot_table_draw draws row k when head + (k + 1) rows fit: all rows with room for one
+	 * more, or slots - 1 rows and the "more" line in the last slot */
+	double rh = slots >= t->n_rows ?
+		PLOT_TABLE_HEAD_COMPACT + PLOT_TABLE_ROW_COMPACT * (double)(t->n_rows + 1) + 1 :
+		PLOT_TABLE_HEAD_COMPACT + PLOT_TABLE_ROW_COMPACT * (double)slots + 4;
+
+	plot_table_draw(cr, (struct plot_rect){ 0, y, w, rh }, t);
+	return compact_advance(slots >= t->n_rows ? t->n_rows : slots);
+}
+
 int view_browser_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 {
 	static const char *const mh[] = { "key", "value" };
@@ -131,20 +181,46 @@ int view_browser_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 		tbuf_set(&ft, j, 5, "%s", ru->reason[0] ? ru->reason : "-");
 		j++;
 	}
-	view_title(title, sizeof(title), v, "Machine");
-	pt = (struct plot_table){ title, mh, 2, mt.p, mt.n_rows, -1 };
-	drawn = plot_table_draw(cr, (struct plot_rect){ 0, 0, w, 60 + 19.0 * (double)(mt.n_rows + 1) }, &pt);
-	y = 60 + 19.0 * (double)(drawn + 1);
-	pt = (struct plot_table){ "Scaling methods and their runs", th, 7, tt.p, tt.n_rows, -1 };
-	drawn = plot_table_draw(cr, (struct plot_rect){ 0, y, w, 60 + 19.0 * (double)(tt.n_rows + 1) }, &pt);
-	y += 60 + 19.0 * (double)(drawn + 1);
-	pt = (struct plot_table){ "Runs not ok", fh, 6, ft.p, ft.n_rows, 4 };
 	if (ft.n_rows == 0) {
 		static const char *const none[] = { "-", "", "", "", "ok", "every run finished" };
-		pt.cells = none;
-		pt.n_rows = 1;
+		for (i = 0; i < 6; i++)
+			tbuf_set(&ft, 0, i, "%s", none[i]);
 	}
-	plot_table_draw(cr, (struct plot_rect){ 0, y, w, h - y }, &pt);
+	view_title(title, sizeof(title), v, "Machine");
+	if (browser_natural_h(mt.n_rows, tt.n_rows, ft.n_rows) <= h) {
+		pt = (struct plot_table){ title, mh, 2, mt.p, mt.n_rows, -1, 0 };
+		drawn = plot_table_draw(cr, (struct plot_rect){ 0, 0, w, 60 + 19.0 * (double)(mt.n_rows + 1) }, &pt);
+		y = 60 + 19.0 * (double)(drawn + 1);
+		pt = (struct plot_table){ "Scaling methods and their runs", th, 7, tt.p, tt.n_rows, -1, 0 };
+		drawn = plot_table_draw(cr, (struct plot_rect){ 0, y, w, 60 + 19.0 * (double)(tt.n_rows + 1) }, &pt);
+		y += 60 + 19.0 * (double)(drawn + 1);
+		pt = (struct plot_table){ "Runs not ok", fh, 6, ft.p, ft.n_rows, 4, 0 };
+		plot_table_draw(cr, (struct plot_rect){ 0, y, w, h - y }, &pt);
+	} else {
+		/* a short window (the main window at 800x600 and 1366x768): the machine's keys in
+		 * pairs, tables closer together, and rows shared out so that each table, the
+		 * failed runs' above all, shows its first rows and says how many more there are */
+		static const char *const mh2[] = { "key", "value", "key", "value" };
+		struct tbuf m2 = { 0 };
+		size_t slots[3];
+		if ((rc = tbuf_init(&m2, 4, (mt.n_rows + 1) / 2 + 1)) < 0)
+			goto out;
+		for (i = 0; i < mt.n_rows; i++) {
+			tbuf_set(&m2, i / 2, (i % 2) * 2, "%s", mt.p[i * 2]);
+			tbuf_set(&m2, i / 2, (i % 2) * 2 + 1, "%s", mt.p[i * 2 + 1]);
+		}
+		for (i = 0; i < m2.n_rows * 4; i++)
+			m2.p[i] = m2.p[i] ? m2.p[i] : "";
+		browser_share_rows(h, (size_t[3]){ m2.n_rows, tt.n_rows, ft.n_rows }, slots);
+		y = 0;
+		pt = (struct plot_table){ title, mh2, 4, m2.p, m2.n_rows, -1, 1 };
+		y += compact_table(cr, w, y, &pt, slots[0]);
+		pt = (struct plot_table){ "Scaling methods and their runs", th, 7, tt.p, tt.n_rows, -1, 1 };
+		y += compact_table(cr, w, y, &pt, slots[1]);
+		pt = (struct plot_table){ "Runs not ok", fh, 6, ft.p, ft.n_rows, 4, 1 };
+		compact_table(cr, w, y, &pt, slots[2]);
+		tbuf_free(&m2);
+	}
 out:
 	tbuf_free(&mt);
 	tbuf_free(&tt);

@@ -599,6 +599,83 @@ static void defect15_tseq_basis_mixed(void **state)
 	model_clear(&m);
 }
 
+/* Draws view id of v at w x h with the text and cut-off sinks attached; the cut sink gets every
+ * string that is not wholly inside the picture. */
+static void draw_cut(enum view_id id, struct view_ctx *v, int w, int h, struct plot_text_sink *sink,
+		     struct plot_text_sink *cut)
+{
+	cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
+	cairo_t *cr = cairo_create(surf);
+
+	plot_text_sink_attach(cr, sink);
+	plot_cut_sink_attach(cr, cut);
+	assert_int_equal(view_draw(id, cr, w, h, v), 0);
+	cairo_destroy(cr);
+	cairo_surface_destroy(surf);
+}
+
+/* defect15-sources-axis-title-800: at 800x600 the sources window's drawing is 720x390 (90 % of
+ * the screen less its two toggle rows); its y axis title "per-thread latency (source / N) (log)"
+ * was centred on a 110 px plot and ran off the top. Now no string of the window is cut, and the
+ * title keeps its words (its aside goes when it is too long). */
+static void defect15_sources_axis_title_800(void **state)
+{
+	struct model m;
+	struct teach_params tp;
+	struct view_ctx v;
+	struct plot_text_sink sink = { NULL, 0, 0 }, cut = { NULL, 0, 0 };
+	static const int sizes[][2] = { { 720, 390 }, { 1100, 541 }, { 1100, 620 } };
+	size_t i;
+
+	(void)state;
+	assert_int_equal(load(&m), 0);
+	teach_defaults(&tp);
+	v = (struct view_ctx){ &m, &tp, -1, -1, NULL };
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		draw_cut(VIEW_SOURCES, &v, sizes[i][0], sizes[i][1], &sink, &cut);
+		if (cut.buf)
+			fail_msg("sources at %dx%d: cut off: %s", sizes[i][0], sizes[i][1], cut.buf);
+		assert_non_null(strstr(sink.buf, "per-thread latency"));
+		plot_text_sink_free(&sink);
+		plot_text_sink_free(&cut);
+	}
+	model_clear(&m);
+}
+
+/* defect15-browser-runs-not-ok-fits: the main window's browser drawing is 720x300 at 800x600 and
+ * 1000x451 at 1366x768; the "Runs not ok" table (the failed runs' reasons) was drawn below its
+ * bottom edge. Now the page fits: every table's title and at least one row of failed runs (or a
+ * "... more rows" line) inside the picture, nothing cut. */
+static void defect15_browser_runs_not_ok_fits(void **state)
+{
+	struct model m;
+	struct teach_params tp;
+	struct view_ctx v;
+	struct plot_text_sink sink = { NULL, 0, 0 }, cut = { NULL, 0, 0 };
+	static const int sizes[][2] = { { 720, 300 }, { 1000, 451 }, { 1000, 520 }, { 1000, 760 } };
+	size_t i, r, n_bad = 0;
+
+	(void)state;
+	assert_int_equal(load(&m), 0);
+	for (r = 0; r < m.n_runs; r++)
+		n_bad += m.runs[r].status != MODEL_RUN_OK;
+	assert_true(n_bad > 0);   /* the fixture has failed runs to list */
+	teach_defaults(&tp);
+	v = (struct view_ctx){ &m, &tp, -1, -1, NULL };
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		draw_cut(VIEW_BROWSER, &v, sizes[i][0], sizes[i][1], &sink, &cut);
+		if (cut.buf)
+			fail_msg("browser at %dx%d: cut off: %s", sizes[i][0], sizes[i][1], cut.buf);
+		if (!strstr(sink.buf, "Runs not ok\n") || !strstr(sink.buf, "Scaling methods and their runs\n") ||
+		    !strstr(sink.buf, "reason\n") || !strstr(sink.buf, "failed\n"))
+			fail_msg("browser at %dx%d: a table or the failed runs missing:\n%s", sizes[i][0],
+				 sizes[i][1], sink.buf);
+		plot_text_sink_free(&sink);
+		plot_text_sink_free(&cut);
+	}
+	model_clear(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -612,6 +689,8 @@ int main(void)
 		cmocka_unit_test(defect15_method_colours_fixed),
 		cmocka_unit_test(defect15_compare_lines_and_px),
 		cmocka_unit_test(defect15_tseq_basis_mixed),
+		cmocka_unit_test(defect15_sources_axis_title_800),
+		cmocka_unit_test(defect15_browser_runs_not_ok_fits),
 	};
 	const char *src = getenv("SG_GUI_FIXTURE");
 	const char *b = getenv("B");
