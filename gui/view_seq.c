@@ -228,15 +228,27 @@ out:
 	return rc;
 }
 
+/* A function too small to show as a bar of its own: its share is under 0.05 % (it would read
+ * "0.00 %  0 s") and it carries no throttle label (a throttled function's short bar is
+ * information: its time is in its callers). */
+#define PROFILE_FOLD_SHARE 0.0005
+#define PROFILE_MAX_BARS 20
+
+static int profile_folded(const struct model_func *f, double share)
+{
+	return !(share >= PROFILE_FOLD_SHARE) && !strstr(f->name, "[throttled");
+}
+
 int view_profile_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 {
 	const struct model *m = v->m;
 	struct plot_bar *bars;
 	char (*text)[96];
 	struct plot_hbars hb;
-	char title[256], t[32], axis[400];
-	double total = 0;
-	size_t i, n = m->n_funcs < 20 ? m->n_funcs : 20;
+	char title[256], t[32], axis[400], fold_label[64];
+	double total = 0, fold_share = 0, fold_s = 0;
+	size_t i, n = 0, n_fold = 0, n_small = 0;
+	long fold_calls = 0;
 	int rc, own = 0;
 
 	/* an N=1 run stands in for the sequential program only when none was traced: the title
@@ -244,7 +256,7 @@ int view_profile_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	view_title(title, sizeof(title), v, m->seq_is_n1 ?
 		   "Profile of the N=1 run (no traced sequential run; join waits left out)" :
 		   "Execution profile of the sequential program");
-	if (n == 0) {
+	if (m->n_funcs == 0) {
 		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 		plot_set_font(cr, PLOT_FONT_TITLE);
 		plot_text(cr, w / 2, 20, PLOT_CENTER, title);
@@ -254,8 +266,8 @@ int view_profile_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 			plot_text(cr, w / 2, h / 2 + 22, PLOT_CENTER, m->seq_why);
 		return 0;
 	}
-	bars = calloc(n, sizeof(*bars));
-	text = calloc(n, sizeof(*text));
+	bars = calloc(PROFILE_MAX_BARS, sizeof(*bars));
+	text = calloc(PROFILE_MAX_BARS, sizeof(*text));
 	if (!bars || !text) {
 		rc = -ENOMEM;
 		goto out;
@@ -267,14 +279,42 @@ int view_profile_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 		total += m->funcs[i].excl_s;
 		own |= isnan(m->funcs[i].excl_share);
 	}
-	for (i = 0; i < n; i++) {
+	/* a bar each for the functions that show (largest first, as the model sorts them), the
+	 * rest — those under 0.05 %, and any past the 19th — folded into one last line, so six
+	 * functions at "0.00 %  0 s" do not take half the window */
+	for (i = 0; i < m->n_funcs; i++) {
 		const struct model_func *f = &m->funcs[i];
-		plot_format_seconds(t, sizeof(t), f->excl_s);
-		bars[i].label = f->name;
-		bars[i].value = !own ? f->excl_share : total > 0 ? f->excl_s / total : NAN;
-		snprintf(text[i], sizeof(text[i]), "%.2f %%  %s  %ld call%s", 100 * bars[i].value,
-			 t, f->calls, f->calls == 1 ? "" : "s");
-		bars[i].text = text[i];
+		double share = !own ? f->excl_share : total > 0 ? f->excl_s / total : NAN;
+		if (!profile_folded(f, share) && n < PROFILE_MAX_BARS - 1) {
+			plot_format_seconds(t, sizeof(t), f->excl_s);
+			bars[n].label = f->name;
+			bars[n].value = share;
+			snprintf(text[n], sizeof(text[n]), "%.2f %%  %s  %ld call%s", 100 * share,
+				 t, f->calls, f->calls == 1 ? "" : "s");
+			bars[n].text = text[n];
+			n++;
+			continue;
+		}
+		n_fold++;
+		n_small += profile_folded(f, share);
+		fold_share += isfinite(share) ? share : 0;
+		fold_s += f->excl_s;
+		fold_calls += f->calls;
+	}
+	if (n_fold) {
+		if (n_small == n_fold)
+			snprintf(fold_label, sizeof(fold_label), "%zu function%s under %.2g %%", n_fold,
+				 n_fold == 1 ? "" : "s", 100 * PROFILE_FOLD_SHARE);
+		else
+			snprintf(fold_label, sizeof(fold_label), "%zu more function%s", n_fold,
+				 n_fold == 1 ? "" : "s");
+		plot_format_seconds(t, sizeof(t), fold_s);
+		bars[n].label = fold_label;
+		bars[n].value = fold_share;
+		snprintf(text[n], sizeof(text[n]), "%.2f %%  %s  %ld call%s together", 100 * fold_share,
+			 t, fold_calls, fold_calls == 1 ? "" : "s");
+		bars[n].text = text[n];
+		n++;
 	}
 	snprintf(axis, sizeof(axis), "exclusive time, share %s%s%s%s",
 		 own ? "of the functions' summed exclusive time" :

@@ -125,6 +125,33 @@ grep -q "T_seq: traced sequential run: seq.exp:fixed" "$OUT/ex-cmp/time.svg" || 
 if [ $ok -eq 1 ]; then pass "defect15-tseq-basis-noted: windows 4, 5, 6 name the T_seq of every point (N=1 run / traced sequential run, the report's basis), both when compared"
 else fail defect15-tseq-basis-noted "see above"; fi
 
+# --- defect15-speedup-at-n1: S(1) about 0.06 and E(1) under 30 % in window 4 -------------------
+# Not a mixed baseline: every point's T_seq is the traced sequential program at the point's own
+# sizes (report: t_seq_source "sequential"), and the billiards program on one thread is that
+# much slower (two barriers per iteration, locks, thread start, tracing: its L(W,1)). The window
+# now says so, with the report's S, T_seq and T_para at N=1; where T_seq is the N=1 run itself
+# (no sequential program) S(1) = 1 and it says nothing.
+s1=$(python3 -c "
+import json; d = json.load(open('$OUT/seq.json'))
+p = [x for x in d['points'] if x['model'] == 'method' and x['method'] == 'fixed' and x['N'] == 1][0]
+f = p['figures']
+print(p['t_seq_source'], f['S']['median'], f['T_seq']['median'], f['T_para']['median'])")
+set -- $s1
+line=$(tr '\n' ' ' <"$OUT/ex-seq/time.svg" | grep -o '[a-z, -]*fixed[a-z, -]*: S(1) = [0-9.e+-]* = [0-9.]* [mµun]*s / [0-9.]* [mµun]*s' | head -1)
+g_s=$(echo "$line" | sed 's/.*S(1) = \([0-9.e+-]*\) = .*/\1/')
+g_ts=$(echo "$line" | sed 's/.* = \([0-9.]* [mµun]*s\) \/ .*/\1/')
+g_tp=$(echo "$line" | sed 's/.* \/ \([0-9.]* [mµun]*s\)$/\1/')
+if [ "$1" = sequential ] && python3 -c "import sys; sys.exit(0 if abs($2 - 1) > 0.05 else 1)" &&
+   [ -n "$line" ] && grep -q "Why S(1) is not 1: T_seq is the sequential program" "$OUT/ex-seq/time.svg" &&
+   close "$g_s" "$2" &&
+   close "$(secs "$g_ts")" "$3" && close "$(secs "$g_tp")" "$4" &&
+   ! grep -q "Why S(1) is not 1" "$OUT/ex-noseq/time.svg"; then
+	pass "defect15-speedup-at-n1: T_seq is the sequential program at every point (not mixed); window 4 says why S(1) = $g_s = $g_ts / $g_tp (report: S $2, T_seq $3 s, T_para $4 s), and nothing where T_seq is the N=1 run"
+elif [ "$1" = sequential ] && python3 -c "import sys; sys.exit(0 if abs($2 - 1) <= 0.05 else 1)" &&
+     ! grep -q "Why S(1) is not 1" "$OUT/ex-seq/time.svg"; then
+	pass "defect15-speedup-at-n1: S(1) = $2 is within 5 % of 1 on this machine: no note"
+else fail defect15-speedup-at-n1 "report: basis $1 S $2 T_seq $3 T_para $4; window: '$line' ($g_s, $g_ts, $g_tp)"; fi
+
 # --- compare: the second experiment's lines and p_x in windows 5 and 7 ------------------------
 for f in latency parallelism; do
 	if grep -q "^seq.exp[: ]" "$OUT/ex-cmp/$f.svg" && grep -q "^noseq.exp[: ]" "$OUT/ex-cmp/$f.svg"; then

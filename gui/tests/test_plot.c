@@ -676,6 +676,48 @@ static void defect15_browser_runs_not_ok_fits(void **state)
 	model_clear(&m);
 }
 
+/* defect15-profile-zero-functions-folded: the profile window listed six functions at
+ * "0.00 %  0 s" (their share rounds to 0); they fold into one "N functions under 0.05 %" line
+ * with their summed share, time and calls, while a throttled function keeps its bar and
+ * label however small its recorded share. */
+static void defect15_profile_zero_functions_folded(void **state)
+{
+	static const struct { const char *name; long calls; double s, share; } fs[] = {
+		{ "main", 1, 19.6e-6, 0.285 }, { "bil_apply", 250, 18.6e-6, 0.2707 },
+		{ "queue_add", 659, 11.7e-6, 0.1704 }, { "ex_cli_parse", 1, 0, 0 },
+		{ "bil_world_init", 1, 0, 0 }, { "ex_hash_bytes", 1000, 1e-9, 0.0001 },
+		{ "bil_queue_free", 1, 0, 0 },
+		{ "walk [throttled: ~1.2 ms more in its callers]", 5000, 0, 0 },
+	};
+	struct model m;
+	struct teach_params tp;
+	struct view_ctx v;
+	struct plot_text_sink sink = { NULL, 0, 0 }, cut = { NULL, 0, 0 };
+	size_t i;
+
+	(void)state;
+	model_init(&m);
+	for (i = 0; i < sizeof(fs) / sizeof(fs[0]); i++) {
+		struct model_func f = { (char *)fs[i].name, fs[i].calls, fs[i].s, fs[i].s, fs[i].share };
+		assert_int_equal(model_add_func(&m, &f), 0);
+	}
+	model_finish(&m);
+	teach_defaults(&tp);
+	v = (struct view_ctx){ &m, &tp, -1, -1, NULL };
+	draw_cut(VIEW_PROFILE, &v, 720, 520, &sink, &cut);
+	if (!strstr(sink.buf, "\n4 functions under 0.05 %\n0.01 %  1 ns  1003 calls together\n"))
+		fail_msg("no folded line for the four functions under 0.05 %%:\n%s", sink.buf);
+	assert_null(strstr(sink.buf, "ex_cli_parse"));
+	assert_null(strstr(sink.buf, "bil_queue_free"));
+	assert_null(strstr(sink.buf, "0.00 %  0 s  1 call\n"));
+	assert_non_null(strstr(sink.buf, "walk [throttled: ~1.2 ms more in its callers]\n"));
+	assert_non_null(strstr(sink.buf, "queue_add\n17.04 %"));
+	if (cut.buf)
+		fail_msg("profile at 720x520: cut off: %s", cut.buf);
+	plot_text_sink_free(&sink);
+	model_clear(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -691,6 +733,7 @@ int main(void)
 		cmocka_unit_test(defect15_tseq_basis_mixed),
 		cmocka_unit_test(defect15_sources_axis_title_800),
 		cmocka_unit_test(defect15_browser_runs_not_ok_fits),
+		cmocka_unit_test(defect15_profile_zero_functions_folded),
 	};
 	const char *src = getenv("SG_GUI_FIXTURE");
 	const char *b = getenv("B");
