@@ -789,24 +789,35 @@ void plot_hits_free(struct plot_hits *h)
 	memset(h, 0, sizeof(*h));
 }
 
-/* Records a marker of series s at data (x, y), drawn at user (ux, uy). */
-static void hit_add(cairo_t *cr, const struct plot_chart *c, const struct plot_series *s,
-		    double x, double y, double ux, double uy)
+/* A new, zeroed hit in the sink attached to cr, or NULL (none attached, out of memory). */
+static struct plot_hit *hit_new(cairo_t *cr)
 {
 	struct plot_hits *h = cairo_get_user_data(cr, &hits_key);
 	struct plot_hit *e;
 
 	if (!h)
-		return;
+		return NULL;
 	if (h->n == h->cap) {
 		size_t cap = h->cap ? 2 * h->cap : 64;
 		struct plot_hit *v = realloc(h->v, cap * sizeof(*v));
 		if (!v)
-			return;   /* best effort, as the text sink */
+			return NULL;   /* best effort, as the text sink */
 		h->v = v;
 		h->cap = cap;
 	}
 	e = &h->v[h->n++];
+	memset(e, 0, sizeof(*e));
+	return e;
+}
+
+/* Records a marker of series s at data (x, y), drawn at user (ux, uy). */
+static void hit_add(cairo_t *cr, const struct plot_chart *c, const struct plot_series *s,
+		    double x, double y, double ux, double uy)
+{
+	struct plot_hit *e = hit_new(cr);
+
+	if (!e)
+		return;
 	cairo_user_to_device(cr, &ux, &uy);
 	e->px = ux;
 	e->py = uy;
@@ -818,6 +829,29 @@ static void hit_add(cairo_t *cr, const struct plot_chart *c, const struct plot_s
 	snprintf(e->y_label, sizeof(e->y_label), "%s", c->y.label ? c->y.label : "y");
 }
 
+void plot_hit_rect(cairo_t *cr, struct plot_rect r, const char *series, const char *x_label,
+		   const char *x_text, const char *y_label, double y, enum plot_unit unit)
+{
+	struct plot_hit *e = hit_new(cr);
+	double x0 = r.x, y0 = r.y, x1 = r.x + r.w, y1 = r.y + r.h;
+
+	if (!e)
+		return;
+	cairo_user_to_device(cr, &x0, &y0);
+	cairo_user_to_device(cr, &x1, &y1);
+	e->px = fmin(x0, x1);
+	e->py = fmin(y0, y1);
+	e->pw = fabs(x1 - x0);
+	e->ph = fabs(y1 - y0);
+	e->x = NAN;
+	e->y = y;
+	e->y_unit = unit;
+	snprintf(e->x_text, sizeof(e->x_text), "%s", x_text ? x_text : "");
+	snprintf(e->series, sizeof(e->series), "%s", series ? series : "");
+	snprintf(e->x_label, sizeof(e->x_label), "%s", x_label ? x_label : "x");
+	snprintf(e->y_label, sizeof(e->y_label), "%s", y_label ? y_label : "y");
+}
+
 const struct plot_hit *plot_hits_nearest(const struct plot_hits *h, double x, double y,
 					 double max_d)
 {
@@ -826,10 +860,14 @@ const struct plot_hit *plot_hits_nearest(const struct plot_hits *h, double x, do
 	size_t i;
 
 	for (i = 0; h && i < h->n; i++) {
-		double d = (h->v[i].px - x) * (h->v[i].px - x) + (h->v[i].py - y) * (h->v[i].py - y);
-		if (d <= bd) {
+		const struct plot_hit *e = &h->v[i];
+		/* from a rectangle: to its nearest edge, 0 inside */
+		double dx = x < e->px ? e->px - x : x > e->px + e->pw ? x - e->px - e->pw : 0;
+		double dy = y < e->py ? e->py - y : y > e->py + e->ph ? y - e->py - e->ph : 0;
+		double d = dx * dx + dy * dy;
+		if (d < bd || (d == bd && (!best || e->pw * e->ph <= best->pw * best->ph))) {
 			bd = d;
-			best = &h->v[i];
+			best = e;
 		}
 	}
 	return best;
@@ -839,7 +877,9 @@ void plot_hit_text(const struct plot_hit *h, char *buf, size_t len)
 {
 	char xs[32], ys[32];
 
-	if (h->x == floor(h->x) && fabs(h->x) < 1e4)
+	if (h->x_text[0])
+		snprintf(xs, sizeof(xs), "%s", h->x_text);
+	else if (h->x == floor(h->x) && fabs(h->x) < 1e4)
 		snprintf(xs, sizeof(xs), "%.0f", h->x);
 	else
 		plot_format_si(xs, sizeof(xs), h->x);

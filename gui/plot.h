@@ -138,8 +138,10 @@ void plot_marker(cairo_t *cr, double x, double y, enum plot_marker m, double siz
  * with its position in device pixels, its series and its value, so a window can answer "what
  * is under the pointer" from the drawing it shows (no second layout code to keep in step). */
 struct plot_hit {
-	double px, py;          /* device pixels */
+	double px, py;          /* device pixels: a marker's centre, a rectangle's corner */
+	double pw, ph;          /* a rectangle (a stacked column's layer): its size, else 0 */
 	double x, y;            /* data */
+	char x_text[32];        /* a column's label, in place of x when set */
 	char series[96];
 	char x_label[48], y_label[64];
 	enum plot_unit y_unit;
@@ -151,7 +153,12 @@ struct plot_hits {
 void plot_hits_attach(cairo_t *cr, struct plot_hits *h);
 void plot_hits_reset(struct plot_hits *h);   /* n = 0, keeps the buffer */
 void plot_hits_free(struct plot_hits *h);
-/* The recorded point nearest (x, y) within max_d pixels, or NULL. */
+/* Records rectangle r (user units) drawn for value y of `series` in column x_text (a stacked
+ * column's layer: "IT_barrier" at "threads N" = "4"), when a hit sink is attached. */
+void plot_hit_rect(cairo_t *cr, struct plot_rect r, const char *series, const char *x_label,
+		   const char *x_text, const char *y_label, double y, enum plot_unit unit);
+/* The recorded point nearest (x, y) within max_d pixels, or NULL; a rectangle is at distance 0
+ * from the points inside it (the smallest one wins among those containing (x, y)). */
 const struct plot_hit *plot_hits_nearest(const struct plot_hits *h, double x, double y,
 					 double max_d);
 /* "fixed: threads N = 2, average latency L(W,N) = 2.21 ms". */

@@ -164,7 +164,7 @@ int plot_stack_draw(cairo_t *cr, struct plot_rect r, const struct plot_stack *s)
 {
 	struct plot_axis ay = { s->y_label, PLOT_LINEAR, s->unit, NAN, NAN, 1 };
 	struct plot_ticks t;
-	struct plot_rect pa;
+	struct plot_rect pa, lr;
 	char note[512] = "";
 	double hi = 0, lo = 0, lw = 0, yw = 0, colw;
 	size_t g, l, every;
@@ -225,13 +225,19 @@ int plot_stack_draw(cairo_t *cr, struct plot_rect r, const struct plot_stack *s)
 			h = v / (t.hi - t.lo) * pa.h;
 			plot_color(cr, s->layer_colors ? s->layer_colors[l] : (int)l);
 			if (v >= 0) {
-				cairo_rectangle(cr, x, yu - h, colw * 0.64, h);
+				lr = (struct plot_rect){ x, yu - h, colw * 0.64, h };
 				yu -= h;
 			} else {
-				cairo_rectangle(cr, x, yd, colw * 0.64, -h);
+				lr = (struct plot_rect){ x, yd, colw * 0.64, -h };
 				yd -= h;
 			}
+			cairo_rectangle(cr, lr.x, lr.y, lr.w, lr.h);
 			cairo_fill(cr);
+			/* value on hover: the layer under the pointer names its source, its column
+			 * and its value (a zero layer has no area to point at) */
+			if (v != 0)
+				plot_hit_rect(cr, lr, s->layer_labels[l], s->x_label, s->group_labels[g],
+					      s->y_label, v, s->unit);
 		}
 		cairo_restore(cr);
 		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);

@@ -202,6 +202,29 @@ print([p for p in d['points'] if p['model'] == 'method' and p['method'] == 'fixe
 	else fail hover "read $v, report $L1"; fi
 else fail hover "no hover status line: $(grep 'status: .*hover\|status: latency' "$OUT/methods.out" | head -2)"; fi
 
+# --- defect15-hover-stacked-columns: hover:X,Y on a stacked column of window 6 names the source,
+# N and value (before, only the chart's points answered: "no point within 10 px"). The last
+# thing recorded is the top layer of the last column: hover:K gives its centre, hover:X,Y there
+# must read that layer, whose value is the report's figure per thread (source / N).
+# (hover:99999 fails, as it should: its status line says how many were drawn)
+SG_GUI_ECHO_STATUS=1 timeout 120 "$XSG" --poll 0 --action "open:sources;sources-method:fixed;hover:99999;quit" \
+	"$NOSEQ" >"$OUT/col-count.out" 2>"$OUT/col-count.err"
+nh=$(grep -m1 '^status: hover: no point 99999 (' "$OUT/col-count.out" | sed 's/.*(\([0-9]*\) drawn).*/\1/')
+gui_run col-k "$NOSEQ" "open:sources;sources-method:fixed;hover:$((${nh:-1} - 1));quit"
+cxy=$(grep -m1 '^status: hover: point ' "$OUT/col-k.out" | sed 's/.* at \([0-9]*,[0-9]*\) (screen.*/\1/')
+gui_run col-xy "$NOSEQ" "open:sources;sources-method:fixed;hover:$cxy;quit"
+col=$(grep -m1 '^status: sources: [A-Za-z_]*: threads N = [0-9]*, latency = ' "$OUT/col-xy.out" | cut -c18-)
+src=${col%%:*}
+cn=$(echo "$col" | sed 's/.*threads N = \([0-9]*\),.*/\1/')
+cv=${col##*= }
+rv=$(python3 -c "
+import json; d = json.load(open('$OUT/noseq.json'))
+p = [x for x in d['points'] if x['model'] == 'method' and x['method'] == 'fixed' and x['N'] == int('$cn' or 0)]
+print(p[0]['figures']['$src']['median'] / p[0]['N'] if p and '$src' in p[0]['figures'] else 'nan')" 2>/dev/null)
+if [ -n "$col" ] && [ -n "$cxy" ] && close "$(secs "$cv")" "${rv:-nan}"; then
+	pass "defect15-hover-stacked-columns: hover:$cxy on a column of window 6 reads '$col' (report: $src / N = $rv s)"
+else fail defect15-hover-stacked-columns "hover:$cxy -> '$col' ($nh drawn), report $src/N = $rv: $(grep 'status: \(hover\|sources\)' "$OUT"/col-*.out | tail -3)"; fi
+
 # the real pointer: move onto a point of window 4, the status line gives its value
 if command -v xdotool >/dev/null; then
 	gui_bg pointer 0 "$NOSEQ" "open:time;hover:1;touch:$OUT/ready;wait:20000;quit"

@@ -718,6 +718,61 @@ static void defect15_profile_zero_functions_folded(void **state)
 	model_clear(&m);
 }
 
+/* defect15-hover-stacked-columns: the stacked columns of window 6 answered no hover (only the
+ * chart's points were recorded). Every layer drawn is recorded as a rectangle: a position in it
+ * reads its source, its column's N and its value, the model's figure per thread. */
+static void defect15_hover_stacked_columns(void **state)
+{
+	struct model m;
+	struct teach_params tp;
+	struct view_ctx v;
+	struct plot_text_sink sink = { NULL, 0, 0 };
+	struct plot_hits hits = { NULL, 0, 0 };
+	const struct plot_hit *h;
+	const struct model_point *pt;
+	char text[400], want[400], val[32];
+	size_t i, rects = 0;
+	int k, mi;
+
+	(void)state;
+	assert_int_equal(load(&m), 0);
+	teach_defaults(&tp);
+	v = (struct view_ctx){ &m, &tp, -1, -1, NULL };
+	assert_int_equal(view_set_method(VIEW_SOURCES, "fixed"), 0);
+	mi = view_chosen_method(&m, VIEW_SOURCES);
+	draw_with_sinks(VIEW_SOURCES, &v, &sink, &hits);
+	for (i = 0; i < hits.n; i++) {
+		if (hits.v[i].pw <= 0)
+			continue;
+		rects++;
+		/* the middle of the layer answers with that layer */
+		h = plot_hits_nearest(&hits, hits.v[i].px + hits.v[i].pw / 2,
+				      hits.v[i].py + hits.v[i].ph / 2, 10);
+		assert_non_null(h);
+		if (h->pw * h->ph > hits.v[i].pw * hits.v[i].ph)
+			fail_msg("layer %s at N=%s: a larger rectangle answered", hits.v[i].series,
+				 hits.v[i].x_text);
+		if (h != &hits.v[i])
+			continue;   /* a smaller layer (or a marker) drawn over it */
+		for (k = MODEL_FIRST_SOURCE; k <= MODEL_LAST_SOURCE; k++)
+			if (strcmp(model_metric_name(k), h->series) == 0)
+				break;
+		assert_true(k <= MODEL_LAST_SOURCE);
+		pt = model_point_at(&m, m.methods[mi].name, atoi(h->x_text));
+		assert_non_null(pt);
+		plot_format_seconds(val, sizeof(val), pt->fig[k].v / pt->n);
+		snprintf(want, sizeof(want), "%s: threads N = %d, latency = %s", h->series, pt->n, val);
+		plot_hit_text(h, text, sizeof(text));
+		assert_string_equal(text, want);
+	}
+	if (rects < 2 * m.methods[mi].n_pts)
+		fail_msg("%zu column layers recorded for %zu columns", rects, m.methods[mi].n_pts);
+	view_set_method(VIEW_SOURCES, "");
+	plot_hits_free(&hits);
+	plot_text_sink_free(&sink);
+	model_clear(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -734,6 +789,7 @@ int main(void)
 		cmocka_unit_test(defect15_sources_axis_title_800),
 		cmocka_unit_test(defect15_browser_runs_not_ok_fits),
 		cmocka_unit_test(defect15_profile_zero_functions_folded),
+		cmocka_unit_test(defect15_hover_stacked_columns),
 	};
 	const char *src = getenv("SG_GUI_FIXTURE");
 	const char *b = getenv("B");
