@@ -266,3 +266,16 @@ for size in 800x600 1366x768 1920x1080; do
 	for w in time latency sources parallelism profile; do shot_ok "sizes/$w-$size" 300 200; done
 	xvfb_stop
 done
+# --- defect15-default-sizes-grow-1920: on a 1920x1080 screen the plot windows kept the sizes made
+# for 1366x768 (time 1000x795 on a screen twice its area); now each is larger there than at
+# 1366x768 and still within 90 % of the screen
+bad=""
+for w in time latency sources parallelism profile; do
+	a=$(grep -m1 "^status: toggles: $w " "$OUT/toggles-1366x768.out" | sed 's/^status: toggles: [a-z]* \([0-9]*x[0-9]*\) on .*/\1/')
+	b=$(grep -m1 "^status: toggles: $w " "$OUT/toggles-1920x1080.out" | sed 's/^status: toggles: [a-z]* \([0-9]*x[0-9]*\) on .*/\1/')
+	sizes="$sizes $w $a -> $b;"
+	if [ -z "$a" ] || [ -z "$b" ] || [ "${b%x*}" -le "${a%x*}" ] || [ "${b#*x}" -le "${a#*x}" ] ||
+	   [ "${b%x*}" -gt 1728 ] || [ "${b#*x}" -gt 972 ]; then bad="$bad $w ($a -> $b)"; fi
+done
+if [ -z "$bad" ]; then pass "defect15-default-sizes-grow-1920: plot windows use a 1920x1080 screen, within 90 %:$sizes"
+else fail defect15-default-sizes-grow-1920 "not grown or too large:$bad"; fi
