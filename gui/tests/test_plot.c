@@ -610,6 +610,12 @@ static void draw_cut(enum view_id id, struct view_ctx *v, int w, int h, struct p
 	plot_text_sink_attach(cr, sink);
 	plot_cut_sink_attach(cr, cut);
 	assert_int_equal(view_draw(id, cr, w, h, v), 0);
+	{
+		/* kept to be looked at: build/test-out/gui-plot/cut-NAME-WxH.png */
+		char path[4200];
+		snprintf(path, sizeof(path), "%s/cut-%s-%dx%d.png", outdir, view_get(id)->name, w, h);
+		cairo_surface_write_to_png(surf, path);
+	}
 	cairo_destroy(cr);
 	cairo_surface_destroy(surf);
 }
