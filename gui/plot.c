@@ -834,6 +834,7 @@ void plot_hit_rect(cairo_t *cr, struct plot_rect r, const char *series, const ch
 {
 	struct plot_hit *e = hit_new(cr);
 	double x0 = r.x, y0 = r.y, x1 = r.x + r.w, y1 = r.y + r.h;
+	char *end = NULL;
 
 	if (!e)
 		return;
@@ -843,7 +844,10 @@ void plot_hit_rect(cairo_t *cr, struct plot_rect r, const char *series, const ch
 	e->py = fmin(y0, y1);
 	e->pw = fabs(x1 - x0);
 	e->ph = fabs(y1 - y0);
-	e->x = NAN;
+	/* a numeric column label ("4": threads N) is the hit's x too, as a chart point's */
+	e->x = x_text && *x_text ? strtod(x_text, &end) : NAN;
+	if (!x_text || !*x_text || *end)
+		e->x = NAN;
 	e->y = y;
 	e->y_unit = unit;
 	snprintf(e->x_text, sizeof(e->x_text), "%s", x_text ? x_text : "");

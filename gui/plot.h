@@ -154,7 +154,8 @@ void plot_hits_attach(cairo_t *cr, struct plot_hits *h);
 void plot_hits_reset(struct plot_hits *h);   /* n = 0, keeps the buffer */
 void plot_hits_free(struct plot_hits *h);
 /* Records rectangle r (user units) drawn for value y of `series` in column x_text (a stacked
- * column's layer: "IT_barrier" at "threads N" = "4"), when a hit sink is attached. */
+ * column's layer: "IT_barrier" at "threads N" = "4"; a numeric label is its x too, else x is
+ * NAN), when a hit sink is attached. */
 void plot_hit_rect(cairo_t *cr, struct plot_rect r, const char *series, const char *x_label,
 		   const char *x_text, const char *y_label, double y, enum plot_unit unit);
 /* The recorded point nearest (x, y) within max_d pixels, or NULL; a rectangle is at distance 0

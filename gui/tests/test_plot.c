@@ -766,6 +766,7 @@ static void defect15_hover_stacked_columns(void **state)
 		assert_true(k <= MODEL_LAST_SOURCE);
 		pt = model_point_at(&m, m.methods[mi].name, atoi(h->x_text));
 		assert_non_null(pt);
+		assert_true(h->x == pt->n);   /* a click there focuses that N, as on a point */
 		plot_format_seconds(val, sizeof(val), pt->fig[k].v / pt->n);
 		snprintf(want, sizeof(want), "%s: threads N = %d, latency = %s", h->series, pt->n, val);
 		plot_hit_text(h, text, sizeof(text));
