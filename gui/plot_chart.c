@@ -118,7 +118,9 @@ int plot_hbars_draw(cairo_t *cr, struct plot_rect r, const struct plot_hbars *b)
 	plot_ticks_make(&t, &ax, 0, hi > 0 ? hi : 1);
 	x0 = r.x + fmin(lw, r.w * 0.35) + 20;
 	x1 = r.x + r.w - tw - 24;
-	row = fmin(34, (r.h - 100) / (double)b->n);
+	/* rows of 34 px, taller in a tall window (as if it held 12 bars), so a few bars on a
+	 * large screen do not leave most of it empty */
+	row = fmin(fmax(34, (r.h - 100) / 12), (r.h - 100) / (double)b->n);
 	bh = row * 0.62;
 	/* grid and ticks */
 	plot_set_font(cr, PLOT_FONT_TICK);
