@@ -12,6 +12,7 @@
 #include <string.h>
 
 static const cairo_user_data_key_t sink_key;
+static const cairo_user_data_key_t cut_key;   /* the cut-off text sink */
 static const cairo_user_data_key_t hits_key;
 
 /* Okabe & Ito (2008), reordered so the first colours are the most distinct on white; olive
@@ -67,9 +68,13 @@ void plot_text_sink_free(struct plot_text_sink *sink)
 	memset(sink, 0, sizeof(*sink));
 }
 
-static void sink_add(cairo_t *cr, const char *s)
+void plot_cut_sink_attach(cairo_t *cr, struct plot_text_sink *sink)
 {
-	struct plot_text_sink *k = cairo_get_user_data(cr, &sink_key);
+	cairo_set_user_data(cr, &cut_key, sink, NULL);
+}
+
+static void sink_put(struct plot_text_sink *k, const char *s)
+{
 	size_t n = strlen(s);
 
 	if (!k)
@@ -88,6 +93,41 @@ static void sink_add(cairo_t *cr, const char *s)
 	k->len += n;
 	k->buf[k->len++] = '\n';
 	k->buf[k->len] = '\0';
+}
+
+/* Hands s, drawn from the current point, to the sinks: the text sink always, the cut sink when
+ * its ink is not wholly inside the clip (device pixels, half a pixel of slack). */
+static void sink_add(cairo_t *cr, const char *s)
+{
+	struct plot_text_sink *k = cairo_get_user_data(cr, &sink_key);
+	struct plot_text_sink *cut = cairo_get_user_data(cr, &cut_key);
+	cairo_text_extents_t e;
+	double x0, y0, cx1, cy1, cx2, cy2, lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY,
+	       hi_y = -INFINITY;
+	int c;
+
+	sink_put(k, s);
+	if (!cut || !cairo_has_current_point(cr))
+		return;
+	cairo_get_current_point(cr, &x0, &y0);   /* after the text: its end */
+	cairo_text_extents(cr, s, &e);
+	x0 -= e.x_advance;
+	y0 -= e.y_advance;
+	for (c = 0; c < 4; c++) {
+		double x = x0 + e.x_bearing + (c & 1 ? e.width : 0);
+		double y = y0 + e.y_bearing + (c & 2 ? e.height : 0);
+		cairo_user_to_device(cr, &x, &y);
+		lo_x = fmin(lo_x, x);
+		hi_x = fmax(hi_x, x);
+		lo_y = fmin(lo_y, y);
+		hi_y = fmax(hi_y, y);
+	}
+	cairo_save(cr);
+	cairo_identity_matrix(cr);
+	cairo_clip_extents(cr, &cx1, &cy1, &cx2, &cy2);
+	cairo_restore(cr);
+	if (e.width > 0 && (lo_x < cx1 - 0.5 || lo_y < cy1 - 0.5 || hi_x > cx2 + 0.5 || hi_y > cy2 + 0.5))
+		sink_put(cut, s);
 }
 
 void plot_set_font(cairo_t *cr, enum plot_font f)
@@ -474,11 +514,14 @@ static void draw_axis_x(cairo_t *cr, const struct plot_ticks *t, const struct pl
 	plot_text(cr, pa.x + pa.w / 2, pa.y + pa.h + 38, PLOT_CENTER, label);
 }
 
+/* The y axis of plot area pa in a chart drawn into r. */
 static double draw_axis_y(cairo_t *cr, const struct plot_ticks *t, const struct plot_map *my,
-			  struct plot_rect pa, const struct plot_axis *a)
+			  struct plot_rect pa, const struct plot_axis *a, struct plot_rect r)
 {
-	char label[160];
+	char label[160], base[160], *open, *close;
 	double wmax = 0, above = INFINITY;   /* baseline of the last label drawn */
+	double tw, cy, top, bottom;
+	struct plot_axis short_a;
 	int i;
 
 	plot_set_font(cr, PLOT_FONT_TICK);
@@ -502,7 +545,28 @@ static double draw_axis_y(cairo_t *cr, const struct plot_ticks *t, const struct 
 	/* a short plot (small window): the smaller font, so the title stays within the chart */
 	if (plot_text_width(cr, label) > pa.h + 40)
 		plot_set_font(cr, PLOT_FONT_SMALL);
-	plot_text_vertical(cr, pa.x - wmax - 18, pa.y + pa.h / 2, label);
+	/* centred on the plot area, but within the chart's rectangle: a long title beside a
+	 * short plot (the sources window at 800x600) moves down into the free corner left of
+	 * the x axis instead of running off the top */
+	top = r.y + 26;                                     /* below the chart's title */
+	bottom = fmin(r.y + r.h, pa.y + pa.h + 50) - 2;     /* above the legend, if below */
+	tw = plot_text_width(cr, label);
+	/* still too long: its parenthesised asides go first ("per-thread latency (source / N)"
+	 * keeps "per-thread latency"), never the unit or the scale */
+	snprintf(base, sizeof(base), "%s", a->label ? a->label : "");
+	while (tw > bottom - top && (open = strstr(base, " (")) && (close = strchr(open, ')'))) {
+		memmove(open, close + 1, strlen(close + 1) + 1);
+		short_a = *a;
+		short_a.label = base;
+		axis_title(label, sizeof(label), &short_a, t);
+		tw = plot_text_width(cr, label);
+	}
+	cy = pa.y + pa.h / 2;
+	if (cy + tw / 2 > bottom)
+		cy = bottom - tw / 2;
+	if (cy - tw / 2 < top)
+		cy = top + tw / 2;
+	plot_text_vertical(cr, pa.x - wmax - 18, cy, label);
 	return wmax;
 }
 
@@ -725,24 +789,35 @@ void plot_hits_free(struct plot_hits *h)
 	memset(h, 0, sizeof(*h));
 }
 
-/* Records a marker of series s at data (x, y), drawn at user (ux, uy). */
-static void hit_add(cairo_t *cr, const struct plot_chart *c, const struct plot_series *s,
-		    double x, double y, double ux, double uy)
+/* A new, zeroed hit in the sink attached to cr, or NULL (none attached, out of memory). */
+static struct plot_hit *hit_new(cairo_t *cr)
 {
 	struct plot_hits *h = cairo_get_user_data(cr, &hits_key);
 	struct plot_hit *e;
 
 	if (!h)
-		return;
+		return NULL;
 	if (h->n == h->cap) {
 		size_t cap = h->cap ? 2 * h->cap : 64;
 		struct plot_hit *v = realloc(h->v, cap * sizeof(*v));
 		if (!v)
-			return;   /* best effort, as the text sink */
+			return NULL;   /* best effort, as the text sink */
 		h->v = v;
 		h->cap = cap;
 	}
 	e = &h->v[h->n++];
+	memset(e, 0, sizeof(*e));
+	return e;
+}
+
+/* Records a marker of series s at data (x, y), drawn at user (ux, uy). */
+static void hit_add(cairo_t *cr, const struct plot_chart *c, const struct plot_series *s,
+		    double x, double y, double ux, double uy)
+{
+	struct plot_hit *e = hit_new(cr);
+
+	if (!e)
+		return;
 	cairo_user_to_device(cr, &ux, &uy);
 	e->px = ux;
 	e->py = uy;
@@ -754,6 +829,33 @@ static void hit_add(cairo_t *cr, const struct plot_chart *c, const struct plot_s
 	snprintf(e->y_label, sizeof(e->y_label), "%s", c->y.label ? c->y.label : "y");
 }
 
+void plot_hit_rect(cairo_t *cr, struct plot_rect r, const char *series, const char *x_label,
+		   const char *x_text, const char *y_label, double y, enum plot_unit unit)
+{
+	struct plot_hit *e = hit_new(cr);
+	double x0 = r.x, y0 = r.y, x1 = r.x + r.w, y1 = r.y + r.h;
+	char *end = NULL;
+
+	if (!e)
+		return;
+	cairo_user_to_device(cr, &x0, &y0);
+	cairo_user_to_device(cr, &x1, &y1);
+	e->px = fmin(x0, x1);
+	e->py = fmin(y0, y1);
+	e->pw = fabs(x1 - x0);
+	e->ph = fabs(y1 - y0);
+	/* a numeric column label ("4": threads N) is the hit's x too, as a chart point's */
+	e->x = x_text && *x_text ? strtod(x_text, &end) : NAN;
+	if (!x_text || !*x_text || *end)
+		e->x = NAN;
+	e->y = y;
+	e->y_unit = unit;
+	snprintf(e->x_text, sizeof(e->x_text), "%s", x_text ? x_text : "");
+	snprintf(e->series, sizeof(e->series), "%s", series ? series : "");
+	snprintf(e->x_label, sizeof(e->x_label), "%s", x_label ? x_label : "x");
+	snprintf(e->y_label, sizeof(e->y_label), "%s", y_label ? y_label : "y");
+}
+
 const struct plot_hit *plot_hits_nearest(const struct plot_hits *h, double x, double y,
 					 double max_d)
 {
@@ -762,10 +864,14 @@ const struct plot_hit *plot_hits_nearest(const struct plot_hits *h, double x, do
 	size_t i;
 
 	for (i = 0; h && i < h->n; i++) {
-		double d = (h->v[i].px - x) * (h->v[i].px - x) + (h->v[i].py - y) * (h->v[i].py - y);
-		if (d <= bd) {
+		const struct plot_hit *e = &h->v[i];
+		/* from a rectangle: to its nearest edge, 0 inside */
+		double dx = x < e->px ? e->px - x : x > e->px + e->pw ? x - e->px - e->pw : 0;
+		double dy = y < e->py ? e->py - y : y > e->py + e->ph ? y - e->py - e->ph : 0;
+		double d = dx * dx + dy * dy;
+		if (d < bd || (d == bd && (!best || e->pw * e->ph <= best->pw * best->ph))) {
 			bd = d;
-			best = &h->v[i];
+			best = e;
 		}
 	}
 	return best;
@@ -775,7 +881,9 @@ void plot_hit_text(const struct plot_hit *h, char *buf, size_t len)
 {
 	char xs[32], ys[32];
 
-	if (h->x == floor(h->x) && fabs(h->x) < 1e4)
+	if (h->x_text[0])
+		snprintf(xs, sizeof(xs), "%s", h->x_text);
+	else if (h->x == floor(h->x) && fabs(h->x) < 1e4)
 		snprintf(xs, sizeof(xs), "%.0f", h->x);
 	else
 		plot_format_si(xs, sizeof(xs), h->x);
@@ -969,7 +1077,7 @@ int plot_chart_draw(cairo_t *cr, struct plot_rect r, const struct plot_chart *c)
 
 	cairo_set_line_width(cr, 1);
 	draw_axis_x(cr, &tx, &mx, pa, &c->x);
-	draw_axis_y(cr, &ty, &my, pa, &c->y);
+	draw_axis_y(cr, &ty, &my, pa, &c->y, r);
 	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
 	cairo_rectangle(cr, floor(pa.x) + 0.5, floor(pa.y) + 0.5, floor(pa.w), floor(pa.h));
 	cairo_stroke(cr);

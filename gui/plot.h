@@ -35,6 +35,10 @@ struct plot_text_sink {
 };
 void plot_text_sink_attach(cairo_t *cr, struct plot_text_sink *sink);
 void plot_text_sink_free(struct plot_text_sink *sink);
+/* Text cut off: while attached, every string whose ink is not wholly inside the cairo_t's clip
+ * (an image surface's edges) also goes to this sink — what the edge of a window hides. The
+ * layout tests draw a window at a screen's size and want it empty. */
+void plot_cut_sink_attach(cairo_t *cr, struct plot_text_sink *sink);
 
 void plot_set_font(cairo_t *cr, enum plot_font f);
 /* Draws `s` (UTF-8) with its baseline at y, aligned on x; returns its width. */
@@ -134,8 +138,10 @@ void plot_marker(cairo_t *cr, double x, double y, enum plot_marker m, double siz
  * with its position in device pixels, its series and its value, so a window can answer "what
  * is under the pointer" from the drawing it shows (no second layout code to keep in step). */
 struct plot_hit {
-	double px, py;          /* device pixels */
+	double px, py;          /* device pixels: a marker's centre, a rectangle's corner */
+	double pw, ph;          /* a rectangle (a stacked column's layer): its size, else 0 */
 	double x, y;            /* data */
+	char x_text[32];        /* a column's label, in place of x when set */
 	char series[96];
 	char x_label[48], y_label[64];
 	enum plot_unit y_unit;
@@ -147,7 +153,13 @@ struct plot_hits {
 void plot_hits_attach(cairo_t *cr, struct plot_hits *h);
 void plot_hits_reset(struct plot_hits *h);   /* n = 0, keeps the buffer */
 void plot_hits_free(struct plot_hits *h);
-/* The recorded point nearest (x, y) within max_d pixels, or NULL. */
+/* Records rectangle r (user units) drawn for value y of `series` in column x_text (a stacked
+ * column's layer: "IT_barrier" at "threads N" = "4"; a numeric label is its x too, else x is
+ * NAN), when a hit sink is attached. */
+void plot_hit_rect(cairo_t *cr, struct plot_rect r, const char *series, const char *x_label,
+		   const char *x_text, const char *y_label, double y, enum plot_unit unit);
+/* The recorded point nearest (x, y) within max_d pixels, or NULL; a rectangle is at distance 0
+ * from the points inside it (the smallest one wins among those containing (x, y)). */
 const struct plot_hit *plot_hits_nearest(const struct plot_hits *h, double x, double y,
 					 double max_d);
 /* "fixed: threads N = 2, average latency L(W,N) = 2.21 ms". */
@@ -207,8 +219,16 @@ struct plot_table {
 	const char *const *cells;   /* [row * n_cols + col] */
 	size_t n_rows;
 	int status_col;
+	int compact;                /* a short window: title, header and rows closer together
+				       (PLOT_TABLE_HEAD + rows of PLOT_TABLE_ROW_COMPACT) */
 };
-/* Draws as many rows as fit; returns the number drawn. */
+/* Where the first row's baseline is below a table's top, less one row, and a row's height. */
+#define PLOT_TABLE_HEAD 48
+#define PLOT_TABLE_ROW 19
+#define PLOT_TABLE_HEAD_COMPACT 34
+#define PLOT_TABLE_ROW_COMPACT 16
+/* Draws as many rows as fit (a last "... N more rows" line when some do not); returns the number
+ * drawn. Row k is drawn when head + (k + 1) rows fit above the rectangle's bottom edge. */
 size_t plot_table_draw(cairo_t *cr, struct plot_rect r, const struct plot_table *t);
 
 /* The upper-triangular scalability matrix of Scale-Graph Fig. 14: rows N, columns N', each

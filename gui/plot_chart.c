@@ -23,6 +23,26 @@ static void text_fit(cairo_t *cr, double x0, double x1, double y, enum plot_font
 		plot_text(cr, (x0 + x1) / 2, y, PLOT_CENTER, t);
 }
 
+/* Draws s from x, cut with an ellipsis at x_max (a long reason in a narrow window): the cut
+ * text ends inside the window, where it can be read, instead of at its edge. */
+static void text_cut(cairo_t *cr, double x, double y, double x_max, const char *s)
+{
+	char buf[512];
+	size_t n = strlen(s);
+
+	if (x + plot_text_width(cr, s) <= x_max || n >= sizeof(buf) - 4) {
+		plot_text(cr, x, y, PLOT_LEFT, s);
+		return;
+	}
+	do {
+		while (n > 0 && ((unsigned char)s[--n] & 0xc0) == 0x80)
+			;   /* back to the start of a UTF-8 character */
+		snprintf(buf, sizeof(buf), "%.*s\xe2\x80\xa6", (int)n, s);
+	} while (n > 0 && x + plot_text_width(cr, buf) > x_max);
+	if (n > 0)
+		plot_text(cr, x, y, PLOT_LEFT, buf);
+}
+
 static void draw_title(cairo_t *cr, struct plot_rect r, const char *title)
 {
 	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
@@ -34,6 +54,45 @@ static void draw_note(cairo_t *cr, double x, double y, double max_w, const char 
 	plot_set_font(cr, PLOT_FONT_SMALL);
 	cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
 	plot_text_wrapped(cr, x, y, max_w, 15, note);
+}
+
+/* A bar's label right-aligned on x1 in its row at y: in the small font when it is wider than
+ * [x0, x1] (the label column is at most 35 % of the chart), on two lines when the row has room
+ * ("walk [throttled: ~1.2 ms more in its callers]"), else cut with an ellipsis. */
+static void bar_label(cairo_t *cr, double x0, double x1, double y, double row, const char *s)
+{
+	char a[256];
+	const char *sp;
+	size_t k;
+
+	plot_set_font(cr, PLOT_FONT_LABEL);
+	if (plot_text_width(cr, s) <= x1 - x0) {
+		plot_text(cr, x1, y + row / 2 + 4, PLOT_RIGHT, s);
+		return;
+	}
+	plot_set_font(cr, PLOT_FONT_SMALL);
+	if (plot_text_width(cr, s) <= x1 - x0) {
+		plot_text(cr, x1, y + row / 2 + 4, PLOT_RIGHT, s);
+		return;
+	}
+	/* the last space that leaves the first line within the column */
+	for (sp = NULL, k = 0; row >= 24 && s[k] && k < sizeof(a) - 1; k++)
+		if (s[k] == ' ') {
+			snprintf(a, sizeof(a), "%.*s", (int)k, s);
+			if (plot_text_width(cr, a) > x1 - x0)
+				break;
+			sp = s + k;
+		}
+	if (sp) {
+		snprintf(a, sizeof(a), "%.*s", (int)(sp - s), s);
+		plot_text(cr, x1, y + row / 2 - 2, PLOT_RIGHT, a);
+		if (plot_text_width(cr, sp + 1) <= x1 - x0)
+			plot_text(cr, x1, y + row / 2 + 10, PLOT_RIGHT, sp + 1);
+		else
+			text_cut(cr, x0, y + row / 2 + 10, x1, sp + 1);
+		return;
+	}
+	text_cut(cr, x0, y + row / 2 + 4, x1, s);
 }
 
 int plot_hbars_draw(cairo_t *cr, struct plot_rect r, const struct plot_hbars *b)
@@ -59,7 +118,9 @@ int plot_hbars_draw(cairo_t *cr, struct plot_rect r, const struct plot_hbars *b)
 	plot_ticks_make(&t, &ax, 0, hi > 0 ? hi : 1);
 	x0 = r.x + fmin(lw, r.w * 0.35) + 20;
 	x1 = r.x + r.w - tw - 24;
-	row = fmin(34, (r.h - 100) / (double)b->n);
+	/* rows of 34 px, taller in a tall window (as if it held 12 bars), so a few bars on a
+	 * large screen do not leave most of it empty */
+	row = fmin(fmax(34, (r.h - 100) / 12), (r.h - 100) / (double)b->n);
 	bh = row * 0.62;
 	/* grid and ticks */
 	plot_set_font(cr, PLOT_FONT_TICK);
@@ -82,8 +143,8 @@ int plot_hbars_draw(cairo_t *cr, struct plot_rect r, const struct plot_hbars *b)
 		const struct plot_bar *p = &b->bars[i];
 		double w = isfinite(p->value) ? (p->value - t.lo) / (t.hi - t.lo) * (x1 - x0) : 0;
 		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+		bar_label(cr, r.x + 4, x0 - 8, y, row, p->label);
 		plot_set_font(cr, PLOT_FONT_LABEL);
-		plot_text(cr, x0 - 8, y + row / 2 + 4, PLOT_RIGHT, p->label);
 		if (isfinite(p->value)) {
 			plot_color(cr, b->color);
 			cairo_rectangle(cr, x0, y + (row - bh) / 2, w, bh);
@@ -105,7 +166,7 @@ int plot_stack_draw(cairo_t *cr, struct plot_rect r, const struct plot_stack *s)
 {
 	struct plot_axis ay = { s->y_label, PLOT_LINEAR, s->unit, NAN, NAN, 1 };
 	struct plot_ticks t;
-	struct plot_rect pa;
+	struct plot_rect pa, lr;
 	char note[512] = "";
 	double hi = 0, lo = 0, lw = 0, yw = 0, colw;
 	size_t g, l, every;
@@ -166,13 +227,19 @@ int plot_stack_draw(cairo_t *cr, struct plot_rect r, const struct plot_stack *s)
 			h = v / (t.hi - t.lo) * pa.h;
 			plot_color(cr, s->layer_colors ? s->layer_colors[l] : (int)l);
 			if (v >= 0) {
-				cairo_rectangle(cr, x, yu - h, colw * 0.64, h);
+				lr = (struct plot_rect){ x, yu - h, colw * 0.64, h };
 				yu -= h;
 			} else {
-				cairo_rectangle(cr, x, yd, colw * 0.64, -h);
+				lr = (struct plot_rect){ x, yd, colw * 0.64, -h };
 				yd -= h;
 			}
+			cairo_rectangle(cr, lr.x, lr.y, lr.w, lr.h);
 			cairo_fill(cr);
+			/* value on hover: the layer under the pointer names its source, its column
+			 * and its value (a zero layer has no area to point at) */
+			if (v != 0)
+				plot_hit_rect(cr, lr, s->layer_labels[l], s->x_label, s->group_labels[g],
+					      s->y_label, v, s->unit);
 		}
 		cairo_restore(cr);
 		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
@@ -217,13 +284,17 @@ int plot_stack_draw(cairo_t *cr, struct plot_rect r, const struct plot_stack *s)
 
 size_t plot_table_draw(cairo_t *cr, struct plot_rect r, const struct plot_table *t)
 {
-	double colx[32], w[32], y, row = 19;
+	double colx[32], w[32], y, row = t->compact ? PLOT_TABLE_ROW_COMPACT : PLOT_TABLE_ROW;
 	size_t i, c, drawn = 0;
 
 	if (t->n_cols == 0 || t->n_cols > 32)
 		return 0;
 	cairo_save(cr);
-	draw_title(cr, r, t->title);
+	if (t->compact) {
+		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+		text_fit(cr, r.x + 4, r.x + r.w - 4, r.y + 15, PLOT_FONT_TITLE, t->title);
+	} else
+		draw_title(cr, r, t->title);
 	plot_set_font(cr, PLOT_FONT_LABEL);
 	for (c = 0; c < t->n_cols; c++)
 		w[c] = plot_text_width(cr, t->headers[c]);
@@ -234,7 +305,7 @@ size_t plot_table_draw(cairo_t *cr, struct plot_rect r, const struct plot_table 
 	colx[0] = r.x + 10;
 	for (c = 1; c < t->n_cols; c++)
 		colx[c] = colx[c - 1] + w[c - 1] + 18;
-	y = r.y + 48;
+	y = r.y + (t->compact ? PLOT_TABLE_HEAD_COMPACT : PLOT_TABLE_HEAD);
 	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 	plot_set_font(cr, PLOT_FONT_LABEL);
 	for (c = 0; c < t->n_cols; c++)
@@ -257,7 +328,7 @@ size_t plot_table_draw(cairo_t *cr, struct plot_rect r, const struct plot_table 
 		}
 		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 		for (c = 0; c < t->n_cols; c++)
-			plot_text(cr, colx[c], y, PLOT_LEFT, t->cells[i * t->n_cols + c]);
+			text_cut(cr, colx[c], y, r.x + r.w - 6, t->cells[i * t->n_cols + c]);
 	}
 	if (drawn < t->n_rows) {
 		char more[64];

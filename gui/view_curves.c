@@ -180,6 +180,66 @@ static void t_seq_note(char *buf, size_t len, const struct model *m, int only)
 	}
 }
 
+/* Why S(1) is not 1 (when it is not, by more than 5 %): T_seq is the sequential program's time,
+ * T_para(1) the parallel program's on one thread, which also synchronises, starts and joins its
+ * threads and is traced — its latency L(W,1) says how much. Not a mixed baseline: each point's
+ * T_seq is named by t_seq_note. One line per distinct (T_seq, T_para) pair of the shown methods
+ * (the methods sharing the N=1 run together), at most three. */
+static void s1_note(char *buf, size_t len, const struct model *m)
+{
+	struct { double s, ts, tp, l; char who[160]; } e[3];
+	size_t ne = 0, i, j, k, more = 0;
+	char item[400], a[32], b[32], c[32], ml[160];
+
+	for (i = 0; i < m->n_methods; i++) {
+		const struct model_method *me = &m->methods[i];
+		for (j = 0; me->shown && j < me->n_pts; j++) {
+			const struct model_point *p = &me->pts[j];
+			double sv = fig_value(&p->fig[MODEL_S]), ts = fig_value(&p->fig[MODEL_T_SEQ]);
+			double tp = fig_value(&p->fig[MODEL_T_PARA]);
+			if (p->n != 1 || !isfinite(sv) || fabs(sv - 1) <= 0.05)
+				continue;
+			model_method_label(m, i, ml, sizeof(ml));
+			for (k = 0; k < ne && !(e[k].ts == ts && e[k].tp == tp); k++)
+				;
+			if (k == ne && ne == 3) {
+				more++;
+				continue;
+			}
+			if (k == ne) {
+				e[ne].s = sv;
+				e[ne].ts = ts;
+				e[ne].tp = tp;
+				e[ne].l = fig_value(&p->fig[MODEL_L]);
+				snprintf(e[ne++].who, sizeof(e[0].who), "%s", ml);
+			} else {
+				size_t n = strlen(e[k].who);
+				snprintf(e[k].who + n, sizeof(e[k].who) - n, ", %s", ml);
+			}
+		}
+	}
+	if (ne == 0)
+		return;
+	plot_note_add(buf, len, "", "\n", "Why S(1) is not 1: T_seq is the sequential program's time, "
+		      "T_para(1) the parallel program's on one thread, which also waits, synchronises, "
+		      "starts its threads and is traced (its latency L(W,1)):");
+	for (k = 0; k < ne; k++) {
+		plot_format_seconds(a, sizeof(a), e[k].ts);
+		plot_format_seconds(b, sizeof(b), e[k].tp);
+		if (isfinite(e[k].l))
+			plot_format_seconds(c, sizeof(c), e[k].l);
+		else
+			snprintf(c, sizeof(c), "n/a");
+		snprintf(item, sizeof(item), "  %s: S(1) = %.3g = %s / %s, L(W,1) = %s", e[k].who, e[k].s,
+			 a, b, c);
+		plot_note_add(buf, len, "", "\n", item);
+	}
+	if (more) {
+		snprintf(item, sizeof(item), "  (and %zu more N=1 point%s)", more, more == 1 ? "" : "s");
+		plot_note_add(buf, len, "", "\n", item);
+	}
+}
+
 static struct plot_axis axis_n(void)
 {
 	return (struct plot_axis){ "threads N", PLOT_LOG2, PLOT_UNIT_NONE, NAN, NAN, 0 };
@@ -267,7 +327,7 @@ int view_time_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	struct view_pool p;
 	struct plot_chart c, first;
 	struct px_marks pm;
-	char title[256], note[1024] = "";
+	char title[256], note[2048] = "";
 	size_t base;
 	double lh, ch;
 	int rc;
@@ -285,6 +345,7 @@ int view_time_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	/* S and E divide by T_seq: say which, per point (a traced N=1 run at one size, an
 	 * untraced sequential wall time at another must not pass for one baseline) */
 	t_seq_note(note, sizeof(note), m, -1);
+	s1_note(note, sizeof(note), m);
 	c.note = note;
 	/* one legend for the three charts (same methods), at the bottom: small windows keep
 	 * their plots readable */

@@ -65,6 +65,56 @@ static void format_w(char *buf, size_t len, double w)
 	plot_format_si(buf, len, w);
 }
 
+/* Height of the browser page with every row: three tables (a title, a header line and their
+ * rows, then a gap) as the export draws them. */
+static double browser_natural_h(size_t machine, size_t methods, size_t fails)
+{
+	return 3 * (60 + 19.0) + 19.0 * (double)(machine + methods + fails);
+}
+
+/* Compact tables: a table of k row slots advances the page by this much. */
+static double compact_advance(size_t k)
+{
+	return PLOT_TABLE_HEAD_COMPACT + PLOT_TABLE_ROW_COMPACT * (double)k + 8;
+}
+
+/* Shares the row slots a page of height h has among three compact tables of rows[t] rows: each
+ * gets up to 2 first (the last of them "... N more rows" when it has more), then the others go
+ * round, the failed runs first. A truncated table's last slot is its "more" line. */
+static void browser_share_rows(double h, const size_t rows[3], size_t slots[3])
+{
+	static const int order[3] = { 2, 1, 0 };
+	long left = (long)floor((h - 3 * compact_advance(0)) / PLOT_TABLE_ROW_COMPACT);
+	int t, k, more = 1;
+
+	for (t = 0; t < 3; t++) {
+		slots[t] = rows[t] < 2 ? rows[t] : 2;
+		left -= (long)slots[t];
+	}
+	while (left > 0 && more)
+		for (k = 0, more = 0; k < 3 && left > 0; k++) {
+			t = order[k];
+			if (slots[t] < rows[t]) {
+				slots[t]++;
+				left--;
+				more = 1;
+			}
+		}
+}
+
+/* Draws compact table t at y with `slots` row slots; returns how far the page advances. */
+static double compact_table(cairo_t *cr, double w, double y, const struct plot_table *t, size_t slots)
+{
+	/* plot_table_draw draws row k when head + (k + 1) rows fit: all rows with room for one
+	 * more, or slots - 1 rows and the "more" line in the last slot */
+	double rh = slots >= t->n_rows ?
+		PLOT_TABLE_HEAD_COMPACT + PLOT_TABLE_ROW_COMPACT * (double)(t->n_rows + 1) + 1 :
+		PLOT_TABLE_HEAD_COMPACT + PLOT_TABLE_ROW_COMPACT * (double)slots + 4;
+
+	plot_table_draw(cr, (struct plot_rect){ 0, y, w, rh }, t);
+	return compact_advance(slots >= t->n_rows ? t->n_rows : slots);
+}
+
 int view_browser_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 {
 	static const char *const mh[] = { "key", "value" };
@@ -131,28 +181,65 @@ int view_browser_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 		tbuf_set(&ft, j, 5, "%s", ru->reason[0] ? ru->reason : "-");
 		j++;
 	}
-	view_title(title, sizeof(title), v, "Machine");
-	pt = (struct plot_table){ title, mh, 2, mt.p, mt.n_rows, -1 };
-	drawn = plot_table_draw(cr, (struct plot_rect){ 0, 0, w, 60 + 19.0 * (double)(mt.n_rows + 1) }, &pt);
-	y = 60 + 19.0 * (double)(drawn + 1);
-	pt = (struct plot_table){ "Scaling methods and their runs", th, 7, tt.p, tt.n_rows, -1 };
-	drawn = plot_table_draw(cr, (struct plot_rect){ 0, y, w, 60 + 19.0 * (double)(tt.n_rows + 1) }, &pt);
-	y += 60 + 19.0 * (double)(drawn + 1);
-	pt = (struct plot_table){ "Runs not ok", fh, 6, ft.p, ft.n_rows, 4 };
 	if (ft.n_rows == 0) {
 		/* only a list that has runs can say they all finished */
 		static const char *const none[] = { "-", "", "", "", "ok", "every run finished" };
 		static const char *const empty[] = { "-", "", "", "", "-", "no runs (no experiment "
 						     "loaded, or none run yet)" };
-		pt.cells = m->n_runs ? none : empty;
-		pt.n_rows = 1;
+		for (i = 0; i < 6; i++)
+			tbuf_set(&ft, 0, i, "%s", m->n_runs ? none[i] : empty[i]);
 	}
-	plot_table_draw(cr, (struct plot_rect){ 0, y, w, h - y }, &pt);
+	view_title(title, sizeof(title), v, "Machine");
+	if (browser_natural_h(mt.n_rows, tt.n_rows, ft.n_rows) <= h) {
+		pt = (struct plot_table){ title, mh, 2, mt.p, mt.n_rows, -1, 0 };
+		drawn = plot_table_draw(cr, (struct plot_rect){ 0, 0, w, 60 + 19.0 * (double)(mt.n_rows + 1) }, &pt);
+		y = 60 + 19.0 * (double)(drawn + 1);
+		pt = (struct plot_table){ "Scaling methods and their runs", th, 7, tt.p, tt.n_rows, -1, 0 };
+		drawn = plot_table_draw(cr, (struct plot_rect){ 0, y, w, 60 + 19.0 * (double)(tt.n_rows + 1) }, &pt);
+		y += 60 + 19.0 * (double)(drawn + 1);
+		pt = (struct plot_table){ "Runs not ok", fh, 6, ft.p, ft.n_rows, 4, 0 };
+		plot_table_draw(cr, (struct plot_rect){ 0, y, w, h - y }, &pt);
+	} else {
+		/* a short window (the main window at 800x600 and 1366x768): the machine's keys in
+		 * pairs, tables closer together, and rows shared out so that each table, the
+		 * failed runs' above all, shows its first rows and says how many more there are */
+		static const char *const mh2[] = { "key", "value", "key", "value" };
+		struct tbuf m2 = { 0 };
+		size_t slots[3];
+		if ((rc = tbuf_init(&m2, 4, (mt.n_rows + 1) / 2 + 1)) < 0)
+			goto out;
+		for (i = 0; i < mt.n_rows; i++) {
+			tbuf_set(&m2, i / 2, (i % 2) * 2, "%s", mt.p[i * 2]);
+			tbuf_set(&m2, i / 2, (i % 2) * 2 + 1, "%s", mt.p[i * 2 + 1]);
+		}
+		for (i = 0; i < m2.n_rows * 4; i++)
+			m2.p[i] = m2.p[i] ? m2.p[i] : "";
+		browser_share_rows(h, (size_t[3]){ m2.n_rows, tt.n_rows, ft.n_rows }, slots);
+		y = 0;
+		pt = (struct plot_table){ title, mh2, 4, m2.p, m2.n_rows, -1, 1 };
+		y += compact_table(cr, w, y, &pt, slots[0]);
+		pt = (struct plot_table){ "Scaling methods and their runs", th, 7, tt.p, tt.n_rows, -1, 1 };
+		y += compact_table(cr, w, y, &pt, slots[1]);
+		pt = (struct plot_table){ "Runs not ok", fh, 6, ft.p, ft.n_rows, 4, 1 };
+		compact_table(cr, w, y, &pt, slots[2]);
+		tbuf_free(&m2);
+	}
 out:
 	tbuf_free(&mt);
 	tbuf_free(&tt);
 	tbuf_free(&ft);
 	return rc;
+}
+
+/* A function too small to show as a bar of its own: its share is under 0.05 % (it would read
+ * "0.00 %  0 s") and it carries no throttle label (a throttled function's short bar is
+ * information: its time is in its callers). */
+#define PROFILE_FOLD_SHARE 0.0005
+#define PROFILE_MAX_BARS 20
+
+static int profile_folded(const struct model_func *f, double share)
+{
+	return !(share >= PROFILE_FOLD_SHARE) && !strstr(f->name, "[throttled");
 }
 
 int view_profile_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
@@ -161,9 +248,10 @@ int view_profile_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	struct plot_bar *bars;
 	char (*text)[96];
 	struct plot_hbars hb;
-	char title[256], t[32], axis[400];
-	double total = 0;
-	size_t i, n = m->n_funcs < 20 ? m->n_funcs : 20;
+	char title[256], t[32], axis[400], fold_label[64];
+	double total = 0, fold_share = 0, fold_s = 0;
+	size_t i, n = 0, n_fold = 0, n_small = 0;
+	long fold_calls = 0;
 	int rc, own = 0;
 
 	/* an N=1 run stands in for the sequential program only when none was traced: the title
@@ -171,7 +259,7 @@ int view_profile_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	view_title(title, sizeof(title), v, m->seq_is_n1 ?
 		   "Profile of the N=1 run (no traced sequential run; join waits left out)" :
 		   "Execution profile of the sequential program");
-	if (n == 0) {
+	if (m->n_funcs == 0) {
 		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 		plot_set_font(cr, PLOT_FONT_TITLE);
 		plot_text(cr, w / 2, 20, PLOT_CENTER, title);
@@ -181,8 +269,8 @@ int view_profile_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 			plot_text(cr, w / 2, h / 2 + 22, PLOT_CENTER, m->seq_why);
 		return 0;
 	}
-	bars = calloc(n, sizeof(*bars));
-	text = calloc(n, sizeof(*text));
+	bars = calloc(PROFILE_MAX_BARS, sizeof(*bars));
+	text = calloc(PROFILE_MAX_BARS, sizeof(*text));
 	if (!bars || !text) {
 		rc = -ENOMEM;
 		goto out;
@@ -194,14 +282,42 @@ int view_profile_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 		total += m->funcs[i].excl_s;
 		own |= isnan(m->funcs[i].excl_share);
 	}
-	for (i = 0; i < n; i++) {
+	/* a bar each for the functions that show (largest first, as the model sorts them), the
+	 * rest — those under 0.05 %, and any past the 19th — folded into one last line, so six
+	 * functions at "0.00 %  0 s" do not take half the window */
+	for (i = 0; i < m->n_funcs; i++) {
 		const struct model_func *f = &m->funcs[i];
-		plot_format_seconds(t, sizeof(t), f->excl_s);
-		bars[i].label = f->name;
-		bars[i].value = !own ? f->excl_share : total > 0 ? f->excl_s / total : NAN;
-		snprintf(text[i], sizeof(text[i]), "%.2f %%  %s  %ld call%s", 100 * bars[i].value,
-			 t, f->calls, f->calls == 1 ? "" : "s");
-		bars[i].text = text[i];
+		double share = !own ? f->excl_share : total > 0 ? f->excl_s / total : NAN;
+		if (!profile_folded(f, share) && n < PROFILE_MAX_BARS - 1) {
+			plot_format_seconds(t, sizeof(t), f->excl_s);
+			bars[n].label = f->name;
+			bars[n].value = share;
+			snprintf(text[n], sizeof(text[n]), "%.2f %%  %s  %ld call%s", 100 * share,
+				 t, f->calls, f->calls == 1 ? "" : "s");
+			bars[n].text = text[n];
+			n++;
+			continue;
+		}
+		n_fold++;
+		n_small += profile_folded(f, share);
+		fold_share += isfinite(share) ? share : 0;
+		fold_s += f->excl_s;
+		fold_calls += f->calls;
+	}
+	if (n_fold) {
+		if (n_small == n_fold)
+			snprintf(fold_label, sizeof(fold_label), "%zu function%s under %.2g %%", n_fold,
+				 n_fold == 1 ? "" : "s", 100 * PROFILE_FOLD_SHARE);
+		else
+			snprintf(fold_label, sizeof(fold_label), "%zu more function%s", n_fold,
+				 n_fold == 1 ? "" : "s");
+		plot_format_seconds(t, sizeof(t), fold_s);
+		bars[n].label = fold_label;
+		bars[n].value = fold_share;
+		snprintf(text[n], sizeof(text[n]), "%.2f %%  %s  %ld call%s together", 100 * fold_share,
+			 t, fold_calls, fold_calls == 1 ? "" : "s");
+		bars[n].text = text[n];
+		n++;
 	}
 	snprintf(axis, sizeof(axis), "exclusive time, share %s%s%s%s",
 		 own ? "of the functions' summed exclusive time" :

@@ -225,8 +225,9 @@ static void input_cb(Widget w, XtPointer client, XtPointer call)
 		win_plot_matrix_select(wp, ns[i], ns[j]);
 }
 
-/* Value on hover: the status line gives the point nearest the pointer (within 10 px) as the
- * drawing recorded it; quiet while the pointer stays on the same point or on none. */
+/* Value on hover: the status line gives the point nearest the pointer (within 10 px), or the
+ * stacked column layer under it, as the drawing recorded it; quiet while the pointer stays on
+ * the same point or on none. */
 #define HOVER_PX 10
 
 static const struct plot_hit *hover_at(struct win_plot *wp, int x, int y, int force)
@@ -284,8 +285,9 @@ int xsg_cmd_hover(struct xsg_app *app, const char *arg)
 			return -ENOENT;
 		}
 		Position rx = 0, ry = 0;
-		x = (int)lround(wp->hits.v[k].px);
-		y = (int)lround(wp->hits.v[k].py);
+		/* a marker's centre, or a column layer's */
+		x = (int)lround(wp->hits.v[k].px + wp->hits.v[k].pw / 2);
+		y = (int)lround(wp->hits.v[k].py + wp->hits.v[k].ph / 2);
 		XtTranslateCoords(wp->da, (Position)x, (Position)y, &rx, &ry);
 		xsg_status(app, "hover: point %ld at %d,%d (screen %d,%d)", k, x, y, rx, ry);
 	} else if (sscanf(arg, "%d,%d", &x, &y) != 2)

@@ -182,8 +182,9 @@ int xsg_cmd_open_dialog(struct xsg_app *app, const char *arg);
 int xsg_cmd_open_recent(struct xsg_app *app, const char *arg);
 int xsg_cmd_run_dialog(struct xsg_app *app, const char *arg);
 
-/* xsg_screen.c: shrinks a drawing of window id (w x h pixels) so the window with its controls
- * takes at most 90 % of the screen. */
+/* xsg_screen.c: the drawing size of window id (its default w x h pixels in, the size to open
+ * with out): grown with a screen larger than 1366x768 (plot windows, at most 1600x1000), then
+ * shrunk so the window with its controls takes at most 90 % of the screen. */
 void xsg_fit_screen(struct xsg_app *app, enum view_id id, int *w, int *h);
 
 /* win_sites.c: the call sites behind a latency source (sites.h). Other windows move its focus

@@ -125,6 +125,33 @@ grep -q "T_seq: traced sequential run: seq.exp:fixed" "$OUT/ex-cmp/time.svg" || 
 if [ $ok -eq 1 ]; then pass "defect15-tseq-basis-noted: windows 4, 5, 6 name the T_seq of every point (N=1 run / traced sequential run, the report's basis), both when compared"
 else fail defect15-tseq-basis-noted "see above"; fi
 
+# --- defect15-speedup-at-n1: S(1) about 0.06 and E(1) under 30 % in window 4 -------------------
+# Not a mixed baseline: every point's T_seq is the traced sequential program at the point's own
+# sizes (report: t_seq_source "sequential"), and the billiards program on one thread is that
+# much slower (two barriers per iteration, locks, thread start, tracing: its L(W,1)). The window
+# now says so, with the report's S, T_seq and T_para at N=1; where T_seq is the N=1 run itself
+# (no sequential program) S(1) = 1 and it says nothing.
+s1=$(python3 -c "
+import json; d = json.load(open('$OUT/seq.json'))
+p = [x for x in d['points'] if x['model'] == 'method' and x['method'] == 'fixed' and x['N'] == 1][0]
+f = p['figures']
+print(p['t_seq_source'], f['S']['median'], f['T_seq']['median'], f['T_para']['median'])")
+set -- $s1
+line=$(tr '\n' ' ' <"$OUT/ex-seq/time.svg" | grep -o '[a-z, -]*fixed[a-z, -]*: S(1) = [0-9.e+-]* = [0-9.]* [mµun]*s / [0-9.]* [mµun]*s' | head -1)
+g_s=$(echo "$line" | sed 's/.*S(1) = \([0-9.e+-]*\) = .*/\1/')
+g_ts=$(echo "$line" | sed 's/.* = \([0-9.]* [mµun]*s\) \/ .*/\1/')
+g_tp=$(echo "$line" | sed 's/.* \/ \([0-9.]* [mµun]*s\)$/\1/')
+if [ "$1" = sequential ] && python3 -c "import sys; sys.exit(0 if abs($2 - 1) > 0.05 else 1)" &&
+   [ -n "$line" ] && grep -q "Why S(1) is not 1: T_seq is the sequential program" "$OUT/ex-seq/time.svg" &&
+   close "$g_s" "$2" &&
+   close "$(secs "$g_ts")" "$3" && close "$(secs "$g_tp")" "$4" &&
+   ! grep -q "Why S(1) is not 1" "$OUT/ex-noseq/time.svg"; then
+	pass "defect15-speedup-at-n1: T_seq is the sequential program at every point (not mixed); window 4 says why S(1) = $g_s = $g_ts / $g_tp (report: S $2, T_seq $3 s, T_para $4 s), and nothing where T_seq is the N=1 run"
+elif [ "$1" = sequential ] && python3 -c "import sys; sys.exit(0 if abs($2 - 1) <= 0.05 else 1)" &&
+     ! grep -q "Why S(1) is not 1" "$OUT/ex-seq/time.svg"; then
+	pass "defect15-speedup-at-n1: S(1) = $2 is within 5 % of 1 on this machine: no note"
+else fail defect15-speedup-at-n1 "report: basis $1 S $2 T_seq $3 T_para $4; window: '$line' ($g_s, $g_ts, $g_tp)"; fi
+
 # --- compare: the second experiment's lines and p_x in windows 5 and 7 ------------------------
 for f in latency parallelism; do
 	if grep -q "^seq.exp[: ]" "$OUT/ex-cmp/$f.svg" && grep -q "^noseq.exp[: ]" "$OUT/ex-cmp/$f.svg"; then
@@ -175,6 +202,29 @@ print([p for p in d['points'] if p['model'] == 'method' and p['method'] == 'fixe
 	else fail hover "read $v, report $L1"; fi
 else fail hover "no hover status line: $(grep 'status: .*hover\|status: latency' "$OUT/methods.out" | head -2)"; fi
 
+# --- defect15-hover-stacked-columns: hover:X,Y on a stacked column of window 6 names the source,
+# N and value (before, only the chart's points answered: "no point within 10 px"). The last
+# thing recorded is the top layer of the last column: hover:K gives its centre, hover:X,Y there
+# must read that layer, whose value is the report's figure per thread (source / N).
+# (hover:99999 fails, as it should: its status line says how many were drawn)
+SG_GUI_ECHO_STATUS=1 timeout 120 "$XSG" --poll 0 --action "open:sources;sources-method:fixed;hover:99999;quit" \
+	"$NOSEQ" >"$OUT/col-count.out" 2>"$OUT/col-count.err"
+nh=$(grep -m1 '^status: hover: no point 99999 (' "$OUT/col-count.out" | sed 's/.*(\([0-9]*\) drawn).*/\1/')
+gui_run col-k "$NOSEQ" "open:sources;sources-method:fixed;hover:$((${nh:-1} - 1));quit"
+cxy=$(grep -m1 '^status: hover: point ' "$OUT/col-k.out" | sed 's/.* at \([0-9]*,[0-9]*\) (screen.*/\1/')
+gui_run col-xy "$NOSEQ" "open:sources;sources-method:fixed;hover:$cxy;quit"
+col=$(grep -m1 '^status: sources: [A-Za-z_]*: threads N = [0-9]*, latency = ' "$OUT/col-xy.out" | cut -c18-)
+src=${col%%:*}
+cn=$(echo "$col" | sed 's/.*threads N = \([0-9]*\),.*/\1/')
+cv=${col##*= }
+rv=$(python3 -c "
+import json; d = json.load(open('$OUT/noseq.json'))
+p = [x for x in d['points'] if x['model'] == 'method' and x['method'] == 'fixed' and x['N'] == int('$cn' or 0)]
+print(p[0]['figures']['$src']['median'] / p[0]['N'] if p and '$src' in p[0]['figures'] else 'nan')" 2>/dev/null)
+if [ -n "$col" ] && [ -n "$cxy" ] && close "$(secs "$cv")" "${rv:-nan}"; then
+	pass "defect15-hover-stacked-columns: hover:$cxy on a column of window 6 reads '$col' (report: $src / N = $rv s)"
+else fail defect15-hover-stacked-columns "hover:$cxy -> '$col' ($nh drawn), report $src/N = $rv: $(grep 'status: \(hover\|sources\)' "$OUT"/col-*.out | tail -3)"; fi
+
 # the real pointer: move onto a point of window 4, the status line gives its value
 if command -v xdotool >/dev/null; then
 	gui_bg pointer 0 "$NOSEQ" "open:time;hover:1;touch:$OUT/ready;wait:20000;quit"
@@ -216,3 +266,16 @@ for size in 800x600 1366x768 1920x1080; do
 	for w in time latency sources parallelism profile; do shot_ok "sizes/$w-$size" 300 200; done
 	xvfb_stop
 done
+# --- defect15-default-sizes-grow-1920: on a 1920x1080 screen the plot windows kept the sizes made
+# for 1366x768 (time 1000x795 on a screen twice its area); now each is larger there than at
+# 1366x768 and still within 90 % of the screen
+bad=""
+for w in time latency sources parallelism profile; do
+	a=$(grep -m1 "^status: toggles: $w " "$OUT/toggles-1366x768.out" | sed 's/^status: toggles: [a-z]* \([0-9]*x[0-9]*\) on .*/\1/')
+	b=$(grep -m1 "^status: toggles: $w " "$OUT/toggles-1920x1080.out" | sed 's/^status: toggles: [a-z]* \([0-9]*x[0-9]*\) on .*/\1/')
+	sizes="$sizes $w $a -> $b;"
+	if [ -z "$a" ] || [ -z "$b" ] || [ "${b%x*}" -le "${a%x*}" ] || [ "${b#*x}" -le "${a#*x}" ] ||
+	   [ "${b%x*}" -gt 1728 ] || [ "${b#*x}" -gt 972 ]; then bad="$bad $w ($a -> $b)"; fi
+done
+if [ -z "$bad" ]; then pass "defect15-default-sizes-grow-1920: plot windows use a 1920x1080 screen, within 90 %:$sizes"
+else fail defect15-default-sizes-grow-1920 "not grown or too large:$bad"; fi

@@ -599,6 +599,187 @@ static void defect15_tseq_basis_mixed(void **state)
 	model_clear(&m);
 }
 
+/* Draws view id of v at w x h with the text and cut-off sinks attached; the cut sink gets every
+ * string that is not wholly inside the picture. */
+static void draw_cut(enum view_id id, struct view_ctx *v, int w, int h, struct plot_text_sink *sink,
+		     struct plot_text_sink *cut)
+{
+	cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
+	cairo_t *cr = cairo_create(surf);
+
+	plot_text_sink_attach(cr, sink);
+	plot_cut_sink_attach(cr, cut);
+	assert_int_equal(view_draw(id, cr, w, h, v), 0);
+	{
+		/* kept to be looked at: build/test-out/gui-plot/cut-NAME-WxH.png */
+		char path[4200];
+		snprintf(path, sizeof(path), "%s/cut-%s-%dx%d.png", outdir, view_get(id)->name, w, h);
+		cairo_surface_write_to_png(surf, path);
+	}
+	cairo_destroy(cr);
+	cairo_surface_destroy(surf);
+}
+
+/* defect15-sources-axis-title-800: at 800x600 the sources window's drawing is 720x390 (90 % of
+ * the screen less its two toggle rows); its y axis title "per-thread latency (source / N) (log)"
+ * was centred on a 110 px plot and ran off the top. Now no string of the window is cut, and the
+ * title keeps its words (its aside goes when it is too long). */
+static void defect15_sources_axis_title_800(void **state)
+{
+	struct model m;
+	struct teach_params tp;
+	struct view_ctx v;
+	struct plot_text_sink sink = { NULL, 0, 0 }, cut = { NULL, 0, 0 };
+	static const int sizes[][2] = { { 720, 390 }, { 1100, 541 }, { 1100, 620 } };
+	size_t i;
+
+	(void)state;
+	assert_int_equal(load(&m), 0);
+	teach_defaults(&tp);
+	v = (struct view_ctx){ &m, &tp, -1, -1, NULL };
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		draw_cut(VIEW_SOURCES, &v, sizes[i][0], sizes[i][1], &sink, &cut);
+		if (cut.buf)
+			fail_msg("sources at %dx%d: cut off: %s", sizes[i][0], sizes[i][1], cut.buf);
+		assert_non_null(strstr(sink.buf, "per-thread latency"));
+		plot_text_sink_free(&sink);
+		plot_text_sink_free(&cut);
+	}
+	model_clear(&m);
+}
+
+/* defect15-browser-runs-not-ok-fits: the main window's browser drawing is 720x300 at 800x600 and
+ * 1000x451 at 1366x768; the "Runs not ok" table (the failed runs' reasons) was drawn below its
+ * bottom edge. Now the page fits: every table's title and at least one row of failed runs (or a
+ * "... more rows" line) inside the picture, nothing cut. */
+static void defect15_browser_runs_not_ok_fits(void **state)
+{
+	struct model m;
+	struct teach_params tp;
+	struct view_ctx v;
+	struct plot_text_sink sink = { NULL, 0, 0 }, cut = { NULL, 0, 0 };
+	static const int sizes[][2] = { { 720, 300 }, { 1000, 451 }, { 1000, 520 }, { 1000, 760 } };
+	size_t i, r, n_bad = 0;
+
+	(void)state;
+	assert_int_equal(load(&m), 0);
+	for (r = 0; r < m.n_runs; r++)
+		n_bad += m.runs[r].status != MODEL_RUN_OK;
+	assert_true(n_bad > 0);   /* the fixture has failed runs to list */
+	teach_defaults(&tp);
+	v = (struct view_ctx){ &m, &tp, -1, -1, NULL };
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		draw_cut(VIEW_BROWSER, &v, sizes[i][0], sizes[i][1], &sink, &cut);
+		if (cut.buf)
+			fail_msg("browser at %dx%d: cut off: %s", sizes[i][0], sizes[i][1], cut.buf);
+		if (!strstr(sink.buf, "Runs not ok\n") || !strstr(sink.buf, "Scaling methods and their runs\n") ||
+		    !strstr(sink.buf, "reason\n") || !strstr(sink.buf, "failed\n"))
+			fail_msg("browser at %dx%d: a table or the failed runs missing:\n%s", sizes[i][0],
+				 sizes[i][1], sink.buf);
+		plot_text_sink_free(&sink);
+		plot_text_sink_free(&cut);
+	}
+	model_clear(&m);
+}
+
+/* defect15-profile-zero-functions-folded: the profile window listed six functions at
+ * "0.00 %  0 s" (their share rounds to 0); they fold into one "N functions under 0.05 %" line
+ * with their summed share, time and calls, while a throttled function keeps its bar and
+ * label however small its recorded share. */
+static void defect15_profile_zero_functions_folded(void **state)
+{
+	static const struct { const char *name; long calls; double s, share; } fs[] = {
+		{ "main", 1, 19.6e-6, 0.285 }, { "bil_apply", 250, 18.6e-6, 0.2707 },
+		{ "queue_add", 659, 11.7e-6, 0.1704 }, { "ex_cli_parse", 1, 0, 0 },
+		{ "bil_world_init", 1, 0, 0 }, { "ex_hash_bytes", 1000, 1e-9, 0.0001 },
+		{ "bil_queue_free", 1, 0, 0 },
+		{ "walk [throttled: ~1.2 ms more in its callers]", 5000, 0, 0 },
+	};
+	struct model m;
+	struct teach_params tp;
+	struct view_ctx v;
+	struct plot_text_sink sink = { NULL, 0, 0 }, cut = { NULL, 0, 0 };
+	size_t i;
+
+	(void)state;
+	model_init(&m);
+	for (i = 0; i < sizeof(fs) / sizeof(fs[0]); i++) {
+		struct model_func f = { (char *)fs[i].name, fs[i].calls, fs[i].s, fs[i].s, fs[i].share };
+		assert_int_equal(model_add_func(&m, &f), 0);
+	}
+	model_finish(&m);
+	teach_defaults(&tp);
+	v = (struct view_ctx){ &m, &tp, -1, -1, NULL };
+	draw_cut(VIEW_PROFILE, &v, 720, 520, &sink, &cut);
+	if (!strstr(sink.buf, "\n4 functions under 0.05 %\n0.01 %  1 ns  1003 calls together\n"))
+		fail_msg("no folded line for the four functions under 0.05 %%:\n%s", sink.buf);
+	assert_null(strstr(sink.buf, "ex_cli_parse"));
+	assert_null(strstr(sink.buf, "bil_queue_free"));
+	assert_null(strstr(sink.buf, "0.00 %  0 s  1 call\n"));
+	assert_non_null(strstr(sink.buf, "walk [throttled: ~1.2 ms more in its callers]\n"));
+	assert_non_null(strstr(sink.buf, "queue_add\n17.04 %"));
+	if (cut.buf)
+		fail_msg("profile at 720x520: cut off: %s", cut.buf);
+	plot_text_sink_free(&sink);
+	model_clear(&m);
+}
+
+/* defect15-hover-stacked-columns: the stacked columns of window 6 answered no hover (only the
+ * chart's points were recorded). Every layer drawn is recorded as a rectangle: a position in it
+ * reads its source, its column's N and its value, the model's figure per thread. */
+static void defect15_hover_stacked_columns(void **state)
+{
+	struct model m;
+	struct teach_params tp;
+	struct view_ctx v;
+	struct plot_text_sink sink = { NULL, 0, 0 };
+	struct plot_hits hits = { NULL, 0, 0 };
+	const struct plot_hit *h;
+	const struct model_point *pt;
+	char text[400], want[400], val[32];
+	size_t i, rects = 0;
+	int k, mi;
+
+	(void)state;
+	assert_int_equal(load(&m), 0);
+	teach_defaults(&tp);
+	v = (struct view_ctx){ &m, &tp, -1, -1, NULL };
+	assert_int_equal(view_set_method(VIEW_SOURCES, "fixed"), 0);
+	mi = view_chosen_method(&m, VIEW_SOURCES);
+	draw_with_sinks(VIEW_SOURCES, &v, &sink, &hits);
+	for (i = 0; i < hits.n; i++) {
+		if (hits.v[i].pw <= 0)
+			continue;
+		rects++;
+		/* the middle of the layer answers with that layer */
+		h = plot_hits_nearest(&hits, hits.v[i].px + hits.v[i].pw / 2,
+				      hits.v[i].py + hits.v[i].ph / 2, 10);
+		assert_non_null(h);
+		if (h->pw * h->ph > hits.v[i].pw * hits.v[i].ph)
+			fail_msg("layer %s at N=%s: a larger rectangle answered", hits.v[i].series,
+				 hits.v[i].x_text);
+		if (h != &hits.v[i])
+			continue;   /* a smaller layer (or a marker) drawn over it */
+		for (k = MODEL_FIRST_SOURCE; k <= MODEL_LAST_SOURCE; k++)
+			if (strcmp(model_metric_name(k), h->series) == 0)
+				break;
+		assert_true(k <= MODEL_LAST_SOURCE);
+		pt = model_point_at(&m, m.methods[mi].name, atoi(h->x_text));
+		assert_non_null(pt);
+		assert_true(h->x == pt->n);   /* a click there focuses that N, as on a point */
+		plot_format_seconds(val, sizeof(val), pt->fig[k].v / pt->n);
+		snprintf(want, sizeof(want), "%s: threads N = %d, latency = %s", h->series, pt->n, val);
+		plot_hit_text(h, text, sizeof(text));
+		assert_string_equal(text, want);
+	}
+	if (rects < 2 * m.methods[mi].n_pts)
+		fail_msg("%zu column layers recorded for %zu columns", rects, m.methods[mi].n_pts);
+	view_set_method(VIEW_SOURCES, "");
+	plot_hits_free(&hits);
+	plot_text_sink_free(&sink);
+	model_clear(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -612,6 +793,10 @@ int main(void)
 		cmocka_unit_test(defect15_method_colours_fixed),
 		cmocka_unit_test(defect15_compare_lines_and_px),
 		cmocka_unit_test(defect15_tseq_basis_mixed),
+		cmocka_unit_test(defect15_sources_axis_title_800),
+		cmocka_unit_test(defect15_browser_runs_not_ok_fits),
+		cmocka_unit_test(defect15_profile_zero_functions_folded),
+		cmocka_unit_test(defect15_hover_stacked_columns),
 	};
 	const char *src = getenv("SG_GUI_FIXTURE");
 	const char *b = getenv("B");
