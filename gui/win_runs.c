@@ -401,8 +401,8 @@ Widget win_runs_create(struct xsg_app *app, Widget form, Widget below)
 				      XmNleftAttachment, XmATTACH_FORM,
 				      XmNrightAttachment, XmATTACH_FORM,
 				      XmNbottomAttachment, XmATTACH_WIDGET, XmNbottomWidget, sw, NULL);
-	label = XtVaCreateManagedWidget("Runs (select: details below, View > 9 Run timeline; "
-					"double-click: timeline)", xmLabelWidgetClass, row,
+	/* short, so that the sort buttons beside it fit an 800 px window; the rest is its tip */
+	label = XtVaCreateManagedWidget("Runs (double-click: timeline)", xmLabelWidgetClass, row,
 					XmNleftAttachment, XmATTACH_FORM, XmNmarginWidth, 6,
 					XmNtopAttachment, XmATTACH_FORM,
 					XmNbottomAttachment, XmATTACH_FORM, NULL);
@@ -420,7 +420,10 @@ Widget win_runs_create(struct xsg_app *app, Widget form, Widget below)
 							   XmNmarginHeight, 1, NULL);
 			XtAddCallback(b, XmNactivateCallback, sort_cb, (XtPointer)(long)k);
 		}
-		(void)label;
+		XmString tip = XmStringCreateLocalized("Select a run: its details below; View > 9 Run "
+						       "timeline or a double-click shows its threads");
+		XtVaSetValues(label, XmNtoolTipString, tip, NULL);
+		XmStringFree(tip);
 	}
 	return row;
 }

@@ -20,7 +20,7 @@
 static int controls_h(enum view_id id)
 {
 	switch (id) {
-	case VIEW_BROWSER: return 240;      /* menu bar, run list, status line */
+	case VIEW_BROWSER: return 330;      /* menu bar, run list and its header, details, status */
 	case VIEW_SOURCES: return 150;      /* methods and 14 sources: up to four rows */
 	case VIEW_TIMELINE: return 70;      /* buttons and scrollbar */
 	case VIEW_TIME: case VIEW_LATENCY: case VIEW_PARALLELISM: case VIEW_PATTERNS:
