@@ -74,7 +74,7 @@ int model_merge(struct model *dst, const struct model *src)
 		if ((idx = model_method_find(dst, name)) >= 0)
 			dst->methods[idx].exp = k;
 	}
-	return 0;
+	return model_matrix_merge(dst, src, k);
 }
 
 int model_load_compare(struct model *m, char *const *dirs, size_t n, char *err, size_t err_len)

@@ -7,12 +7,12 @@ GUI_AN_LIBS   := $(LIBDIR)/libsganalyze.a $(LIBDIR)/libsgstore.a $(LIBDIR)/libsg
 GUI_CORE_LIBS := $(shell pkg-config --libs cairo) -lsqlite3 -lm $(LDLIBS_THREAD)
 GUI_X_LIBS := -lXm -lXt $(shell pkg-config --libs $(GUI_PKGS)) -lX11
 
-GUI_CORE_SRCS := gui/model.c gui/model_csv.c gui/model_an.c gui/model_compare.c gui/plot.c gui/plot_chart.c \
+GUI_CORE_SRCS := gui/model.c gui/model_csv.c gui/model_an.c gui/model_compare.c gui/model_matrix.c gui/plot.c gui/plot_chart.c \
                  gui/plot_out.c gui/teach.c gui/view.c gui/view_curves.c gui/view_seq.c \
                  gui/view_matrix.c gui/view_teach.c gui/timeline.c
 GUI_X_SRCS    := gui/xscalegraph.c gui/xsg_app.c gui/xsg_actions.c gui/xsg_live.c \
                  gui/win_plot.c gui/win_teach.c gui/win_help.c gui/win_timeline.c \
-                 gui/win_runs.c
+                 gui/win_runs.c gui/win_matrix.c
 GUI_CORE_LIB  := $(OBJ)/gui/libxsg.a
 
 PROGRAMS += $(BIN)/xscalegraph
