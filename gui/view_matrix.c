@@ -275,8 +275,10 @@ static int layout(const struct model *m, double w, double h, struct geom *g)
 	if (g->n < 2)
 		return 0;
 	g->panel_w = (w - 20) / g->n_exp;
+	/* the window has its readout in widgets under the drawing: one line here; an export has
+	 * only the drawing: the formula of each value too */
 	grid_h = h - GRID_TOP - 14 - KEY_LINE * g->n_key_lines - NOTE_LINE * g->n_notes -
-		 READ_LINE * READ_LINES - 10;
+		 READ_LINE * (state ? 1 : READ_LINES) - 10;
 	grid_w = g->panel_w - ROW_HEAD - 16;
 	/* cells take the space, up to a size where three values are still read as one cell */
 	g->cw = fmin(grid_w / (double)(g->n - 1), 460);
@@ -543,13 +545,20 @@ static void draw_readout(cairo_t *cr, const struct view_ctx *v, const struct geo
 	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 	plot_set_font(cr, PLOT_FONT_LABEL);
 	if (!c) {
-		plot_text(cr, 20, y, PLOT_LEFT, "click a cell to see the operands of its three values "
-			  "and the runs behind them");
+		snprintf(line, sizeof(line), "click a cell to see the operands of its three values "
+			 "and the runs behind them");
+		cut_to(cr, line, w - 40);
+		plot_text(cr, 20, y, PLOT_LEFT, line);
 		return;
 	}
-	snprintf(line, sizeof(line), "N = %d \xe2\x86\x92 N' = %d%s%s:", c->n, c->n2,
-		 g->n_exp > 1 ? " of " : "", g->n_exp > 1 ? view_matrix_exp_name(v->m, e) : "");
+	snprintf(line, sizeof(line), "N = %d \xe2\x86\x92 N' = %d%s%s%s", c->n, c->n2,
+		 g->n_exp > 1 ? " of " : "", g->n_exp > 1 ? view_matrix_exp_name(v->m, e) : "",
+		 state ? " selected: the operands of its values and the runs behind them are "
+		 "below" : ":");
+	cut_to(cr, line, w - 40);
 	plot_text(cr, 20, y, PLOT_LEFT, line);
+	if (state)
+		return;
 	plot_set_font(cr, PLOT_FONT_SMALL);
 	for (k = 0; k < 3; k++) {
 		y += READ_LINE;

@@ -27,6 +27,7 @@
 
 struct list_run {
 	long long id;
+	int exp;           /* the experiment it is of: the timeline opens runs of 0 only */
 	char label[200];
 };
 
@@ -67,8 +68,10 @@ static void collect_runs(const struct model_cell *c)
 			 x->t_seq ? "T_seq" : "repetition");
 		if (k == wm.n_runs) {
 			wm.runs[wm.n_runs].id = x->id;
-			snprintf(wm.runs[wm.n_runs].label, sizeof(wm.runs[0].label), "run %lld: %s",
-				 x->id, part);
+			wm.runs[wm.n_runs].exp = c->exp;
+			snprintf(wm.runs[wm.n_runs].label, sizeof(wm.runs[0].label), "run %lld%s%s: %s",
+				 x->id, c->exp ? " of " : "",
+				 c->exp ? view_matrix_exp_name(&wm.app->model, c->exp) : "", part);
 			wm.n_runs++;
 		} else {
 			size_t len = strlen(wm.runs[k].label);
@@ -219,6 +222,15 @@ int xsg_cmd_matrix_run(struct xsg_app *app, const char *arg)
 	}
 	if (wm.list)
 		XmListSelectPos(wm.list, (int)k, False);
+	if (wm.runs[k - 1].exp) {
+		/* run ids are per store, and the timeline reads the experiment opened first */
+		xsg_status(app, "matrix-run: run %lld is of %s; the timeline shows runs of %s, the "
+			   "experiment opened first: open %s itself to see it", wm.runs[k - 1].id,
+			   view_matrix_exp_name(&app->model, wm.runs[k - 1].exp),
+			   view_matrix_exp_name(&app->model, 0),
+			   view_matrix_exp_name(&app->model, wm.runs[k - 1].exp));
+		return -EXDEV;
+	}
 	snprintf(cmd, sizeof(cmd), "timeline-run:%lld", wm.runs[k - 1].id);
 	return xsg_command(app, cmd);
 }
@@ -415,9 +427,7 @@ void win_matrix_attach(struct xsg_app *app, Widget form, Widget da)
 				      XmNleftAttachment, XmATTACH_FORM, XmNrightAttachment, XmATTACH_FORM,
 				      XmNbottomAttachment, XmATTACH_FORM, XmNleftOffset, 4,
 				      XmNrightOffset, 4, XmNbottomOffset, 4, NULL);
-	l1 = label(box, "readoutLabel", "Selected cell — each value's formula, the operands it "
-		   "divided and the runs behind them (scalegraph report --matrix prints the same):",
-		   NULL);
+	l1 = label(box, "readoutLabel", "Readout (as scalegraph report --matrix prints it):", NULL);
 	n = 0;
 	XtSetArg(args[n], XmNeditMode, XmMULTI_LINE_EDIT); n++;
 	XtSetArg(args[n], XmNeditable, False); n++;
@@ -425,15 +435,23 @@ void win_matrix_attach(struct xsg_app *app, Widget form, Widget da)
 	XtSetArg(args[n], XmNwordWrap, True); n++;
 	XtSetArg(args[n], XmNscrollHorizontal, False); n++;
 	XtSetArg(args[n], XmNrows, READOUT_ROWS); n++;
+	/* the window sets the width, not the text: Motif sizes columns by the font's widest glyph
+	 * (40 columns of DejaVu asked for 1058 px, wider than an 800 px screen) */
+	XtSetArg(args[n], XmNcolumns, 8); n++;
+	XtSetArg(args[n], XmNresizeWidth, False); n++;
+	XtSetArg(args[n], XmNresizeHeight, False); n++;
 	wm.text = XmCreateScrolledText(box, "readoutText", args, n);
 	XtVaSetValues(XtParent(wm.text), XmNtopAttachment, XmATTACH_WIDGET, XmNtopWidget, l1,
 		      XmNleftAttachment, XmATTACH_FORM, XmNrightAttachment, XmATTACH_FORM, NULL);
 	XtManageChild(wm.text);
-	l2 = label(box, "runsLabel", "Runs behind it — double-click one (or matrix-run:K) to open it "
-		   "in the timeline:", XtParent(wm.text));
+	l2 = label(box, "runsLabel", "Runs behind it (double-click: open in the timeline):",
+		   XtParent(wm.text));
 	n = 0;
 	XtSetArg(args[n], XmNvisibleItemCount, LIST_ROWS); n++;
 	XtSetArg(args[n], XmNselectionPolicy, XmBROWSE_SELECT); n++;
+	XtSetArg(args[n], XmNlistSizePolicy, XmCONSTANT); n++;   /* long items: a scrollbar */
+	XtSetArg(args[n], XmNscrollBarDisplayPolicy, XmAS_NEEDED); n++;
+	XtSetArg(args[n], XmNwidth, 300); n++;
 	wm.list = XmCreateScrolledList(box, "readoutRuns", args, n);
 	XtVaSetValues(XtParent(wm.list), XmNtopAttachment, XmATTACH_WIDGET, XmNtopWidget, l2,
 		      XmNleftAttachment, XmATTACH_FORM, XmNrightAttachment, XmATTACH_FORM,
@@ -444,8 +462,8 @@ void win_matrix_attach(struct xsg_app *app, Widget form, Widget da)
 	 * (800x600 included); the cells follow the window when it grows */
 	XtVaSetValues(da, XmNbottomAttachment, XmATTACH_WIDGET, XmNbottomWidget, box,
 		      XmNwidth, (Dimension)(sw * 0.9 < 1000 ? sw * 0.9 : 1000),
-		      XmNheight, (Dimension)(sh * 0.9 - 250 < 520 ? (sh * 0.9 - 250 > 260 ?
-							     sh * 0.9 - 250 : 260) : 520), NULL);
+		      XmNheight, (Dimension)(sh * 0.92 - 240 < 520 ? (sh * 0.92 - 240 > 260 ?
+							      sh * 0.92 - 240 : 260) : 520), NULL);
 	XtAddEventHandler(da, PointerMotionMask | LeaveWindowMask, False, motion_cb, app);
 	if (model_add_listener(&app->model, model_changed, app) < 0)
 		xsg_status(app, "matrix: out of memory: its readout will not follow changes");
