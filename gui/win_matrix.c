@@ -459,11 +459,10 @@ void win_matrix_attach(struct xsg_app *app, Widget form, Widget da)
 	XtManageChild(wm.list);
 	XtAddCallback(wm.list, XmNdefaultActionCallback, list_activate_cb, NULL);
 	/* the drawing above the readout, at a size that leaves the whole window on the screen
-	 * (800x600 included); the cells follow the window when it grows */
+	 * (800x600 included) and uses a large one; the cells follow the window when it grows */
 	XtVaSetValues(da, XmNbottomAttachment, XmATTACH_WIDGET, XmNbottomWidget, box,
-		      XmNwidth, (Dimension)(sw * 0.9 < 1000 ? sw * 0.9 : 1000),
-		      XmNheight, (Dimension)(sh * 0.92 - 240 < 520 ? (sh * 0.92 - 240 > 260 ?
-							      sh * 0.92 - 240 : 260) : 520), NULL);
+		      XmNwidth, (Dimension)fmin(sw * 0.85, 1500),
+		      XmNheight, (Dimension)fmax(fmin(sh * 0.9 - 240, 760), 260), NULL);
 	XtAddEventHandler(da, PointerMotionMask | LeaveWindowMask, False, motion_cb, app);
 	if (model_add_listener(&app->model, model_changed, app) < 0)
 		xsg_status(app, "matrix: out of memory: its readout will not follow changes");
