@@ -281,8 +281,8 @@ static int layout(const struct model *m, double w, double h, struct geom *g)
 		 READ_LINE * (state ? 1 : READ_LINES) - 10;
 	grid_w = g->panel_w - ROW_HEAD - 16;
 	/* cells take the space, up to a size where three values are still read as one cell */
-	g->cw = fmin(grid_w / (double)(g->n - 1), 460);
-	g->ch = fmin(fmax(grid_h, 40) / (double)(g->n - 1), 230);
+	g->cw = fmin(grid_w / (double)(g->n - 1), 520);
+	g->ch = fmin(fmax(grid_h, 40) / (double)(g->n - 1), 300);
 	used = ROW_HEAD + g->cw * (double)(g->n - 1);
 	for (e = 0; e < g->n_exp; e++) {
 		g->panel_x[e] = 10 + g->panel_w * e;
@@ -435,11 +435,9 @@ static void draw_panel(cairo_t *cr, const struct view_ctx *v, const struct geom 
 			const struct model_cell *c = model_cell_find(v->m, e, g->ns[i], g->ns[j]);
 			double x = gx + g->cw * (double)(j - 1), sw = g->cw / 3;
 			int sel = e == sel_exp && (int)i == v->mat_sel_i && (int)j == v->mat_sel_j;
-			if (!c) {
-				cairo_set_source_rgb(cr, 0.97, 0.97, 0.97);
-				cairo_rectangle(cr, x, y, g->cw, g->ch);
-				cairo_fill(cr);
-			} else {
+			if (!c)
+				continue;   /* N or N' not in this experiment (compare): no cell */
+			{
 				for (k = 0; k < 3; k++)
 					draw_value(cr, c, k, x + sw * k, y, sw, g->ch,
 						   st && st->hover_k == k && st->hover_exp == e &&

@@ -174,9 +174,9 @@ static void status_values(const struct model_cell *c, char *buf, size_t len)
 			used += (size_t)snprintf(buf + used, len - used, "%s%s: n/a [%s]",
 						 k ? "; " : "", view_matrix_value_names[k], paint);
 		else
-			used += (size_t)snprintf(buf + used, len - used, "%s%s: %.2f%s %s%.*s [%s]",
+			used += (size_t)snprintf(buf + used, len - used, "%s%s: %.2f%s%s%.*s [%s]",
 						 k ? "; " : "", view_matrix_value_names[k], v,
-						 view_matrix_marks(c, k), eq ? "= L/L' = " : "",
+						 view_matrix_marks(c, k), eq ? " = L/L' = " : "",
 						 eq ? (int)strcspn(eq + 2, ",\n") : 0,
 						 eq ? eq + 2 : "", paint);
 	}
