@@ -122,9 +122,24 @@ static struct an_fig ratio(struct an_fig a, struct an_fig b)
 static void fill_side(const struct an_exp *e, struct an_cell_side *s, const struct an_point *o,
 		      enum an_metric lm)
 {
+	double t[AN_CELL_MAX_RUNS], med, lo, hi;
+	size_t n = 0;
+
 	s->point = o;
 	s->l = o->med[lm];
 	s->n_t_seq_runs = an_exp_t_seq_runs(e, o, s->t_seq_runs, AN_CELL_MAX_RUNS);
+	s->t_wall = an_fig_na("T_seq is not a wall time");
+	if (strcmp(o->t_basis, "wall") != 0)
+		return;
+	for (int i = 0; i < o->n_reps && n < AN_CELL_MAX_RUNS; i++) {
+		const struct an_exp_run *x = an_exp_run_find(e, o->rep_ids[i]);
+		if (x && !isnan(x->t_wall_s) && x->t_wall_s > 0)
+			t[n++] = x->t_wall_s;
+	}
+	if (n) {
+		an_stats(t, n, &med, &lo, &hi);
+		s->t_wall = an_fig_val(med);
+	}
 }
 
 int an_exp_matrix_cell(const struct an_exp *ce, int n, int n2, struct an_cell *c)
@@ -208,9 +223,12 @@ static void put_fig(char *buf, size_t len, size_t *used, const char *name, struc
 		put(buf, len, used, "%s %.6g%s", name, f.value, unit);
 }
 
-static const char *l_formula(enum an_metric lm)
+static const char *l_formula(const struct an_cell *c, enum an_model m)
 {
-	return lm == AN_L_E ? "T_para (1 - E)" : "(ML + IT + PT) / N";
+	if (c->l_metric[m] != AN_L_E)
+		return "(ML + IT + PT) / N";
+	return c->side[m][0].point && !strcmp(c->side[m][0].point->t_basis, "wall")
+	       ? "T (1 - E), T the wall time (T_seq is a wall time)" : "T_para (1 - E)";
 }
 
 static void explain_side(const struct an_cell *c, enum an_model m, int k, char *buf, size_t len,
@@ -228,6 +246,8 @@ static void explain_side(const struct an_cell *c, enum an_model m, int k, char *
 		put(buf, len, used, " along %s", o->method);
 	put(buf, len, used, "), ");
 	put_fig(buf, len, used, "T_para", o->med[AN_T_PARA], " s");
+	if (!s->t_wall.unavailable)
+		put(buf, len, used, " (wall time %.6g s)", s->t_wall.value);
 	put(buf, len, used, ", ");
 	put_fig(buf, len, used, "E", o->med[AN_E], "");
 	put(buf, len, used, ", ");
@@ -278,7 +298,7 @@ int an_cell_explain(const struct an_cell *c, enum an_model m, char *buf, size_t 
 		put(buf, len, &used, " ~");
 	if (!v->unavailable && v->value > 1)
 		put(buf, len, &used, " (above 1: the latency fell from N to N')");
-	put(buf, len, &used, ", L = %s", l_formula(lm));
+	put(buf, len, &used, ", L = %s", l_formula(c, m));
 	if (lm == AN_L && !c->side[m][0].point->med[AN_L_E].unavailable &&
 	    !c->side[m][1].point->med[AN_L_E].unavailable)
 		put(buf, len, &used, " (T_seq measured as %s time at N, as %s time at N')",

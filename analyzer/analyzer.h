@@ -373,6 +373,9 @@ const char *an_model_name(enum an_model m);
 struct an_cell_side {
 	const struct an_point *point;       /* NULL: the model has no point there (owned by e) */
 	struct an_fig l;                    /* L(W,N): point->med[an_cell.l_metric[model]] */
+	struct an_fig t_wall;               /* median wall time of the repetitions: the T of
+					       L = T (1 - E) when T_seq is a wall time (t_basis
+					       "wall"); unavailable otherwise */
 	size_t n_t_seq_runs;                /* the runs T_seq (in E, hence in L) came from */
 	int64_t t_seq_runs[AN_CELL_MAX_RUNS];
 };
