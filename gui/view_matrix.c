@@ -257,8 +257,17 @@ static int notes(const struct model *m, const char **out)
 	return n;
 }
 
-static int layout(const struct model *m, double w, double h, struct geom *g)
+/* Lines the readout under the key takes: the window has its readout in widgets under the drawing
+ * (state set): one line; a drawing alone (an export) with a cell selected: the formula of each
+ * value too. */
+static int readout_lines(const struct view_ctx *v)
 {
+	return !state && v->mat_sel_i >= 0 ? READ_LINES : 1;
+}
+
+static int layout(const struct view_ctx *v, double w, double h, struct geom *g)
+{
+	const struct model *m = v->m;
 	cairo_surface_t *scratch = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);
 	cairo_t *cr = cairo_create(scratch);
 	const char *nt[MAX_NOTES];
@@ -275,10 +284,8 @@ static int layout(const struct model *m, double w, double h, struct geom *g)
 	if (g->n < 2)
 		return 0;
 	g->panel_w = (w - 20) / g->n_exp;
-	/* the window has its readout in widgets under the drawing: one line here; an export has
-	 * only the drawing: the formula of each value too */
 	grid_h = h - GRID_TOP - 14 - KEY_LINE * g->n_key_lines - NOTE_LINE * g->n_notes -
-		 READ_LINE * (state ? 1 : READ_LINES) - 10;
+		 READ_LINE * readout_lines(v) - 10;
 	grid_w = g->panel_w - ROW_HEAD - 16;
 	/* cells take the space, up to a size where three values are still read as one cell */
 	g->cw = fmin(grid_w / (double)(g->n - 1), 520);
@@ -301,7 +308,7 @@ int view_matrix_hit_value(const struct view_ctx *v, double w, double h, double x
 	int e, col, row;
 	double cx;
 
-	if (!layout(v->m, w, h, &g))
+	if (!layout(v, w, h, &g))
 		return 0;
 	for (e = 0; e < g.n_exp; e++) {
 		if (x < g.gx[e] || y < g.y0)
@@ -555,7 +562,7 @@ static void draw_readout(cairo_t *cr, const struct view_ctx *v, const struct geo
 		 "below" : ":");
 	cut_to(cr, line, w - 40);
 	plot_text(cr, 20, y, PLOT_LEFT, line);
-	if (state)
+	if (readout_lines(v) == 1)
 		return;
 	plot_set_font(cr, PLOT_FONT_SMALL);
 	for (k = 0; k < 3; k++) {
@@ -642,7 +649,7 @@ int view_matrix_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	while (plot_text_width(cr, title) > w - 20 && strlen(title) > 8)
 		strcpy(title + strlen(title) - 4, "\xe2\x80\xa6");
 	plot_text(cr, w / 2, 20, PLOT_CENTER, title);
-	if (!layout(v->m, w, h, &g)) {
+	if (!layout(v, w, h, &g)) {
 		plot_set_font(cr, PLOT_FONT_LABEL);
 		plot_text(cr, w / 2, h / 2, PLOT_CENTER,
 			  "no matrix in this experiment (needs runs at two N or more)");
