@@ -22,8 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define READOUT_ROWS 5
-#define LIST_ROWS 3
+/* Rows of the readout and the run list: more on a taller screen (each row ~17 px, labels and
+ * margins ~70 px), and the drawing gets the rest of 90 % of the screen. */
+#define READOUT_ROWS(sh) ((sh) >= 1000 ? 10 : (sh) >= 760 ? 6 : 5)
+#define LIST_ROWS(sh) ((sh) >= 1000 ? 5 : 3)
+#define READOUT_H(sh) (70 + 17 * (READOUT_ROWS(sh) + LIST_ROWS(sh)))
 
 struct list_run {
 	long long id;
@@ -385,6 +388,21 @@ static void motion_cb(Widget w, XtPointer client, XEvent *ev, Boolean *cont)
 		win_plot_redraw(app->plots[VIEW_MATRIX]);
 }
 
+/* Scrolls the readout to value k's lines (the value clicked). */
+static void show_value(int k)
+{
+	static const char *const heads[3][2] = { { "\ntime-bound  ", NULL },
+		{ "\ne-conserved  ", "\nE-conserved  " }, { "\nmemory-bound  ", NULL } };
+	char *text = XmTextGetString(wm.text), *at = NULL;
+	int h;
+
+	for (h = 0; text && h < 2 && !at; h++)
+		at = heads[k][h] ? strstr(text, heads[k][h]) : NULL;
+	if (at)
+		XmTextSetTopCharacter(wm.text, (XmTextPosition)(at + 1 - text));
+	XtFree(text);
+}
+
 /* Clicks on the drawing: select the cell (of the experiment whose matrix was clicked). */
 void win_matrix_click(struct xsg_app *app, int x, int y)
 {
@@ -396,7 +414,8 @@ void win_matrix_click(struct xsg_app *app, int x, int y)
 		xsg_status(app, "no matrix cell there");
 		return;
 	}
-	win_matrix_select(app, hit.exp, hit.n, hit.n2);
+	if (win_matrix_select(app, hit.exp, hit.n, hit.n2) == 0)
+		show_value(hit.k);
 }
 
 static Widget label(Widget parent, const char *name, const char *text, Widget above)
@@ -434,7 +453,7 @@ void win_matrix_attach(struct xsg_app *app, Widget form, Widget da)
 	XtSetArg(args[n], XmNcursorPositionVisible, False); n++;
 	XtSetArg(args[n], XmNwordWrap, True); n++;
 	XtSetArg(args[n], XmNscrollHorizontal, False); n++;
-	XtSetArg(args[n], XmNrows, READOUT_ROWS); n++;
+	XtSetArg(args[n], XmNrows, READOUT_ROWS(sh)); n++;
 	/* the window sets the width, not the text: Motif sizes columns by the font's widest glyph
 	 * (40 columns of DejaVu asked for 1058 px, wider than an 800 px screen) */
 	XtSetArg(args[n], XmNcolumns, 8); n++;
@@ -447,7 +466,7 @@ void win_matrix_attach(struct xsg_app *app, Widget form, Widget da)
 	l2 = label(box, "runsLabel", "Runs behind it (double-click: open in the timeline):",
 		   XtParent(wm.text));
 	n = 0;
-	XtSetArg(args[n], XmNvisibleItemCount, LIST_ROWS); n++;
+	XtSetArg(args[n], XmNvisibleItemCount, LIST_ROWS(sh)); n++;
 	XtSetArg(args[n], XmNselectionPolicy, XmBROWSE_SELECT); n++;
 	XtSetArg(args[n], XmNlistSizePolicy, XmCONSTANT); n++;   /* long items: a scrollbar */
 	XtSetArg(args[n], XmNscrollBarDisplayPolicy, XmAS_NEEDED); n++;
@@ -462,7 +481,7 @@ void win_matrix_attach(struct xsg_app *app, Widget form, Widget da)
 	 * (800x600 included) and uses a large one; the cells follow the window when it grows */
 	XtVaSetValues(da, XmNbottomAttachment, XmATTACH_WIDGET, XmNbottomWidget, box,
 		      XmNwidth, (Dimension)fmin(sw * 0.85, 1500),
-		      XmNheight, (Dimension)fmax(fmin(sh * 0.9 - 240, 760), 260), NULL);
+		      XmNheight, (Dimension)fmax(fmin(sh * 0.9 - READOUT_H(sh) - 30, 760), 260), NULL);
 	XtAddEventHandler(da, PointerMotionMask | LeaveWindowMask, False, motion_cb, app);
 	if (model_add_listener(&app->model, model_changed, app) < 0)
 		xsg_status(app, "matrix: out of memory: its readout will not follow changes");

@@ -30,7 +30,7 @@ xvfb_start
 # clean; 4->8: memory-bound 1.08 (the latency fell), the other two n/a.
 ACT="open:matrix;resize:1000x520"
 for c in 1,2 1,4 2,4 4,8; do ACT="$ACT;matrix-select:$c"; done
-ACT="$ACT;matrix-where:2,4,0;shot:matrix=$OUT/colours.png;quit"
+ACT="$ACT;matrix-where:2,4,0;matrix-where:2,4,1;shot:matrix=$OUT/colours.png;quit"
 gui_run colours "$SYN" "$ACT"
 st() { grep "^status: cell $1 -> $2:" "$OUT/colours.out" | tail -1; }
 name=defect15-matrix-colours
@@ -74,6 +74,22 @@ else
 		pass "matrix-hover: the value at $xy, its operands and how it is drawn"
 	else fail matrix-hover "$(grep '^status: .*\(hover\|no value\)' "$OUT/hover.out" | head -2)"; fi
 	differs hover-before hover "hover draws a tip"
+fi
+
+# the mouse, through the X server: the pointer over 2 -> 4's E-conserved value, then a click there
+xy1=$(sed -n 's/^status: matrix-where: 2 -> 4 value 1 at \([0-9]*,[0-9]*\)$/\1/p' "$OUT/colours.out")
+if ! command -v xdotool >/dev/null; then skip "matrix mouse" "xdotool not installed"
+elif [ -z "$xy1" ]; then fail "matrix mouse" "matrix-where found no value 1 of 2 -> 4"
+else
+	gui_bg mouse 0 "$SYN" "open:matrix;resize:1000x520;touch:$OUT/ready;wait:2500;matrix-readout:$OUT/mouse-readout.txt;quit"
+	# no window manager: the shell is at the screen's origin and its drawing at the shell's
+	xdotool mousemove "${xy1%,*}" "${xy1#*,}" && sleep 0.4 && xdotool click 1
+	wait "$GPID"; rc=$?; GPID=
+	if [ $rc -eq 0 ] && grep -q "^status: hover 2 -> 4 E-conserved 0.2481~, drawn hatched" "$OUT/mouse.out" &&
+	   grep -q "^status: cell 2 -> 4: time-bound: 1.00\*" "$OUT/mouse.out" &&
+	   grep -q "^Cell N = 2 -> N' = 4" "$OUT/mouse-readout.txt"; then
+		pass "matrix mouse: the pointer shows the value under it, a click selects its cell"
+	else fail "matrix mouse" "exit $rc: $(grep '^status: \(hover\|cell\)' "$OUT/mouse.out" | head -2)"; fi
 fi
 
 # --- a real series: scalegraph run on the bundled example --------------------------------
