@@ -40,6 +40,8 @@ static struct {
 	Widget da, text, list;
 	struct list_run runs[MODEL_CELL_MAX_RUNS];
 	int n_runs;
+	int sel_n, sel_n2;     /* the selected cell by its N and N' (0: none): indices into the
+				  N of the matrix change when a reload brings a new N */
 } wm = { .st = { .hover_k = -1 } };
 
 /* The cell the window has selected, or NULL. */
@@ -152,11 +154,29 @@ static void model_changed(struct model *m, unsigned what, void *arg)
 	struct xsg_app *app = arg;
 
 	if (what & MODEL_CHANGED_DATA) {
-		if (app->vctx.mat_sel_i < 0)
-			wm.st.sel_exp = 0;
-		if (wm.st.hover_exp > view_matrix_n_exps(m) - 1)
+		/* a reload (the live monitor's, a new run) keeps the cell the user selected, found
+		 * again by its N and N', with its readout: it runs after the plot window's listener
+		 * and redraws what that one drew without it */
+		int ns[64], i = -1, j = -1, had = app->vctx.mat_sel_i >= 0;
+		size_t c, cnt = view_matrix_ns(m, ns, 64);
+		for (c = 0; c < cnt && wm.sel_n; c++) {
+			if (ns[c] == wm.sel_n)
+				i = (int)c;
+			if (ns[c] == wm.sel_n2)
+				j = (int)c;
+		}
+		if (i >= 0 && j > i && model_cell_find(m, wm.st.sel_exp, wm.sel_n, wm.sel_n2)) {
+			app->vctx.mat_sel_i = i;
+			app->vctx.mat_sel_j = j;
+		} else {
+			app->vctx.mat_sel_i = app->vctx.mat_sel_j = -1;
+			wm.sel_n = wm.sel_n2 = wm.st.sel_exp = 0;
+		}
+		if (wm.st.hover_exp > view_matrix_n_exps(m) - 1 || (size_t)wm.st.hover_j >= cnt)
 			wm.st.hover_k = -1;
 		win_matrix_update(app);
+		if ((had || app->vctx.mat_sel_i >= 0) && app->plots[VIEW_MATRIX])
+			win_plot_redraw(app->plots[VIEW_MATRIX]);
 	}
 }
 
@@ -203,6 +223,8 @@ int win_matrix_select(struct xsg_app *app, int exp, int n, int n2)
 	app->vctx.mat_sel_i = i;
 	app->vctx.mat_sel_j = j;
 	wm.st.sel_exp = exp;
+	wm.sel_n = n;
+	wm.sel_n2 = n2;
 	win_matrix_update(app);
 	status_values(cell, msg, sizeof(msg));
 	xsg_status(app, "cell %d -> %d%s%s: %s; %d run(s) behind it", n, n2, exp ? " of " : "",

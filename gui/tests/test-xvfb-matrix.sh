@@ -108,7 +108,7 @@ name=defect15-matrix-cell-from-readout
 if [ -z "$cells" ]; then fail $name "no matrix cells: $(tail -2 "$OUT/run.log") $(cat "$OUT/matrix.err")"; exit 0; fi
 ACT="open:matrix"
 for c in $cells; do ACT="$ACT;matrix-select:$c;matrix-readout:$OUT/readout-${c%,*}-${c#*,}.txt"; done
-ACT="$ACT;matrix-select:${c};matrix-run:1;quit"
+ACT="$ACT;matrix-select:${c};reload;matrix-readout:$OUT/reloaded.txt;matrix-run:1;quit"
 gui_run readout "$EXP" "$ACT"
 bad= checked=0
 for c in $cells; do
@@ -163,6 +163,11 @@ done
 if [ -z "$bad" ] && [ $checked -gt 0 ]; then
 	pass "$name: $checked values of $(echo $cells | wc -w) cells recomputed from their readouts = cell = report"
 else fail $name "${bad#; }"; fi
+
+# a reload keeps the selected cell and its readout (the live monitor reloads on a new run)
+if cmp -s "$OUT/reloaded.txt" "$OUT/readout-${c%,*}-${c#*,}.txt" && grep -q "^Cell N = ${c%,*} -> " "$OUT/reloaded.txt"; then
+	pass "a reload keeps the selected cell ${c%,*} -> ${c#*,} and its readout"
+else fail "matrix reload" "readout after reload: $(head -1 "$OUT/reloaded.txt" 2>/dev/null)"; fi
 
 # matrix-run:1 opens the first run of the readout's list in the timeline
 last=$OUT/readout-${c%,*}-${c#*,}.txt
