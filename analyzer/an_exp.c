@@ -506,6 +506,14 @@ int an_exp_open(const char *dir, unsigned flags, struct an_exp **out, char *err,
 		p->pub.rep_ids = p->reps;
 		p->pub.t_basis = p->t_basis;
 		p->pub.t_seq_how = p->t_seq_how;
+		/* T_seq is this point's own N=1 runs: its median T_para is T_seq, so E = 1 and
+		 * T_para (1 - E) = 0 by construction; rebuilt from a stored E they came out as
+		 * 0.5 ns or -1 ns, which the windows printed as if measured */
+		if (p->pub.n_threads == 1 && !strcmp(p->t_seq_source, "n1") &&
+		    !p->pub.med[AN_L_E].unavailable && !p->pub.med[AN_E].unavailable) {
+			p->pub.med[AN_L_E] = an_fig_val(0);
+			p->pub.med[AN_E] = p->pub.med[AN_S] = an_fig_val(1);
+		}
 	}
 	if (writable && (rc = fill_store(e, st)) < 0)
 		an_exp_problem_add(e, "%s/experiment.db: metrics not written: %s", dir,

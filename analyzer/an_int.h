@@ -131,6 +131,8 @@ struct an_fstat {
 	uint64_t leaf;             /* ticks of leaf calls (ENTER f, EXIT f): during the scan only,
 				      folded into incl and excl at its end (an_scan.c) */
 	uint64_t incl, excl;       /* ticks */
+	uint64_t join;             /* ticks of pthread_join calls made while this function was
+				      the top frame (in excl: a profile of work takes them out) */
 	uint32_t active;           /* frames of this function on the stack (recursion) */
 };
 

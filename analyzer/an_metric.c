@@ -144,3 +144,23 @@ out:
 	if (s != buf)
 		free(s);
 }
+
+const char *an_point_t_seq_basis(const struct an_point *o)
+{
+	if (!o->t_basis || !strcmp(o->t_basis, "runner"))
+		return "the runner's T_seq (no run of it in the store)";
+	if (!strcmp(o->t_basis, "wall"))
+		return "untraced sequential run (wall times)";
+	if (o->t_seq_source && !strcmp(o->t_seq_source, "n1"))
+		return "N=1 run (no sequential program)";
+	return "traced sequential run";
+}
+
+const char *an_point_l_e_note(const struct an_point *o)
+{
+	/* T_seq is the point's own N=1 runs: T_para (1 - E) is 0 whatever the run waited, and
+	 * L(W,1) is the program's overhead at one thread, which (10) does not see */
+	if (o->n_threads == 1 && o->t_seq_source && !strcmp(o->t_seq_source, "n1"))
+		return "by construction, T_seq is this N=1 run";
+	return "L + U/N";
+}

@@ -147,12 +147,15 @@ static void js_funcs(FILE *f, const struct an_run *r)
 			x->incl_pct, x->excl_pct, (unsigned long long)x->rec_calls,
 			(unsigned long long)x->unrec_calls, (long long)x->unrec_ns);
 		if (!x->throttled)
-			fputs("null}", f);
+			fputs("null", f);
 		else
 			fprintf(f, "{\"why\": \"%s\", \"at_ns\": %lld, \"after_calls\": %llu, "
-				"\"threads\": %d}}", x->throttled == SG_THROTTLE_BUDGET ? "budget" : "rule",
+				"\"threads\": %d}", x->throttled == SG_THROTTLE_BUDGET ? "budget" : "rule",
 				(long long)x->throttled_ns, (unsigned long long)x->throttled_after,
 				x->n_throttled);
+		/* work only: the time in pthread_join taken out (an N=1 run's profile) */
+		fprintf(f, ", \"join_ns\": %lld, \"work_excl_ns\": %lld, \"work_pct\": %.4f}",
+			(long long)x->join_ns, (long long)x->work_excl_ns, x->work_pct);
 	}
 	fputc(']', f);
 }

@@ -563,17 +563,48 @@ static int pattern_seen(const struct an_exp *e, size_t i, const struct an_point 
 
 #define PROFILE_ROWS 20
 
-static void profile_text(FILE *f, const struct an_run *r)
+/* The function profile; `work` (an N=1 run standing in for the sequential program): exclusive
+ * time and its share without the time in pthread_join (the master thread waiting for the
+ * worker is no work of the program), largest first. */
+static void profile_text(FILE *f, const struct an_run *r, int work)
 {
-	size_t n = an_run_n_funcs(r);
+	size_t n = an_run_n_funcs(r), order[PROFILE_ROWS];
+	size_t rows = n < PROFILE_ROWS ? n : PROFILE_ROWS;
+	int64_t join = 0;
 	char c[2][16];
+	for (size_t k = 0; k < n; k++)
+		join += an_run_func(r, k)->join_ns;
+	work = work && join > 0;
+	/* the rows in the order of the column shown: the PROFILE_ROWS largest */
+	for (size_t k = 0; k < rows; k++)
+		order[k] = k;
+	if (work) {
+		/* the rows-largest by work, by selection (rows is small) */
+		for (size_t k = 0; k < rows; k++) {
+			size_t best = SIZE_MAX;
+			for (size_t j = 0; j < n; j++) {
+				size_t q = 0;
+				while (q < k && order[q] != j)
+					q++;
+				if (q < k)
+					continue;
+				if (best == SIZE_MAX || an_run_func(r, j)->work_excl_ns >
+							an_run_func(r, best)->work_excl_ns)
+					best = j;
+			}
+			order[k] = best;
+		}
+		fprintf(f, "    (an N=1 run: its %s in pthread_join is waiting, not work: left out of "
+			"excl and excl %%)\n", NS(c[0], join));
+	}
 	fprintf(f, "    %-32s %10s %10s %10s %7s %7s\n", "function", "calls", "incl", "excl",
 		"incl %", "excl %");
-	for (size_t k = 0; k < n && k < PROFILE_ROWS; k++) {
-		const struct an_func *x = an_run_func(r, k);
+	for (size_t k = 0; k < rows; k++) {
+		const struct an_func *x = an_run_func(r, order[k]);
 		fprintf(f, "    %-31s%s %10llu %10s %10s %7.2f %7.2f\n", x->name,
 			x->throttled ? "~" : " ", (unsigned long long)x->calls, NS(c[0], x->incl_ns),
-			NS(c[1], x->excl_ns), x->incl_pct, x->excl_pct);
+			NS(c[1], work ? x->work_excl_ns : x->excl_ns), x->incl_pct,
+			work ? x->work_pct : x->excl_pct);
 		throttled_line(f, "    ", x);
 	}
 	throttled_legend(f, "    ", r);
@@ -607,12 +638,17 @@ static void patterns_text(FILE *f, const struct an_exp *e, unsigned flags)
 		fig_cell(f, 6, an_run_fig(r, AN_MEM_RATE), AN_MEM_RATE);
 		fputs("  miss rate", f);
 		fig_cell(f, 6, an_run_fig(r, AN_MISS_RATE), AN_MISS_RATE);
+		/* an N=1 run's top is by work: its master's join wait is not (an_func.work_*) */
+		int n1 = !strcmp(src, "n1");
 		const struct an_func *top = an_run_n_funcs(r) ? an_run_func(r, 0) : NULL;
+		for (size_t k = 1; n1 && k < an_run_n_funcs(r); k++)
+			if (an_run_func(r, k)->work_excl_ns > top->work_excl_ns)
+				top = an_run_func(r, k);
 		if (top)
-			fprintf(f, "  top: %s %.1f%%", top->name, top->excl_pct);
+			fprintf(f, "  top: %s %.1f%%", top->name, n1 ? top->work_pct : top->excl_pct);
 		fputc('\n', f);
 		if (flags & AN_REPORT_PROFILE)
-			profile_text(f, r);
+			profile_text(f, r, n1);
 	}
 }
 
@@ -733,9 +769,10 @@ int an_report_exp_text(FILE *f, const struct an_exp *e, unsigned flags)
 			if (lat.unavailable)
 				fprintf(f, "unavailable (%s)\n", lat.unavailable);
 			else if (o && !o->med[AN_L_E].unavailable)
-				fprintf(f, "%s   (T_para (1 - E) = %s: L + U/N)\n",
+				fprintf(f, "%s   (T_para (1 - E) = %s: %s)\n",
 					fmt_time(c[1], sizeof c[1], lat.value),
-					fmt_time(c[2], sizeof c[2], o->med[AN_L_E].value));
+					fmt_time(c[2], sizeof c[2], o->med[AN_L_E].value),
+					an_point_l_e_note(o));
 			else
 				fprintf(f, "%s\n", fmt_time(c[1], sizeof c[1], lat.value));
 		}

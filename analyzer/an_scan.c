@@ -489,6 +489,11 @@ static int scan_other(struct an_run *r, struct an_tscan *s, struct pend *p, size
 	case SG_EV_JOIN_END:
 		if (p->has_join) {
 			s->t_thread += t - p->join_t;
+			/* the function that called join: its exclusive time holds the wait, which
+			 * a profile of work (an N=1 run standing in for the sequential program,
+			 * its master thread joining the worker) leaves out */
+			if (s->depth > 0)
+				s->fs[s->stack[s->depth - 1].func].join += t - p->join_t;
 			if (push_iv(s, p->join_t, t, id, 1, IV_THREAD) < 0)
 				return -ENOMEM;
 		}
@@ -635,6 +640,7 @@ scan_span(struct an_run *r, struct an_tscan *s, struct pend *pd, size_t pos,
 		uint64_t w0 = p->w0;
 		unsigned kind = (unsigned)(w0 & 0xff);
 		if (kind != SG_EV_FUNC_ENTER && kind != SG_EV_FUNC_EXIT) {
+			s->depth = depth;   /* a join end charges the top frame's function */
 			long u = scan_others(r, s, pd, pos, L, p, end, inside);
 			if (u < 0) {
 				rc = (int)u;
@@ -835,6 +841,7 @@ int an_scan_thread(struct an_run *r, size_t pos, uint64_t lo, uint64_t hi)
 		r->fsum[k].calls += x->calls;
 		r->fsum[k].incl += x->incl;
 		r->fsum[k].excl += x->excl;
+		r->fsum[k].join += x->join;
 		s->any_calls = 1;
 	}
 	for (size_t k = 0; k < s->n_unrec; k++)

@@ -215,7 +215,7 @@ static void unrec_fold(const struct an_run *r, struct unrec_sum *u)
 void an_source_funcs(struct an_run *r)
 {
 	size_t n = r->fmap.n;
-	int64_t total = 0;
+	int64_t total = 0, join_total = 0;
 	for (size_t i = 0; i < r->n_threads; i++)
 		if (r->ts[i].any_calls)
 			total += r->th[i].t_ns;
@@ -248,6 +248,11 @@ void an_source_funcs(struct an_run *r)
 		o->excl_ns = an_ticks_ns(r, st->excl);
 		o->incl_pct = total > 0 ? 100.0 * (double)o->incl_ns / (double)total : 0;
 		o->excl_pct = total > 0 ? 100.0 * (double)o->excl_ns / (double)total : 0;
+		o->join_ns = an_ticks_ns(r, st->join);
+		if (o->join_ns > o->excl_ns)
+			o->join_ns = o->excl_ns;
+		o->work_excl_ns = o->excl_ns - o->join_ns;
+		join_total += o->join_ns;
 		if (u[f].n_thr) {
 			o->throttled = u[f].why ? u[f].why : SG_THROTTLE_RULE;
 			o->throttled_ns = an_time_ns(r, u[f].thr_t);
@@ -256,6 +261,11 @@ void an_source_funcs(struct an_run *r)
 		}
 	}
 	free(u);
+	for (size_t f = 0; f < r->n_funcs; f++) {
+		struct an_func *o = &r->funcs[f];
+		o->work_pct = total > join_total ?
+			100.0 * (double)o->work_excl_ns / (double)(total - join_total) : 0;
+	}
 	if (r->n_funcs)
 		qsort(r->funcs, r->n_funcs, sizeof *r->funcs, func_cmp);
 }

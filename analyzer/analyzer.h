@@ -194,6 +194,13 @@ struct an_func {
 	int64_t throttled_ns;      /* when: ns since the epoch (the first thread's) */
 	uint64_t throttled_after;  /* the calls that thread had recorded before */
 	int n_throttled;           /* threads that stopped recording it */
+	/* Work only: the time its frames spent in pthread_join (inside excl_ns) taken out. An N=1
+	 * run standing in for the sequential program has a master thread that joins the worker
+	 * for the whole run; its join is waiting, not work of the program (report --profile and
+	 * xscalegraph show these for such a run). */
+	int64_t join_ns;           /* in excl_ns */
+	int64_t work_excl_ns;      /* excl_ns - join_ns */
+	double work_pct;           /* of the profiled threads' summed time without every join */
 };
 /* Function profile, sorted by exclusive time, largest first. */
 size_t an_run_n_funcs(const struct an_run *r);
@@ -355,6 +362,14 @@ const char *an_exp_method(const struct an_exp *e, size_t i);
  * order; returns the number written. */
 size_t an_exp_curve(const struct an_exp *e, const char *model, const char *method,
 		    enum an_metric m, int *n_out, struct an_fig *y_out, size_t max);
+
+/* Which T_seq E, S and U of point o are measured against, in a few words for a window's note
+ * ("traced sequential run", "N=1 run (no sequential program)", "untraced sequential run (wall
+ * times)", ...); o->t_seq_how says it in a sentence. A static string. */
+const char *an_point_t_seq_basis(const struct an_point *o);
+/* How T_para (1 - E) relates to L at point o, as the report's p_x line says it: "L + U/N" (10),
+ * or why it is 0 ("by construction, T_seq is this N=1 run"). A static string. */
+const char *an_point_l_e_note(const struct an_point *o);
 
 /* p_x of a method: the N with the smallest T_para, and L = (ML + IT + PT) / N there (the L of
  * the point's figures; T_para (1 - E) adds U / N to it). -ENOENT without points. */

@@ -254,6 +254,31 @@ static int time_bound_caveat(const struct model *m, int n, int n2)
 	return an_matrix_caveat(p->fig[MODEL_E].v, q->fig[MODEL_E].v);
 }
 
+int model_is_size_model(const char *name)
+{
+	return strcmp(name, "time-bound") == 0 || strcmp(name, "e-conserved") == 0 ||
+	       strcmp(name, "memory-bound") == 0;
+}
+
+/* p_x of a method the adapter did not set (a CSV experiment): the analyzer's definition,
+ * an_exp_px — the point of smallest T_para of a plain method — with the table's L there.
+ * T_para (1 - E) is not in report --csv: unavailable, not recomputed here from T_para and a
+ * rounded E (which gave 0.5 ns where the analyzer has 0). */
+static void px_from_points(struct model_method *me)
+{
+	int k;
+
+	if (me->px_set || model_is_size_model(me->name))
+		return;
+	if ((k = model_method_px(me)) < 0)
+		return;
+	me->px_n = me->pts[k].n;
+	me->px_t_para = me->pts[k].fig[MODEL_T_PARA];
+	me->px_l = me->pts[k].fig[MODEL_L];
+	me->px_l_e = (struct model_fig){ NAN, "T_para (1 - E) is not in report --csv" };
+	me->px_l_e_note = NULL;
+}
+
 void model_finish(struct model *m)
 {
 	size_t i;
@@ -267,6 +292,8 @@ void model_finish(struct model *m)
 	for (i = 0; i < m->n_cells; i++)
 		if (!m->cells[i].caveat && !m->cells[i].explain[0])   /* the analyzer's said */
 			m->cells[i].caveat = time_bound_caveat(m, m->cells[i].n, m->cells[i].n2);
+	for (i = 0; i < m->n_methods; i++)
+		px_from_points(&m->methods[i]);
 	if (m->cur_method < 0 && m->n_methods > 0)
 		m->cur_method = 0;
 	model_notify(m, MODEL_CHANGED_DATA);

@@ -53,6 +53,10 @@ struct model_point {
 	int reps;             /* repetitions behind the (median) figures */
 	int oversubscribed;   /* N above the machine's CPU count */
 	struct model_fig fig[MODEL_N_METRICS];
+	/* Which T_seq E, S (and U) of this point are measured against, the analyzer's short
+	 * label (an_point_t_seq_basis: "traced sequential run", "N=1 run", ...; interned), NULL
+	 * when the experiment does not say (a CSV experiment: report --csv has no such column) */
+	const char *t_seq_basis;
 };
 
 struct model_method {
@@ -62,6 +66,15 @@ struct model_method {
 	int shown;               /* drawn in the curve windows */
 	int exp;                 /* experiment it came from: 0 the one opened, k > 0 the k-th
 				    compared one (model_merge); then name is "EXP:method" */
+	/* p_x as the analyzer defines it (an_exp_px: the N of the smallest T_para among the
+	 * method's points; plain methods only, not the size-bound models), with the report's
+	 * figures there: T_para, L = (IT + PT + ML) / N and T_para (1 - E) with the analyzer's
+	 * word on how the two relate (an_point_l_e_note). px_n = 0: none. Set by the adapter, or
+	 * by model_finish from T_para for a CSV experiment (which has no T_para (1 - E)). */
+	int px_n;
+	struct model_fig px_t_para, px_l, px_l_e;
+	const char *px_l_e_note;  /* interned, NULL: none */
+	int px_set;               /* the adapter set px_*: model_finish leaves them */
 };
 
 enum model_run_status { MODEL_RUN_OK, MODEL_RUN_FAILED, MODEL_RUN_RUNNING, MODEL_RUN_PENDING };
@@ -106,6 +119,10 @@ struct model_func {
 	char *name;
 	long calls;
 	double incl_s, excl_s;
+	/* share of exclusive time as `report --profile` gives it (the analyzer's excl_pct / 100:
+	 * of the summed time of the profiled threads); NAN when the source does not say (CSV):
+	 * then the window divides by the summed exclusive time and says so */
+	double excl_share;
 };
 
 struct model_pattern {
@@ -146,6 +163,7 @@ struct model {
 	int n_cpus;                    /* from the machine description, 0 if unknown */
 	const char *seq_why;           /* why there is no profile / patterns (interned), or NULL */
 	const char *seq_source;        /* which run the profile is of (interned), or NULL */
+	int seq_is_n1;                 /* the profile is an N=1 run's (no traced sequential run) */
 
 	int cur_method;                /* index into methods, -1 when there are none */
 	int sel_run;                   /* index into runs, -1 for none */
@@ -206,6 +224,8 @@ const struct model_cell *model_cell_find(const struct model *m, int exp, int n, 
 int model_method_find(const struct model *m, const char *name);  /* index or -1 */
 /* Index of the point with the smallest available T_para (p_x), or -1. */
 int model_method_px(const struct model_method *me);
+/* 1 for the size-bound models' names (time-bound, e-conserved, memory-bound): no p_x there. */
+int model_is_size_model(const char *name);
 /* 1 when every point of the method has the same W (problem-size bound). */
 int model_method_fixed_size(const struct model_method *me);
 /* The point of `method` at N (the first if several W), or NULL. */

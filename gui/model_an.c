@@ -69,10 +69,44 @@ static int add_points(struct model *m, const struct an_exp *e)
 		mp.oversubscribed = p->oversubscribed;
 		for (k = 0; k < MODEL_N_METRICS; k++)
 			mp.fig[k] = fig_of(m, p->med[an_of[k]]);
+		/* which T_seq E and S stand on, per point: the windows' notes say it */
+		if (!(mp.t_seq_basis = model_intern(m, an_point_t_seq_basis(p))))
+			return -ENOMEM;
 		point_name(p, name, sizeof(name));
 		rc = model_add_point(m, name, &mp);
 	}
 	return rc;
+}
+
+/* p_x of every plain method, from the analyzer (an_exp_px, the report's p_x lines): the N, its
+ * T_para and L, and T_para (1 - E) there with the analyzer's word on how it relates to L. The
+ * windows mark these; they compute no p_x or latency of their own. */
+static int add_px(struct model *m, const struct an_exp *e)
+{
+	size_t i;
+
+	for (i = 0; i < an_exp_n_methods(e); i++) {
+		const char *name = an_exp_method(e, i);
+		const struct an_point *o;
+		struct model_method *me;
+		struct an_fig tp, lat;
+		int px, k;
+
+		if ((k = model_method_find(m, name)) < 0)
+			continue;
+		me = &m->methods[k];
+		me->px_set = 1;
+		if (an_exp_px(e, name, &px, &tp, &lat) < 0)
+			continue;
+		o = an_exp_point_find(e, "method", name, px);
+		me->px_n = px;
+		me->px_t_para = fig_of(m, tp);
+		me->px_l = fig_of(m, lat);
+		me->px_l_e = o ? fig_of(m, o->med[AN_L_E]) :
+			(struct model_fig){ NAN, model_intern(m, "no point at p_x") };
+		me->px_l_e_note = o ? model_intern(m, an_point_l_e_note(o)) : NULL;
+	}
+	return 0;
 }
 
 /* Profile and patterns of the sequential program per method and size (METRICS.md §4.2.1): the
@@ -113,8 +147,14 @@ static int add_sequential(struct model *m, const struct an_exp *e)
 						 (double)f->unrec_ns / 1e6);
 				else
 					snprintf(fname, sizeof(fname), "%s", f->name);
+				/* the report's share (excl_pct: of the profiled threads' summed
+				 * time), not one of the window's own */
+				int n1 = strcmp(source, "n1") == 0;
+				/* an N=1 stand-in shows work only, as report --profile: its
+				 * master's pthread_join is waiting (an_func.work_*) */
 				struct model_func mf = { fname, (long)f->calls, f->incl_ns / 1e9,
-							 f->excl_ns / 1e9 };
+							 (n1 ? f->work_excl_ns : f->excl_ns) / 1e9,
+							 (n1 ? f->work_pct : f->excl_pct) / 100 };
 				rc = model_add_func(m, &mf);
 			}
 			have_profile = an_run_n_funcs(r) > 0;
@@ -124,6 +164,7 @@ static int add_sequential(struct model *m, const struct an_exp *e)
 					 "no traced sequential run: the N=1" : "sequential",
 					 (long long)run_id, p->work);
 				m->seq_source = model_intern(m, src_text);
+				m->seq_is_n1 = strcmp(source, "n1") == 0;
 			}
 		}
 		point_name(p, name, sizeof(name));
@@ -255,7 +296,7 @@ int model_load_store(struct model *m, const char *dir, char *err, size_t err_len
 		goto out;
 	if ((rc = an_exp_open(dir, 0, &e, err, err_len)) < 0)
 		goto out;
-	if ((rc = add_points(m, e)) < 0 || (rc = model_matrix_add(m, e)) < 0 ||
+	if ((rc = add_points(m, e)) < 0 || (rc = add_px(m, e)) < 0 || (rc = model_matrix_add(m, e)) < 0 ||
 	    (rc = add_sequential(m, e)) < 0)
 		goto out;
 	rc = add_store_tables(m, dir, err, err_len);

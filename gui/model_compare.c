@@ -51,6 +51,15 @@ static int add_exp(struct model *dst, const char *name, int *k)
 	return 0;
 }
 
+/* A figure of another model with its reason copied into dst (on ENOMEM the reason is kept
+ * unavailable with a fixed text, never turned into a value). */
+static struct model_fig intern_fig(struct model *dst, struct model_fig f)
+{
+	if (f.why && !(f.why = model_intern(dst, f.why)))
+		f.why = "out of memory";
+	return f;
+}
+
 int model_merge(struct model *dst, const struct model *src)
 {
 	char name[512];
@@ -68,11 +77,22 @@ int model_merge(struct model *dst, const struct model *src)
 			for (f = 0; f < MODEL_N_METRICS; f++)
 				if (p.fig[f].why && !(p.fig[f].why = model_intern(dst, p.fig[f].why)))
 					return -ENOMEM;
+			if (p.t_seq_basis && !(p.t_seq_basis = model_intern(dst, p.t_seq_basis)))
+				return -ENOMEM;
 			if ((rc = model_add_point(dst, name, &p)) < 0)
 				return rc;
 		}
-		if ((idx = model_method_find(dst, name)) >= 0)
-			dst->methods[idx].exp = k;
+		if ((idx = model_method_find(dst, name)) >= 0) {
+			/* p_x goes with the method (both experiments' are marked) */
+			struct model_method *d = &dst->methods[idx];
+			d->exp = k;
+			d->px_n = me->px_n;
+			d->px_set = 1;
+			d->px_t_para = intern_fig(dst, me->px_t_para);
+			d->px_l = intern_fig(dst, me->px_l);
+			d->px_l_e = intern_fig(dst, me->px_l_e);
+			d->px_l_e_note = me->px_l_e_note ? model_intern(dst, me->px_l_e_note) : NULL;
+		}
 	}
 	return model_matrix_merge(dst, src, k);
 }

@@ -317,6 +317,7 @@ static int load_profile(struct loader *ld, struct csv *c)
 		    (rc = parse_double(c, 2, &f.incl_s)) < 0 || (rc = parse_double(c, 3, &f.excl_s)) < 0)
 			return rc;
 		f.name = c->field[0];
+		f.excl_share = NAN;   /* profile.csv has no denominator: the window says so */
 		if ((rc = model_add_func(ld->m, &f)) < 0)
 			return rc;
 	}

@@ -12,6 +12,7 @@
 #include <string.h>
 
 static const cairo_user_data_key_t sink_key;
+static const cairo_user_data_key_t hits_key;
 
 /* Okabe & Ito (2008), reordered so the first colours are the most distinct on white; olive
  * (their yellow, darkened) last. */
@@ -572,6 +573,47 @@ static double note_height(cairo_t *cr, const char *note, double w)
 	return h;
 }
 
+/* Below the plot a tall note goes into two columns when the strip is wide enough (a narrow
+ * sources window at 800x600 gave the note more height than the plot): returns the offset of
+ * the line that starts the second column (at a blank line near the middle when there is one),
+ * or 0 for one column. */
+static size_t note_split(const char *note, double w)
+{
+	size_t lines = note_lines(note), k = 0, best = 0, i;
+	double best_d = 1e9;
+
+	if (!note || w < 600 || lines < 6)
+		return 0;
+	for (i = 0; note[i]; i++) {
+		if (note[i] != '\n' || !note[i + 1])
+			continue;
+		k++;
+		/* distance from the middle, a blank line (a new item) counting as closer */
+		double d = fabs((double)k - (double)lines / 2) - (note[i + 1] == '\n' ? 3 : 0);
+		if (d < best_d) {
+			best_d = d;
+			best = i + 1;
+		}
+	}
+	return best;
+}
+
+/* Height of the note drawn below in w, in one or two columns (note_split). */
+static double note_height_below(cairo_t *cr, const char *note, double w)
+{
+	size_t at = note_split(note, w);
+	char *first;
+	double h;
+
+	if (!at)
+		return fmax(15.0 * (double)note_lines(note), note_height(cr, note, w));
+	if (!(first = strndup(note, at)))
+		return note_height(cr, note, w);
+	h = fmax(note_height(cr, first, w / 2 - 8), note_height(cr, note + at, w / 2 - 8));
+	free(first);
+	return h;
+}
+
 static struct legend_layout legend_layout(cairo_t *cr, struct plot_rect r, const struct plot_chart *c,
 					  int below)
 {
@@ -597,7 +639,7 @@ static struct legend_layout legend_layout(cairo_t *cr, struct plot_rect r, const
 		l.cols = rows ? rows : 1;
 	l.col_w = fmin(l.col_w, (r.w - 24) / (double)l.cols);
 	l.h = l.row_h * ceil((double)rows / (double)l.cols) + 8 +
-	      fmax(notes_h, note_height(cr, c->note, r.w - 24));
+	      (c->note ? note_height_below(cr, c->note, r.w - 24) : notes_h);
 	return l;
 }
 
@@ -646,8 +688,95 @@ static void draw_legend(cairo_t *cr, const struct plot_chart *c, const struct le
 	y += l->row_h * (double)rows + 8;
 	plot_set_font(cr, PLOT_FONT_SMALL);
 	cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
-	if (c->note)
-		plot_text_wrapped(cr, x, y, max_w, 15, c->note);
+	if (c->note) {
+		size_t at = l->below ? note_split(c->note, max_w) : 0;
+		char *first = at ? strndup(c->note, at) : NULL;
+		if (first) {
+			plot_text_wrapped(cr, x, y, max_w / 2 - 8, 15, first);
+			plot_text_wrapped(cr, x + max_w / 2 + 8, y, max_w / 2 - 8, 15, c->note + at);
+			free(first);
+		} else
+			plot_text_wrapped(cr, x, y, max_w, 15, c->note);
+	}
+}
+
+void plot_hits_attach(cairo_t *cr, struct plot_hits *h)
+{
+	cairo_set_user_data(cr, &hits_key, h, NULL);
+}
+
+void plot_hits_reset(struct plot_hits *h)
+{
+	h->n = 0;
+}
+
+void plot_hits_free(struct plot_hits *h)
+{
+	free(h->v);
+	memset(h, 0, sizeof(*h));
+}
+
+/* Records a marker of series s at data (x, y), drawn at user (ux, uy). */
+static void hit_add(cairo_t *cr, const struct plot_chart *c, const struct plot_series *s,
+		    double x, double y, double ux, double uy)
+{
+	struct plot_hits *h = cairo_get_user_data(cr, &hits_key);
+	struct plot_hit *e;
+
+	if (!h)
+		return;
+	if (h->n == h->cap) {
+		size_t cap = h->cap ? 2 * h->cap : 64;
+		struct plot_hit *v = realloc(h->v, cap * sizeof(*v));
+		if (!v)
+			return;   /* best effort, as the text sink */
+		h->v = v;
+		h->cap = cap;
+	}
+	e = &h->v[h->n++];
+	cairo_user_to_device(cr, &ux, &uy);
+	e->px = ux;
+	e->py = uy;
+	e->x = x;
+	e->y = y;
+	e->y_unit = c->y.unit;
+	snprintf(e->series, sizeof(e->series), "%s", s->label ? s->label : "");
+	snprintf(e->x_label, sizeof(e->x_label), "%s", c->x.label ? c->x.label : "x");
+	snprintf(e->y_label, sizeof(e->y_label), "%s", c->y.label ? c->y.label : "y");
+}
+
+const struct plot_hit *plot_hits_nearest(const struct plot_hits *h, double x, double y,
+					 double max_d)
+{
+	const struct plot_hit *best = NULL;
+	double bd = max_d * max_d;
+	size_t i;
+
+	for (i = 0; h && i < h->n; i++) {
+		double d = (h->v[i].px - x) * (h->v[i].px - x) + (h->v[i].py - y) * (h->v[i].py - y);
+		if (d <= bd) {
+			bd = d;
+			best = &h->v[i];
+		}
+	}
+	return best;
+}
+
+void plot_hit_text(const struct plot_hit *h, char *buf, size_t len)
+{
+	char xs[32], ys[32];
+
+	if (h->x == floor(h->x) && fabs(h->x) < 1e4)
+		snprintf(xs, sizeof(xs), "%.0f", h->x);
+	else
+		plot_format_si(xs, sizeof(xs), h->x);
+	if (h->y_unit == PLOT_UNIT_SECONDS)
+		plot_format_seconds(ys, sizeof(ys), h->y);
+	else if (h->y_unit == PLOT_UNIT_PERCENT)
+		snprintf(ys, sizeof(ys), "%.1f %%", 100 * h->y);
+	else
+		snprintf(ys, sizeof(ys), "%.3g", h->y);
+	snprintf(buf, len, "%s: %s = %s, %s = %s", h->series, h->x_label, xs, h->y_label, ys);
 }
 
 static void draw_one_series(cairo_t *cr, const struct plot_chart *c, const struct plot_series *s,
@@ -671,8 +800,10 @@ static void draw_one_series(cairo_t *cr, const struct plot_chart *c, const struc
 	cairo_stroke(cr);
 	cairo_set_dash(cr, NULL, 0, 0);
 	for (k = 0; k < s->n; k++)
-		if (usable(&c->x, s->x[k]) && usable(&c->y, s->y[k]))
+		if (usable(&c->x, s->x[k]) && usable(&c->y, s->y[k])) {
 			plot_marker(cr, map(mx, s->x[k]), map(my, s->y[k]), s->marker, 8);
+			hit_add(cr, c, s, s->x[k], s->y[k], map(mx, s->x[k]), map(my, s->y[k]));
+		}
 }
 
 static void draw_series(cairo_t *cr, const struct plot_chart *c, const struct plot_map *mx,
@@ -722,16 +853,18 @@ static void draw_ideal(cairo_t *cr, const struct plot_chart *c, const struct plo
 	cairo_restore(cr);
 }
 
-static void draw_mark(cairo_t *cr, const struct plot_chart *c, const struct plot_map *mx,
-		      const struct plot_map *my, struct plot_rect pa)
+/* One marked point; its label goes `slot` lines away from the point (several marks: compare). */
+static void draw_mark_at(cairo_t *cr, const struct plot_chart *c, const struct plot_map *mx,
+			 const struct plot_map *my, struct plot_rect pa, double mxv, double myv,
+			 const char *label, int slot)
 {
 	static const double dash[] = { 2, 3 };
 	double x, y;
 
-	if (!usable(&c->x, c->mark_x) || !usable(&c->y, c->mark_y))
+	if (!usable(&c->x, mxv) || !usable(&c->y, myv))
 		return;
-	x = map(mx, c->mark_x);
-	y = map(my, c->mark_y);
+	x = map(mx, mxv);
+	y = map(my, myv);
 	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 	cairo_set_line_width(cr, 1);
 	cairo_set_dash(cr, dash, 2, 0);
@@ -742,19 +875,32 @@ static void draw_mark(cairo_t *cr, const struct plot_chart *c, const struct plot
 	cairo_set_line_width(cr, 2);
 	cairo_arc(cr, x, y, 8, 0, 2 * M_PI);
 	cairo_stroke(cr);
-	if (c->mark_label) {
+	if (label) {
 		plot_set_font(cr, PLOT_FONT_SMALL);
 		/* label above the point, kept inside the plot area */
-		double w = plot_text_width(cr, c->mark_label);
+		double w = plot_text_width(cr, label);
 		double lx = fmin(fmax(x - w / 2, pa.x + 2), pa.x + pa.w - w - 2);
-		double ly = y - 14 < pa.y + 12 ? y + 24 : y - 14;
+		double ly = y - 14 - 17 * slot < pa.y + 12 ? y + 24 + 17 * slot : y - 14 - 17 * slot;
 		/* on a translucent white ground: the curves through the point cross the label */
 		cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
 		cairo_rectangle(cr, lx - 2, ly - 11, w + 4, 14);
 		cairo_fill(cr);
 		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-		plot_text(cr, lx, ly, PLOT_LEFT, c->mark_label);
+		plot_text(cr, lx, ly, PLOT_LEFT, label);
 	}
+}
+
+static void draw_mark(cairo_t *cr, const struct plot_chart *c, const struct plot_map *mx,
+		      const struct plot_map *my, struct plot_rect pa)
+{
+	size_t k;
+	int slot = 0;
+
+	if (usable(&c->x, c->mark_x) && usable(&c->y, c->mark_y))
+		draw_mark_at(cr, c, mx, my, pa, c->mark_x, c->mark_y, c->mark_label, slot++);
+	for (k = 0; k < c->n_marks; k++)
+		draw_mark_at(cr, c, mx, my, pa, c->marks[k].x, c->marks[k].y, c->marks[k].label,
+			     slot++);
 }
 
 double plot_legend_height(cairo_t *cr, double w, const struct plot_chart *c)

@@ -107,6 +107,12 @@ struct plot_series {
 				  parts) */
 };
 
+/* A marked point (p_x): circled, a dotted line down to the axis, its label above it. */
+struct plot_mark {
+	double x, y;
+	const char *label;
+};
+
 struct plot_chart {
 	const char *title;
 	struct plot_axis x, y;
@@ -114,12 +120,38 @@ struct plot_chart {
 	size_t n_series;
 	double mark_x, mark_y;  /* a marked point (p_x); NAN for none */
 	const char *mark_label;
+	const struct plot_mark *marks;  /* more marked points (compare: each experiment's p_x),
+					   labels stacked so they do not overlap */
+	size_t n_marks;
 	enum plot_ideal ideal;
 	const char *note;       /* extra lines under the legend ('\n' separated) */
 	int legend_off;         /* no legend: several charts share one (plot_legend_draw) */
 };
 
 void plot_marker(cairo_t *cr, double x, double y, enum plot_marker m, double size);
+
+/* Value on hover: while attached to a cairo_t, every marker a line chart draws is recorded
+ * with its position in device pixels, its series and its value, so a window can answer "what
+ * is under the pointer" from the drawing it shows (no second layout code to keep in step). */
+struct plot_hit {
+	double px, py;          /* device pixels */
+	double x, y;            /* data */
+	char series[96];
+	char x_label[48], y_label[64];
+	enum plot_unit y_unit;
+};
+struct plot_hits {
+	struct plot_hit *v;
+	size_t n, cap;
+};
+void plot_hits_attach(cairo_t *cr, struct plot_hits *h);
+void plot_hits_reset(struct plot_hits *h);   /* n = 0, keeps the buffer */
+void plot_hits_free(struct plot_hits *h);
+/* The recorded point nearest (x, y) within max_d pixels, or NULL. */
+const struct plot_hit *plot_hits_nearest(const struct plot_hits *h, double x, double y,
+					 double max_d);
+/* "fixed: threads N = 2, average latency L(W,N) = 2.21 ms". */
+void plot_hit_text(const struct plot_hit *h, char *buf, size_t len);
 /* Draws the chart into r. Returns 0, or -EINVAL for an empty rectangle. The legend goes beside
  * the plot when it fits there, else below it in as many columns as the width allows. */
 int plot_chart_draw(cairo_t *cr, struct plot_rect r, const struct plot_chart *c);

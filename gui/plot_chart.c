@@ -10,11 +10,23 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Centred text that stays inside [x0, x1]: in font f if it fits, else in the small font, else
+ * from x0 (cut at the edge rather than on both sides). */
+static void text_fit(cairo_t *cr, double x0, double x1, double y, enum plot_font f, const char *t)
+{
+	plot_set_font(cr, f);
+	if (plot_text_width(cr, t) > x1 - x0)
+		plot_set_font(cr, PLOT_FONT_SMALL);
+	if (plot_text_width(cr, t) > x1 - x0)
+		plot_text(cr, x0, y, PLOT_LEFT, t);
+	else
+		plot_text(cr, (x0 + x1) / 2, y, PLOT_CENTER, t);
+}
+
 static void draw_title(cairo_t *cr, struct plot_rect r, const char *title)
 {
 	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-	plot_set_font(cr, PLOT_FONT_TITLE);
-	plot_text(cr, r.x + r.w / 2, r.y + 20, PLOT_CENTER, title);
+	text_fit(cr, r.x + 4, r.x + r.w - 4, r.y + 20, PLOT_FONT_TITLE, title);
 }
 
 static void draw_note(cairo_t *cr, double x, double y, double max_w, const char *note)
@@ -62,9 +74,9 @@ int plot_hbars_draw(cairo_t *cr, struct plot_rect r, const struct plot_hbars *b)
 	}
 	plot_set_font(cr, PLOT_FONT_LABEL);
 	{
-		char label[160];
+		char label[512];
 		snprintf(label, sizeof(label), t.unit[0] ? "%s [%s]" : "%s%s", b->axis_label, t.unit);
-		plot_text(cr, (x0 + x1) / 2, r.y + 80 + row * b->n, PLOT_CENTER, label);
+		text_fit(cr, r.x + 4, r.x + r.w - 4, r.y + 80 + row * b->n, PLOT_FONT_LABEL, label);
 	}
 	for (i = 0, y = r.y + 44; i < b->n; i++, y += row) {
 		const struct plot_bar *p = &b->bars[i];

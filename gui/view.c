@@ -62,28 +62,85 @@ int view_timeline_draw(cairo_t *cr, double w, double h, const struct view_ctx *v
 	return timeline_draw(cr, w, h, &none);
 }
 
-void view_method_style(const struct model *m, struct plot_series *s, size_t i)
+/* Colours and markers are keyed by method name, not by position: a live series that adds a
+ * method, or a second store with other methods, must not recolour the ones on screen. The
+ * scaling methods of the paper's specs have fixed places (so "fixed" and "time-bound" look the
+ * same in every store); other names get the next free style on first sight, kept for the life
+ * of the process (the app, the export, a test run). */
+static const char *const known_methods[] = {
+	"fixed", "balls", "steps", "both", "time-bound", "e-conserved", "memory-bound",
+};
+#define N_KNOWN (sizeof(known_methods) / sizeof(known_methods[0]))
+static char seen_methods[64][64];
+static size_t n_seen_methods;
+
+size_t view_method_style_index(const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < N_KNOWN; k++)
+		if (strcmp(known_methods[k], name) == 0)
+			return k;
+	for (k = 0; k < n_seen_methods; k++)
+		if (strcmp(seen_methods[k], name) == 0)
+			return N_KNOWN + k;
+	if (n_seen_methods == sizeof(seen_methods) / sizeof(seen_methods[0]))
+		return N_KNOWN + n_seen_methods;   /* full: a shared style, still stable */
+	snprintf(seen_methods[n_seen_methods], sizeof(seen_methods[0]), "%s", name);
+	return N_KNOWN + n_seen_methods++;
+}
+
+const char *view_method_base(const struct model *m, size_t i)
 {
 	const struct model_method *me = &m->methods[i];
-	size_t k, local = 0, style;
+	size_t n;
 
-	for (k = 0; k < i; k++)
-		local += m->methods[k].exp == me->exp;
-	style = me->exp > 0 ? local : i;
-	if (me->exp > 0) {
-		/* "EXP:fixed" looks like the first experiment's "fixed", dashed, so the same method
-		 * is the same colour and marker in both */
-		size_t n = strlen(m->exps[me->exp - 1]);
-		const char *base = strncmp(me->name, m->exps[me->exp - 1], n) == 0 && me->name[n] == ':' ?
-					   me->name + n + 1 : me->name;
-		for (k = 0; k < m->n_methods; k++)
-			if (m->methods[k].exp == 0 && strcmp(m->methods[k].name, base) == 0) {
-				style = k;
-				break;
-			}
-	}
-	view_series_style(s, style);
-	if (me->exp > 0)
+	if (me->exp <= 0 || (size_t)me->exp > m->n_exps)
+		return me->name;
+	n = strlen(m->exps[me->exp - 1]);
+	return strncmp(me->name, m->exps[me->exp - 1], n) == 0 && me->name[n] == ':' ?
+		       me->name + n + 1 : me->name;
+}
+
+static char chosen[2][128];   /* sources, parallelism */
+
+static int chosen_slot(enum view_id which)
+{
+	return which == VIEW_SOURCES ? 0 : which == VIEW_PARALLELISM ? 1 : -1;
+}
+
+int view_set_method(enum view_id which, const char *name)
+{
+	int k = chosen_slot(which);
+
+	if (k < 0)
+		return -EINVAL;
+	snprintf(chosen[k], sizeof(chosen[k]), "%s", name ? name : "");
+	return 0;
+}
+
+const char *view_get_method(enum view_id which)
+{
+	int k = chosen_slot(which);
+
+	return k < 0 ? "" : chosen[k];
+}
+
+int view_chosen_method(const struct model *m, enum view_id which)
+{
+	int k = chosen_slot(which), i;
+
+	if (k >= 0 && chosen[k][0] && (i = model_method_find(m, chosen[k])) >= 0)
+		return i;
+	return m->cur_method;
+}
+
+void view_method_style(const struct model *m, struct plot_series *s, size_t i)
+{
+	/* "EXP:fixed" looks like the first experiment's "fixed", dashed, so the same method is
+	 * the same colour and marker in both */
+	view_series_style(s, view_method_style_index(view_method_base(m, i)));
+	if (m->methods[i].exp > 0)
 		s->dashed = 1;
 }
 

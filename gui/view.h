@@ -36,6 +36,15 @@ struct view_ctx {
 	int mat_sel_i, mat_sel_j;   /* selected matrix cell (indices into view_matrix_ns), -1 */
 	struct timeline *tl;        /* the run of window 9, NULL: none */
 };
+/* The method windows 6 (sources: Fig. 11 "fixed", Fig. 13 "e-conserved") and 7 (parallelism,
+ * Fig. 12) draw, chosen by name (sources-method:M, parallelism-method:M) so that the choice
+ * survives a reload; window state of the process, like the method colours. "" or NULL: the
+ * model's current method. Returns 0, or -EINVAL for another window. */
+int view_set_method(enum view_id which, const char *name);
+const char *view_get_method(enum view_id which);
+/* The method index window `which` draws: the chosen one if the model has it, else the current
+ * method; -1 when there is none. */
+int view_chosen_method(const struct model *m, enum view_id which);
 
 struct view_desc {
 	const char *name;    /* "time": action open-time, export time.png */
@@ -86,9 +95,16 @@ void view_pool_free(struct view_pool *p);
 struct plot_series *view_pool_series(struct view_pool *p, const char *label, size_t n);
 /* Style of the k-th series: palette colour and marker, dashed after the first seven. */
 void view_series_style(struct plot_series *s, size_t k);
-/* Style of method i's series: a method keeps its colour and marker when others are hidden;
- * methods of compared experiments (exp > 0) are dashed, numbered within their experiment. */
+/* Style of method i's series, keyed by its name (view_method_style_index): a method keeps its
+ * colour and marker when others are hidden, when a live series adds methods and across
+ * experiments; methods of compared experiments (exp > 0) are dashed in their base method's. */
 void view_method_style(const struct model *m, struct plot_series *s, size_t i);
+/* The style number of a method name: fixed places for the paper's methods (fixed, balls, steps,
+ * both, time-bound, e-conserved, memory-bound), then first come, first served, for the life of
+ * the process. */
+size_t view_method_style_index(const char *name);
+/* Method i's name without its experiment prefix ("b.exp:fixed" -> "fixed"). */
+const char *view_method_base(const struct model *m, size_t i);
 /* Experiment name (and the compared ones) + window title. */
 void view_title(char *buf, size_t len, const struct view_ctx *v, const char *what);
 

@@ -48,19 +48,136 @@ static int method_series(struct view_pool *p, const struct model *m, enum model_
 	return 0;
 }
 
-/* The method whose p_x is marked: the current one if it is problem-size bound, else the first
- * shown problem-size-bound method; -1 if none. */
-static int px_method(const struct model *m)
+/* The method whose p_x is marked in experiment `exp` (0: the one opened, k: the k-th compared):
+ * among its shown methods with a p_x (the analyzer's, model_method.px_n), the one named like
+ * the current method, else the first problem-size-bound one, else the first; -1 if none. The
+ * same choice in every window, so the mark of window 4 and window 5 is the same point. */
+static int px_method_of(const struct model *m, int exp)
 {
+	const char *cur = m->cur_method >= 0 ? view_method_base(m, (size_t)m->cur_method) : NULL;
+	int first = -1, fixed = -1;
 	size_t i;
 
-	if (m->cur_method >= 0 && m->methods[m->cur_method].shown &&
-	    model_method_fixed_size(&m->methods[m->cur_method]))
-		return m->cur_method;
-	for (i = 0; i < m->n_methods; i++)
-		if (m->methods[i].shown && model_method_fixed_size(&m->methods[i]))
+	for (i = 0; i < m->n_methods; i++) {
+		const struct model_method *me = &m->methods[i];
+		if (me->exp != exp || !me->shown || me->px_n <= 0)
+			continue;
+		if (cur && strcmp(view_method_base(m, i), cur) == 0)
 			return (int)i;
-	return -1;
+		if (first < 0)
+			first = (int)i;
+		if (fixed < 0 && model_method_fixed_size(me))
+			fixed = (int)i;
+	}
+	return fixed >= 0 ? fixed : first;
+}
+
+/* p_x marks on a chart of metric k (MODEL_T_PARA or MODEL_L) for every experiment shown: the
+ * analyzer's p_x and its figure there, labelled as the report's p_x line. */
+#define MAX_MARKS 8
+struct px_marks {
+	struct plot_mark mk[MAX_MARKS];
+	char label[MAX_MARKS][400];
+	size_t n;
+};
+
+static void px_marks_make(struct px_marks *pm, const struct model *m, enum model_metric k,
+			  char *note, size_t note_len)
+{
+	size_t e;
+	char a[32], b[32], ml[160];
+
+	pm->n = 0;
+	for (e = 0; e <= m->n_exps && pm->n < MAX_MARKS; e++) {
+		int i = px_method_of(m, (int)e);
+		const struct model_method *me;
+		const struct model_fig *f;
+		if (i < 0)
+			continue;
+		me = &m->methods[i];
+		f = k == MODEL_L ? &me->px_l : &me->px_t_para;
+		if (f->why)
+			continue;
+		model_method_label(m, (size_t)i, ml, sizeof(ml));
+		plot_format_seconds(a, sizeof(a), f->v);
+		if (k == MODEL_L) {
+			snprintf(pm->label[pm->n], sizeof(pm->label[0]),
+				 "upper bound L at p_x = %d (%s): %s", me->px_n, ml, a);
+			/* beside it, in the note, the report's other latency there: T_para (1 - E)
+			 * of (10), with the analyzer's word on how it relates to L */
+			if (!me->px_l_e.why) {
+				char item[400];
+				plot_format_seconds(b, sizeof(b), me->px_l_e.v);
+				snprintf(item, sizeof(item), "at p_x = %d (%s): T_para (1 - E) = %s (%s)",
+					 me->px_n, ml, b, me->px_l_e_note ? me->px_l_e_note : "L + U/N");
+				plot_note_add(note, note_len, "", "\n", item);
+			}
+		} else
+			snprintf(pm->label[pm->n], sizeof(pm->label[0]), "p_x = %d (%s)", me->px_n, ml);
+		pm->mk[pm->n] = (struct plot_mark){ me->px_n, f->v, pm->label[pm->n] };
+		pm->n++;
+	}
+}
+
+/* Which T_seq each point of the shown methods uses (the analyzer's basis per point), as note
+ * lines: "T_seq (S, E): traced sequential run: fixed, balls; N=1 run (no sequential program):
+ * steps N=1". A CSV experiment does not say: the note says that instead. */
+static void t_seq_note(char *buf, size_t len, const struct model *m, int only)
+{
+	const char *bases[8];
+	size_t nb = 0, i, j, b;
+	char item[600], ml[160];
+
+	for (i = 0; i < m->n_methods; i++)
+		for (j = 0; (m->methods[i].shown || (int)i == only) && j < m->methods[i].n_pts; j++) {
+			const char *t = m->methods[i].pts[j].t_seq_basis;
+			if (only >= 0 && (int)i != only)
+				break;
+			t = t ? t : "not said (report --csv has no T_seq basis)";
+			for (b = 0; b < nb && strcmp(bases[b], t) != 0; b++)
+				;
+			if (b == nb && nb < 8)
+				bases[nb++] = t;
+		}
+	if (nb == 1) {
+		snprintf(item, sizeof(item), "T_seq at every point: %s", bases[0]);
+		plot_note_add(buf, len, "", "\n", item);
+		return;
+	}
+	for (b = 0; b < nb; b++) {
+		/* the methods (and N, where a method mixes bases) on this basis */
+		size_t n = (size_t)snprintf(item, sizeof(item), "T_seq: %s:", bases[b]);
+		for (i = 0; i < m->n_methods && n < sizeof(item); i++) {
+			const struct model_method *me = &m->methods[i];
+			size_t on = 0, all = 0;
+			if (!(me->shown || (int)i == only) || (only >= 0 && (int)i != only))
+				continue;
+			for (j = 0; j < me->n_pts; j++) {
+				const char *t = me->pts[j].t_seq_basis;
+				t = t ? t : "not said (report --csv has no T_seq basis)";
+				all++;
+				on += strcmp(t, bases[b]) == 0;
+			}
+			if (!on)
+				continue;
+			model_method_label(m, i, ml, sizeof(ml));
+			n += (size_t)snprintf(item + n, sizeof(item) - n, " %s", ml);
+			if (on < all) {
+				const char *sep = " N=";
+				for (j = 0; j < me->n_pts && n < sizeof(item); j++) {
+					const char *t = me->pts[j].t_seq_basis;
+					t = t ? t : "not said (report --csv has no T_seq basis)";
+					if (strcmp(t, bases[b]) != 0)
+						continue;
+					n += (size_t)snprintf(item + n, sizeof(item) - n, "%s%d", sep,
+							      me->pts[j].n);
+					sep = ",";
+				}
+			}
+			n += n < sizeof(item) ? (size_t)snprintf(item + n, sizeof(item) - n, ";") : 0;
+		}
+		plot_note_add(buf, len, "", "\n", item);
+	}
 }
 
 static struct plot_axis axis_n(void)
@@ -149,10 +266,11 @@ int view_time_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	const struct model *m = v->m;
 	struct view_pool p;
 	struct plot_chart c, first;
-	char title[256], mark[96];
+	struct px_marks pm;
+	char title[256], note[1024] = "";
 	size_t base;
 	double lh, ch;
-	int rc, pm;
+	int rc;
 
 	if ((rc = view_pool_init(&p, 3 * m->n_methods + 1, 3 * total_points(m))) < 0)
 		return rc;
@@ -161,16 +279,13 @@ int view_time_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 		goto out;
 	chart_vs_n(&c, title, &p, 0,
 		   (struct plot_axis){ "parallel time T_para", PLOT_LOG10, PLOT_UNIT_SECONDS, NAN, NAN, 0 });
-	if ((pm = px_method(m)) >= 0) {
-		int k = model_method_px(&m->methods[pm]);
-		if (k >= 0) {
-			const struct model_point *pt = &m->methods[pm].pts[k];
-			c.mark_x = pt->n;
-			c.mark_y = pt->fig[MODEL_T_PARA].v;
-			snprintf(mark, sizeof(mark), "p_x = %d (%s)", pt->n, m->methods[pm].name);
-			c.mark_label = mark;
-		}
-	}
+	px_marks_make(&pm, m, MODEL_T_PARA, NULL, 0);
+	c.marks = pm.mk;
+	c.n_marks = pm.n;
+	/* S and E divide by T_seq: say which, per point (a traced N=1 run at one size, an
+	 * untraced sequential wall time at another must not pass for one baseline) */
+	t_seq_note(note, sizeof(note), m, -1);
+	c.note = note;
 	/* one legend for the three charts (same methods), at the bottom: small windows keep
 	 * their plots readable */
 	lh = shared_legend_height(cr, w, &c, PLOT_IDEAL_SPEEDUP);
@@ -210,8 +325,9 @@ int view_latency_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	const struct model *m = v->m;
 	struct view_pool p;
 	struct plot_chart c;
-	char title[256], mark[160], lat[32], lat_e[32], lat_e_note[64] = "";
-	int rc, pm;
+	struct px_marks pm;
+	char title[256], note[1400] = "";
+	int rc;
 
 	if ((rc = view_pool_init(&p, m->n_methods + 1, total_points(m))) < 0)
 		return rc;
@@ -220,30 +336,16 @@ int view_latency_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 		goto out;
 	chart_vs_n(&c, title, &p, 0,
 		   (struct plot_axis){ "average latency L(W,N)", PLOT_LOG10, PLOT_UNIT_SECONDS, NAN, NAN, 0 });
-	/* the analyzer's L leaves U (extra work) out: it equals T_para (1 - E) only where U = 0
-	 * and the books close (at N = 1 with T_seq from that run, E = 1 but L is the N=1 run's
-	 * own waits) */
-	c.note = "L = (IT + PT + ML) / N per thread\n= T_para (1 - E) - U / N\n"
-		 "(U: extra work; up to the closure)";
-	if ((pm = px_method(m)) >= 0) {
-		int k = model_method_px(&m->methods[pm]);
-		if (k >= 0 && !m->methods[pm].pts[k].fig[MODEL_L].why) {
-			const struct model_point *pt = &m->methods[pm].pts[k];
-			c.mark_x = pt->n;
-			c.mark_y = pt->fig[MODEL_L].v;
-			plot_format_seconds(lat, sizeof(lat), c.mark_y);
-			/* beside it the report's p_x figure, T_para (1 - E) of eq. (10), which counts U
-			 * too */
-			if (!pt->fig[MODEL_T_PARA].why && !pt->fig[MODEL_E].why) {
-				plot_format_seconds(lat_e, sizeof(lat_e), pt->fig[MODEL_T_PARA].v *
-						    (1 - pt->fig[MODEL_E].v));
-				snprintf(lat_e_note, sizeof(lat_e_note), " (T_para(1-E) = %s)", lat_e);
-			}
-			snprintf(mark, sizeof(mark), "upper bound L at p_x = %d: %s%s", pt->n, lat,
-				 lat_e_note);
-			c.mark_label = mark;
-		}
-	}
+	/* the analyzer's L (the report's L column) leaves U (extra work) out: it equals
+	 * T_para (1 - E) only where U = 0 and the books close; at N = 1 with T_seq from that run
+	 * E = 1 but L is the N=1 run's own waits. The mark gives both, as the report's p_x line. */
+	plot_note_add(note, sizeof(note), "", "\n", "L = (IT + PT + ML) / N per thread\n"
+		      "= T_para (1 - E) - U / N\n(U: extra work; up to the closure)");
+	px_marks_make(&pm, m, MODEL_L, note, sizeof(note));
+	t_seq_note(note, sizeof(note), m, -1);
+	c.note = note;
+	c.marks = pm.mk;
+	c.n_marks = pm.n;
 	rc = chart_or_message(cr, (struct plot_rect){ 0, 0, w, h }, &c);
 out:
 	view_pool_free(&p);
@@ -373,20 +475,20 @@ int view_sources_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	int lcolors[MODEL_N_SOURCES];
 	size_t j, ng, nl = 0, q;
 	double lh, y_min = NAN;
-	int rc;
+	int rc, mi;
 
-	if (m->cur_method < 0) {
+	if ((mi = view_chosen_method(m, VIEW_SOURCES)) < 0) {
 		plot_set_font(cr, PLOT_FONT_LABEL);
 		plot_text(cr, w / 2, h / 2, PLOT_CENTER, "no data");
 		return 0;
 	}
-	me = &m->methods[m->cur_method];
+	me = &m->methods[mi];
 	ng = me->n_pts < 64 ? me->n_pts : 64;
 	if ((rc = view_pool_init(&p, MODEL_N_SOURCES + 1, (MODEL_N_SOURCES + 1) * me->n_pts)) < 0)
 		return rc;
 	{
 		char ml[64];
-		model_method_label(m, (size_t)m->cur_method, ml, sizeof(ml));
+		model_method_label(m, (size_t)mi, ml, sizeof(ml));
 		snprintf(label, sizeof(label), "Latency sources vs N (%s)", ml);
 	}
 	view_title(title, sizeof(title), v, label);
@@ -476,6 +578,7 @@ int view_sources_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	if (line_note[0])
 		plot_note_add(note, sizeof(note), "", "\n", line_note);
 	closure_note(note, sizeof(note), me);
+	t_seq_note(note, sizeof(note), m, mi);   /* U is compute - T_seq - ML */
 	chart_vs_n(&c, title, &p, 0,
 		   (struct plot_axis){ "per-thread latency (source / N)", PLOT_LOG10, PLOT_UNIT_SECONDS, y_min, NAN, 0 });
 	c.note = note;
@@ -512,53 +615,80 @@ out:
 	return rc;
 }
 
+/* The methods window 7 draws: the chosen one and, in compare mode, the method of the same name
+ * in each compared experiment (Fig. 12 is one method: points of different methods are never
+ * joined into one line). Returns how many indices went to out. */
+static size_t par_methods(const struct model *m, int chosen, int *out, size_t max)
+{
+	const char *base = view_method_base(m, (size_t)chosen);
+	size_t i, n = 0;
+
+	for (i = 0; i < m->n_methods && n < max; i++)
+		if ((int)i == chosen || (m->methods[i].exp != m->methods[chosen].exp &&
+					 strcmp(view_method_base(m, i), base) == 0))
+			out[n++] = (int)i;
+	return n;
+}
+
 int view_parallelism_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 {
 	const struct model *m = v->m;
 	struct view_pool p;
 	struct plot_chart c;
-	char title[256], label[96];
-	int ns[64], ex[64];
-	size_t n_ns = 0, i, j, k;
+	char title[256], label[200], what[200];
+	int ns[64], meth[16], mi;
+	size_t n_ns = 0, n_meth, j, k, q;
 	int rc;
 
-	/* the distinct (experiment, N), N above 1 (parallelism of one thread says nothing), over
-	 * the methods shown: one line each */
-	for (i = 0; i < m->n_methods; i++)
-		for (j = 0; m->methods[i].shown && j < m->methods[i].n_pts; j++) {
-			int n = m->methods[i].pts[j].n;
-			for (k = 0; k < n_ns && !(ns[k] == n && ex[k] == m->methods[i].exp); k++)
+	if ((mi = view_chosen_method(m, VIEW_PARALLELISM)) < 0) {
+		plot_set_font(cr, PLOT_FONT_LABEL);
+		plot_text(cr, w / 2, h / 2, PLOT_CENTER, "no data");
+		return 0;
+	}
+	n_meth = par_methods(m, mi, meth, 16);
+	/* the distinct N above 1 (parallelism of one thread says nothing) of the chosen method */
+	for (q = 0; q < n_meth; q++)
+		for (j = 0; j < m->methods[meth[q]].n_pts; j++) {
+			int n = m->methods[meth[q]].pts[j].n;
+			for (k = 0; k < n_ns && ns[k] < n; k++)
 				;
-			if (k == n_ns && n > 1 && n_ns < 64) {
-				ex[n_ns] = m->methods[i].exp;
-				ns[n_ns++] = n;
+			if (n > 1 && n_ns < 64 && (k == n_ns || ns[k] != n)) {
+				memmove(ns + k + 1, ns + k, (n_ns - k) * sizeof(ns[0]));
+				ns[k] = n;
+				n_ns++;
 			}
 		}
-	if ((rc = view_pool_init(&p, n_ns + 1, total_points(m))) < 0)
+	if ((rc = view_pool_init(&p, n_ns * n_meth + 1, total_points(m))) < 0)
 		return rc;
-	for (k = 0; k < n_ns; k++) {
-		struct plot_series *s;
-		size_t cnt = 0;
-		for (i = 0; i < m->n_methods; i++)
-			for (j = 0; m->methods[i].shown && m->methods[i].exp == ex[k] && j < m->methods[i].n_pts; j++)
-				cnt += m->methods[i].pts[j].n == ns[k];
-		if (m->n_exps > 0)
-			snprintf(label, sizeof(label), "%s N = %d",
-				 ex[k] ? m->exps[ex[k] - 1] : m->name ? m->name : "", ns[k]);
-		else
-			snprintf(label, sizeof(label), "N = %d", ns[k]);
-		if (!(s = view_pool_series(&p, label, cnt))) {
-			rc = -ENOMEM;
-			goto out;
-		}
-		cnt = 0;
-		for (i = 0; i < m->n_methods; i++)
-			for (j = 0; m->methods[i].shown && m->methods[i].exp == ex[k] && j < m->methods[i].n_pts; j++) {
-				const struct model_point *pt = &m->methods[i].pts[j];
+	/* one line per (experiment, N): colour and marker by N, dashed for a compared
+	 * experiment, points in W order */
+	for (q = 0; q < n_meth; q++)
+		for (k = 0; k < n_ns; k++) {
+			const struct model_method *me = &m->methods[meth[q]];
+			struct plot_series *s;
+			size_t cnt = 0;
+			for (j = 0; j < me->n_pts; j++)
+				cnt += me->pts[j].n == ns[k];
+			if (cnt == 0)
+				continue;
+			if (m->n_exps > 0)   /* the experiment's name: the title names the method */
+				snprintf(label, sizeof(label), "%s N = %d", me->exp > 0 ?
+					 m->exps[me->exp - 1] : m->name ? m->name : "", ns[k]);
+			else
+				snprintf(label, sizeof(label), "N = %d", ns[k]);
+			if (!(s = view_pool_series(&p, label, cnt))) {
+				rc = -ENOMEM;
+				goto out;
+			}
+			view_series_style(s, k);
+			s->dashed = me->exp > 0;
+			cnt = 0;
+			for (j = 0; j < me->n_pts; j++) {
+				const struct model_point *pt = &me->pts[j];
+				size_t pos = cnt;
 				if (pt->n != ns[k])
 					continue;
 				/* insertion by W so the line runs left to right */
-				size_t pos = cnt;
 				while (pos > 0 && s->x[pos - 1] > pt->w) {
 					((double *)s->x)[pos] = s->x[pos - 1];
 					((double *)s->y)[pos] = s->y[pos - 1];
@@ -568,8 +698,9 @@ int view_parallelism_draw(cairo_t *cr, double w, double h, const struct view_ctx
 				((double *)s->y)[pos] = fig_value(&pt->fig[MODEL_PARALLELISM]);
 				cnt++;
 			}
-	}
-	view_title(title, sizeof(title), v, "Parallelism vs problem size");
+		}
+	snprintf(what, sizeof(what), "Parallelism vs problem size (%s)", view_method_base(m, (size_t)mi));
+	view_title(title, sizeof(title), v, what);
 	memset(&c, 0, sizeof(c));
 	c.title = title;
 	c.x = (struct plot_axis){ "problem size W", PLOT_LOG10, PLOT_UNIT_NONE, NAN, NAN, 0 };
@@ -580,7 +711,15 @@ int view_parallelism_draw(cairo_t *cr, double w, double h, const struct view_ctx
 	c.n_series = p.n_s;
 	c.mark_x = c.mark_y = NAN;
 	c.note = "CPU time of the threads / T_para:\nhow many are on a CPU at once,\n"
-		 "at most min(N, CPUs)\n(methods shown, by N)";
+		 "at most min(N, CPUs)\n(one method: the chooser above)";
+	if (p.n_s == 0) {
+		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+		plot_set_font(cr, PLOT_FONT_TITLE);
+		plot_text(cr, w / 2, 20, PLOT_CENTER, title);
+		plot_set_font(cr, PLOT_FONT_LABEL);
+		plot_text(cr, w / 2, h / 2, PLOT_CENTER, "no point with N > 1 for this method");
+		goto out;
+	}
 	rc = chart_or_message(cr, (struct plot_rect){ 0, 0, w, h }, &c);
 out:
 	view_pool_free(&p);

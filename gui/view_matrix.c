@@ -346,7 +346,8 @@ int view_matrix_hit(const struct view_ctx *v, double w, double h, double x, doub
 
 /* ---- drawing --------------------------------------------------------------------------- */
 
-/* p_x of experiment e: the N of smallest T_para of its fixed-size methods (METRICS.md (1)). */
+/* p_x of experiment e: the analyzer's (model_method.px_n, an_exp_px: the N of smallest T_para)
+ * of its fixed-size methods, the problem-size bound of METRICS.md (1). */
 static void px_text(const struct model *m, int e, char *buf, size_t len)
 {
 	size_t i, used = 0;
@@ -355,12 +356,11 @@ static void px_text(const struct model *m, int e, char *buf, size_t len)
 	for (i = 0; i < m->n_methods && used < len; i++) {
 		const struct model_method *me = &m->methods[i];
 		const char *name = strchr(me->name, ':');
-		int p;
-		if (me->exp != e || !model_method_fixed_size(me) || (p = model_method_px(me)) < 0)
+		if (me->exp != e || !model_method_fixed_size(me) || me->px_n <= 0)
 			continue;
 		name = e > 0 && name ? name + 1 : me->name;
 		used += (size_t)snprintf(buf + used, len - used, "%sp_x = %d (%s)", used ? ", " : "",
-					 me->pts[p].n, name);
+					 me->px_n, name);
 	}
 	if (!buf[0])
 		snprintf(buf, len, "p_x: no fixed-size method");

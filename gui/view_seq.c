@@ -158,12 +158,16 @@ int view_profile_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	struct plot_bar *bars;
 	char (*text)[96];
 	struct plot_hbars hb;
-	char title[256], t[32], axis[256];
+	char title[256], t[32], axis[400];
 	double total = 0;
 	size_t i, n = m->n_funcs < 20 ? m->n_funcs : 20;
-	int rc;
+	int rc, own = 0;
 
-	view_title(title, sizeof(title), v, "Execution profile of the sequential program");
+	/* an N=1 run stands in for the sequential program only when none was traced: the title
+	 * says so instead of passing it for the sequential program */
+	view_title(title, sizeof(title), v, m->seq_is_n1 ?
+		   "Profile of the N=1 run (no traced sequential run; join waits left out)" :
+		   "Execution profile of the sequential program");
 	if (n == 0) {
 		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 		plot_set_font(cr, PLOT_FONT_TITLE);
@@ -180,18 +184,25 @@ int view_profile_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 		rc = -ENOMEM;
 		goto out;
 	}
-	for (i = 0; i < m->n_funcs; i++)
+	/* the shares are the analyzer's (report --profile's excl %: of the profiled threads'
+	 * summed time); only a CSV profile, which has no denominator, is divided here, by the
+	 * summed exclusive time, and the axis says which */
+	for (i = 0; i < m->n_funcs; i++) {
 		total += m->funcs[i].excl_s;
+		own |= isnan(m->funcs[i].excl_share);
+	}
 	for (i = 0; i < n; i++) {
 		const struct model_func *f = &m->funcs[i];
 		plot_format_seconds(t, sizeof(t), f->excl_s);
 		bars[i].label = f->name;
-		bars[i].value = total > 0 ? f->excl_s / total : NAN;
-		snprintf(text[i], sizeof(text[i]), "%.1f %%  %s  %ld call%s", 100 * bars[i].value,
+		bars[i].value = !own ? f->excl_share : total > 0 ? f->excl_s / total : NAN;
+		snprintf(text[i], sizeof(text[i]), "%.2f %%  %s  %ld call%s", 100 * bars[i].value,
 			 t, f->calls, f->calls == 1 ? "" : "s");
 		bars[i].text = text[i];
 	}
-	snprintf(axis, sizeof(axis), "share of exclusive time%s%s%s", m->seq_source ? " (" : "",
+	snprintf(axis, sizeof(axis), "exclusive time, share %s%s%s%s",
+		 own ? "of the functions' summed exclusive time" :
+		 "of the threads' time (as report --profile)", m->seq_source ? " (" : "",
 		 m->seq_source ? m->seq_source : "", m->seq_source ? ")" : "");
 	hb = (struct plot_hbars){ title, axis, PLOT_UNIT_PERCENT, bars, n, 0 };
 	rc = plot_hbars_draw(cr, (struct plot_rect){ 0, 0, w, h }, &hb);

@@ -115,6 +115,13 @@ void win_plot_resize(struct win_plot *wp, int w, int h);
 int win_plot_matrix_select(struct win_plot *wp, int n, int n2);
 /* Time of the last complete draw, ms. */
 double win_plot_last_ms(const struct win_plot *wp);
+/* Commands of the plot windows: hover:X,Y (the value under pixel X,Y of the current window in
+ * the status line), sources-method:M, parallelism-method:M (the method of window 6 / 7),
+ * toggles (every toggle of the current window and whether it is inside the window). */
+int xsg_cmd_hover(struct xsg_app *app, const char *arg);
+int xsg_cmd_sources_method(struct xsg_app *app, const char *arg);
+int xsg_cmd_parallelism_method(struct xsg_app *app, const char *arg);
+int xsg_cmd_toggles(struct xsg_app *app, const char *arg);
 
 /* win_matrix.c: window 8's readout of the selected cell and its runs (under the drawing),
  * hover and clicks on the drawing, and its commands. */

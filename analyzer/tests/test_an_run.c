@@ -319,6 +319,55 @@ static void test_nested_functions(void **state)
 	syn_rmtree(dir);
 }
 
+/* defect15-sequential-profile-is-n1-run: an N=1 run's master thread joins its one worker for
+ * most of the run; in the profile that wait sat in the joining function's exclusive time
+ * (run_par on top, at 77 % of a real run). The profile of work (an_func.work_*) leaves it out:
+ * main [0,1000] calls run_par [10,990], which creates the worker (10..30, primitive), computes
+ * in setup [30,70] and joins 100..900; the worker's body [120,880] calls work [150,850].
+ * Threads' time 1000 + (890 - 110) = 1780; joins 800. */
+static void test_profile_without_join_wait(void **state)
+{
+	static const struct syn_ev m[] = {
+		E(0, THREAD_BEGIN, 0, SG_NO_ID), E(0, FUNC_ENTER, 1, 0), E(10, FUNC_ENTER, 2, 0),
+		E(10, CREATE_BEGIN, SG_NO_ID, 0), E(30, CREATE_END, 1, 0), E(30, FUNC_ENTER, 3, 0),
+		E(70, FUNC_EXIT, 3, 0), E(100, JOIN_BEGIN, 1, 0), E(900, JOIN_END, 1, 0),
+		E(990, FUNC_EXIT, 2, 0), E(1000, FUNC_EXIT, 1, 0), E(1000, THREAD_END, 0, 0), END
+	};
+	static const struct syn_ev w1[] = {
+		E(110, THREAD_BEGIN, 1, 0), E(120, FUNC_ENTER, 4, 0), E(150, FUNC_ENTER, 5, 0),
+		E(850, FUNC_EXIT, 5, 0), E(880, FUNC_EXIT, 4, 0), E(890, THREAD_END, 1, 0), END
+	};
+	static const char *const names[] = { "main", "run_par", "setup", "body", "work" };
+	const char *dir = syn_tmpdir();
+	struct sgw_trace *w;
+	assert_int_equal(sgw_create(dir, NULL, &w), 0);
+	for (uint32_t k = 0; k < 5; k++)
+		assert_int_equal(sgw_function(w, k + 1, names[k], "a.c", (int)k + 1), 0);
+	assert_int_equal(syn_thread(w, 0, m), 0);
+	assert_int_equal(syn_thread(w, 1, w1), 0);
+	assert_int_equal(sgw_close(w, 0), 0);
+	struct an_run *r = open_run(dir, NULL);
+	/* by exclusive time run_par leads: 980 - 40 (setup) = 940, its join 800 inside */
+	const struct an_func *top = an_run_func(r, 0);
+	assert_string_equal(top->name, "run_par");
+	assert_int_equal(top->excl_ns, 940);
+	assert_int_equal(top->join_ns, 800);
+	assert_int_equal(top->work_excl_ns, 140);
+	/* work: 700 of 1780 - 800 = 980 threads' time outside joins */
+	for (size_t k = 0; k < an_run_n_funcs(r); k++) {
+		const struct an_func *f = an_run_func(r, k);
+		if (strcmp(f->name, "work") == 0) {
+			assert_int_equal(f->join_ns, 0);
+			assert_int_equal(f->work_excl_ns, 700);
+			assert_true(fabs(f->work_pct - 100.0 * 700 / 980) < 1e-9);
+			assert_true(fabs(f->excl_pct - 100.0 * 700 / 1780) < 1e-9);
+		}
+		assert_true(f->work_pct <= 100.0 * 700 / 980 + 1e-9);
+	}
+	an_run_free(r);
+	syn_rmtree(dir);
+}
+
 /* Ids the definitions do not declare (issue 13, defect 5): an undefined id within the defined
  * ones' range (a leaf call and a nested one), a sparse defined id far above it (its own slot)
  * and undefined huge ones. The defined functions' figures are exact, the calls of undefined ids
@@ -507,6 +556,7 @@ int main(void)
 		cmocka_unit_test(test_recursive_lock),
 		cmocka_unit_test(test_edge_idle),
 		cmocka_unit_test(test_nested_functions),
+		cmocka_unit_test(test_profile_without_join_wait),
 		cmocka_unit_test(test_pmu_mock_ml),
 		cmocka_unit_test(test_oversubscribed),
 		cmocka_unit_test(test_damaged),

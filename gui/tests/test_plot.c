@@ -97,7 +97,7 @@ static void test_export_all_views(void **state)
 	/* labels each window must show (title words and axis labels) */
 	static const char *const want[VIEW_COUNT][4] = {
 		[VIEW_BROWSER] = { "Machine", "Scaling methods and their runs", "Runs not ok", "SIGSEGV" },
-		[VIEW_PROFILE] = { "Execution profile", "add_time_to_queue", "share of exclusive time [%]", "95.2 %" },
+		[VIEW_PROFILE] = { "Execution profile", "add_time_to_queue", "exclusive time, share of the functions' summed exclusive time", "95.2" },
 		[VIEW_PATTERNS] = { "CPU utilization", "memory access rate", "memory access miss rate", "problem size W (log)" },
 		[VIEW_TIME] = { "Execution time vs N", "threads N (log", "parallel time T_para (log)", "p_x = 32 (fixed)" },
 		[VIEW_LATENCY] = { "Average latency L(W,N) vs N", "threads N (log", "upper bound L at p_x = 32", "e-conserved" },
@@ -410,6 +410,195 @@ static void test_timeline_draws(void **state)
 	cairo_surface_destroy(surf);
 }
 
+
+/* --- issue 15: windows that agree, colours that stay ------------------------------------- */
+
+/* A point at N with T_para t, L l, the rest unavailable; basis: which T_seq it says it uses. */
+static void add_pt(struct model *m, const char *method, int n, double w, double t, double l,
+		   const char *basis)
+{
+	struct model_point p;
+	int k;
+
+	memset(&p, 0, sizeof(p));
+	p.n = n;
+	p.w = w;
+	p.reps = 1;
+	for (k = 0; k < MODEL_N_METRICS; k++)
+		p.fig[k] = (struct model_fig){ NAN, "not measured here" };
+	p.fig[MODEL_T_PARA] = (struct model_fig){ t, NULL };
+	p.fig[MODEL_L] = (struct model_fig){ l, NULL };
+	p.fig[MODEL_PARALLELISM] = (struct model_fig){ 0.5 * n, NULL };
+	p.t_seq_basis = basis ? model_intern(m, basis) : NULL;
+	assert_int_equal(model_add_point(m, method, &p), 0);
+}
+
+/* defect15-method-colours-fixed: a method's colour and marker come from its name, not its
+ * place: two stores listing "fixed" and "time-bound" in other orders, and a live series adding
+ * a method before them, give each the same style (before: the k-th method had the k-th colour,
+ * so both changed). */
+static void defect15_method_colours_fixed(void **state)
+{
+	static const char *const a_names[] = { "time-bound", "fixed" };
+	static const char *const b_names[] = { "zeta", "fixed", "omega", "time-bound" };
+	struct model a, b;
+	struct plot_series sa, sb;
+	size_t i;
+	int k, j;
+
+	(void)state;
+	model_init(&a);
+	model_init(&b);
+	for (i = 0; i < 2; i++)
+		add_pt(&a, a_names[i], 1, 100, 1, 0.1, NULL);
+	for (i = 0; i < 4; i++)
+		add_pt(&b, b_names[i], 1, 100, 1, 0.1, NULL);
+	model_finish(&a);
+	model_finish(&b);
+	for (i = 0; i < 2; i++) {
+		k = model_method_find(&a, a_names[i]);
+		j = model_method_find(&b, a_names[i]);
+		view_method_style(&a, &sa, (size_t)k);
+		view_method_style(&b, &sb, (size_t)j);
+		if (sa.color != sb.color || sa.marker != sb.marker || sa.dashed != sb.dashed)
+			fail_msg("%s: colour %d marker %d in one store, %d %d in the other", a_names[i],
+				 sa.color, sa.marker, sb.color, sb.marker);
+	}
+	/* two names new to the table keep the style they got first, in either model */
+	view_method_style(&b, &sa, (size_t)model_method_find(&b, "omega"));
+	add_pt(&a, "omega", 1, 100, 1, 0.1, NULL);
+	view_method_style(&a, &sb, (size_t)model_method_find(&a, "omega"));
+	assert_int_equal(sa.color, sb.color);
+	assert_int_equal(sa.marker, sb.marker);
+	/* and the paper's methods differ from each other */
+	view_method_style(&a, &sa, (size_t)model_method_find(&a, "fixed"));
+	view_method_style(&a, &sb, (size_t)model_method_find(&a, "time-bound"));
+	assert_true(sa.color != sb.color || sa.marker != sb.marker);
+	model_clear(&a);
+	model_clear(&b);
+}
+
+/* Draws view id of v to a 900x560 image with the text and hit sinks attached. */
+static void draw_with_sinks(enum view_id id, struct view_ctx *v, struct plot_text_sink *sink,
+			    struct plot_hits *hits)
+{
+	cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 900, 560);
+	cairo_t *cr = cairo_create(surf);
+
+	plot_text_sink_attach(cr, sink);
+	plot_hits_attach(cr, hits);
+	assert_int_equal(view_draw(id, cr, 900, 560, v), 0);
+	cairo_destroy(cr);
+	cairo_surface_destroy(surf);
+}
+
+/* defect15-compare-lines-and-px: in compare mode windows 5 and 7 draw the second experiment's
+ * points (recorded where drawn: the hit sink), and window 5 marks both experiments' p_x; the
+ * value on hover of a point is the model's figure. */
+static void defect15_compare_lines_and_px(void **state)
+{
+	struct model a, b;
+	struct teach_params tp;
+	struct view_ctx v;
+	struct plot_text_sink sink = { NULL, 0, 0 };
+	struct plot_hits hits = { NULL, 0, 0 };
+	const struct plot_hit *h;
+	size_t i, from_b = 0;
+	char text[400];
+
+	(void)state;
+	model_init(&a);
+	model_init(&b);
+	assert_int_equal(model_set_name(&a, "a"), 0);
+	assert_int_equal(model_set_name(&b, "b"), 0);
+	add_pt(&a, "fixed", 1, 100, 4e-3, 1e-3, NULL);
+	add_pt(&a, "fixed", 2, 100, 3e-3, 2e-3, NULL);
+	add_pt(&b, "fixed", 1, 100, 5e-3, 3e-3, NULL);
+	add_pt(&b, "fixed", 2, 100, 6e-3, 4e-3, NULL);
+	add_pt(&b, "fixed", 4, 100, 7e-3, 5e-3, NULL);
+	model_finish(&a);
+	model_finish(&b);
+	assert_int_equal(model_merge(&a, &b), 0);
+	teach_defaults(&tp);
+	v = (struct view_ctx){ &a, &tp, -1, -1, NULL };
+	draw_with_sinks(VIEW_LATENCY, &v, &sink, &hits);
+	for (i = 0; i < hits.n; i++)
+		from_b += strcmp(hits.v[i].series, "b:fixed") == 0;
+	if (from_b != 3)
+		fail_msg("window 5 drew %zu points of the compared experiment, not 3", from_b);
+	/* p_x of a at N = 2 (T_para 3 ms), of b at N = 1 (5 ms), each with its L */
+	if (!strstr(sink.buf, "upper bound L at p_x = 2 (a:fixed): 2 ms"))
+		fail_msg("%s", sink.buf);
+	assert_non_null(strstr(sink.buf, "upper bound L at p_x = 1 (b:fixed): 3 ms"));
+	/* a CSV-like model has no T_para (1 - E): not made up from T_para and E */
+	assert_null(strstr(sink.buf, "T_para (1 - E) ="));
+	/* hover: the point drawn for b at N = 4 reads its L */
+	for (i = 0; i < hits.n && !(hits.v[i].x == 4 && !strcmp(hits.v[i].series, "b:fixed")); i++)
+		;
+	assert_true(i < hits.n);
+	h = plot_hits_nearest(&hits, hits.v[i].px + 3, hits.v[i].py - 2, 10);
+	assert_non_null(h);
+	plot_hit_text(h, text, sizeof(text));
+	assert_string_equal(text, "b:fixed: threads N = 4, average latency L(W,N) = 5 ms");
+	assert_null(plot_hits_nearest(&hits, 1, 1, 10));
+	plot_hits_reset(&hits);
+	plot_text_sink_free(&sink);
+	sink = (struct plot_text_sink){ NULL, 0, 0 };
+	/* window 7: the chosen method of both experiments, one line per (experiment, N) */
+	assert_int_equal(view_set_method(VIEW_PARALLELISM, "fixed"), 0);
+	draw_with_sinks(VIEW_PARALLELISM, &v, &sink, &hits);
+	assert_non_null(strstr(sink.buf, "Parallelism vs problem size (fixed)"));
+	assert_non_null(strstr(sink.buf, "a N = 2"));
+	assert_non_null(strstr(sink.buf, "b N = 2"));
+	assert_non_null(strstr(sink.buf, "b N = 4"));
+	view_set_method(VIEW_PARALLELISM, "");
+	plot_hits_free(&hits);
+	plot_text_sink_free(&sink);
+	model_clear(&a);
+	model_clear(&b);
+}
+
+/* defect15-tseq-basis-noted (model side): points of one method on two T_seq bases are named
+ * with their N in windows 4 and 5; a model that does not say (CSV) says that. */
+static void defect15_tseq_basis_mixed(void **state)
+{
+	struct model m;
+	struct teach_params tp;
+	struct view_ctx v;
+	struct plot_text_sink sink = { NULL, 0, 0 };
+	struct plot_hits hits = { NULL, 0, 0 };
+	enum view_id ids[2] = { VIEW_TIME, VIEW_LATENCY };
+	int i;
+
+	(void)state;
+	model_init(&m);
+	add_pt(&m, "fixed", 1, 100, 4e-3, 1e-3, "N=1 run (no sequential program)");
+	add_pt(&m, "fixed", 2, 100, 3e-3, 2e-3, "untraced sequential run (wall times)");
+	add_pt(&m, "fixed", 4, 100, 3e-3, 2e-3, "untraced sequential run (wall times)");
+	add_pt(&m, "balls", 2, 200, 3e-3, 2e-3, "untraced sequential run (wall times)");
+	model_finish(&m);
+	teach_defaults(&tp);
+	v = (struct view_ctx){ &m, &tp, -1, -1, NULL };
+	for (i = 0; i < 2; i++) {
+		draw_with_sinks(ids[i], &v, &sink, &hits);
+		if (!strstr(sink.buf, "T_seq: N=1 run (no sequential program): fixed N=1;") ||
+		    !strstr(sink.buf, "T_seq: untraced sequential run (wall times): fixed N=2,4; balls;"))
+			fail_msg("window %s: the T_seq bases are not named per point:\n%s",
+				 view_get(ids[i])->name, sink.buf);
+		plot_text_sink_free(&sink);
+		sink = (struct plot_text_sink){ NULL, 0, 0 };
+	}
+	plot_hits_free(&hits);
+	model_clear(&m);
+	assert_int_equal(load(&m), 0);
+	v.m = &m;
+	draw_with_sinks(VIEW_TIME, &v, &sink, &hits);
+	assert_non_null(strstr(sink.buf, "T_seq at every point: not said (report --csv has no T_seq basis)"));
+	plot_text_sink_free(&sink);
+	plot_hits_free(&hits);
+	model_clear(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -420,6 +609,9 @@ int main(void)
 		cmocka_unit_test(test_export_all_views),
 		cmocka_unit_test(test_sources_notes),
 		cmocka_unit_test(test_pdf_reproducible),
+		cmocka_unit_test(defect15_method_colours_fixed),
+		cmocka_unit_test(defect15_compare_lines_and_px),
+		cmocka_unit_test(defect15_tseq_basis_mixed),
 	};
 	const char *src = getenv("SG_GUI_FIXTURE");
 	const char *b = getenv("B");
