@@ -470,7 +470,10 @@ static void matrix_text(FILE *f, const struct an_exp *e, unsigned flags)
 				if (c.scale[m].unavailable)
 					snprintf(part[m], sizeof part[m], "-");
 				else   /* marks after the value, as xscalegraph draws them */
-					snprintf(part[m], sizeof part[m], "%.2f%s%s", c.scale[m].value,
+					snprintf(part[m], sizeof part[m], "%s%.2f%s%s",
+						 /* above 1 is never read as 1 */
+						 c.scale[m].value > 1 && c.scale[m].value < 1.005 ?
+						 ">" : "", c.scale[m].value,
 						 m == AN_TIME_BOUND && c.caveat ? "*" : "",
 						 c.off_target[m] ? "~" : "");
 				off_target += !c.scale[m].unavailable && c.off_target[m];
@@ -524,6 +527,9 @@ static void matrix_text(FILE *f, const struct an_exp *e, unsigned flags)
 			"memory (e.g. steps) cannot be scaled by it\n", e->mem_along);
 	if (flags & AN_REPORT_MATRIX_ONLY)
 		matrix_operands(f, e, ns, k);
+	else
+		fputs("  (report --matrix: each value's operands L(W,N), L(W',N') and the runs behind "
+		      "them)\n", f);
 }
 
 /* How T_seq was measured, once per distinct way, with the points that use it. */
