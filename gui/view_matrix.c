@@ -151,8 +151,7 @@ static void hatch(cairo_t *cr, double x, double y, double w, double h)
 	cairo_restore(cr);
 }
 
-/* "0.78", ">1.00" for a value above 1 that rounds to 1.00, "n/a". */
-static void format_value(char *buf, size_t len, double v, const char *marks)
+void view_matrix_format(char *buf, size_t len, double v, const char *marks)
 {
 	if (!isfinite(v))
 		snprintf(buf, len, "n/a");
@@ -386,7 +385,7 @@ static void draw_value(cairo_t *cr, const struct model_cell *c, int k, double x,
 		cairo_rectangle(cr, x + 2, y + 2, sw - 4, ch - 4);
 		cairo_stroke(cr);
 	}
-	format_value(buf, sizeof(buf), v, marks);
+	view_matrix_format(buf, sizeof(buf), v, marks);
 	plot_set_font(cr, PLOT_FONT_SMALL);
 	fs = fmax(9, fmin(fmin(sw / 4.0, ch / 3.2), 24));
 	cairo_set_font_size(cr, fs);
@@ -572,7 +571,7 @@ static void draw_readout(cairo_t *cr, const struct view_ctx *v, const struct geo
 		} else {
 			const struct model_fig *f;
 			double val = view_matrix_value(c, k, &f);
-			format_value(part, sizeof(part), val, view_matrix_marks(c, k));
+			view_matrix_format(part, sizeof(part), val, view_matrix_marks(c, k));
 			snprintf(line, sizeof(line), "%s  %s%s%s", view_matrix_value_names[k], part,
 				 f->why ? ": " : "", f->why ? f->why : "");
 		}
@@ -600,7 +599,7 @@ static void draw_tip(cairo_t *cr, const struct view_ctx *v, const struct geom *g
 	    !(c = model_cell_find(v->m, st->hover_exp, g->ns[st->hover_i], g->ns[st->hover_j])))
 		return;
 	k = st->hover_k;
-	format_value(val, sizeof(val), view_matrix_value(c, k, NULL), view_matrix_marks(c, k));
+	view_matrix_format(val, sizeof(val), view_matrix_value(c, k, NULL), view_matrix_marks(c, k));
 	snprintf(lines[n++], sizeof(lines[0]), "%s  N = %d \xe2\x86\x92 N' = %d:  %s",
 		 view_matrix_value_names[k], c->n, c->n2, val);
 	if (c->explain[k]) {

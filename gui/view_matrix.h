@@ -39,6 +39,9 @@ extern const char *const view_matrix_value_names[3];
 /* Value k of cell c (NAN when unavailable) and its marks ("*~", "~", ""). */
 double view_matrix_value(const struct model_cell *c, int k, const struct model_fig **fig);
 const char *view_matrix_marks(const struct model_cell *c, int k);
+/* The value as the cell shows it: "0.78*~", ">1.00" for a value above 1 that rounds to 1.00
+ * (never read as 1), "n/a". */
+void view_matrix_format(char *buf, size_t len, double v, const char *marks);
 /* How value v with marks is painted, in words ("hatched: suspect (* caveat)", "purple: latency
  * does not grow", ...): the status line and the tests say what the drawing shows. */
 void view_matrix_paint_name(double v, const char *marks, char *buf, size_t len);

@@ -196,12 +196,15 @@ static void status_values(const struct model_cell *c, char *buf, size_t len)
 		if (!isfinite(v))
 			used += (size_t)snprintf(buf + used, len - used, "%s%s: n/a [%s]",
 						 k ? "; " : "", view_matrix_value_names[k], paint);
-		else
-			used += (size_t)snprintf(buf + used, len - used, "%s%s: %.2f%s%s%.*s [%s]",
-						 k ? "; " : "", view_matrix_value_names[k], v,
-						 view_matrix_marks(c, k), eq ? " = L/L' = " : "",
+		else {
+			char val[48];
+			view_matrix_format(val, sizeof(val), v, view_matrix_marks(c, k));
+			used += (size_t)snprintf(buf + used, len - used, "%s%s: %s%s%.*s [%s]",
+						 k ? "; " : "", view_matrix_value_names[k], val,
+						 eq ? " = L/L' = " : "",
 						 eq ? (int)strcspn(eq + 2, ",\n") : 0,
 						 eq ? eq + 2 : "", paint);
+		}
 	}
 }
 

@@ -123,7 +123,7 @@ for c in $cells; do
 		line=$(grep "^$model  " "$f" 2>/dev/null | head -1)
 		label=$model
 		[ $model = e-conserved ] && label=E-conserved
-		shown=$(echo "$status" | tr ';' '\n' | sed -n "s#.*$label: \([-0-9.n/a]*\).*#\1#p")
+		shown=$(echo "$status" | tr ';' '\n' | sed -n "s#.*$label: >*\([-0-9.n/a]*\).*#\1#p")
 		if [ -z "$line" ]; then bad="$bad; $n -> $n2 $model: no readout line"; continue; fi
 		if [ -z "$want" ]; then
 			echo "$line" | grep -q "n/a: " && [ "$shown" = n/a ] ||
@@ -156,7 +156,7 @@ done
 for c in $cells; do
 	n=${c%,*} n2=${c#*,}
 	status=$(grep "^status: cell $n -> $n2:" "$OUT/readout.out" | head -1)
-	vals=$(echo "$status" | tr ';' '\n' | sed -n 's#^.*\(time-bound\|E-conserved\|memory-bound\): \(n/a\|[-0-9.]*[*~]*\).*#\2#p' |
+	vals=$(echo "$status" | tr ';' '\n' | sed -n 's#^.*\(time-bound\|E-conserved\|memory-bound\): \(n/a\|>*[-0-9.]*[*~]*\).*#\2#p' |
 		sed 's#^n/a$#-#' | tr '\n' '/' | sed 's#/$##')
 	grep -qF " $vals" "$OUT/report.txt" || bad="$bad; $n -> $n2: cell $vals not in the report's matrix"
 done
