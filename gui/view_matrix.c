@@ -161,6 +161,25 @@ void view_matrix_format(char *buf, size_t len, double v, const char *marks)
 		snprintf(buf, len, "%.2f%s", v, marks);
 }
 
+/* Cuts buf to max_w, ending it with an ellipsis; never inside a UTF-8 sequence (the titles and
+ * readout lines hold arrows and dashes). */
+static void cut_to(cairo_t *cr, char *buf, double max_w)
+{
+	size_t n = strlen(buf);
+
+	if (plot_text_width(cr, buf) <= max_w || n < 3)
+		return;
+	n -= 3;   /* the ellipsis (3 bytes) and its NUL end at most where the string did */
+	for (;;) {
+		while (n > 0 && ((unsigned char)buf[n] & 0xc0) == 0x80)
+			n--;   /* back to the first byte of the character */
+		memcpy(buf + n, "\xe2\x80\xa6", 4);
+		if (n == 0 || plot_text_width(cr, buf) <= max_w)
+			return;
+		n--;
+	}
+}
+
 /* ---- layout ---------------------------------------------------------------------------- */
 
 struct geom {
@@ -391,6 +410,8 @@ static void draw_value(cairo_t *cr, const struct model_cell *c, int k, double x,
 	cairo_set_font_size(cr, fs);
 	while (fs > 7 && plot_text_width(cr, buf) > sw - 4)
 		cairo_set_font_size(cr, --fs);
+	if (plot_text_width(cr, buf) > sw - 2)
+		return;   /* too narrow to read (many compared experiments): the colour, the tip */
 	if (p == PAINT_FLAGGED || p == PAINT_NEGATIVE) {
 		/* a white halo under the text: readable over the hatching */
 		double tw = plot_text_width(cr, buf);
@@ -420,8 +441,7 @@ static void draw_panel(cairo_t *cr, const struct view_ctx *v, const struct geom 
 		snprintf(buf, sizeof(buf), "%s: %s", view_matrix_exp_name(v->m, e), pxb);
 	else
 		snprintf(buf, sizeof(buf), "%s", pxb);
-	while (plot_text_width(cr, buf) > g->panel_w - 10 && strlen(buf) > 8)
-		strcpy(buf + strlen(buf) - 4, "\xe2\x80\xa6");   /* cut, with an ellipsis */
+	cut_to(cr, buf, g->panel_w - 10);
 	plot_text(cr, px + g->panel_w / 2, 44, PLOT_CENTER, buf);
 	plot_set_font(cr, PLOT_FONT_SMALL);
 	plot_text(cr, gx + g->cw * (double)(g->n - 1) / 2, 62, PLOT_CENTER, "N' (to)");
@@ -513,8 +533,7 @@ static void draw_key(cairo_t *cr, const struct view_ctx *v, const struct geom *g
 		char buf[400];
 		snprintf(buf, sizeof(buf), "%s%s", nt[k][0] == '*' || nt[k][0] == '~' ||
 			 !strncmp(nt[k], "below", 5) ? "" : "n/a: ", nt[k]);
-		while (plot_text_width(cr, buf) > w - 40 && strlen(buf) > 8)
-			strcpy(buf + strlen(buf) - 4, "\xe2\x80\xa6");
+		cut_to(cr, buf, w - 40);
 		plot_text(cr, 20, y + NOTE_LINE * k, PLOT_LEFT, buf);
 	}
 }
@@ -530,11 +549,6 @@ static void first_line(char *buf, size_t len, const char *s)
 	buf[n] = '\0';
 }
 
-static void cut_to(cairo_t *cr, char *buf, double max_w)
-{
-	while (plot_text_width(cr, buf) > max_w && strlen(buf) > 8)
-		strcpy(buf + strlen(buf) - 4, "\xe2\x80\xa6");
-}
 
 /* The selected cell's formula lines (the readout widgets below the drawing have the rest). */
 static void draw_readout(cairo_t *cr, const struct view_ctx *v, const struct geom *g, double w)
@@ -645,8 +659,7 @@ int view_matrix_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	view_title(title, sizeof(title), v, "Scalability matrix");
 	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 	plot_set_font(cr, PLOT_FONT_TITLE);
-	while (plot_text_width(cr, title) > w - 20 && strlen(title) > 8)
-		strcpy(title + strlen(title) - 4, "\xe2\x80\xa6");
+	cut_to(cr, title, w - 20);
 	plot_text(cr, w / 2, 20, PLOT_CENTER, title);
 	if (!layout(v, w, h, &g)) {
 		plot_set_font(cr, PLOT_FONT_LABEL);
