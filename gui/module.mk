@@ -17,7 +17,7 @@ GUI_CORE_LIB  := $(OBJ)/gui/libxsg.a
 
 PROGRAMS += $(BIN)/xscalegraph
 TESTS    += $(B)/tests/gui/test_model $(B)/tests/gui/test_teach $(B)/tests/gui/test_plot \
-            $(B)/tests/gui/test_timeline \
+            $(B)/tests/gui/test_timeline $(B)/tests/gui/test_matrix \
             gui/tests/test-xvfb.sh gui/tests/test-xvfb-curves.sh gui/tests/test-xvfb-matrix.sh
 
 $(GUI_CORE_LIB): $(GUI_CORE_SRCS:%.c=$(OBJ)/%.o)
