@@ -309,8 +309,16 @@ int an_cell_explain(const struct an_cell *c, enum an_model m, char *buf, size_t 
 	explain_side(c, m, 1, buf, len, &used);
 	if (m == AN_TIME_BOUND && !c->isospeed.unavailable) {
 		const struct an_point *a = c->side[m][0].point, *b = c->side[m][1].point;
+		/* the T of L = T (1 - E) on each side: T_para, or the wall time */
+		const struct an_cell_side *sa = &c->side[m][0], *sb = &c->side[m][1];
+		struct an_fig fa = sa->t_wall.unavailable ? a->med[AN_T_PARA] : sa->t_wall;
+		struct an_fig fb = sb->t_wall.unavailable ? b->med[AN_T_PARA] : sb->t_wall;
 		put(buf, len, &used, "\n  (12) (1 - E) / (1 - E') = %.6g; (13) E / E' = %.6g",
 		    (1 - a->med[AN_E].value) / (1 - b->med[AN_E].value), c->isospeed.value);
+		if (!fa.unavailable && !fb.unavailable && fa.value > 0 &&
+		    fabs(fb.value / fa.value - 1) > 0.02)
+			put(buf, len, &used, "; (12) holds for T' = T, here T' / T = %.4g",
+			    fb.value / fa.value);
 		if (c->caveat)
 			put(buf, len, &used, "\n  * the paper's caveat (6.4): E and E' both low (< %g) and "
 			    "close (within %g, or both < %g): the value is near 1 whatever the "
