@@ -90,8 +90,8 @@ static int where(const struct view_ctx *v, double w, double h, int exp, int n, i
 	double x, y, x0 = -1, x1 = 0, y0 = -1, y1 = 0;
 	struct view_matrix_hit hit;
 
-	for (y = 1; y < h; y += 2)
-		for (x = 1; x < w; x += 2)
+	for (y = 1; y < h; y += 5)   /* cells are tens of pixels: every 5th is enough */
+		for (x = 1; x < w; x += 5)
 			if (view_matrix_hit_value(v, w, h, x, y, &hit) && hit.exp == exp &&
 			    hit.n == n && hit.n2 == n2 && hit.k == k) {
 				if (x0 < 0 || x < x0)
