@@ -314,6 +314,8 @@ static int deliver(struct walk *w, size_t pos)
 	case SG_EV_SEM_INIT:
 	case SG_EV_COUNTER:
 		return w->ops->point(w->ctx, pos, ev);
+	case SG_EV_SYNC_SITE:   /* where the waits after it were called: no slice or point */
+		return 0;
 	default:
 		break;
 	}

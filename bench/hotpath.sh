@@ -31,9 +31,11 @@ build() {
 	cc $BIL_CFLAGS -I"$B/include" "$@" -o "$work/$name-plain" -pthread -lm || exit 1
 	# shellcheck disable=SC2086
 	"$SG" cc --sg-static $BIL_CFLAGS "$@" -o "$work/$name-after" -lm || exit 1
+	# the old tree's own instrumenter: this one's output calls wrappers the old library lacks
 	# shellcheck disable=SC2086
 	SG_LIB_DIR="$before/build/lib" SG_INCLUDE_DIR="$before/build/include" \
-		"$SG" cc --sg-static $BIL_CFLAGS "$@" -o "$work/$name-before" -lm || exit 1
+		"$before/build/bin/scalegraph" cc --sg-static $BIL_CFLAGS "$@" -o "$work/$name-before" \
+		-lm || exit 1
 }
 # shellcheck disable=SC2086
 build billiards $BIL_SRCS

@@ -2,8 +2,9 @@
  * tracelib_record.c — what recording one event costs in libsgtrace, measured side by side in
  * one run: the raw cost of one rdtsc (the floor of a timestamped event), a function probe pair
  * (sg_func_enter + sg_func_exit: two events, the instrumenter's most frequent probe) with
- * tracing enabled in 1 and 2 threads, a mutex lock/unlock through the wrappers (three events)
- * against the bare pthread calls, and the same probes with SG_TRACE=0 (the program re-executes
+ * tracing enabled in 1 and 2 threads, a mutex lock/unlock through the wrappers (three events;
+ * the plain lock and the one with a call site, sg_pthread_mutex_lock_at) against the bare
+ * pthread calls, and the same probes with SG_TRACE=0 (the program re-executes
  * itself with it, since libsgtrace reads its environment before main), and the cost of a
  * probe of a throttled function (SG_THROTTLE=1,1000000: counted from its second call on, not
  * recorded; docs/tracelib.md "Throttling and the trace budget").
@@ -89,6 +90,14 @@ static __thread pthread_mutex_t *my_mutex;
 	}
 MUTEX_LOOP(loop_mutex_raw, pthread_mutex_lock, pthread_mutex_unlock)
 MUTEX_LOOP(loop_mutex_wrapped, sg_pthread_mutex_lock, sg_pthread_mutex_unlock)
+/* The lock as `scalegraph cc` calls it: with its call site (the same one every time, as in a
+ * loop: the site is compared, not written). */
+static struct sg_site_desc site_bench = { "tracelib_record.c", __LINE__, "bench", 0 };
+static inline int lock_at_site(pthread_mutex_t *m)
+{
+	return sg_pthread_mutex_lock_at(&site_bench, m);
+}
+MUTEX_LOOP(loop_mutex_site, lock_at_site, sg_pthread_mutex_unlock)
 
 struct job {
 	loop_fn fn;
@@ -164,6 +173,7 @@ static void run_mode(const char *suffix, const char *target)
 	double p1 = best_of_rounds(loop_probe, 1), p2 = best_of_rounds(loop_probe, 2);
 	double raw = best_of_rounds(loop_mutex_raw, 1);
 	double wrapped = best_of_rounds(loop_mutex_wrapped, 1);
+	double site = best_of_rounds(loop_mutex_site, 1);
 	printf("event_%s_1thread: %.2f ns/event (target %s)\n", suffix, p1, target);
 	if (sg_trace_dir())
 		printf("event_%s_1thread_minus_rdtsc: %.2f ns/event (rdtsc %.2f ns in this "
@@ -172,6 +182,8 @@ static void run_mode(const char *suffix, const char *target)
 	       p2, target);
 	printf("mutex_wrapper_%s_overhead: %.2f ns/event (target %s; %.2f wrapped vs %.2f bare "
 	       "per third of a lock/unlock pair)\n", suffix, wrapped - raw, target, wrapped, raw);
+	printf("mutex_wrapper_site_%s_overhead: %.2f ns/event (target %s; %.2f through "
+	       "sg_pthread_mutex_lock_at vs %.2f bare)\n", suffix, site - raw, target, site, raw);
 }
 
 /* A region begin/end pair samples the calling thread's counters twice: ns per sample (the two

@@ -12,13 +12,14 @@ GUI_CORE_SRCS := gui/model.c gui/model_csv.c gui/model_an.c gui/model_compare.c 
                  gui/view_matrix.c gui/view_teach.c gui/timeline.c
 GUI_X_SRCS    := gui/xscalegraph.c gui/xsg_app.c gui/xsg_actions.c gui/xsg_live.c \
                  gui/win_plot.c gui/win_teach.c gui/win_help.c gui/win_timeline.c \
-                 gui/win_runs.c gui/win_matrix.c
+                 gui/win_runs.c gui/xsg_screen.c gui/win_matrix.c
 GUI_CORE_LIB  := $(OBJ)/gui/libxsg.a
 
 PROGRAMS += $(BIN)/xscalegraph
 TESTS    += $(B)/tests/gui/test_model $(B)/tests/gui/test_teach $(B)/tests/gui/test_plot \
             $(B)/tests/gui/test_timeline $(B)/tests/gui/test_matrix \
-            gui/tests/test-xvfb.sh gui/tests/test-xvfb-curves.sh gui/tests/test-xvfb-matrix.sh
+            gui/tests/test-xvfb.sh gui/tests/test-xvfb-curves.sh gui/tests/test-xvfb-chrome.sh \
+            gui/tests/test-xvfb-layout.sh gui/tests/test-xvfb-matrix.sh
 
 $(GUI_CORE_LIB): $(GUI_CORE_SRCS:%.c=$(OBJ)/%.o)
 	@mkdir -p $(@D)
@@ -33,6 +34,17 @@ $(B)/tests/gui/%: $(OBJ)/gui/tests/%.o $(GUI_CORE_LIB) $(GUI_AN_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $(filter %.o,$^) $(GUI_CORE_LIB) $(GUI_AN_LIBS) -lcmocka \
 	  $(GUI_CORE_LIBS)
+
+# The manual's pictures (docs/gui.md): every window on a 1366x768 Xvfb screen, shot by the layout
+# test on an experiment it makes, copied to docs/pictures/; each must stay under 150 KB.
+.PHONY: docs-pictures
+docs-pictures: all
+	B=$(B) LAYOUT_SIZES=1366x768 sh gui/tests/test-xvfb-layout.sh
+	@mkdir -p docs/pictures
+	cp $(B)/test-out/gui-layout/1366x768/*.png docs/pictures/
+	@for f in docs/pictures/*.png; do \
+	  s=$$(wc -c <$$f); if [ $$s -gt 153600 ]; then echo "$$f: $$s bytes > 150 KB"; exit 1; fi; \
+	  echo "$$f: $$s bytes"; done
 
 # Window 8 under Xvfb (issue 15): a cell reproduced from its readout on a real series, the
 # colours on a synthetic store whose cells are computed by hand (gui/tests/mx_mkstore.c).

@@ -448,11 +448,12 @@ static void draw_axis_x(cairo_t *cr, const struct plot_ticks *t, const struct pl
 			struct plot_rect pa, const struct plot_axis *a)
 {
 	char label[160];
+	double right = -INFINITY;    /* right end of the last label drawn */
 	int i;
 
 	plot_set_font(cr, PLOT_FONT_TICK);
 	for (i = 0; i < t->n; i++) {
-		double x = map(mx, t->v[i]);
+		double x = map(mx, t->v[i]), tw = plot_text_width(cr, t->text[i]);
 		cairo_set_source_rgb(cr, 0.9, 0.9, 0.9);
 		cairo_move_to(cr, floor(x) + 0.5, pa.y);
 		cairo_line_to(cr, floor(x) + 0.5, pa.y + pa.h);
@@ -461,7 +462,12 @@ static void draw_axis_x(cairo_t *cr, const struct plot_ticks *t, const struct pl
 		cairo_move_to(cr, floor(x) + 0.5, pa.y + pa.h);
 		cairo_line_to(cr, floor(x) + 0.5, pa.y + pa.h + 5);
 		cairo_stroke(cr);
+		/* a narrow chart: labels that would touch the previous one are left out (the
+		 * tick stays), so "8 16 32 64" never runs together into "8163264" */
+		if (x - tw / 2 < right + 6)
+			continue;
 		plot_text(cr, x, pa.y + pa.h + 18, PLOT_CENTER, t->text[i]);
+		right = x + tw / 2;
 	}
 	plot_set_font(cr, PLOT_FONT_LABEL);
 	axis_title(label, sizeof(label), a, t);
@@ -472,7 +478,7 @@ static double draw_axis_y(cairo_t *cr, const struct plot_ticks *t, const struct 
 			  struct plot_rect pa, const struct plot_axis *a)
 {
 	char label[160];
-	double wmax = 0;
+	double wmax = 0, above = INFINITY;   /* baseline of the last label drawn */
 	int i;
 
 	plot_set_font(cr, PLOT_FONT_TICK);
@@ -486,7 +492,10 @@ static double draw_axis_y(cairo_t *cr, const struct plot_ticks *t, const struct 
 		cairo_move_to(cr, pa.x - 5, floor(y) + 0.5);
 		cairo_line_to(cr, pa.x, floor(y) + 0.5);
 		cairo_stroke(cr);
+		if (y + 4 > above - 13)   /* a short chart: no label over the previous one */
+			continue;
 		wmax = fmax(wmax, plot_text(cr, pa.x - 8, y + 4, PLOT_RIGHT, t->text[i]));
+		above = y + 4;
 	}
 	plot_set_font(cr, PLOT_FONT_LABEL);
 	axis_title(label, sizeof(label), a, t);

@@ -519,8 +519,9 @@ void plot_timeline_layout(struct plot_rect r, const struct plot_timeline *t,
 			  struct plot_rect *lanes, double *lane_h)
 {
 	size_t n_lanes = t->n_lanes;
-	double h = fmin(40, (r.h - 34 - below_lanes(plot_timeline_legend_rows(t, r.w))) /
-			(double)(n_lanes ? n_lanes : 1));
+	/* the lanes share whatever height the window has (a taller window: taller lanes) */
+	double h = (r.h - 34 - below_lanes(plot_timeline_legend_rows(t, r.w))) /
+		   (double)(n_lanes ? n_lanes : 1);
 
 	*lane_h = fmax(h, 3);
 	lanes->x = r.x + PLOT_TIMELINE_LABEL_W;

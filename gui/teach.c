@@ -6,6 +6,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 void teach_defaults(struct teach_params *p)
 {
@@ -159,7 +161,8 @@ size_t teach_ns(const struct teach_params *p, int *ns, size_t max)
 
 const char *teach_growth_name(enum teach_growth g)
 {
-	static const char *const names[] = { "constant", "log N", "N", "N log N" };
+	static const char *const names[] = { "1", "log\xe2\x82\x82 N", "N \xe2\x88\x92 1",
+					     "N log\xe2\x82\x82 N" };
 
 	return (unsigned)g < 4 ? names[g] : "?";
 }
@@ -169,4 +172,73 @@ const char *teach_model_name(enum teach_model m)
 	static const char *const names[] = { "fixed size", "memory-bound", "time-bound", "E-conserved" };
 
 	return (unsigned)m < 4 ? names[m] : "?";
+}
+
+/* "0.02 s", "10 s": a parameter in seconds, 3 significant digits. */
+static void secs(char *buf, size_t len, double s)
+{
+	snprintf(buf, len, "%.3g s", s);
+}
+
+char *teach_formula(const struct teach_params *p, char *buf, size_t len)
+{
+	char ts[32], tw[32], c[32], wb[32] = "";
+
+	secs(ts, sizeof(ts), p->t_serial_s);
+	secs(tw, sizeof(tw), p->t_work_s);
+	secs(c, sizeof(c), p->c_s);
+	if (p->beta != 0)
+		snprintf(wb, sizeof(wb), "\xc2\xb7W^%.2g", p->beta);
+	snprintf(buf, len,
+		 "T_para(W,N) = t_serial + W\xc2\xb7t_work/N + c\xc2\xb7W^\xce\xb2\xc2\xb7g(N)\n"
+		 "  = %s + W\xc2\xb7%s/N + %s%s\xc2\xb7g(N)\n"
+		 "g(N) = %s for N > 1, g(1) = 0;  \xce\xb2 = %.2g",
+		 ts, tw, c, wb, teach_growth_name(p->growth), p->beta);
+	return buf;
+}
+
+void teach_layout(double w, double h, struct teach_layout *l)
+{
+	double y, ch;
+	int k;
+
+	memset(l, 0, sizeof(*l));
+	if (w >= 900 && h >= 560) {
+		/* charts in a row over the matrix (2/3) and the panel (1/3) */
+		double top = h * 0.48;
+		for (k = 0; k < 3; k++)
+			l->chart[k] = (struct teach_rect){ k * w / 3, 0, w / 3, top };
+		l->matrix = (struct teach_rect){ 0, h * 0.5, w * 0.66, h * 0.5 };
+		l->panel = (struct teach_rect){ w * 0.66, h * 0.5, w * 0.34, h * 0.5 };
+		return;
+	}
+	/* a strip with the formula, the charts in a row, a strip with their legend, the matrix */
+	l->narrow = 1;
+	l->panel = (struct teach_rect){ 0, 0, w, 60 };
+	ch = fmax(150, h - 60 - 40 - 280);   /* the matrix keeps 280 px: 5 rows and its key */
+	for (k = 0; k < 3; k++)
+		l->chart[k] = (struct teach_rect){ k * w / 3, 60, w / 3, ch };
+	y = 60 + ch;
+	l->legend = (struct teach_rect){ 0, y, w, 40 };
+	y += 40;
+	l->matrix = (struct teach_rect){ 0, y, w, fmax(h - y, 200) };
+}
+
+void teach_window_size(int screen_w, int screen_h, int *w, int *h, int *col_w)
+{
+	int max_w = screen_w * 9 / 10, max_h = screen_h * 9 / 10;
+
+	/* the slider column: 280 px, narrower on a small screen so the drawing keeps room */
+	*col_w = max_w >= 1200 ? 280 : max_w >= 1000 ? 240 : 210;
+	*w = max_w - *col_w;
+	if (*w > 1200)
+		*w = 1200;
+	*h = max_h < 820 ? max_h : 820;
+	/* under a window manager the title bar and borders come on top: keep 30 px for them */
+	if (*h == max_h)
+		*h -= 30;
+	if (*w < 2 * TEACH_MIN_CHART_W)
+		*w = 2 * TEACH_MIN_CHART_W;
+	if (*h < 400)
+		*h = 400;
 }

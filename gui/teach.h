@@ -60,7 +60,35 @@ int teach_caveat(const struct teach_params *p, int n, int n2);
 /* N = 1, 2, 4, ... up to p->n_max into ns (at most max); returns the count. */
 size_t teach_ns(const struct teach_params *p, int *ns, size_t max);
 
+/* g(N) as the window, the formula and Help write it: "1", "log₂ N", "N − 1", "N log₂ N"
+ * (METRICS.md: g(1) = 0, so L(W,1) = 0 whatever the growth). */
 const char *teach_growth_name(enum teach_growth g);
 const char *teach_model_name(enum teach_model m);
+
+/* The model's formula with the parameters' values, one line each into buf ('\n' separated):
+ * the general form, then every term the sliders set: the serial time, the work, and the
+ * overhead c·W^β·g(N) (W^β whenever β ≠ 0), then g(N) itself. Returns buf. */
+char *teach_formula(const struct teach_params *p, char *buf, size_t len);
+
+/* Layout of window 11's drawing (view_teach.c) for a w x h drawing, no X and no cairo so the
+ * tests check it: the three charts (speedup, efficiency, L), the matrix, the panel with the
+ * formula, and the charts' shared legend. Wide drawings put the charts in one row over the
+ * matrix and the panel (formula, legend and sizes: legend.h = 0); narrow ones (a 800x600
+ * screen) stack a formula strip, the charts (short titles), a legend strip and the matrix,
+ * so no chart gets narrower than TEACH_MIN_CHART_W and the matrix keeps its 200 px. */
+struct teach_rect {
+	double x, y, w, h;
+};
+struct teach_layout {
+	struct teach_rect chart[3], matrix, panel, legend;
+	int narrow;
+};
+#define TEACH_MIN_CHART_W 160
+void teach_layout(double w, double h, struct teach_layout *l);
+
+/* The teaching window's size on a screen of screen_w x screen_h pixels: the drawing w x h
+ * and the slider column's width col_w, together at most 90 % of the screen (and no larger
+ * than the 1200x820 drawing wants). */
+void teach_window_size(int screen_w, int screen_h, int *w, int *h, int *col_w);
 
 #endif /* GUI_TEACH_H */

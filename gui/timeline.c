@@ -216,6 +216,38 @@ void timeline_pan(struct timeline *tl, double frac)
 	timeline_set_window(tl, tl->v0 + dv, tl->v1 + dv);
 }
 
+/* v in unit u (factor f) with sig significant digits; the printed value back in seconds. */
+static double format_in(char *buf, size_t len, double v, double f, const char *u, int sig)
+{
+	if (v == 0) {
+		snprintf(buf, len, "0 s");
+		return 0;
+	}
+	snprintf(buf, len, "%.*g %s", sig, v / f, u);
+	return strtod(buf, NULL) * f;
+}
+
+void timeline_format_range(char *buf, size_t len, double v0, double v1)
+{
+	static const struct { double f; const char *u; } units[] = {
+		{ 1, "s" }, { 1e-3, "ms" }, { 1e-6, "\xc2\xb5s" }, { 1e-9, "ns" },
+	};
+	double m = fmax(fabs(v0), fabs(v1)), width = v1 - v0, p0, p1;
+	char a[48], b[48];
+	size_t i;
+	int sig;
+
+	for (i = 0; i < 3 && m < units[i].f * 0.9995; i++)
+		;
+	for (sig = 3; sig < 15; sig++) {
+		p0 = format_in(a, sizeof(a), v0, units[i].f, units[i].u, sig);
+		p1 = format_in(b, sizeof(b), v1, units[i].f, units[i].u, sig);
+		if (fabs((p1 - p0) - width) <= 0.05 * fabs(width))
+			break;
+	}
+	snprintf(buf, len, "%s .. %s", a, b);
+}
+
 void timeline_unselect(struct timeline *tl)
 {
 	tl->sel_lane = -1;
@@ -510,14 +542,14 @@ int timeline_draw(cairo_t *cr, double w, double h, struct timeline *tl)
 	struct plot_segment *segs = NULL;
 	struct plot_timeline pt;
 	struct agg g = { 0 };
-	char title[400], span[3][32], readout[400];
+	char title[520], span[3][112], readout[400];
 	double lane_h, ry, t_start = now_ms();
 	size_t i;
 	int rc = 0;
 
 	if (!tl->run) {
 		message(cr, w, h, "Run timeline",
-			"no run open: select a run in the browser, then View > 9 Run timeline");
+			"no run open: select a run in the browser, then View > 9 Run timeline (selected run)");
 		return 0;
 	}
 	plot_template(tl, &pt);
@@ -542,11 +574,10 @@ int timeline_draw(cairo_t *cr, double w, double h, struct timeline *tl)
 		lanes[i].n = columns_to_segments(g.acc, g.cols, tl->v0, (tl->v1 - tl->v0) / (double)g.cols,
 						 segs + i * g.cols);
 	}
-	plot_format_seconds(span[0], sizeof(span[0]), tl->v0);
-	plot_format_seconds(span[1], sizeof(span[1]), tl->v1);
+	timeline_format_range(span[0], sizeof(span[0]), tl->v0, tl->v1);
 	plot_format_seconds(span[2], sizeof(span[2]), timeline_duration(tl));
-	snprintf(title, sizeof(title), "Run timeline \xe2\x80\x94 %s (showing %s .. %s of %s)",
-		 tl->label, span[0], span[1], span[2]);
+	snprintf(title, sizeof(title), "Run timeline \xe2\x80\x94 %s (showing %s of %s)",
+		 tl->label, span[0], span[2]);
 	plot_set_font(cr, PLOT_FONT_TITLE);
 	if (plot_text_width(cr, title) > w - 16)   /* narrow: the run, the time axis shows the rest */
 		snprintf(title, sizeof(title), "%s", tl->label);

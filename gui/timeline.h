@@ -88,6 +88,11 @@ struct plot_rect timeline_plot_rect(double w, double h);
 void timeline_lanes(const struct timeline *tl, struct plot_rect r, struct plot_rect *lanes,
 		    double *lane_h);
 
+/* "9.7012 ms .. 9.7015 ms": the visible window [v0, v1] (s since t0) in the unit of its larger
+ * end, with as many digits as it takes for the printed ends to differ by the window's width
+ * (within 5 %): deep zoom no longer reads "9.7 ms .. 9.7 ms". 0 is "0 s". */
+void timeline_format_range(char *buf, size_t len, double v0, double v1);
+
 /* Draws the timeline (or a message when no run is open) on cr at size w x h: title, lanes,
  * time axis, legend, readout line. Returns 0 or -errno. */
 int timeline_draw(cairo_t *cr, double w, double h, struct timeline *tl);

@@ -210,7 +210,7 @@ static int chart_or_message(cairo_t *cr, struct plot_rect r, const struct plot_c
 		plot_set_font(cr, PLOT_FONT_TITLE);
 		plot_text(cr, r.x + r.w / 2, r.y + 20, PLOT_CENTER, c->title);
 		plot_set_font(cr, PLOT_FONT_LABEL);
-		plot_text(cr, r.x + r.w / 2, r.y + r.h / 2, PLOT_CENTER, "no method shown (View > Methods)");
+		plot_text(cr, r.x + r.w / 2, r.y + r.h / 2, PLOT_CENTER, "no method shown (View > Show all methods)");
 		return 0;
 	}
 	return plot_chart_draw(cr, r, c);

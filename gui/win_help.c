@@ -1,12 +1,23 @@
 /*
- * win_help.c — Help > Metrics: every figure xscalegraph draws, explained in a sentence with its
- * formula (METRICS.md restated for users; docs/gui.md carries the same text). A read-only
- * XmText in a scrolled window, monospaced so the formulas line up.
+ * win_help.c — Help > Metrics and formulas: every figure xscalegraph draws, explained in a
+ * sentence with its formula (METRICS.md restated for users; docs/gui.md carries the same text).
+ * A read-only XmText in a scrolled window, monospaced so the formulas line up, under a row
+ * with a search field (Enter or "Find next": the next match, case-insensitive, selected and
+ * scrolled to, wrapping at the end) and a Close button; Escape and Ctrl+W close it too. The
+ * search is the command help-find:TEXT, so tests drive what the field does.
  */
 #include "xsg.h"
 
 #include <Xm/Xm.h>
+#include <Xm/Form.h>
+#include <Xm/Label.h>
+#include <Xm/PushB.h>
 #include <Xm/Text.h>
+#include <Xm/TextF.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
 
 const char xsg_help_text[] =
 	"xscalegraph: why a parallel program stops scaling (after Scale-Graph, IEEE TSE 1997)\n"
@@ -116,31 +127,180 @@ const char xsg_help_text[] =
 	"\n"
 	"TEACHING MODEL (window 11)\n"
 	"  T_para(W,N) = t_serial + W*t_work/N + c*W^beta*g(N),\n"
-	"  g = 1, log2 N, N - 1 or N log2 N. Move the sliders and compare the model's\n"
-	"  speedup, efficiency, L(W,N) and matrix with the measured ones.\n"
+	"  g(1) = 0, and for N > 1 the growth chosen: g(N) = 1, log2 N, N - 1 or\n"
+	"  N log2 N (the window's radio box names them the same way; its formula shows\n"
+	"  the sliders' values, with the W^beta term whenever beta is not 0). Move the\n"
+	"  sliders and compare the model's speedup, efficiency, L(W,N) and matrix with\n"
+	"  the measured ones.\n"
+	"\n"
+	"EXPORT: File > Export window... asks for a file (PNG, SVG or PDF by its\n"
+	"  extension) and asks before replacing an existing one.\n"
 	"\n"
 	"KEYS: Ctrl+1..9 windows, Ctrl+0 teaching, Ctrl+R reload, Ctrl+E export all,\n"
-	"Ctrl+W close window, Ctrl+Q quit, F1 this help.\n";
+	"Ctrl+W or Escape close window, Ctrl+Q quit, F1 this help. In this help: type\n"
+	"in Find and press Enter for the next match.\n";
+
+/* Escape and Ctrl+W close the help from any of its widgets; F1 on it is harmless. */
+static const char help_keys[] =
+	"Ctrl<Key>w: xsg(close,help)\n"
+	"<Key>Escape: xsg(close,help)\n"
+	"<Key>osfCancel: xsg(close,help)\n"
+	"Ctrl<Key>q: xsg(quit)\n";
+
+static Widget help_text, help_field;
+static long help_pos;    /* where the next search starts: after the last match */
+
+static struct xsg_app *app_of(Widget w)
+{
+	struct xsg_app *app = NULL;
+
+	XtVaGetValues(XtParent(w), XmNuserData, &app, NULL);
+	return app;
+}
+
+static void close_cb(Widget w, XtPointer client, XtPointer call)
+{
+	struct xsg_app *app = app_of(w);
+
+	if (app)
+		xsg_command(app, "close:help");
+}
+
+/* Enter in the field and "Find next": the command with the field's text. */
+static void find_cb(Widget w, XtPointer client, XtPointer call)
+{
+	struct xsg_app *app = app_of(w);
+	char *s = XmTextFieldGetString(help_field), cmd[300];
+
+	if (app && s && *s) {
+		snprintf(cmd, sizeof(cmd), "help-find:%s", s);
+		xsg_command(app, cmd);
+	}
+	XtFree(s);
+}
+
+/* The next match of `what` at or after `from` in text (case-insensitive), wrapping to the
+ * start; -1 when there is none. */
+long xsg_help_find(const char *text, const char *what, long from)
+{
+	const char *p;
+	size_t len = strlen(text);
+
+	if (!*what)
+		return -1;
+	if (from < 0 || (size_t)from > len)
+		from = 0;
+	if ((p = strcasestr(text + from, what)) || (p = strcasestr(text, what)))
+		return p - text;
+	return -1;
+}
+
+int xsg_cmd_help_find(struct xsg_app *app, const char *arg)
+{
+	char line[200];
+	long at, ln = 1, bol;
+	const char *p;
+
+	win_help_open(app);
+	app->current = app->help_shell;
+	{
+		/* the field shows what is searched, whoever asked (the field, a test) */
+		char *cur = XmTextFieldGetString(help_field);
+		if (!cur || strcmp(cur, arg) != 0)
+			XmTextFieldSetString(help_field, (char *)arg);
+		XtFree(cur);
+	}
+	if ((at = xsg_help_find(xsg_help_text, arg, help_pos)) < 0) {
+		xsg_status(app, "help: \"%s\" not found", arg);
+		return -ENOENT;
+	}
+	for (p = xsg_help_text, bol = 0; p < xsg_help_text + at; p++)
+		if (*p == '\n') {
+			ln++;
+			bol = p + 1 - xsg_help_text;
+		}
+	snprintf(line, sizeof(line), "%.*s", (int)strcspn(xsg_help_text + bol, "\n"),
+		 xsg_help_text + bol);
+	help_pos = at + (long)strlen(arg);
+	XmTextSetSelection(help_text, (XmTextPosition)at, (XmTextPosition)help_pos,
+			   XtLastTimestampProcessed(app->dpy));
+	XmTextShowPosition(help_text, (XmTextPosition)help_pos);
+	XmTextSetInsertionPosition(help_text, (XmTextPosition)help_pos);
+	xsg_status(app, "help: \"%s\" at line %ld: %s", arg, ln, line);
+	return 0;
+}
+
+/* A button in the search row, attached right of `left` (NULL: the form's right edge). */
+static Widget button(Widget form, const char *name, const char *label, Widget left,
+		     XtCallbackProc cb)
+{
+	XmString s = XmStringCreateLocalized((char *)label);
+	Widget b = XtVaCreateManagedWidget(name, xmPushButtonWidgetClass, form, XmNlabelString, s,
+					   XmNtopAttachment, XmATTACH_FORM, NULL);
+
+	XmStringFree(s);
+	if (left)
+		XtVaSetValues(b, XmNleftAttachment, XmATTACH_WIDGET, XmNleftWidget, left, NULL);
+	else
+		XtVaSetValues(b, XmNrightAttachment, XmATTACH_FORM, NULL);
+	XtAddCallback(b, XmNactivateCallback, cb, NULL);
+	XtOverrideTranslations(b, XtParseTranslationTable(help_keys));
+	return b;
+}
 
 Widget win_help_open(struct xsg_app *app)
 {
-	Widget text;
-
 	if (!app->help_shell) {
-		Arg args[8];
+		Screen *scr = XtScreen(app->top);
+		/* at most 90 % of the screen: 18 px a line of DejaVu Sans Mono 10 and 8.5 px a
+		 * character, 110 px for the search row, the scrollbar and a window manager's title
+		 * (a 800-pixel screen gets 80 columns and a horizontal scrollbar) */
+		int rows = (HeightOfScreen(scr) * 9 / 10 - 110) / 18;
+		int cols = (WidthOfScreen(scr) * 9 / 10 - 50) * 2 / 17;
+		Widget form, label, find, close;
+		Arg args[16];
 		Cardinal n = 0;
+		XmString s;
 
 		app->help_shell = XtVaCreatePopupShell("help", topLevelShellWidgetClass, app->top,
 						       XmNtitle, "xscalegraph: metrics and formulas",
 						       XmNdeleteResponse, XmUNMAP, NULL);
+		form = XtVaCreateWidget("helpForm", xmFormWidgetClass, app->help_shell,
+					XmNuserData, (XtPointer)app, XmNhorizontalSpacing, 4,
+					XmNverticalSpacing, 4, NULL);
+		s = XmStringCreateLocalized((char *)"Find:");
+		label = XtVaCreateManagedWidget("findLabel", xmLabelWidgetClass, form,
+						XmNlabelString, s, XmNtopAttachment, XmATTACH_FORM,
+						XmNtopOffset, 8, XmNleftAttachment, XmATTACH_FORM, NULL);
+		XmStringFree(s);
+		close = button(form, "close", "Close (Esc)", NULL, close_cb);
+		help_field = XtVaCreateManagedWidget("helpFind", xmTextFieldWidgetClass, form,
+						     XmNcolumns, 24, XmNtopAttachment, XmATTACH_FORM,
+						     XmNleftAttachment, XmATTACH_WIDGET,
+						     XmNleftWidget, label, NULL);
+		XtAddCallback(help_field, XmNactivateCallback, find_cb, NULL);
+		XtOverrideTranslations(help_field, XtParseTranslationTable(help_keys));
+		find = button(form, "findNext", "Find next", help_field, find_cb);
+		(void)find;
 		XtSetArg(args[n], XmNeditable, False); n++;
 		XtSetArg(args[n], XmNeditMode, XmMULTI_LINE_EDIT); n++;
-		XtSetArg(args[n], XmNrows, 40); n++;
-		XtSetArg(args[n], XmNcolumns, 88); n++;
+		XtSetArg(args[n], XmNrows, rows < 40 ? rows : 40); n++;
+		XtSetArg(args[n], XmNcolumns, cols < 88 ? cols : 88); n++;
 		XtSetArg(args[n], XmNcursorPositionVisible, False); n++;
+		/* a narrow screen: long lines wrap instead of hiding behind a scrollbar */
+		XtSetArg(args[n], XmNwordWrap, True); n++;
+		XtSetArg(args[n], XmNscrollHorizontal, False); n++;
 		XtSetArg(args[n], XmNvalue, xsg_help_text); n++;
-		text = XmCreateScrolledText(app->help_shell, (char *)"helpText", args, n);
-		XtManageChild(text);
+		XtSetArg(args[n], XmNtopAttachment, XmATTACH_WIDGET); n++;
+		XtSetArg(args[n], XmNtopWidget, close); n++;
+		XtSetArg(args[n], XmNleftAttachment, XmATTACH_FORM); n++;
+		XtSetArg(args[n], XmNrightAttachment, XmATTACH_FORM); n++;
+		XtSetArg(args[n], XmNbottomAttachment, XmATTACH_FORM); n++;
+		help_text = XmCreateScrolledText(form, (char *)"helpText", args, n);
+		XtOverrideTranslations(help_text, XtParseTranslationTable(help_keys));
+		XtManageChild(help_text);
+		XtManageChild(form);
+		help_pos = 0;
 	}
 	XtPopup(app->help_shell, XtGrabNone);
 	XRaiseWindow(app->dpy, XtWindow(app->help_shell));

@@ -47,8 +47,8 @@ static const char plot_keys[] =
 	"Ctrl<Key>q: xsg(quit)\n"
 	"Ctrl<Key>r: xsg(reload)\n"
 	"Ctrl<Key>w: xsg(close)\n"
-	"Ctrl<Key>p: xsg(export-window:png)\n"
-	"Ctrl<Key>s: xsg(export-window:svg)\n"
+	"Ctrl<Key>s: xsg(export-dialog:window)\n"
+	"Ctrl<Key>e: xsg(export-dialog:all)\n"
 	"<Key>F1: xsg(open:help)\n";
 
 static int has_method_toggles(enum view_id id)
@@ -444,22 +444,9 @@ struct win_plot *win_plot_create(struct xsg_app *app, enum view_id id, Widget pa
 						 NULL);
 		wp->form = XtVaCreateWidget("form", xmFormWidgetClass, wp->shell, NULL);
 	}
-	/* the default size fits the screen (an 800x600 screen showed a 1100 px sources window,
-	 * its last toggles off the screen): the toggle rows wrap at this width, the drawing
-	 * takes what is left of 90 % of the screen's height under them */
 	dw = vd->w;
-	dh = vd->h;
-	if (!parent) {
-		int scr_w = WidthOfScreen(XtScreen(app->top)), scr_h = HeightOfScreen(XtScreen(app->top));
-		int rows = (has_method_toggles(id) || has_method_chooser(id) ? 40 : 0) +
-			   (id == VIEW_SOURCES ? 70 : 0);
-		if (dw > scr_w - 20)
-			dw = scr_w - 20;
-		if (dh > scr_h * 9 / 10 - rows - 30)
-			dh = scr_h * 9 / 10 - rows - 30;
-		if (dh < 200)
-			dh = 200;
-	}
+	dh = id == VIEW_BROWSER ? 520 : vd->h;
+	xsg_fit_screen(app, id, &dw, &dh);
 	if (has_method_toggles(id))
 		above = wp->methods = control_row(wp->form, "methods", NULL, dw);
 	if (has_method_chooser(id)) {
@@ -489,7 +476,7 @@ struct win_plot *win_plot_create(struct xsg_app *app, enum view_id id, Widget pa
 	if (id == VIEW_TIMELINE)
 		above = win_timeline_controls(app, wp->form);
 	wp->da = XtVaCreateManagedWidget("plot", xmDrawingAreaWidgetClass, wp->form,
-					 XmNwidth, dw, XmNheight, id == VIEW_BROWSER ? 520 : dh,
+					 XmNwidth, (Dimension)dw, XmNheight, (Dimension)dh,
 					 XmNresizePolicy, XmRESIZE_NONE,
 					 XmNtopAttachment, above ? XmATTACH_WIDGET : XmATTACH_FORM,
 					 XmNtopWidget, above, XmNleftAttachment, XmATTACH_FORM,

@@ -5,6 +5,10 @@
  * curves follow, and the teaching drawing (view_teach.c: model curves next to the measured
  * ones, the model's t/E/m matrix) in an embedded plot. Sliders and the teach-set command share
  * one parameter table, so tests move the same knobs a student does.
+ *
+ * The window takes at most 90 % of the screen (teach_window_size): on a 1366x768 laptop or a
+ * 800x600 screen the sliders scroll in their column, the radio boxes are 2 x 2 grids (one
+ * column on a small screen) that keep their labels, and the drawing switches to its narrow layout (teach_layout).
  */
 #include "xsg.h"
 
@@ -14,6 +18,7 @@
 #include <Xm/Label.h>
 #include <Xm/RowColumn.h>
 #include <Xm/Scale.h>
+#include <Xm/ScrolledW.h>
 #include <Xm/ToggleB.h>
 
 #include <errno.h>
@@ -36,11 +41,11 @@ struct knob {
 static const struct knob knobs[] = {
 	{ "t_serial", "serial time t_serial [s]", offsetof(struct teach_params, t_serial_s), 0, 200, 3, 0.001 },
 	{ "t_work", "parallel work t_work [s]", offsetof(struct teach_params, t_work_s), 1, 100, 0, 1 },
-	{ "c", "overhead coefficient c [s]", offsetof(struct teach_params, c_s), 0, 500, 4, 0.0001 },
-	{ "beta", "overhead grows as W^beta", offsetof(struct teach_params, beta), 0, 90, 2, 0.01 },
+	{ "c", "overhead factor c [s]", offsetof(struct teach_params, c_s), 0, 500, 4, 0.0001 },
+	{ "beta", "overhead \xe2\x88\x9d W^\xce\xb2: \xce\xb2", offsetof(struct teach_params, beta), 0, 90, 2, 0.01 },
 	{ "e_target", "target efficiency E", offsetof(struct teach_params, e_target), 10, 95, 2, 0.01 },
 	{ "t_bound", "time bound T [s]", offsetof(struct teach_params, t_bound_s), 1, 100, 0, 1 },
-	{ "mem", "memory per thread m (base problems)", offsetof(struct teach_params, mem_per_thread), 5, 400, 2, 0.01 },
+	{ "mem", "memory per thread m", offsetof(struct teach_params, mem_per_thread), 5, 400, 2, 0.01 },
 	{ "n_max", "largest N = 2^k", N_MAX_KNOB, 1, 10, 0, 1 },
 };
 #define N_KNOBS (sizeof(knobs) / sizeof(knobs[0]))
@@ -177,7 +182,7 @@ done:
 }
 
 static Widget radio_box(Widget parent, const char *name, const char *title,
-			const char *const *labels, Widget *out, struct win_teach *wt)
+			const char *const *labels, Widget *out, struct win_teach *wt, int cols)
 {
 	Widget frame = XtVaCreateManagedWidget(name, xmFrameWidgetClass, parent, NULL);
 	Widget box;
@@ -185,7 +190,10 @@ static Widget radio_box(Widget parent, const char *name, const char *title,
 
 	XtVaCreateManagedWidget(title, xmLabelWidgetClass, frame, XmNchildType, XmFRAME_TITLE_CHILD, NULL);
 	box = XmCreateRadioBox(frame, (char *)"radio", NULL, 0);
-	XtVaSetValues(box, XmNorientation, XmHORIZONTAL, XmNpacking, XmPACK_TIGHT, NULL);
+	/* columns of toggles (two of two, or one of four in a narrow slider column): a row of
+	 * four squeezed into the column lost its labels */
+	XtVaSetValues(box, XmNorientation, XmVERTICAL, XmNpacking, XmPACK_COLUMN,
+		      XmNnumColumns, (short)cols, NULL);
 	for (k = 0; k < 4; k++) {
 		XmString s = XmStringCreateLocalized((char *)labels[k]);
 		out[k] = XtVaCreateManagedWidget(labels[k], xmToggleButtonWidgetClass, box,
@@ -199,38 +207,51 @@ static Widget radio_box(Widget parent, const char *name, const char *title,
 
 struct win_teach *win_teach_open(struct xsg_app *app)
 {
-	static const char *const growth_labels[] = { "constant", "log N", "N", "N log N" };
 	static const char *const model_labels[] = { "fixed", "memory", "time", "E-cons." };
+	const char *growth_labels[4];
 	struct win_teach *wt = calloc(1, sizeof(*wt));
-	Widget form, col;
+	Screen *scr = XtScreen(app->top);
+	Widget form, sw, col;
+	int dw, dh, col_w, k;
 	size_t i;
 
 	if (!wt)
 		return NULL;
+	for (k = 0; k < 4; k++)
+		growth_labels[k] = teach_growth_name((enum teach_growth)k);
+	teach_window_size(WidthOfScreen(scr), HeightOfScreen(scr), &dw, &dh, &col_w);
 	wt->app = app;
 	wt->shell = XtVaCreatePopupShell("teach", topLevelShellWidgetClass, app->top,
 					 XmNtitle, "Teaching model", XmNdeleteResponse, XmUNMAP,
 					 XmNallowShellResize, True, NULL);
 	form = XtVaCreateWidget("form", xmFormWidgetClass, wt->shell, NULL);
-	col = XtVaCreateManagedWidget("knobs", xmRowColumnWidgetClass, form,
-				      XmNorientation, XmVERTICAL, XmNtopAttachment, XmATTACH_FORM,
-				      XmNleftAttachment, XmATTACH_FORM, XmNbottomAttachment, XmATTACH_FORM,
-				      XmNmarginWidth, 8, XmNspacing, 4, NULL);
+	/* the sliders scroll when the window is shorter than they are (a 600-line screen) */
+	sw = XtVaCreateManagedWidget("knobsScroll", xmScrolledWindowWidgetClass, form,
+				     XmNscrollingPolicy, XmAUTOMATIC,
+				     XmNscrollBarDisplayPolicy, XmAS_NEEDED,
+				     XmNwidth, (Dimension)col_w, XmNtopAttachment, XmATTACH_FORM,
+				     XmNleftAttachment, XmATTACH_FORM, XmNbottomAttachment, XmATTACH_FORM,
+				     NULL);
+	/* as wide as the scrolled window less its vertical scrollbar: no horizontal one */
+	col = XtVaCreateManagedWidget("knobs", xmRowColumnWidgetClass, sw,
+				      XmNorientation, XmVERTICAL, XmNmarginWidth, 6, XmNspacing, 2,
+				      XmNwidth, (Dimension)(col_w - 40), XmNresizeWidth, False, NULL);
 	for (i = 0; i < N_KNOBS; i++) {
 		XmString s = XmStringCreateLocalized((char *)knobs[i].label);
 		wt->scales[i] = XtVaCreateManagedWidget(knobs[i].key, xmScaleWidgetClass, col,
 							XmNorientation, XmHORIZONTAL, XmNminimum, knobs[i].min,
 							XmNmaximum, knobs[i].max, XmNdecimalPoints, knobs[i].decimals,
-							XmNshowValue, True, XmNtitleString, s, XmNwidth, 260, NULL);
+							XmNshowValue, True, XmNtitleString, s,
+							XmNwidth, (Dimension)(col_w - 70), NULL);
 		XmStringFree(s);
 		XtAddCallback(wt->scales[i], XmNvalueChangedCallback, scale_cb, wt);
 		XtAddCallback(wt->scales[i], XmNdragCallback, scale_cb, wt);
 	}
-	radio_box(col, "growth", "overhead growth g(N)", growth_labels, wt->growth, wt);
-	radio_box(col, "model", "curves follow", model_labels, wt->model, wt);
+	radio_box(col, "growth", "overhead growth g(N)", growth_labels, wt->growth, wt, col_w >= 240 ? 2 : 1);
+	radio_box(col, "model", "curves follow", model_labels, wt->model, wt, col_w >= 240 ? 2 : 1);
 	wt->plot = win_plot_create(app, VIEW_TEACH, form);
-	XtVaSetValues(win_plot_area(wt->plot), XmNleftAttachment, XmATTACH_WIDGET, XmNleftWidget, col,
-		      NULL);
+	XtVaSetValues(win_plot_area(wt->plot), XmNleftAttachment, XmATTACH_WIDGET, XmNleftWidget, sw,
+		      XmNwidth, (Dimension)dw, XmNheight, (Dimension)dh, NULL);
 	app->plots[VIEW_TEACH] = wt->plot;
 	sync_widgets(wt);
 	XtManageChild(form);

@@ -73,16 +73,19 @@ static void scroll_cb(Widget w, XtPointer client, XtPointer call)
 
 Widget win_timeline_controls(struct xsg_app *app, Widget form)
 {
-	Widget row = XtVaCreateManagedWidget("timelineControls", xmRowColumnWidgetClass, form,
-					     XmNorientation, XmHORIZONTAL, XmNpacking, XmPACK_TIGHT,
-					     XmNtopAttachment, XmATTACH_FORM,
-					     XmNleftAttachment, XmATTACH_FORM,
-					     XmNrightAttachment, XmATTACH_FORM, XmNspacing, 4,
-					     XmNuserData, (XtPointer)app,
-					     /* buttons wrap in a narrow window instead of widening it */
-					     XmNresizeWidth, False,
-					     XmNwidth, (Dimension)view_get(VIEW_TIMELINE)->w, NULL);
+	int w = view_get(VIEW_TIMELINE)->w, h = view_get(VIEW_TIMELINE)->h;
+	Widget row;
 	size_t i;
+
+	xsg_fit_screen(app, VIEW_TIMELINE, &w, &h);   /* as wide as the drawing will be */
+	row = XtVaCreateManagedWidget("timelineControls", xmRowColumnWidgetClass, form,
+				      XmNorientation, XmHORIZONTAL, XmNpacking, XmPACK_TIGHT,
+				      XmNtopAttachment, XmATTACH_FORM,
+				      XmNleftAttachment, XmATTACH_FORM,
+				      XmNrightAttachment, XmATTACH_FORM, XmNspacing, 4,
+				      XmNuserData, (XtPointer)app,
+				      /* buttons wrap in a narrow window instead of widening it */
+				      XmNresizeWidth, False, XmNwidth, (Dimension)w, NULL);
 
 	for (i = 0; i < sizeof(buttons) / sizeof(buttons[0]); i++) {
 		XmString s = XmStringCreateLocalized((char *)buttons[i].label);
@@ -138,12 +141,11 @@ static void area_size(struct xsg_app *app, double *w, double *h)
 /* The visible range in the status line, after the mouse moved it. */
 static void say_range(struct xsg_app *app)
 {
-	char a[32], b[32], d[32];
+	char range[112], d[32];
 
-	plot_format_seconds(a, sizeof(a), app->timeline.v0);
-	plot_format_seconds(b, sizeof(b), app->timeline.v1);
+	timeline_format_range(range, sizeof(range), app->timeline.v0, app->timeline.v1);
 	plot_format_seconds(d, sizeof(d), timeline_duration(&app->timeline));
-	xsg_status(app, "timeline: showing %s .. %s of %s", a, b, d);
+	xsg_status(app, "timeline: showing %s of %s", range, d);
 }
 
 /* Mouse on the drawing area: wheel zooms at the pointer, drag pans, click selects. */
@@ -262,7 +264,7 @@ static int need_run(struct xsg_app *app)
 {
 	if (app->timeline.run)
 		return 0;
-	xsg_status(app, "timeline: no run open (timeline-run:ID or View > 9 Run timeline)");
+	xsg_status(app, "timeline: no run open (timeline-run:ID or View > 9 Run timeline (selected run))");
 	return -ENOENT;
 }
 

@@ -160,8 +160,16 @@ int xsg_cmd_timeline_select(struct xsg_app *app, const char *arg);
 Widget win_runs_create(struct xsg_app *app, Widget form, Widget below);
 int xsg_cmd_run_select(struct xsg_app *app, const char *arg);
 
-/* win_help.c: the metrics explained, with formulas. */
+/* xsg_screen.c: shrinks a drawing of window id (w x h pixels) so the window with its controls
+ * takes at most 90 % of the screen. */
+void xsg_fit_screen(struct xsg_app *app, enum view_id id, int *w, int *h);
+
+/* win_help.c: the metrics explained, with formulas; a search field and a Close button. */
 Widget win_help_open(struct xsg_app *app);
 extern const char xsg_help_text[];
+/* help-find:TEXT — selects the next match in the help (opened if needed) and says its line. */
+int xsg_cmd_help_find(struct xsg_app *app, const char *arg);
+/* The next case-insensitive match of what in text at or after from, wrapping; -1: none. */
+long xsg_help_find(const char *text, const char *what, long from);
 
 #endif /* GUI_XSG_H */

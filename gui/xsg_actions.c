@@ -8,6 +8,7 @@
 
 #include <Xm/Xm.h>
 #include <Xm/FileSB.h>
+#include <Xm/MessageB.h>
 #include <Xm/SelectioB.h>
 
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 struct command {
 	const char *name;
@@ -233,17 +235,66 @@ static int cmd_wait(struct xsg_app *app, const char *arg)
 	return 0;
 }
 
-static int cmd_export(struct xsg_app *app, const char *arg)
-{
-	char err[1024];
-	const char *dir = arg && *arg ? arg : "xscalegraph-export";
-	int rc = view_export_all(dir, &app->vctx, 1, err, sizeof(err));
+/* --- export ------------------------------------------------------------------------------
+ * The command forms write without a dialog but never replace a file: export-window:PATH fails
+ * naming PATH when it exists, export-window!:PATH replaces it (the same for export-csv and
+ * export: a directory that already holds a window's file). File > Export window..., Export
+ * all windows... and Export data as CSV... ask for the file in a file selection box (the
+ * format from the extension) and, when it exists, ask before replacing it (XmQuestionDialog);
+ * their OK runs export-ask:KIND:PATH, which tests call directly, and the question's buttons
+ * run export-replace:yes|no. */
 
-	if (rc < 0)
+static int refuse_existing(struct xsg_app *app, const char *cmd, const char *path)
+{
+	struct stat sb;
+
+	if (stat(path, &sb) < 0)
+		return 0;
+	xsg_status(app, "%s: error: %s exists, not replaced (%s!:%s replaces it; File > Export window... asks)",
+		   path, S_ISDIR(sb.st_mode) ? "a directory" : "the file", cmd, path);
+	fprintf(stderr, "xscalegraph: %s: error: exists, not replaced\n", path);
+	return -EEXIST;
+}
+
+/* The files `export:DIR` writes, in DIR; the first that exists, or NULL. */
+static const char *export_all_clash(const char *dir, char *path, size_t len)
+{
+	static const char *const ext[] = { "png", "svg", "pdf" };
+	struct stat sb;
+	int i, f;
+
+	for (i = 0; i < VIEW_COUNT; i++)
+		for (f = 0; f < 3; f++) {
+			snprintf(path, len, "%s/%s.%s", dir, view_get((enum view_id)i)->name, ext[f]);
+			if (stat(path, &sb) == 0)
+				return path;
+		}
+	return NULL;
+}
+
+static int export_all(struct xsg_app *app, const char *arg, int force)
+{
+	char err[1024], clash[4200];
+	const char *dir = arg && *arg ? arg : "xscalegraph-export";
+	int rc;
+
+	if (!force && export_all_clash(dir, clash, sizeof(clash)))
+		return refuse_existing(app, "export", clash);
+	if ((rc = view_export_all(dir, &app->vctx, 1, err, sizeof(err))) < 0)
 		xsg_error(app, "%s", err);
 	else
 		xsg_status(app, "wrote every window to %s/ as PNG, SVG and PDF", dir);
 	return rc;
+}
+
+static int cmd_export(struct xsg_app *app, const char *arg)
+{
+	return export_all(app, arg, 0);
+}
+
+static int cmd_export_force(struct xsg_app *app, const char *arg)
+{
+	return export_all(app, arg, 1);
 }
 
 struct one_view {
@@ -258,26 +309,40 @@ static int draw_one(cairo_t *cr, double w, double h, void *arg)
 	return view_draw(o->id, cr, w, h, &o->app->vctx);
 }
 
-static int cmd_export_window(struct xsg_app *app, const char *arg)
+/* The view of the current window (the teaching window's drawing when it is current). */
+static enum view_id current_view(struct xsg_app *app)
 {
 	struct win_plot *wp = current_plot(app);
 	enum view_id id = VIEW_BROWSER;
-	struct one_view o;
-	char path[4096], err[1024], title[256];
-	const char *ext = arg && *arg ? arg : "png";
-	int i, rc, fmt;
+	int i;
 
 	for (i = 0; i < VIEW_COUNT; i++)
 		if (app->plots[i] == wp)
 			id = (enum view_id)i;
 	if (app->teach_win && app->current == win_teach_shell(app->teach_win))
 		id = VIEW_TEACH;
+	return id;
+}
+
+static int export_window(struct xsg_app *app, const char *arg, int force)
+{
+	enum view_id id = current_view(app);
+	struct one_view o;
+	char path[4096], err[1024], title[256];
+	const char *ext = arg && *arg ? arg : "png";
+	int rc, fmt;
+
 	if (strchr(ext, '.'))
 		snprintf(path, sizeof(path), "%s", ext);
 	else
 		snprintf(path, sizeof(path), "%s.%s", view_get(id)->name, ext);
-	if ((fmt = plot_format_from_path(path)) < 0)
+	if ((fmt = plot_format_from_path(path)) < 0) {
+		xsg_status(app, "%s: error: unknown format (the name must end in .png, .svg or .pdf)",
+			   path);
 		return -EINVAL;
+	}
+	if (!force && (rc = refuse_existing(app, "export-window", path)) < 0)
+		return rc;
 	o = (struct one_view){ app, id };
 	view_title(title, sizeof(title), &app->vctx, view_get(id)->title);
 	rc = plot_render_file(path, (enum plot_format)fmt, view_get(id)->w, view_get(id)->h, title,
@@ -289,15 +354,27 @@ static int cmd_export_window(struct xsg_app *app, const char *arg)
 	return rc;
 }
 
+static int cmd_export_window(struct xsg_app *app, const char *arg)
+{
+	return export_window(app, arg, 0);
+}
+
+static int cmd_export_window_force(struct xsg_app *app, const char *arg)
+{
+	return export_window(app, arg, 1);
+}
+
 /* The data behind the curve windows, in report.csv's column order. */
-static int cmd_export_csv(struct xsg_app *app, const char *arg)
+static int export_csv(struct xsg_app *app, const char *arg, int force)
 {
 	const char *path = arg && *arg ? arg : "xscalegraph-data.csv";
-	FILE *f = fopen(path, "w");
+	FILE *f;
 	size_t i, k;
 	int j, rc = 0;
 
-	if (!f) {
+	if (!force && (rc = refuse_existing(app, "export-csv", path)) < 0)
+		return rc;
+	if (!(f = fopen(path, "w"))) {
 		rc = -errno;
 		xsg_error(app, "%s: error: %s", path, strerror(errno));
 		return rc;
@@ -327,6 +404,194 @@ static int cmd_export_csv(struct xsg_app *app, const char *arg)
 		xsg_status(app, "wrote %s (empty field = unavailable)", path);
 	}
 	return rc;
+}
+
+static int cmd_export_csv(struct xsg_app *app, const char *arg)
+{
+	return export_csv(app, arg, 0);
+}
+
+static int cmd_export_csv_force(struct xsg_app *app, const char *arg)
+{
+	return export_csv(app, arg, 1);
+}
+
+/* The export kinds the dialogs offer: the command that writes, and how the box asks. */
+static const struct export_kind {
+	const char *kind, *cmd, *title, *pattern;
+	int dirs;
+} export_kinds[] = {
+	{ "window", "export-window", "Export the window to a file (.png, .svg or .pdf):", "*", 0 },
+	{ "csv", "export-csv", "Export the data behind the curve windows (.csv):", "*", 0 },
+	{ "all", "export", "Export every window to a directory (PNG, SVG, PDF):", "*", 1 },
+};
+
+static const struct export_kind *export_kind_find(const char *kind, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(export_kinds) / sizeof(export_kinds[0]); i++)
+		if (strlen(export_kinds[i].kind) == len && strncmp(export_kinds[i].kind, kind, len) == 0)
+			return &export_kinds[i];
+	return NULL;
+}
+
+static Widget replace_question;          /* the open "replace?" question, NULL: none */
+static char replace_cmd[4300];           /* what Yes runs: "export-window!:PATH" */
+static Widget export_from;               /* the window being exported while a dialog asks */
+
+static void replace_answer_cb(Widget w, XtPointer client, XtPointer call)
+{
+	struct xsg_app *app = NULL;
+	XmAnyCallbackStruct *cbs = call;
+
+	XtVaGetValues(w, XmNuserData, &app, NULL);
+	if (app)
+		xsg_command(app, cbs->reason == XmCR_OK ? "export-replace:yes" : "export-replace:no");
+}
+
+static void replace_destroyed_cb(Widget w, XtPointer client, XtPointer call)
+{
+	if (replace_question == w)
+		replace_question = NULL;
+}
+
+/* export-ask:KIND:PATH — what OK of an export dialog does: writes PATH, or when it exists asks
+ * whether to replace it. */
+static int cmd_export_ask(struct xsg_app *app, const char *arg)
+{
+	const char *colon = strchr(arg, ':'), *path;
+	const struct export_kind *k;
+	char msg[4400], clash[4200];
+	const char *exists = NULL;
+	struct stat sb;
+	XmString s;
+
+	if (!colon || !(k = export_kind_find(arg, (size_t)(colon - arg))) || !colon[1]) {
+		xsg_status(app, "export-ask: KIND:PATH, KIND window, csv or all (got \"%s\")", arg);
+		return -EINVAL;
+	}
+	path = colon + 1;
+	if (k->dirs)
+		exists = export_all_clash(path, clash, sizeof(clash));
+	else if (stat(path, &sb) == 0)
+		exists = path;
+	if (!k->dirs && strcmp(k->kind, "window") == 0 && plot_format_from_path(path) < 0) {
+		xsg_error(app, "%s: error: unknown format: the name must end in .png, .svg or .pdf", path);
+		return -EINVAL;
+	}
+	snprintf(replace_cmd, sizeof(replace_cmd), "%s!:%s", k->cmd, path);
+	if (!exists)
+		return xsg_command(app, replace_cmd);
+	if (replace_question)
+		XtDestroyWidget(replace_question);
+	else
+		export_from = app->current;   /* the answer exports this window, not the dialog */
+	replace_question = XmCreateQuestionDialog(app->top, "replaceFile", NULL, 0);
+	snprintf(msg, sizeof(msg), "%s already exists.\nReplace it?", exists);
+	s = XmStringCreateLocalized(msg);
+	XtVaSetValues(replace_question, XmNmessageString, s, XmNuserData, (XtPointer)app,
+		      XmNdialogStyle, XmDIALOG_MODELESS,
+		      /* Enter keeps the file: replacing takes a deliberate click */
+		      XmNdefaultButtonType, XmDIALOG_CANCEL_BUTTON, NULL);
+	XmStringFree(s);
+	s = XmStringCreateLocalized((char *)"Replace the file?");
+	XtVaSetValues(replace_question, XmNdialogTitle, s, NULL);
+	XmStringFree(s);
+	s = XmStringCreateLocalized((char *)"Replace");
+	XtVaSetValues(replace_question, XmNokLabelString, s, NULL);
+	XmStringFree(s);
+	XtUnmanageChild(XmMessageBoxGetChild(replace_question, XmDIALOG_HELP_BUTTON));
+	XtAddCallback(replace_question, XmNokCallback, replace_answer_cb, NULL);
+	XtAddCallback(replace_question, XmNcancelCallback, replace_answer_cb, NULL);
+	XtAddCallback(replace_question, XmNdestroyCallback, replace_destroyed_cb, NULL);
+	XtManageChild(replace_question);
+	app->current = XtParent(replace_question);
+	xsg_status(app, "%s exists: replace it? (export-replace:yes|no)", exists);
+	return 0;
+}
+
+/* export-replace:yes|no — the question's buttons. */
+static int cmd_export_replace(struct xsg_app *app, const char *arg)
+{
+	int yes = strcmp(arg, "yes") == 0, rc = 0;
+	char cmd[sizeof(replace_cmd)];
+
+	if (!replace_question) {
+		xsg_status(app, "export-replace: no question open");
+		return -ENOENT;
+	}
+	if (!yes && strcmp(arg, "no") != 0)
+		return -EINVAL;
+	snprintf(cmd, sizeof(cmd), "%s", replace_cmd);
+	XtDestroyWidget(replace_question);
+	replace_question = NULL;
+	app->current = export_from ? export_from : app->top;
+	if (yes)
+		rc = xsg_command(app, cmd);
+	else
+		xsg_status(app, "export: nothing written (%s kept)", strchr(cmd, ':') + 1);
+	return rc;
+}
+
+static void export_ok_cb(Widget w, XtPointer client, XtPointer call)
+{
+	XmFileSelectionBoxCallbackStruct *cbs = call;
+	const struct export_kind *k = client;
+	struct xsg_app *app = NULL;
+	char *path = NULL, cmd[4300];
+
+	XtVaGetValues(w, XmNuserData, &app, NULL);
+	if (app && XmStringGetLtoR(cbs->value, XmFONTLIST_DEFAULT_TAG, &path) && path && *path) {
+		size_t n = strlen(path);
+		while (k->dirs && n > 1 && path[n - 1] == '/')
+			path[--n] = '\0';
+		XtDestroyWidget(w);
+		app->current = export_from ? export_from : app->top;
+		snprintf(cmd, sizeof(cmd), "export-ask:%s:%s", k->kind, path);
+		xsg_command(app, cmd);
+	}
+	XtFree(path);
+}
+
+/* export-dialog[:KIND] — the file selection box of File > Export window... (KIND window by default),
+ * proposing <window>.png (data.csv, xscalegraph-export/) in the current directory. */
+static int cmd_export_dialog(struct xsg_app *app, const char *arg)
+{
+	const struct export_kind *k = export_kind_find(*arg ? arg : "window", strlen(*arg ? arg : "window"));
+	Widget d;
+	XmString s;
+	char *cwd, proposal[4400];
+
+	if (!k)
+		return -EINVAL;
+	d = XmCreateFileSelectionDialog(app->top, "exportFile", NULL, 0);
+	s = XmStringCreateLocalized((char *)k->title);
+	XtVaSetValues(d, XmNselectionLabelString, s, XmNuserData, (XtPointer)app, NULL);
+	XmStringFree(s);
+	s = XmStringCreateLocalized((char *)(k->dirs ? "Export all windows" : "Export"));
+	XtVaSetValues(d, XmNdialogTitle, s, NULL);
+	XmStringFree(s);
+	s = XmStringCreateLocalized((char *)k->pattern);
+	XtVaSetValues(d, XmNpattern, s, NULL);
+	XmStringFree(s);
+	if (k->dirs)
+		XtVaSetValues(d, XmNfileTypeMask, XmFILE_DIRECTORY, NULL);
+	cwd = getcwd(NULL, 0);
+	snprintf(proposal, sizeof(proposal), "%s/%s%s", cwd ? cwd : ".",
+		 k->dirs ? "xscalegraph-export" : strcmp(k->kind, "csv") == 0 ? "xscalegraph-data" :
+		 view_get(current_view(app))->name, k->dirs ? "" : strcmp(k->kind, "csv") == 0 ? ".csv" : ".png");
+	free(cwd);
+	XtUnmanageChild(XmSelectionBoxGetChild(d, XmDIALOG_HELP_BUTTON));
+	XtAddCallback(d, XmNokCallback, export_ok_cb, (XtPointer)k);
+	XtAddCallback(d, XmNcancelCallback, xsg_destroy_cb, NULL);
+	XtManageChild(d);
+	export_from = app->current;
+	s = XmStringCreateLocalized(proposal);
+	XtVaSetValues(d, XmNtextString, s, NULL);
+	XmStringFree(s);
+	app->current = XtParent(d);
+	return 0;
 }
 
 /* Window 10 with experiments: the methods of DIR join the curve windows as "EXP:method". */
@@ -412,7 +677,7 @@ static int cmd_compare_dialog(struct xsg_app *app, const char *arg)
 static int cmd_about(struct xsg_app *app, const char *arg)
 {
 	xsg_status(app, "xscalegraph — Scale-Graph's windows (IEEE TSE 1997) for scalegraph "
-		   "experiments; Help > Metrics explains every figure");
+		   "experiments; Help > Metrics and formulas explains every figure");
 	return 0;
 }
 
@@ -480,12 +745,19 @@ static const struct command commands[] = {
 	{ "timeline-pan", "FRACTION", "pan the timeline by a fraction of its width (negative: earlier)", xsg_cmd_timeline_pan },
 	{ "timeline-click", "X,Y", "click the timeline's drawing at pixel X,Y (readout)", xsg_cmd_timeline_click },
 	{ "timeline-select", "THREAD,T", "select the interval of lane THREAD at T seconds (readout)", xsg_cmd_timeline_select },
+	{ "help-find", "TEXT", "find the next TEXT in the help, select it and say its line", xsg_cmd_help_find },
 	{ "teach-set", "KEY=VALUE", "set a teaching parameter (t_serial t_work c beta e_target "
 	  "t_bound mem n_max growth model)", cmd_teach_set },
 	{ "resize", "WxH", "resize the current window's plot", cmd_resize },
-	{ "export", "[DIR]", "every window to DIR/<window>.png/.svg/.pdf", cmd_export },
-	{ "export-window", "png|svg|pdf|PATH", "the current window to a file", cmd_export_window },
-	{ "export-csv", "[PATH]", "the data behind the curve windows as CSV", cmd_export_csv },
+	{ "export", "[DIR]", "every window to DIR/<window>.png/.svg/.pdf; fails if one exists", cmd_export },
+	{ "export!", "[DIR]", "the same, replacing existing files", cmd_export_force },
+	{ "export-window", "png|svg|pdf|PATH", "the current window to a file; fails if it exists", cmd_export_window },
+	{ "export-window!", "png|svg|pdf|PATH", "the same, replacing an existing file", cmd_export_window_force },
+	{ "export-csv", "[PATH]", "the data behind the curve windows as CSV; fails if it exists", cmd_export_csv },
+	{ "export-csv!", "[PATH]", "the same, replacing an existing file", cmd_export_csv_force },
+	{ "export-dialog", "[window|csv|all]", "ask for the file (directory) to export to, then ask before replacing", cmd_export_dialog },
+	{ "export-ask", "KIND:PATH", "what the export dialog's OK does: export, or ask before replacing PATH", cmd_export_ask },
+	{ "export-replace", "yes|no", "answer the open \"replace?\" question", cmd_export_replace },
 	{ "compare-add", "DIR", "overlay the methods of experiment DIR on windows 4-7", cmd_compare_add },
 	{ "compare-clear", NULL, "stop comparing: only the experiment opened first", cmd_compare_clear },
 	{ "compare-dialog", NULL, "choose an experiment directory to compare", cmd_compare_dialog },

@@ -53,11 +53,9 @@ struct menu_item {
 
 static const struct menu_item file_menu[] = {
 	{ "Reload", 'R', "Ctrl<Key>r", "Ctrl+R", "reload" },
-	{ "Export all windows (PNG, SVG, PDF)", 'E', "Ctrl<Key>e", "Ctrl+E", "export" },
-	{ "Export window as PNG", 'P', NULL, NULL, "export-window:png" },
-	{ "Export window as SVG", 'S', NULL, NULL, "export-window:svg" },
-	{ "Export window as PDF", 'D', NULL, NULL, "export-window:pdf" },
-	{ "Export data as CSV", 'C', NULL, NULL, "export-csv" },
+	{ "Export window...", 'x', "Ctrl<Key>s", "Ctrl+S", "export-dialog:window" },
+	{ "Export all windows (PNG, SVG, PDF)...", 'E', "Ctrl<Key>e", "Ctrl+E", "export-dialog:all" },
+	{ "Export data as CSV...", 'C', NULL, NULL, "export-dialog:csv" },
 	{ NULL, 0, NULL, NULL, NULL },
 	{ "Add experiment to compare...", 'A', NULL, NULL, "compare-dialog" },
 	{ "Stop comparing", 'o', NULL, NULL, "compare-clear" },

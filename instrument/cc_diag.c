@@ -2,15 +2,19 @@
  * cc_diag.c — the compiler's diagnostics on an instrumented copy, put back the way the compiler
  * would have printed them on the user's source. `#line` already gives the user's file and line;
  * what it cannot give back is what the instrumenter inserted on a line: `sg_` before each renamed
- * pthread or semaphore call (3 columns each) and a function's probe after its `{`. So for every
+ * pthread or semaphore call (3 columns each), `_at` after one that begins a wait and its call
+ * site `&sg_site_K, ` as the first argument, and a function's probe after its `{`. So for every
  * line of a mapped file this filter
  *   - maps the column of `FILE:LINE:COL:` back through the line's splices (inst_splice), in the
  *     compiler's unit: gcc counts display columns (a tab to the next multiple of -ftabstop), clang
  *     bytes;
  *   - shows the user's line in the source excerpt (clang prints the compiled copy's; gcc reads the
  *     user's file) and moves the carets and ranges under it to the mapped columns;
- *   - names a renamed call as the user wrote it: `sg_pthread_barrier_wait` in a message becomes
- *     `pthread_barrier_wait` (unless the user's own source spells the sg_ name);
+ *   - names a renamed call as the user wrote it: `sg_pthread_barrier_wait` and
+ *     `sg_pthread_barrier_wait_at` in a message become `pthread_barrier_wait` (unless the user's
+ *     own source spells the sg_ name), gcc's `argument 2 of 'sg_X_at'` is `argument 1 of 'X'`
+ *     and clang's `expected 2, have 3` on such a call `expected 1, have 2`, and an excerpt of
+ *     sgtrace.h shows the _at declaration without its site parameter;
  *   - prints a header found through the `-iquote .` that scalegraph cc adds for a source in the
  *     current directory as the compiler would have found it beside that source: `memory.h`, not
  *     `./memory.h` (when the user's command names no `.` include directory itself).
@@ -124,10 +128,16 @@ static size_t line_walk(const struct cc_src *s, size_t b, size_t e, int display,
 		if (k == last)
 			break;
 		const struct inst_splice *sp = &s->sp[k];
+		/* an insertion that continues an identifier (`_at` after a renamed name) stands for
+		 * the identifier's last byte, so a range under the name does not grow by one */
+		size_t stands = sp->off;
+		if (sp->ins && sp->off > b && inst_is_idch((unsigned char)s->text[sp->off - 1]) &&
+		    inst_is_idch((unsigned char)s->out[sp->out_off]))
+			stands = sp->off - 1;
 		for (uint32_t i = 0; i < sp->ins && n < cap; i++, n++) {
 			unsigned char c = (unsigned char)s->out[sp->out_off + i];
 			unsigned long w = display ? char_width(c, col, tabstop) : 1;
-			v[n] = (struct walk_pos){ col, w, sp->off, (char)c };
+			v[n] = (struct walk_pos){ col, w, stands, (char)c };
 			col += w;
 		}
 		if (at < sp->off + sp->del)
@@ -281,8 +291,39 @@ static char *remap_annotation(struct cc_diag *d, struct cc_src *s, unsigned long
 	return out;
 }
 
+/* The length of the wrapper name at p ("sg_" and an identifier), when it is the sg_ name of a
+ * wrapped function, or the sg_NAME_at of one that takes a call site (*at set), else 0. */
+static size_t wrapper_name(const char *p, int *at)
+{
+	size_t l = 0;
+	*at = 0;
+	if (strncmp(p, "sg_", 3))
+		return 0;
+	while (inst_is_idch((unsigned char)p[3 + l]))
+		l++;
+	if (l && inst_is_wrapped(p + 3, l))
+		return l + 3;
+	if (l > 3 && !strncmp(p + 3 + l - 3, "_at", 3) && inst_is_site_call(p + 3, l - 3)) {
+		*at = 1;
+		return l + 3;
+	}
+	return 0;
+}
+
+/* Notes that an excerpt lost len bytes at `at`. */
+static void removed_add(struct cc_diag *d, size_t at, size_t len)
+{
+	if (d->n_removed < CC_DIAG_REMOVED) {
+		d->removed[d->n_removed].at = at;
+		d->removed[d->n_removed++].len = len;
+	}
+}
+
+#define SITE_PARAM "struct sg_site_desc *site, "
+
 /* An excerpt of sgtrace.h (a note "declared here" on a wrapper): the wrapper named as the user
- * wrote the call. Returns the renamed line (malloc'd) and where the removed "sg_" were. */
+ * wrote the call, an _at one without its site parameter. Returns the renamed line (malloc'd)
+ * and where it lost bytes. */
 static char *excerpt_renamed(struct cc_diag *d, const char *p)
 {
 	size_t n = strlen(p), o = 0;
@@ -291,23 +332,33 @@ static char *excerpt_renamed(struct cc_diag *d, const char *p)
 		return NULL;
 	d->n_removed = 0;
 	for (size_t i = 0; i < n;) {
-		size_t l = 0;
-		if (!strncmp(p + i, "sg_", 3) && (i == 0 || !inst_is_idch((unsigned char)p[i - 1])))
-			while (inst_is_idch((unsigned char)p[i + 3 + l]))
-				l++;
-		if (l && inst_is_wrapped(p + i + 3, l) && d->n_removed < CC_DIAG_REMOVED) {
-			d->removed[d->n_removed++] = i;
-			i += 3;
+		int at = 0;
+		size_t l = i == 0 || !inst_is_idch((unsigned char)p[i - 1]) ? wrapper_name(p + i, &at) :
+			   0;
+		if (!l || d->n_removed + 3 > CC_DIAG_REMOVED) {
+			out[o++] = p[i++];
 			continue;
 		}
-		out[o++] = p[i++];
+		removed_add(d, i, 3);
+		size_t stem = l - 3 - (at ? 3 : 0);
+		memcpy(out + o, p + i + 3, stem);
+		o += stem;
+		i += l;
+		if (!at)
+			continue;
+		removed_add(d, i - 3, 3);
+		if (p[i] == '(' && !strncmp(p + i + 1, SITE_PARAM, strlen(SITE_PARAM))) {
+			out[o++] = '(';
+			removed_add(d, i + 1, strlen(SITE_PARAM));
+			i += 1 + strlen(SITE_PARAM);
+		}
 	}
 	out[o] = '\0';
 	return out;
 }
 
-/* The annotation under an excerpt_renamed line, with the same columns taken out (the caret
- * stays where the name starts). */
+/* The annotation under an excerpt_renamed line, with the same columns taken out (a caret at the
+ * start of a removed "sg_" stays where the name starts). */
 static char *annotation_squashed(const struct cc_diag *d, const char *ann)
 {
 	size_t n = strlen(ann), o = 0;
@@ -318,8 +369,9 @@ static char *annotation_squashed(const struct cc_diag *d, const char *ann)
 		return NULL;
 	}
 	for (size_t r = 0; r < d->n_removed; r++) {
-		size_t at = d->removed[r] + (d->removed[r] < n && ann[d->removed[r]] == '^');
-		for (size_t k = at; k < at + 3 && k < n; k++)
+		size_t at = d->removed[r].at;
+		at += at < n && ann[at] == '^';
+		for (size_t k = at; k < at + d->removed[r].len && k < n; k++)
 			drop[k] = 1;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -361,26 +413,126 @@ static int user_spells(const struct cc_diag *d, const char *name, size_t len)
 	return 0;
 }
 
-/* Writes a message line with every sg_NAME of a wrapped NAME shown as NAME. */
+/* gcc's "argument N of 'sg_NAME_at'" counts the site the instrumenter passed first: the user's
+ * argument N is N - 1. `q` is at the "sg_"; the result is the number to print, or 0 when the
+ * text before q is not that phrase. *digits gets where the number starts, *ndig its length. */
+static unsigned long site_arg_number(const char *line, const char *q, const char **digits,
+				     size_t *ndig)
+{
+	const char *e = q;
+	/* the opening quote: ' or ` or U+2018 (gcc's quote in a UTF-8 locale) */
+	if (e - line >= 3 && !memcmp(e - 3, "\xe2\x80\x98", 3))
+		e -= 3;
+	else if (e > line && (e[-1] == '\'' || e[-1] == '`'))
+		e--;
+	else
+		return 0;
+	if (e - line < 4 || memcmp(e - 4, " of ", 4))
+		return 0;
+	e -= 4;
+	const char *d = e;
+	while (d > line && d[-1] >= '0' && d[-1] <= '9')
+		d--;
+	if (d == e || d - line < 9 || memcmp(d - 9, "argument ", 9))
+		return 0;
+	unsigned long k = strtoul(d, NULL, 10);
+	if (k < 2)
+		return 0;
+	*digits = d;
+	*ndig = (size_t)(e - d);
+	return k - 1;
+}
+
+/* Writes a message line with every sg_NAME of a wrapped NAME, and sg_NAME_at of one that takes a
+ * call site, shown as NAME (an argument number of the latter one less). */
 static void put_renamed(struct cc_diag *d, const char *p, FILE *out)
 {
+	const char *line = p;
 	while (*p) {
 		const char *q = strstr(p, "sg_");
 		if (!q)
 			break;
-		size_t l = 0;
-		while (inst_is_idch((unsigned char)q[3 + l]))
-			l++;
-		int word = q == p || !inst_is_idch((unsigned char)q[-1]);
-		if (word && l && inst_is_wrapped(q + 3, l) && !user_spells(d, q, l + 3)) {
-			fwrite(p, 1, (size_t)(q - p), out);
-			p = q + 3;
-		} else {
+		int at;
+		size_t l = wrapper_name(q, &at);
+		int word = q == line || !inst_is_idch((unsigned char)q[-1]);
+		if (!word || !l || user_spells(d, q, l)) {
 			fwrite(p, 1, (size_t)(q + 3 - p), out);
 			p = q + 3;
+			continue;
 		}
+		const char *digits;
+		size_t ndig;
+		unsigned long k = at && q - p >= 0 ? site_arg_number(line, q, &digits, &ndig) : 0;
+		if (k && digits >= p) {
+			fwrite(p, 1, (size_t)(digits - p), out);
+			fprintf(out, "%lu", k);
+			p = digits + ndig;
+		}
+		fwrite(p, 1, (size_t)(q - p), out);
+		fwrite(q + 3, 1, l - 3 - (at ? 3 : 0), out);
+		p = q + l;
 	}
 	fputs(p, out);
+}
+
+/* Is the innermost call around byte column `col` (1-based) of input line `line`, as compiled,
+ * one the instrumenter gave a call site (sg_NAME_at(&sg_site_K, ...))? A column on the call's
+ * closing parenthesis counts as inside it. */
+static int in_site_call(struct cc_src *s, unsigned long line, unsigned long col)
+{
+	size_t b, e, first, last;
+	if (col == 0 || !src_line(s, line, &b, &e) || !line_splices(s, b, e, &first, &last))
+		return 0;
+	size_t cap = (e - b) + 1;
+	for (size_t k = first; k < last; k++)
+		cap += s->sp[k].ins;
+	struct walk_pos *v = malloc(cap * sizeof *v);
+	if (!v)
+		return 0;
+	size_t n = line_walk(s, b, e, 0, 8, v, cap), k = col - 1 < n ? col - 1 : n;
+	int depth = 0, found = 0;
+	while (k-- > 0 && !found) {
+		if (v[k].c == ')') {
+			depth++;
+		} else if (v[k].c == '(' && depth > 0) {
+			depth--;
+		} else if (v[k].c == '(') {
+			size_t j = k, l = 0;
+			while (j > 0 && (v[j - 1].c == ' ' || v[j - 1].c == '\t'))
+				j--;
+			while (j > 0 && inst_is_idch((unsigned char)v[j - 1].c) && l < 40) {
+				j--;
+				l++;
+			}
+			char name[48];
+			for (size_t i = 0; i < l; i++)
+				name[i] = v[j + i].c;
+			name[l] = '\0';
+			int at;
+			found = wrapper_name(name, &at) == l && at ? 1 : -1;
+		}
+	}
+	free(v);
+	return found == 1;
+}
+
+/* clang's "too many/few arguments to function call, expected N, have M" on a call with a site
+ * counts the site: the message with N - 1 and M - 1, malloc'd, or NULL to keep it. */
+static char *clang_arg_counts(struct cc_src *s, unsigned long line, unsigned long col,
+			      const char *msg)
+{
+	const char *p = strstr(msg, " arguments to function call, expected ");
+	unsigned long want, have;
+	int end;
+	if (!p || sscanf(p, " arguments to function call, expected %lu, have %lu%n", &want, &have,
+			 &end) != 2 || want == 0 || have == 0 || !in_site_call(s, line, col))
+		return NULL;
+	size_t pre = (size_t)(p - msg), len = strlen(msg) + 64;
+	char *out = malloc(len);
+	if (out)
+		snprintf(out, len, "%.*s arguments to function call, expected %lu, have %lu%s",
+			 (int)pre, msg, want - 1, have - 1, p + end);
+	return out;
 }
 
 /* Is the compiler clang? Asked once. */
@@ -460,7 +612,9 @@ static void diag_line(struct cc_diag *d, char *p, FILE *out)
 					  d->display) : 0;
 		fwrite(p, 1, (size_t)(col_at - p), out);
 		fprintf(out, "%lu", m ? m + (unsigned long)d->origin - 1 : col);
-		put_renamed(d, col_end, out);
+		char *counts = diag_clang(d) ? clang_arg_counts(s, line, c, col_end) : NULL;
+		put_renamed(d, counts ? counts : col_end, out);
+		free(counts);
 		fputc('\n', out);
 		return;
 	}

@@ -64,7 +64,8 @@ struct cc_diag {
 	int clang_excerpt;               /* 1: the next line may be clang's excerpt; 2: its carets */
 	int in_sgtrace;                  /* a note on sgtrace.h; 2: its excerpt may come next */
 #define CC_DIAG_REMOVED 16
-	size_t removed[CC_DIAG_REMOVED]; /* where an sgtrace.h excerpt lost its "sg_" */
+	/* what an sgtrace.h excerpt lost: "sg_", "_at", the site parameter (offset, length) */
+	struct { size_t at, len; } removed[CC_DIAG_REMOVED];
 	size_t n_removed;
 };
 

@@ -37,6 +37,17 @@ static const struct wrapped_name wrapped_sem[] = {
 	W("sem_init"), W("sem_open"), W("sem_wait"), W("sem_post"), W("sem_trywait"),
 	W("sem_timedwait"), W("sem_clockwait"),
 };
+
+/* The wrapped names whose wrappers begin a wait: their calls get a call site (sgtrace.h
+ * sg_NAME_at). Unlock, post, signal, broadcast, create and init take none: the trace applies a
+ * site to a wait-begin, the events that end it and the release of that lock hold. */
+static const struct wrapped_name site_calls[] = {
+	W("pthread_join"), W("pthread_mutex_lock"), W("pthread_mutex_trylock"),
+	W("pthread_barrier_wait"), W("pthread_spin_lock"), W("pthread_spin_trylock"),
+	W("pthread_rwlock_rdlock"), W("pthread_rwlock_tryrdlock"), W("pthread_rwlock_wrlock"),
+	W("pthread_rwlock_trywrlock"), W("pthread_cond_wait"), W("pthread_cond_timedwait"),
+	W("sem_wait"), W("sem_trywait"), W("sem_timedwait"), W("sem_clockwait"),
+};
 #undef W
 
 /* By first letter, the lengths a wrapped name may have (bit n: length n, n < 32): "pthread_*"
@@ -78,6 +89,11 @@ int inst_is_wrapped(const char *s, size_t len)
 				    s, len);
 	return !memcmp(s, "sem_", 4) &&
 	       wrapped_find(wrapped_sem, sizeof wrapped_sem / sizeof *wrapped_sem, s, len);
+}
+
+int inst_is_site_call(const char *s, size_t len)
+{
+	return wrapped_find(site_calls, sizeof site_calls / sizeof *site_calls, s, len);
 }
 
 /* Skips blanks and comments (no newlines inside a directive except escaped ones). */
@@ -237,7 +253,8 @@ static void define_sites(struct inst_lex *lx, const char *p, size_t n, uint32_t 
 			size_t l = 0;
 			while (i + l < n && inst_is_idch((unsigned char)p[i + l]))
 				l++;
-			int called = skip_blank(p, i + l, n) < n && p[skip_blank(p, i + l, n)] == '(';
+			size_t paren = skip_blank(p, i + l, n);
+			int called = paren < n && p[paren] == '(';
 			if (!first && called && inst_is_wrapped(p + i, l) &&
 			    !(i > 0 && p[i - 1] == '#')) {
 				if (inst_grow(&lx->dsites, &lx->cap_dsites, lx->n_dsites,
@@ -249,7 +266,8 @@ static void define_sites(struct inst_lex *lx, const char *p, size_t n, uint32_t 
 				for (size_t k = 0; k < i; k++)
 					line += p[k] == '\n';
 				lx->dsites[lx->n_dsites++] =
-					(struct inst_site){ base + (uint32_t)i, line, lx->cur_cond };
+					(struct inst_site){ base + (uint32_t)i, line, lx->cur_cond,
+							    base + (uint32_t)paren };
 			}
 			first = 0;
 			i += l;

@@ -52,6 +52,7 @@ struct inst_site {
 	uint32_t off;
 	uint32_t line;
 	uint32_t cond;
+	uint32_t paren;    /* offset of the '(' after the name */
 };
 
 /* An open bracket: its character and where it is. */
@@ -176,6 +177,9 @@ int inst_pragma_parse(const char *p, size_t n, const char **name, size_t *name_l
 
 /* Is s[0..len) the name of a function libsgtrace wraps (sgtrace.h: sg_pthread_*, sg_sem_*)? */
 int inst_is_wrapped(const char *s, size_t len);
+/* Does the wrapper of wrapped name s[0..len) begin a wait (a lock, barrier, condition,
+ * semaphore wait or join), so that its calls pass their call site (sg_NAME_at, sgtrace.h)? */
+int inst_is_site_call(const char *s, size_t len);
 /* Non-zero when c may appear in an identifier. */
 static inline int inst_is_idch(int c)
 {

@@ -6,6 +6,15 @@
  * pragmas become sg_region_begin/end calls, and where `#include <sgtrace.h>` must go so that
  * every rewritten line sees it under every #if combination. It only adds edits; inst_edit.c
  * splices.
+ *
+ * Call sites: a renamed call that begins a wait (inst_is_site_call) becomes
+ * `sg_NAME_at(&sg_site_K, args)`, and its descriptor
+ *   static struct sg_site_desc sg_site_K __attribute__((unused)) = { "FILE", LINE, "FUNC", 0 };
+ * goes at file scope where the item's #include goes (before the definition, out of the #if
+ * groups its calls are not in), followed by the same `#line` back to the user's line: it
+ * compiles wherever the call does, a macro body's call included (FUNC "" there), and every
+ * line of the user's code keeps its number. `unused`: a call in an #if branch that is not
+ * compiled leaves its descriptor unused.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -22,6 +31,13 @@ struct name_ref {
 };
 
 struct pending;
+
+/* A call site (sg_site_K): where its call is, in which function (func_len 0: none). */
+struct site_rec {
+	unsigned k;
+	uint32_t line;
+	uint32_t func_off, func_len;
+};
 
 struct probe {
 	const char *src;
@@ -49,6 +65,9 @@ struct probe {
 	size_t n_pend, cap_pend;
 	uint32_t *pend_conds;
 	size_t n_pend_conds, cap_pend_conds;
+	/* call sites of every item so far (sg_site_K descriptors to write), K from 1 */
+	struct site_rec *calls;
+	size_t n_calls, cap_calls;
 	/* per item, filled by walk() */
 	int n_sites;
 	uint32_t *site_conds;
@@ -68,6 +87,60 @@ static void site_add(struct probe *p, uint32_t cond)
 		return;
 	}
 	p->site_conds[p->n_site_conds++] = cond;
+}
+
+/* Is the parenthesis group opening at src[paren] empty (blanks and comments only)? */
+static int parens_empty(const struct probe *p, uint32_t paren)
+{
+	size_t i = (size_t)paren + 1;
+	while (i < p->len) {
+		char c = p->src[i];
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+			i++;
+		} else if (c == '\\' && i + 1 < p->len && p->src[i + 1] == '\n') {
+			i += 2;
+		} else if (c == '/' && i + 1 < p->len && p->src[i + 1] == '*') {
+			const char *e = memmem(p->src + i + 2, p->len - i - 2, "*/", 2);
+			if (!e)
+				return 0;
+			i = (size_t)(e - p->src) + 2;
+		} else if (c == '/' && i + 1 < p->len && p->src[i + 1] == '/') {
+			while (i < p->len && p->src[i] != '\n')
+				i++;
+		} else {
+			return c == ')';
+		}
+	}
+	return 0;
+}
+
+/* Renames the wrapped call whose name is at src[off] (`len` bytes, its '(' at `paren`) to its
+ * sg_ wrapper; one that begins a wait to sg_NAME_at with its call site sg_site_K as the first
+ * argument, recorded for the descriptors (line `line`, in function fi, -1: none). Not in an
+ * extern inline function (C99 6.7.4: it may not refer to the static descriptor): the plain
+ * wrapper there, site not known. */
+static void rename_call(struct probe *p, uint32_t off, uint32_t len, uint32_t paren,
+			uint32_t line, int32_t fi)
+{
+	edits_add(p->e, off, 0, "sg_", 3);
+	p->res->n_renamed++;
+	if (!inst_is_site_call(p->src + off, len) ||
+	    (fi >= 0 && p->fns.v[fi].is_inline && !p->fns.v[fi].is_static))
+		return;
+	if (inst_grow(&p->calls, &p->cap_calls, p->n_calls, sizeof *p->calls, 64)) {
+		p->oom = 1;
+		return;
+	}
+	struct site_rec *r = &p->calls[p->n_calls];
+	r->k = p->n_calls == 0 ? 1 : p->calls[p->n_calls - 1].k + 1;
+	r->line = line;
+	r->func_off = fi >= 0 ? p->fns.v[fi].name_off : 0;
+	r->func_len = fi >= 0 ? p->fns.v[fi].name_len : 0;
+	p->n_calls++;
+	p->res->n_sites++;
+	edits_add(p->e, off + len, 0, "_at", 3);
+	edits_addf(p->e, paren + 1, 0, parens_empty(p, paren) ? "&sg_site_%u" : "&sg_site_%u, ",
+		   r->k);
 }
 
 /* Is branch a an ancestor of (or equal to) branch b? */
@@ -251,8 +324,7 @@ static int walk(struct probe *p, int32_t i, enum walk_ctx ctx, int code, int loo
 		if (ctx == CTX_TOP || inst_is_member(p->src, n->off)) {
 			;
 		} else if (inst_is_wrapped(p->src + n->off, l)) {
-			edits_add(p->e, n->off, 0, "sg_", 3);
-			p->res->n_renamed++;
+			rename_call(p, n->off, l, N(p, n->a)->off, n->line, p->fi);
 			site_add(p, n->cond);
 			if (p->fi >= 0)
 				p->fns.v[p->fi].has_sync = 1;
@@ -288,10 +360,38 @@ static int walk(struct probe *p, int32_t i, enum walk_ctx ctx, int code, int loo
 	return 0;
 }
 
-/* Puts `#include <sgtrace.h>` (and a #line back to the user's file) before item `start` unless
- * an earlier one covers every site. Returns 0, or -1 when no file-scope place exists. */
+/* The descriptors of call sites calls[c0..c1) (struct site_rec), one per line, malloc'd; NULL
+ * for none (or out of memory: p->oom). */
+static char *site_descs(struct probe *p, size_t c0, size_t c1)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	if (c0 >= c1)
+		return NULL;
+	if (!(f = open_memstream(&text, &len))) {
+		p->oom = 1;
+		return NULL;
+	}
+	for (size_t c = c0; c < c1; c++) {
+		const struct site_rec *r = &p->calls[c];
+		fprintf(f, "static struct sg_site_desc sg_site_%u __attribute__((unused)) = "
+			"{ \"%s\", %u, \"%.*s\", 0 };\n", r->k, p->file_esc, r->line,
+			(int)r->func_len, p->src + r->func_off);
+	}
+	if (fclose(f) != 0) {
+		free(text);
+		p->oom = 1;
+		return NULL;
+	}
+	return text;
+}
+
+/* Puts `#include <sgtrace.h>` before item `start` unless an earlier one covers every site, and
+ * the call sites' descriptors `descs` (NULL: none) after it, then a #line back to the user's
+ * file. Returns 0, or -1 when no file-scope place exists. */
 static int place_include(struct probe *p, const struct inst_node *start, uint32_t prev_end,
-			 int dry)
+			 int dry, const char *descs)
 {
 	uint32_t off = start->off, line = start->line, c = start->cond;
 	for (;;) {
@@ -308,23 +408,31 @@ static int place_include(struct probe *p, const struct inst_node *start, uint32_
 		return -1;
 	if (dry)
 		return 0;
-	for (size_t k = 0; k < p->n_incs; k++) /* one before this place covers it */
+	int include = 1;
+	for (size_t k = 0; k < p->n_incs && include; k++) /* one before this place covers it */
 		if (p->incs[k].off <= off && cond_dominates(p->lx, p->incs[k].cond, c))
-			return 0;
-	if (inst_grow(&p->incs, &p->cap_incs, p->n_incs, sizeof *p->incs, 16)) {
+			include = 0;
+	if (!include && !descs)
+		return 0;
+	if (include && inst_grow(&p->incs, &p->cap_incs, p->n_incs, sizeof *p->incs, 16)) {
 		p->oom = 1;
 		return 0;
 	}
-	p->incs[p->n_incs++] = (struct inc){ c, off };
+	if (include)
+		p->incs[p->n_incs++] = (struct inc){ c, off };
+	const char *inc = include ? "#include <sgtrace.h>\n" : "";
+	if (!descs)
+		descs = "";
 	uint32_t ls = off;
 	while (ls > 0 && (p->src[ls - 1] == ' ' || p->src[ls - 1] == '\t'))
 		ls--;
 	int at_bol = ls == 0 || (p->src[ls - 1] == '\n' && !(ls >= 2 && p->src[ls - 2] == '\\'));
 	if (at_bol)
-		edits_addf(p->e, ls, 0, "#include <sgtrace.h>\n#line %u \"%s\"\n", line, p->file_esc);
+		edits_addf(p->e, ls, 0, "%s%s#line %u \"%s\"\n", inc, descs, line, p->file_esc);
 	else /* after a stray backslash, a newline alone would splice the include into its line */
-		edits_addf(p->e, off, 0, "%s#include <sgtrace.h>\n#line %u \"%s\"\n",
-			   off > 0 && p->src[off - 1] == '\\' ? "\n\n" : "\n", line, p->file_esc);
+		edits_addf(p->e, off, 0, "%s%s%s#line %u \"%s\"\n",
+			   off > 0 && p->src[off - 1] == '\\' ? "\n\n" : "\n", inc, descs, line,
+			   p->file_esc);
 	return 0;
 }
 
@@ -333,8 +441,7 @@ static void define_sites_before(struct probe *p, uint32_t end)
 {
 	while (p->next_dsite < p->lx->n_dsites && p->lx->dsites[p->next_dsite].off < end) {
 		const struct inst_site *s = &p->lx->dsites[p->next_dsite++];
-		edits_add(p->e, s->off, 0, "sg_", 3);
-		p->res->n_renamed++;
+		rename_call(p, s->off, inst_id_len(p->src, p->len, s->off), s->paren, s->line, -1);
 		site_add(p, s->cond);
 	}
 }
@@ -381,7 +488,8 @@ static int file_scope_item(const struct probe *p, const int32_t *items, size_t *
 /* The include for item k's sites (p->site_conds), at the first item known to be at file
  * scope before it (its definition's first item `start` when it is one); `dry`: only whether
  * there is a place. Returns 0 or -1 after a warning: no place. */
-static int item_include(struct probe *p, const int32_t *items, size_t k, int32_t start, int dry)
+static int item_include(struct probe *p, const int32_t *items, size_t k, int32_t start, int dry,
+			const char *descs)
 {
 	size_t j = k;
 	while (j > 0 && items[j] != start)
@@ -389,7 +497,7 @@ static int item_include(struct probe *p, const int32_t *items, size_t k, int32_t
 	int ok = file_scope_item(p, items, &j);
 	const struct inst_node *at = N(p, items[j]);
 	uint32_t prev_end = j > 0 ? N(p, items[j - 1])->end : 0;
-	if (ok && place_include(p, at, prev_end, dry) == 0)
+	if (ok && place_include(p, at, prev_end, dry, descs) == 0)
 		return 0;
 	inst_warn(p->d, at->line, at->col, "no file-scope place for #include <sgtrace.h> before "
 		  "this definition (#if or a macro brace around it); left uninstrumented");
@@ -401,9 +509,10 @@ struct pending {
 	size_t k;
 	int32_t fi;
 	size_t cond0, n_cond; /* in p->pend_conds */
+	size_t call0, call1;  /* its call sites, p->calls[call0..call1) */
 };
 
-static void pending_add(struct probe *p, size_t k, int32_t fi)
+static void pending_add(struct probe *p, size_t k, int32_t fi, size_t call0)
 {
 	if (inst_grow(&p->pend, &p->cap_pend, p->n_pend, sizeof *p->pend, 64) ||
 	    inst_grow(&p->pend_conds, &p->cap_pend_conds, p->n_pend_conds + p->n_site_conds,
@@ -411,7 +520,8 @@ static void pending_add(struct probe *p, size_t k, int32_t fi)
 		p->oom = 1;
 		return;
 	}
-	p->pend[p->n_pend++] = (struct pending){ k, fi, p->n_pend_conds, p->n_site_conds };
+	p->pend[p->n_pend++] = (struct pending){ k, fi, p->n_pend_conds, p->n_site_conds, call0,
+						 p->n_calls };
 	if (p->n_site_conds)
 		memcpy(p->pend_conds + p->n_pend_conds, p->site_conds,
 		       p->n_site_conds * sizeof *p->site_conds);
@@ -426,8 +536,8 @@ static void item_block(struct probe *p, int32_t *items, size_t k)
 {
 	const struct inst_node *it = N(p, items[k]);
 	size_t mark = p->e->n;
-	unsigned renamed = p->res->n_renamed, regions = p->res->n_regions;
-	size_t nregions = p->n_regions;
+	unsigned renamed = p->res->n_renamed, regions = p->res->n_regions, sites = p->res->n_sites;
+	size_t nregions = p->n_regions, ncalls = p->n_calls;
 	p->n_sites = 0;
 	p->n_site_conds = 0;
 	p->fi = -1;
@@ -440,17 +550,19 @@ static void item_block(struct probe *p, int32_t *items, size_t k)
 	if (fi >= 0)
 		p->res->n_functions++;
 	if (p->n_sites &&
-	    item_include(p, items, k, fi >= 0 ? p->fns.v[fi].start : items[k], 1) < 0) {
+	    item_include(p, items, k, fi >= 0 ? p->fns.v[fi].start : items[k], 1, NULL) < 0) {
 		edits_truncate(p->e, mark);
 		p->res->n_renamed = renamed;
 		p->res->n_regions = regions;
+		p->res->n_sites = sites;
 		p->n_regions = nregions;
+		p->n_calls = ncalls;
 		if (fi >= 0)
 			p->fns.v[fi].rolled_back = 1;
 		return;
 	}
 	if (p->n_sites || fi >= 0)
-		pending_add(p, k, fi);
+		pending_add(p, k, fi, ncalls);
 }
 
 /* A pending item's include, for its sites and the probe of a selected definition, and the
@@ -465,8 +577,11 @@ static void item_finish(struct probe *p, int32_t *items, const struct pending *p
 		site_add(p, p->pend_conds[pd->cond0 + c]);
 	if (probe)
 		site_add(p, b->cond);
-	if (p->n_site_conds &&
-	    item_include(p, items, pd->k, f ? f->start : items[pd->k], 0) == 0 && probe) {
+	char *descs = site_descs(p, pd->call0, pd->call1);
+	int placed_inc = p->n_site_conds &&
+			 item_include(p, items, pd->k, f ? f->start : items[pd->k], 0, descs) == 0;
+	free(descs);
+	if (placed_inc && probe) {
 		edits_addf(p->e, b->off + 1, 0, GUARD_FMT, (int)f->name_len,
 			   p->src + f->name_off, p->file_esc, f->line);
 		p->res->n_probed++;
@@ -535,6 +650,7 @@ out:
 	free(p.incs);
 	free(p.regions);
 	free(p.site_conds);
+	free(p.calls);
 	free(p.pend);
 	free(p.pend_conds);
 	return rc;

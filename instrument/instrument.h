@@ -49,6 +49,7 @@ struct inst_result {
 	unsigned n_functions;   /* function definitions found */
 	unsigned n_probed;      /* of those, given entry/exit probes */
 	unsigned n_renamed;     /* pthread/sem calls renamed to sg_ wrappers */
+	unsigned n_sites;       /* of those, calls given their call site (sg_NAME_at) */
 	unsigned n_regions;     /* region pragmas converted */
 	unsigned n_warnings;
 	struct inst_splice *splices; /* malloc'd, owned like `text` */

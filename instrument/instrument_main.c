@@ -101,9 +101,9 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (stats)
-		fprintf(stderr, "%s: %u functions, %u probed, %u calls renamed, %u regions, "
-			"%u warnings\n", name ? name : in, res.n_functions, res.n_probed,
-			res.n_renamed, res.n_regions, res.n_warnings);
+		fprintf(stderr, "%s: %u functions, %u probed, %u calls renamed (%u with a call "
+			"site), %u regions, %u warnings\n", name ? name : in, res.n_functions,
+			res.n_probed, res.n_renamed, res.n_sites, res.n_regions, res.n_warnings);
 	rc = 0;
 out:
 	inst_result_free(&res);

@@ -1,8 +1,8 @@
 /*
  * dump.c — `scalegraph dump TRACE`: prints every event of a trace as one line of text,
  *   t_ns thread event object-or-name
- * merged across threads in time order, then a summary (threads, throttled functions, events per
- * kind, lost events, damaged chunks, streams cut short) and the problems the reader found. The
+ * merged across threads in time order, then a summary (threads, call sites, throttled functions,
+ * events per kind, lost events, damaged chunks, streams cut short) and the problems the reader found. The
  * `otf2-print` of scalegraph traces, for people and tests.
  */
 #include <inttypes.h>
@@ -17,7 +17,8 @@ static void usage(FILE *f)
 	fprintf(f, "usage: scalegraph dump [--summary] [--no-verify] [--strict] TRACE-DIR\n\n"
 		   "Prints every event of a trace, one per line in time order:\n"
 		   "  t_ns thread event object-or-name\n"
-		   "(t_ns: ns since the trace's epoch), then a summary: threads, events per kind,\n"
+		   "(t_ns: ns since the trace's epoch), then a summary: threads, call sites of\n"
+		   "sync calls (sync_site: where the waits after it were written), events per kind,\n"
 		   "lost events, damaged chunks. Damage is reported as FILE: chunk K: reason, and\n"
 		   "everything readable is still printed. A trace root (SG_TRACE_DIR) holds one\n"
 		   "directory per process, proc.<pid>/: dump reads the main one (the first started\n"
@@ -49,6 +50,20 @@ static void thread_name(uint32_t id, char *out, size_t len)
 		snprintf(out, len, "thread ?");
 	else
 		snprintf(out, len, "thread %" PRIu32, id);
+}
+
+/* "site=3 lu.c:412 in daxpy_sweep" (no " in ..." for a call in a macro body), "site=none" for
+ * a wait whose site is not known, "site=3(undefined)". */
+static void site_name(struct sgr_trace *t, uint32_t id, char *out, size_t len)
+{
+	const struct sgr_site *s = sgr_site(t, id);
+	if (id == SG_NO_ID)
+		snprintf(out, len, "site=none");
+	else if (!s)
+		snprintf(out, len, "site=%" PRIu32 "(undefined)", id);
+	else
+		snprintf(out, len, "site=%" PRIu32 " %s:%d%s%s", id, s->file, s->line,
+			 *s->func ? " in " : "", s->func);
 }
 
 /* The object-or-name column of one event. */
@@ -169,6 +184,9 @@ static void describe(struct sgr_trace *t, const struct sgr_event *e, char *out, 
 	}
 	case SG_EV_TRACE_BUDGET:
 		snprintf(out, len, "bytes=%" PRId64, e->value);
+		return;
+	case SG_EV_SYNC_SITE:
+		site_name(t, e->id, out, len);
 		return;
 	case SG_EV_COUNTER: {
 		const struct sgr_counter *c = sgr_counter(t, e->id);
@@ -489,6 +507,11 @@ static void print_summary(struct sgr_trace *t, const uint64_t *per_kind, const c
 		const struct sgr_counter *c = sgr_counter_at(t, i);
 		printf("counter %" PRIu32 ": %s [%s]%s%s\n", c->id, c->name, c->unit,
 		       c->unavailable ? " unavailable: " : "", c->unavailable ? c->unavailable : "");
+	}
+	for (size_t i = 0; i < sgr_n_sites(t); i++) {
+		const struct sgr_site *st = sgr_site_at(t, i);
+		printf("site %" PRIu32 ": %s:%d%s%s\n", st->id, st->file, st->line,
+		       *st->func ? " in " : "", st->func);
 	}
 	throttled_print(t);
 	printf("events per kind:\n");

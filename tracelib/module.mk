@@ -112,3 +112,7 @@ $(SGT_ISSUE14_TESTS): $(TESTS_DEPS_tracelib)
 $(SGT_TESTDIR)/mkbig: $(OBJ)/tracelib/tests/mkbig.o $(LIBDIR)/libsgtread.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS_THREAD)
+# Issue 15: call sites of sync calls, end to end (sitee.c built by the script with scalegraph cc).
+TESTS += tracelib/tests/test-sites.sh
+tracelib/tests/test-sites.sh: $(TESTS_DEPS_tracelib) $(LIBEXEC)/scalegraph-cc $(LIBDIR)/libsgtrace.a \
+	$(INCDIR)/sgtrace.h

@@ -302,6 +302,8 @@ struct sgt_thread {
 	uint32_t n_fns;            /* its length (0: none yet) */
 	uint32_t n_throttled;      /* functions throttled on this thread */
 	uint64_t hv[4];            /* payload checksum of buf..pos, whole stripes (hot, sgt_hash.h) */
+	uint32_t site_last;        /* the call site the stream's wait-begin events are at now: the
+				      last SYNC_SITE written, SG_NO_ID before any (hot, sgt_wrap.c) */
 	struct sg_event_rec *buf;  /* 64-byte aligned */
 	struct sgf_chunk_header *chunk;  /* header space right before buf: one write per chunk */
 	struct sgt_obuf ob;        /* where chunk and buf are: a slot of threads.sgo, mapped shared */
@@ -412,6 +414,11 @@ static inline void sgt_rec(enum sg_ev_kind kind, uint32_t id, uint32_t aux)
 	sgt_rec_t(t, kind, id, aux);
 }
 
+/* A wait-begin event is about to be recorded at call site sd (NULL: a plain wrapper, site not
+ * known) whose id differs from t->site_last: registers the site on its first use and writes
+ * SG_EV_SYNC_SITE (sgt_wrap.c). */
+void sgt_site_change(struct sgt_thread *t, struct sg_site_desc *sd) __attribute__((cold, noinline));
+
 /* Records SG_EV_COUNTER + SG_EV_VALUE in one chunk. */
 void sgt_rec_value(struct sgt_thread *t, uint32_t counter, int64_t value);
 /* Records `kind` (id, aux) + SG_EV_VALUE `value` in one chunk (kinds of sg_kind_has_value). */
@@ -509,6 +516,8 @@ int sgt_registry_open(int replay);
 void sgt_registry_close(void);
 uint32_t sgt_registry_next_index(void);
 uint32_t sgt_registry_function(struct sg_func_desc *fd);
+/* The id of call site sd, registered (SITE definition written) on its first use. */
+uint32_t sgt_registry_site(struct sg_site_desc *sd);
 uint32_t sgt_registry_object(const void *addr, enum sg_obj_kind kind);
 uint32_t sgt_registry_region(const char *name, const char **stored);
 uint32_t sgt_registry_counter(const char *name, const char *unit, enum sg_counter_origin origin,

@@ -2,7 +2,8 @@
  * sgt_registry.c — the process-wide registry of libsgtrace: assigns ids to functions, sync
  * objects, regions, counters and threads, and writes each definition to defs.sgd at once, in
  * one write() under the registry mutex (rare, never on the hot path), so that a SIGKILL never
- * loses the definition of an event already flushed. Definitions other than threads and clock
+ * loses the definition of an event already flushed. Call sites of sync calls are registered
+ * like functions: the instrumenter's static descriptor keeps the id. Definitions other than threads and clock
  * pairs are also kept in memory, to be replayed into a forked child's own trace.
  */
 #include <errno.h>
@@ -28,7 +29,7 @@ struct obj_slot {
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t join_lock = PTHREAD_MUTEX_INITIALIZER;
 static int defs_fd = -1;
-static uint32_t next_index, n_functions, n_objects, n_regions, n_counters;
+static uint32_t next_index, n_functions, n_objects, n_regions, n_counters, n_sites;
 static struct obj_slot *objs;
 static uint32_t objs_mask, objs_used;
 static struct named *regions, *counters;
@@ -158,6 +159,24 @@ uint32_t sgt_registry_function(struct sg_func_desc *fd)
 		const char *s[2] = { fd->name, fd->file };
 		def_emit(SGF_DEF_FUNCTION, f, sizeof f, s, 2);
 		__atomic_store_n(&fd->id, id, __ATOMIC_RELEASE);
+	}
+	reg_leave();
+	return id;
+}
+
+/* As functions: the descriptor keeps the id, so a site is looked up by nobody but its first
+ * caller, and a forked child inherits both the ids and (replayed) their definitions. */
+uint32_t sgt_registry_site(struct sg_site_desc *sd)
+{
+	if (reg_enter() < 0)
+		return SG_NO_ID;
+	uint32_t id = sd->id;
+	if (id == 0) {
+		id = ++n_sites;
+		uint32_t f[2] = { id, (uint32_t)sd->line };
+		const char *s[2] = { sd->func ? sd->func : "", sd->file ? sd->file : "" };
+		def_emit(SGF_DEF_SITE, f, sizeof f, s, 2);
+		__atomic_store_n(&sd->id, id, __ATOMIC_RELEASE);
 	}
 	reg_leave();
 	return id;

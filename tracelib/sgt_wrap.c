@@ -12,6 +12,13 @@
  *   sem:      SEM_WAIT_BEGIN(aux: try/timed) and SEM_WAIT_END(0 | errno) around a wait,
  *             SEM_POST before a post, SEM_INIT(value) after sem_init
  * With tracing off (or in a thread that cannot record) a wrapper only calls the real function.
+ *
+ * Call sites: each wrapper that begins a wait (lock, try-lock, barrier, cond wait, sem wait,
+ * join) is one always-inline body taking the site descriptor, expanded twice: NAME passes NULL
+ * (site not known), NAME_at the instrumenter's descriptor. Just before the wait-begin event the
+ * site's id is compared with the last one written on the thread's stream; only a change costs
+ * more (sgt_site_change: the site's first registration, one SYNC_SITE record). A thread that
+ * waits at the same place over and over pays the compare alone.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,19 +42,78 @@ static inline uint32_t obj_id(struct sgt_thread *t, const volatile void *addr,
 	return s ? s->id : SG_NO_ID;
 }
 
-/* lock -> REQUEST, real lock, ACQUIRED | FAILED */
+#define SGT_INLINE static inline __attribute__((always_inline))
+
+/* Before a wait-begin event: the site it is made at (descriptor sd, its id `site` as the caller
+ * read it; NULL and SG_NO_ID in the plain wrappers), written when it is not the stream's current
+ * one. An unregistered site's id 0 never equals it. */
+SGT_INLINE void site_at(struct sgt_thread *t, struct sg_site_desc *sd, uint32_t site)
+{
+	if (SGT_UNLIKELY(site != t->site_last))
+		sgt_site_change(t, sd);
+}
+
+void sgt_site_change(struct sgt_thread *t, struct sg_site_desc *sd)
+{
+	uint32_t id = SG_NO_ID;
+	if (sd) {
+		id = __atomic_load_n(&sd->id, __ATOMIC_ACQUIRE);
+		if (id == 0)
+			id = sgt_registry_site(sd);
+	}
+	if (id == t->site_last)   /* registration refused (re-entered): still no known site */
+		return;
+	t->site_last = id;
+	sgt_rec_t(t, SG_EV_SYNC_SITE, id, 0);
+}
+
+/* The exported pair of a wrapper with a call site: NAME(params) and NAME_at(site, params), both
+ * the inline body BODY(descriptor, its id, args). NAME_at reads the id here, so that the body's
+ * fast path is one compare; its site is never NULL (the instrumenter passes its descriptor,
+ * sgtrace.h says so). */
+#define SITE_PAIR1(fn, body, t1)                                                  \
+	SG_EXPORT int fn(t1 a1)                                                  \
+	{                                                                        \
+		return body(NULL, SG_NO_ID, a1);                                 \
+	}                                                                        \
+	SG_EXPORT int fn##_at(struct sg_site_desc *sd, t1 a1)                    \
+	{                                                                        \
+		return body(sd, sd->id, a1);                                     \
+	}
+#define SITE_PAIR2(fn, body, t1, t2)                                              \
+	SG_EXPORT int fn(t1 a1, t2 a2)                                           \
+	{                                                                        \
+		return body(NULL, SG_NO_ID, a1, a2);                             \
+	}                                                                        \
+	SG_EXPORT int fn##_at(struct sg_site_desc *sd, t1 a1, t2 a2)             \
+	{                                                                        \
+		return body(sd, sd->id, a1, a2);                                 \
+	}
+#define SITE_PAIR3(fn, body, t1, t2, t3)                                          \
+	SG_EXPORT int fn(t1 a1, t2 a2, t3 a3)                                    \
+	{                                                                        \
+		return body(NULL, SG_NO_ID, a1, a2, a3);                         \
+	}                                                                        \
+	SG_EXPORT int fn##_at(struct sg_site_desc *sd, t1 a1, t2 a2, t3 a3)      \
+	{                                                                        \
+		return body(sd, sd->id, a1, a2, a3);                             \
+	}
+
+/* lock -> REQUEST, real lock, ACQUIRED | FAILED; fn and fn_at */
 #define LOCK_WRAPPER(fn, type, real, kind, aux)                                  \
-	SG_EXPORT int fn(type *l)                                                \
+	SGT_INLINE int fn##_body(struct sg_site_desc *sd, uint32_t site, type *l) \
 	{                                                                        \
 		struct sgt_thread *t = tracing();                                \
 		if (!t)                                                          \
 			return real(l);                                          \
 		uint32_t id = obj_id(t, l, kind);                                \
+		site_at(t, sd, site);                                            \
 		sgt_rec_t(t, SG_EV_LOCK_REQUEST, id, aux);                       \
 		int rc = real(l);                                                \
 		sgt_rec_t(t, rc ? SG_EV_LOCK_FAILED : SG_EV_LOCK_ACQUIRED, id, aux); \
 		return rc;                                                       \
-	}
+	}                                                                        \
+	SITE_PAIR1(fn, fn##_body, type *)
 
 /* unlock -> RELEASE, real unlock */
 #define UNLOCK_WRAPPER(fn, type, real, kind, aux)                                \
@@ -73,13 +139,15 @@ UNLOCK_WRAPPER(sg_pthread_spin_unlock, pthread_spinlock_t, pthread_spin_unlock, 
 	       SG_LOCK_SPIN)
 
 /* rwlock lock: as LOCK_WRAPPER, and remembers the mode for the unlock's RELEASE. */
-static int rwlock_wrap(pthread_rwlock_t *l, int (*real)(pthread_rwlock_t *), uint32_t aux)
+SGT_INLINE int rwlock_wrap(struct sg_site_desc *sd, uint32_t site, pthread_rwlock_t *l,
+			   int (*real)(pthread_rwlock_t *), uint32_t aux)
 {
 	struct sgt_thread *t = tracing();
 	if (!t)
 		return real(l);
 	struct sgt_slot *s = sgt_object(t, l, SG_OBJ_RWLOCK);
 	uint32_t id = s ? s->id : SG_NO_ID;
+	site_at(t, sd, site);
 	sgt_rec_t(t, SG_EV_LOCK_REQUEST, id, aux);
 	int rc = real(l);
 	sgt_rec_t(t, rc ? SG_EV_LOCK_FAILED : SG_EV_LOCK_ACQUIRED, id, aux);
@@ -88,25 +156,20 @@ static int rwlock_wrap(pthread_rwlock_t *l, int (*real)(pthread_rwlock_t *), uin
 	return rc;
 }
 
-SG_EXPORT int sg_pthread_rwlock_rdlock(pthread_rwlock_t *l)
-{
-	return rwlock_wrap(l, pthread_rwlock_rdlock, SG_LOCK_RWLOCK_READ);
-}
+#define RWLOCK_WRAPPER(fn, real, aux)                                            \
+	SGT_INLINE int fn##_body(struct sg_site_desc *sd, uint32_t site,         \
+				 pthread_rwlock_t *l)                            \
+	{                                                                        \
+		return rwlock_wrap(sd, site, l, real, aux);                      \
+	}                                                                        \
+	SITE_PAIR1(fn, fn##_body, pthread_rwlock_t *)
 
-SG_EXPORT int sg_pthread_rwlock_tryrdlock(pthread_rwlock_t *l)
-{
-	return rwlock_wrap(l, pthread_rwlock_tryrdlock, SG_LOCK_RWLOCK_READ | SG_LOCK_TRY);
-}
-
-SG_EXPORT int sg_pthread_rwlock_wrlock(pthread_rwlock_t *l)
-{
-	return rwlock_wrap(l, pthread_rwlock_wrlock, SG_LOCK_RWLOCK_WRITE);
-}
-
-SG_EXPORT int sg_pthread_rwlock_trywrlock(pthread_rwlock_t *l)
-{
-	return rwlock_wrap(l, pthread_rwlock_trywrlock, SG_LOCK_RWLOCK_WRITE | SG_LOCK_TRY);
-}
+RWLOCK_WRAPPER(sg_pthread_rwlock_rdlock, pthread_rwlock_rdlock, SG_LOCK_RWLOCK_READ)
+RWLOCK_WRAPPER(sg_pthread_rwlock_tryrdlock, pthread_rwlock_tryrdlock,
+	       SG_LOCK_RWLOCK_READ | SG_LOCK_TRY)
+RWLOCK_WRAPPER(sg_pthread_rwlock_wrlock, pthread_rwlock_wrlock, SG_LOCK_RWLOCK_WRITE)
+RWLOCK_WRAPPER(sg_pthread_rwlock_trywrlock, pthread_rwlock_trywrlock,
+	       SG_LOCK_RWLOCK_WRITE | SG_LOCK_TRY)
 
 SG_EXPORT int sg_pthread_rwlock_unlock(pthread_rwlock_t *l)
 {
@@ -119,7 +182,7 @@ SG_EXPORT int sg_pthread_rwlock_unlock(pthread_rwlock_t *l)
 	return pthread_rwlock_unlock(l);
 }
 
-SG_EXPORT int sg_pthread_barrier_wait(pthread_barrier_t *b)
+SGT_INLINE int barrier_wait(struct sg_site_desc *sd, uint32_t site, pthread_barrier_t *b)
 {
 	struct sgt_thread *t = tracing();
 	if (!t)
@@ -129,6 +192,7 @@ SG_EXPORT int sg_pthread_barrier_wait(pthread_barrier_t *b)
 	uint32_t episode = s ? (uint32_t)++s->n : 0;
 	if (sgt_g.counters_barrier)
 		sgc_sample();
+	site_at(t, sd, site);
 	sgt_rec_t(t, SG_EV_BARRIER_ARRIVE, id, episode);
 	int rc = pthread_barrier_wait(b);
 	sgt_rec_t(t, SG_EV_BARRIER_LEAVE, id, episode);
@@ -137,14 +201,18 @@ SG_EXPORT int sg_pthread_barrier_wait(pthread_barrier_t *b)
 	return rc;
 }
 
+SITE_PAIR1(sg_pthread_barrier_wait, barrier_wait, pthread_barrier_t *)
+
 /* cond wait: BEGIN + RELEASE(mutex), real wait, ACQUIRED(mutex) + END(rc) */
-static int cond_wrap(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *abstime)
+SGT_INLINE int cond_wrap(struct sg_site_desc *sd, uint32_t site, pthread_cond_t *c,
+			 pthread_mutex_t *m, const struct timespec *abstime)
 {
 	struct sgt_thread *t = tracing();
 	if (!t)
 		return abstime ? pthread_cond_timedwait(c, m, abstime) : pthread_cond_wait(c, m);
 	uint32_t cid = obj_id(t, c, SG_OBJ_COND);
 	uint32_t mid = obj_id(t, m, SG_OBJ_MUTEX);
+	site_at(t, sd, site);
 	sgt_rec_t(t, SG_EV_COND_WAIT_BEGIN, cid, mid);
 	sgt_rec_t(t, SG_EV_LOCK_RELEASE, mid, SG_LOCK_MUTEX);
 	int rc = abstime ? pthread_cond_timedwait(c, m, abstime) : pthread_cond_wait(c, m);
@@ -153,16 +221,15 @@ static int cond_wrap(pthread_cond_t *c, pthread_mutex_t *m, const struct timespe
 	return rc;
 }
 
-SG_EXPORT int sg_pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
+SGT_INLINE int cond_wait(struct sg_site_desc *sd, uint32_t site, pthread_cond_t *c,
+			 pthread_mutex_t *m)
 {
-	return cond_wrap(c, m, NULL);
+	return cond_wrap(sd, site, c, m, NULL);
 }
 
-SG_EXPORT int sg_pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
-					const struct timespec *abstime)
-{
-	return cond_wrap(c, m, abstime);
-}
+SITE_PAIR2(sg_pthread_cond_wait, cond_wait, pthread_cond_t *, pthread_mutex_t *)
+SITE_PAIR3(sg_pthread_cond_timedwait, cond_wrap, pthread_cond_t *, pthread_mutex_t *,
+	   const struct timespec *)
 
 SG_EXPORT int sg_pthread_cond_signal(pthread_cond_t *c)
 {
@@ -222,12 +289,13 @@ SG_EXPORT int sg_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 	return rc;
 }
 
-SG_EXPORT int sg_pthread_join(pthread_t thread, void **retval)
+SGT_INLINE int join(struct sg_site_desc *sd, uint32_t site, pthread_t thread, void **retval)
 {
 	struct sgt_thread *t = tracing();
 	if (!t)
 		return pthread_join(thread, retval);
 	uint32_t index = sgt_registry_join_take(thread);
+	site_at(t, sd, site);
 	sgt_rec_t(t, SG_EV_JOIN_BEGIN, index, 0);
 	int rc = pthread_join(thread, retval);
 	sgt_rec_t(t, SG_EV_JOIN_END, index, (uint32_t)rc);
@@ -235,6 +303,8 @@ SG_EXPORT int sg_pthread_join(pthread_t thread, void **retval)
 		sgt_registry_join_put(thread, index);
 	return rc;
 }
+
+SITE_PAIR2(sg_pthread_join, join, pthread_t, void **)
 
 /* ---- POSIX semaphores ---- */
 
@@ -247,10 +317,11 @@ static inline struct sgt_thread *sem_tracing(sem_t *s, uint32_t *id)
 	return t;
 }
 
-/* A wait: SEM_WAIT_BEGIN(aux), the real call (rc 0 or -1 with errno), SEM_WAIT_END(0 | errno).
- * errno is the real call's after recording. */
-#define SEM_WAIT_RECORD(t, id, aux, call)                                        \
+/* A wait at site sd: SEM_WAIT_BEGIN(aux), the real call (rc 0 or -1 with errno),
+ * SEM_WAIT_END(0 | errno). errno is the real call's after recording. */
+#define SEM_WAIT_RECORD(t, sd, site, id, aux, call)                              \
 	do {                                                                     \
+		site_at(t, sd, site);                                            \
 		sgt_rec_t(t, SG_EV_SEM_WAIT_BEGIN, id, aux);                     \
 		int rc_ = (call);                                                \
 		int err_ = rc_ ? errno : 0;                                      \
@@ -259,42 +330,50 @@ static inline struct sgt_thread *sem_tracing(sem_t *s, uint32_t *id)
 		return rc_;                                                      \
 	} while (0)
 
-SG_EXPORT int sg_sem_wait(sem_t *s)
+SGT_INLINE int sem_wait_body(struct sg_site_desc *sd, uint32_t site, sem_t *s)
 {
 	uint32_t id;
 	struct sgt_thread *t = sem_tracing(s, &id);
 	if (!t)
 		return sem_wait(s);
-	SEM_WAIT_RECORD(t, id, 0, sem_wait(s));
+	SEM_WAIT_RECORD(t, sd, site, id, 0, sem_wait(s));
 }
 
-SG_EXPORT int sg_sem_trywait(sem_t *s)
+SGT_INLINE int sem_trywait_body(struct sg_site_desc *sd, uint32_t site, sem_t *s)
 {
 	uint32_t id;
 	struct sgt_thread *t = sem_tracing(s, &id);
 	if (!t)
 		return sem_trywait(s);
-	SEM_WAIT_RECORD(t, id, SG_SEM_TRY, sem_trywait(s));
+	SEM_WAIT_RECORD(t, sd, site, id, SG_SEM_TRY, sem_trywait(s));
 }
 
-SG_EXPORT int sg_sem_timedwait(sem_t *s, const struct timespec *abstime)
+SGT_INLINE int sem_timedwait_body(struct sg_site_desc *sd, uint32_t site, sem_t *s,
+				  const struct timespec *abstime)
 {
 	uint32_t id;
 	struct sgt_thread *t = sem_tracing(s, &id);
 	if (!t)
 		return sem_timedwait(s, abstime);
-	SEM_WAIT_RECORD(t, id, SG_SEM_TIMED, sem_timedwait(s, abstime));
+	SEM_WAIT_RECORD(t, sd, site, id, SG_SEM_TIMED, sem_timedwait(s, abstime));
 }
 
+SITE_PAIR1(sg_sem_wait, sem_wait_body, sem_t *)
+SITE_PAIR1(sg_sem_trywait, sem_trywait_body, sem_t *)
+SITE_PAIR2(sg_sem_timedwait, sem_timedwait_body, sem_t *, const struct timespec *)
+
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 30))
-SG_EXPORT int sg_sem_clockwait(sem_t *s, clockid_t clock, const struct timespec *abstime)
+SGT_INLINE int sem_clockwait_body(struct sg_site_desc *sd, uint32_t site, sem_t *s,
+				  clockid_t clock, const struct timespec *abstime)
 {
 	uint32_t id;
 	struct sgt_thread *t = sem_tracing(s, &id);
 	if (!t)
 		return sem_clockwait(s, clock, abstime);
-	SEM_WAIT_RECORD(t, id, SG_SEM_TIMED, sem_clockwait(s, clock, abstime));
+	SEM_WAIT_RECORD(t, sd, site, id, SG_SEM_TIMED, sem_clockwait(s, clock, abstime));
 }
+
+SITE_PAIR3(sg_sem_clockwait, sem_clockwait_body, sem_t *, clockid_t, const struct timespec *)
 #endif
 
 /* SEM_POST before the real post, so that it precedes the wait it lets through. */

@@ -41,7 +41,7 @@ extern "C" {
 #endif
 
 #define SGTRACE_VERSION_MAJOR 1
-#define SGTRACE_VERSION_MINOR 0
+#define SGTRACE_VERSION_MINOR 1   /* 1: the _at wrappers and struct sg_site_desc */
 
 /* Non-zero while recording is on. Read by the inline probes below so that a disabled probe is
  * one predictable branch in the caller. Written only by the library. */
@@ -54,6 +54,20 @@ struct sg_func_desc {
 	const char *name;
 	const char *file;
 	int line;
+	volatile uint32_t id;
+};
+
+/* One static descriptor per call site of a synchronization call that begins a wait, emitted by
+ * the instrumenter beside the call (docs/instrumenter.md "Call sites"):
+ *   static struct sg_site_desc sg_site_3 = { "lu.c", 412, "daxpy_sweep", 0 };
+ *   ... sg_pthread_barrier_wait_at(&sg_site_3, &b) ...
+ * `func` is the enclosing function as written, "" outside any (a call in a macro body). `id` is
+ * 0 until the library registers the site, on the first call made there that records, and
+ * writes its SITE definition (docs/trace-format.md). */
+struct sg_site_desc {
+	const char *file;
+	int line;
+	const char *func;
 	volatile uint32_t id;
 };
 
@@ -137,31 +151,52 @@ const char *sg_trace_dir(void);
  * environment, a failed set-up): nothing changes then. */
 int sg_trace_enable(int on);
 
-/* pthread wrappers: same signatures and return values as pthreads. */
+/* pthread wrappers: same signatures and return values as pthreads.
+ *
+ * Every wrapper whose call begins a wait (a lock or try-lock, a barrier wait, a condition wait,
+ * a semaphore wait, a join) also comes as NAME_at, with the call site as its first argument
+ * (never NULL): `scalegraph cc` calls these, so that the trace says where each wait was written
+ * (SG_EV_SYNC_SITE; recorded only when a thread's site changes: an unchanged one costs a
+ * compare). The plain ones remain for calls it cannot see: through a function pointer, or code
+ * compiled against an older sgtrace.h; their waits have no known site. */
 int sg_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 		      void *(*start)(void *), void *arg);
 int sg_pthread_join(pthread_t thread, void **retval);
+int sg_pthread_join_at(struct sg_site_desc *site, pthread_t thread, void **retval);
 int sg_pthread_mutex_lock(pthread_mutex_t *mutex);
+int sg_pthread_mutex_lock_at(struct sg_site_desc *site, pthread_mutex_t *mutex);
 int sg_pthread_mutex_trylock(pthread_mutex_t *mutex);
+int sg_pthread_mutex_trylock_at(struct sg_site_desc *site, pthread_mutex_t *mutex);
 int sg_pthread_mutex_unlock(pthread_mutex_t *mutex);
 /* Barriers, spinlocks and rwlocks exist only under POSIX feature macros; declare their wrappers
  * when the program can see the types (glibc's __USE_* macros; any other libc: always). */
 #if !defined(__GLIBC__) || defined(__USE_XOPEN2K)
 int sg_pthread_barrier_wait(pthread_barrier_t *barrier);
+int sg_pthread_barrier_wait_at(struct sg_site_desc *site, pthread_barrier_t *barrier);
 int sg_pthread_spin_lock(pthread_spinlock_t *lock);
+int sg_pthread_spin_lock_at(struct sg_site_desc *site, pthread_spinlock_t *lock);
 int sg_pthread_spin_trylock(pthread_spinlock_t *lock);
+int sg_pthread_spin_trylock_at(struct sg_site_desc *site, pthread_spinlock_t *lock);
 int sg_pthread_spin_unlock(pthread_spinlock_t *lock);
 #endif
 #if !defined(__GLIBC__) || defined(__USE_UNIX98) || defined(__USE_XOPEN2K)
 int sg_pthread_rwlock_rdlock(pthread_rwlock_t *rwlock);
+int sg_pthread_rwlock_rdlock_at(struct sg_site_desc *site, pthread_rwlock_t *rwlock);
 int sg_pthread_rwlock_tryrdlock(pthread_rwlock_t *rwlock);
+int sg_pthread_rwlock_tryrdlock_at(struct sg_site_desc *site, pthread_rwlock_t *rwlock);
 int sg_pthread_rwlock_wrlock(pthread_rwlock_t *rwlock);
+int sg_pthread_rwlock_wrlock_at(struct sg_site_desc *site, pthread_rwlock_t *rwlock);
 int sg_pthread_rwlock_trywrlock(pthread_rwlock_t *rwlock);
+int sg_pthread_rwlock_trywrlock_at(struct sg_site_desc *site, pthread_rwlock_t *rwlock);
 int sg_pthread_rwlock_unlock(pthread_rwlock_t *rwlock);
 #endif
 int sg_pthread_cond_wait(pthread_cond_t *cond, pthread_mutex_t *mutex);
+int sg_pthread_cond_wait_at(struct sg_site_desc *site, pthread_cond_t *cond,
+			    pthread_mutex_t *mutex);
 int sg_pthread_cond_timedwait(pthread_cond_t *cond, pthread_mutex_t *mutex,
 			      const struct timespec *abstime);
+int sg_pthread_cond_timedwait_at(struct sg_site_desc *site, pthread_cond_t *cond,
+				 pthread_mutex_t *mutex, const struct timespec *abstime);
 int sg_pthread_cond_signal(pthread_cond_t *cond);
 int sg_pthread_cond_broadcast(pthread_cond_t *cond);
 
@@ -172,14 +207,19 @@ int sg_pthread_cond_broadcast(pthread_cond_t *cond);
 int sg_sem_init(sem_t *sem, int pshared, unsigned int value);
 sem_t *sg_sem_open(const char *name, int oflag, ...);
 int sg_sem_wait(sem_t *sem);
+int sg_sem_wait_at(struct sg_site_desc *site, sem_t *sem);
 int sg_sem_trywait(sem_t *sem);
+int sg_sem_trywait_at(struct sg_site_desc *site, sem_t *sem);
 int sg_sem_post(sem_t *sem);
 #if !defined(__GLIBC__) || defined(__USE_XOPEN2K)
 int sg_sem_timedwait(sem_t *sem, const struct timespec *abstime);
+int sg_sem_timedwait_at(struct sg_site_desc *site, sem_t *sem, const struct timespec *abstime);
 #endif
 #if defined(__GLIBC__) && defined(__USE_GNU) && \
 	(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 30))
 int sg_sem_clockwait(sem_t *sem, clockid_t clock, const struct timespec *abstime);
+int sg_sem_clockwait_at(struct sg_site_desc *site, sem_t *sem, clockid_t clock,
+			const struct timespec *abstime);
 #endif
 
 /* Markers for hand-instrumented code: nothing at all unless compiled with -DSG_TRACE. */

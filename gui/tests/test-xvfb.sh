@@ -169,7 +169,7 @@ xdotool mousemove --window "$WID" 600 150 click 4 click 4 >/dev/null 2>&1      #
 sleep 0.3
 xdotool mousemove --window "$WID" 600 150 mousedown 1 mousemove --window "$WID" 400 150 mouseup 1 >/dev/null 2>&1
 sleep 0.3
-xdotool mousemove --window "$WID" 500 140 click 1 >/dev/null 2>&1             # thread 1's lane
+xdotool mousemove --window "$WID" 500 215 click 1 >/dev/null 2>&1             # thread 1's lane (lanes share the height: 87 px each)
 i=0
 while ! grep -q '^status: timeline: thread 1: ' "$OUT/mouse.out" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 xwd -silent -id "$WID" 2>/dev/null | convert xwd:- "$OUT/timeline-mouse.png" 2>/dev/null

@@ -414,6 +414,90 @@ static void test_off_cpu_states(void **state)
 	timeline_clear(&tl);
 }
 
+/* defect15-timeline-deep-zoom-labels: zoomed deep into a run the range read
+ * "9.7 ms .. 9.7 ms". The printed ends now differ by the window's width (5 %), in the
+ * title too; wide windows keep the short form. */
+static void defect15_timeline_deep_zoom_labels(void **state)
+{
+	static const double cases[][2] = {
+		{ 9.7012e-3, 9.7015e-3 }, { 9.70123e-3, 9.70124e-3 }, { 1.5, 1.5000002 },
+		{ 0, 10e-6 }, { 2e-3, 25e-3 }, { 123.456789e-6, 123.457e-6 },
+	};
+	char buf[112], a[56], *dots;
+	struct timeline tl;
+	size_t k;
+
+	(void)state;
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		double v0 = cases[k][0], v1 = cases[k][1], f0, f1;
+		char u0[8] = "", u1[8] = "";
+		timeline_format_range(buf, sizeof(buf), v0, v1);
+		dots = strstr(buf, " .. ");
+		assert_non_null(dots);
+		snprintf(a, sizeof(a), "%.*s", (int)(dots - buf), buf);
+		if (strcmp(a, dots + 4) == 0)
+			fail_msg("%g .. %g s printed \"%s\": the ends are the same", v0, v1, buf);
+		assert_int_equal(sscanf(a, "%lf %7s", &f0, u0), 2);
+		assert_int_equal(sscanf(dots + 4, "%lf %7s", &f1, u1), 2);
+		if (v0 != 0)
+			assert_string_equal(u0, u1);   /* one unit for both ends */
+		/* the printed width is the window's, within 5 % */
+		{
+			double m = strcmp(u1, "s") == 0 ? 1 : strcmp(u1, "ms") == 0 ? 1e-3 :
+				   strcmp(u1, "ns") == 0 ? 1e-9 : 1e-6;
+			double pw = (f1 - (v0 == 0 ? 0 : f0)) * m;
+			if (fabs(pw - (v1 - v0)) > 0.05 * (v1 - v0))
+				fail_msg("\"%s\": width %g s, window %g s", buf, pw, v1 - v0);
+		}
+	}
+	timeline_format_range(buf, sizeof(buf), 9.7012e-3, 9.7015e-3);
+	assert_string_equal(buf, "9.7012 ms .. 9.7015 ms");
+	timeline_format_range(buf, sizeof(buf), 2e-3, 25e-3);
+	assert_string_equal(buf, "2 ms .. 25 ms");
+	/* the window's title uses it too: the synthetic run is too short for a window that
+	 * needs more than 3 digits (100 ns at least), so test-xvfb-chrome.sh checks the title of a
+	 * real run zoomed to 100 ns; here, the form of the whole run */
+	open_tl(&tl);
+	{
+		struct plot_text_sink sink = { NULL, 0, 0 };
+		cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
+		cairo_t *cr = cairo_create(s);
+		plot_text_sink_attach(cr, &sink);
+		assert_int_equal(timeline_draw(cr, W, H, &tl), 0);
+		assert_non_null(sink.buf);
+		if (!strstr(sink.buf, "(showing 0 s .. 10 \xc2\xb5s of 10 \xc2\xb5s)"))
+			fail_msg("title: %.*s", (int)strcspn(sink.buf, "\n"), sink.buf);
+		cairo_destroy(cr);
+		cairo_surface_destroy(s);
+		plot_text_sink_free(&sink);
+	}
+	timeline_clear(&tl);
+}
+
+/* defect15-timeline-lanes-use-height: lanes stayed 40 px in a taller window, leaving the rest
+ * empty. Lanes now share the height: twice the window, (much) taller lanes, the legend still
+ * inside; and a short window keeps a lane of at least 3 px. */
+static void defect15_timeline_lanes_use_height(void **state)
+{
+	struct timeline tl;
+	struct plot_rect la, la2, r;
+	double h1, h2, h3;
+
+	(void)state;
+	open_tl(&tl);
+	timeline_lanes(&tl, timeline_plot_rect(W, H), &la, &h1);
+	r = timeline_plot_rect(W, 2 * H);
+	timeline_lanes(&tl, r, &la2, &h2);
+	if (!(h2 > h1 + 100))
+		fail_msg("lane height %.1f px at %dx%d, %.1f px at %dx%d", h1, W, H, h2, W, 2 * H);
+	/* the lanes end inside the chart, leaving room for the axis and the legend only */
+	assert_true(la2.y + la2.h <= r.y + r.h);
+	assert_true(r.y + r.h - (la2.y + la2.h) < 200);
+	timeline_lanes(&tl, timeline_plot_rect(W, 160), &la, &h3);
+	assert_true(h3 >= 3);
+	timeline_clear(&tl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -423,6 +507,8 @@ int main(void)
 		cmocka_unit_test(test_svg_text),
 		cmocka_unit_test(test_aggregation_long_run),
 		cmocka_unit_test(test_off_cpu_states),
+		{ "defect15-timeline-deep-zoom-labels", defect15_timeline_deep_zoom_labels, NULL, NULL, NULL },
+		{ "defect15-timeline-lanes-use-height", defect15_timeline_lanes_use_height, NULL, NULL, NULL },
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

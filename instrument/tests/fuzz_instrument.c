@@ -25,7 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 	fprintf(stderr, "fuzz_instrument.c:%d: invariant broken: %s\n", __LINE__, #cond); \
 	abort(); } } while (0)
 
-static const char inc_line[] = "#include <sgtrace.h>\n#line ";
+/* the inserted include: a #line follows, or first the call sites' descriptors */
+static const char inc_line[] = "#include <sgtrace.h>\n";
 
 /* Is a[0..na) a subsequence of b[0..nb)? */
 static int subsequence(const char *a, size_t na, const char *b, size_t nb)

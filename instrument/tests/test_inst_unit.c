@@ -222,7 +222,9 @@ static void test_include_after_stray_backslash(void **state)
 	struct inst_result r;
 	char *out = run(src, INST_FUNC_NONE, NULL, &r);
 	assert_int_equal(r.n_renamed, 1);
-	assert_non_null(strstr(out, "int a;\n\\\n\n#include <sgtrace.h>\n#line 2 \"t.c\"\nvoid f"));
+	assert_non_null(strstr(out, "int a;\n\\\n\n#include <sgtrace.h>\nstatic struct sg_site_desc "
+			       "sg_site_1 __attribute__((unused)) = { \"t.c\", 2, \"f\", 0 };\n"
+			       "#line 2 \"t.c\"\nvoid f"));
 	inst_result_free(&r);
 }
 
@@ -280,13 +282,62 @@ static void test_sem_rename(void **state)
 	assert_int_equal(inst_file(src, strlen(src), "s.c", &o, &r), 0);
 	fclose(mem);
 	assert_int_equal(r.n_renamed, 3);
-	assert_non_null(strstr(r.text, "#define ACQ(s) sg_sem_wait(s)\n"));
-	assert_non_null(strstr(r.text, "\tsg_sem_post(s); sg_sem_trywait(s); o->sem_post++; "
-			       "o->sem_wait(s);\n"));
+	/* waits pass their call site (the body's first, then the #define's) */
+	assert_non_null(strstr(r.text, "#define ACQ(s) sg_sem_wait_at(&sg_site_2, s)\n"));
+	assert_non_null(strstr(r.text, "\tsg_sem_post(s); sg_sem_trywait_at(&sg_site_1, s); "
+			       "o->sem_post++; o->sem_wait(s);\n"));
 	assert_non_null(strstr(r.text, "\tint (*fp)(sem_t *) = sem_post;\n"));
 	assert_non_null(strstr(r.text, "+ my_sem_wait_count + sem_getvalue(s, 0) +"));
 	assert_string_equal(buf, "s.c:6:23: warning: 'sem_post' is named but not called here (its "
 			    "address taken?): calls through it are not traced\n");
+	inst_result_free(&r);
+}
+
+/* Call sites (issue 15): which wrapped names take one, and the rewrite of calls that do: the
+ * descriptor's file, line and function (none in a macro body), no comma for an empty argument
+ * list, comments and line breaks between the name and its arguments. */
+static void test_site_calls(void **state)
+{
+	(void)state;
+	static const char *site[] = {
+		"pthread_join", "pthread_mutex_lock", "pthread_mutex_trylock", "pthread_barrier_wait",
+		"pthread_spin_lock", "pthread_spin_trylock", "pthread_rwlock_rdlock",
+		"pthread_rwlock_tryrdlock", "pthread_rwlock_wrlock", "pthread_rwlock_trywrlock",
+		"pthread_cond_wait", "pthread_cond_timedwait", "sem_wait", "sem_trywait",
+		"sem_timedwait", "sem_clockwait",
+	};
+	static const char *plain[] = {
+		"pthread_create", "pthread_mutex_unlock", "pthread_spin_unlock",
+		"pthread_rwlock_unlock", "pthread_cond_signal", "pthread_cond_broadcast", "sem_init",
+		"sem_open", "sem_post",
+	};
+	for (size_t i = 0; i < sizeof site / sizeof site[0]; i++)
+		assert_true(inst_is_wrapped(site[i], strlen(site[i])) &&
+			    inst_is_site_call(site[i], strlen(site[i])));
+	for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
+		assert_false(inst_is_site_call(plain[i], strlen(plain[i])));
+	const char *src =
+		"#define W(b) pthread_barrier_wait \\\n (b)\n"
+		"int g(pthread_barrier_t *b)\n"
+		"{\n"
+		"\treturn pthread_barrier_wait( /* none */ ) + pthread_barrier_wait\n"
+		"\t\t(b) + W(b);\n"
+		"}\n";
+	struct inst_options o = { .func_mode = INST_FUNC_NONE, .diag = NULL };
+	struct inst_result r;
+	char sink[256];
+	FILE *mem = fmemopen(sink, sizeof sink, "w");
+	o.diag = mem;
+	assert_int_equal(inst_file(src, strlen(src), "d/g.c", &o, &r), 0);
+	fclose(mem);
+	assert_non_null(strstr(r.text, "#define W(b) sg_pthread_barrier_wait_at \\\n (&sg_site_3, b)\n"));
+	assert_non_null(strstr(r.text, "\treturn sg_pthread_barrier_wait_at(&sg_site_1 /* none */ ) + "
+			       "sg_pthread_barrier_wait_at\n\t\t(&sg_site_2, b) + W(b);\n"));
+	assert_non_null(strstr(r.text, "#include <sgtrace.h>\n"
+		"static struct sg_site_desc sg_site_1 __attribute__((unused)) = { \"d/g.c\", 5, \"g\", 0 };\n"
+		"static struct sg_site_desc sg_site_2 __attribute__((unused)) = { \"d/g.c\", 5, \"g\", 0 };\n"
+		"static struct sg_site_desc sg_site_3 __attribute__((unused)) = { \"d/g.c\", 1, \"\", 0 };\n"
+		"#line 3 \"d/g.c\"\nint g("));
 	inst_result_free(&r);
 }
 
@@ -361,6 +412,7 @@ int main(void)
 		cmocka_unit_test(test_include_after_stray_backslash),
 		cmocka_unit_test(test_is_wrapped),
 		cmocka_unit_test(test_sem_rename),
+		cmocka_unit_test(test_site_calls),
 		cmocka_unit_test(test_never_crash),
 		cmocka_unit_test(test_unparsable_warns),
 	};
