@@ -470,10 +470,11 @@ static inline __attribute__((always_inline)) void ivl_cats(const struct an_ivl *
  * before a wait's release, the wake-up tail after it, blocked in compute. Inlined with `run` a
  * constant: it runs once per span, a few hundred thousand times on a real trace. */
 static inline __attribute__((always_inline)) void lay(const struct an_tscan *s, size_t *k,
-						      uint64_t x, uint64_t y, struct an_budget *b,
-						      const int run)
+						      uint64_t x, uint64_t y, struct an_budget *b0,
+						      const int run, const uint32_t *iv_slot)
 {
 	const struct an_ivl *iv = s->iv;
+	struct an_budget *b = b0;   /* compute: per[0] when split by site (an_budget_sites) */
 	uint64_t cur = x;
 	while (cur < y) {
 		while (*k < s->n_iv && iv[*k].b <= cur)
@@ -498,23 +499,28 @@ static inline __attribute__((always_inline)) void lay(const struct an_tscan *s, 
 		ivl_cats(v, &w, &p, &rel);
 		uint64_t before = cur < rel ? (rel < end ? rel : end) - cur : 0;
 		uint64_t after = end > rel ? end - (rel > cur ? rel : cur) : 0;
+		struct an_budget *bv = iv_slot ? b0 + iv_slot[*k] : b0;
 		if (run) {
-			b->run[w] += before;
-			b->run[p] += after;
+			bv->run[w] += before;
+			bv->run[p] += after;
 		} else {
-			b->sleep[w] += before;
-			b->tail[p] += after;
+			bv->sleep[w] += before;
+			bv->tail[p] += after;
 		}
 		cur = end;
 	}
 }
 
-/* Thread pos's timeline [first, last] by category: compute between its intervals, each wait
- * split at its release; then its off-CPU spans laid over it. */
-static void budget_sweep(const struct an_run *r, size_t pos, struct an_budget *b)
+/* Thread pos's timeline [lo, hi] (its [first, last], or a part of it) by category: compute
+ * between its intervals, each wait split at its release; then its off-CPU spans laid over it.
+ * With iv_slot (an_budget_sites) interval k's parts go to b[iv_slot[k]], compute to b[0]. */
+static inline __attribute__((always_inline)) void budget_sweep(const struct an_run *r,
+								size_t pos, uint64_t lo,
+								uint64_t hi, struct an_budget *b,
+								const uint32_t *iv_slot)
 {
 	const struct an_tscan *s = &r->ts[pos];
-	uint64_t lo = s->first, hi = s->last, cur = lo, in = 0;
+	uint64_t cur = lo, in = 0;
 	for (size_t k = 0; k < s->n_iv; k++) {
 		const struct an_ivl *v = &s->iv[k];
 		uint64_t a = v->a < cur ? cur : v->a, e = v->b > hi ? hi : v->b, rel;
@@ -522,10 +528,11 @@ static void budget_sweep(const struct an_run *r, size_t pos, struct an_budget *b
 			continue;   /* outside the thread's time, or overlapping (malformed nesting) */
 		int w, p;
 		ivl_cats(v, &w, &p, &rel);
+		struct an_budget *bv = iv_slot ? b + iv_slot[k] : b;
 		if (a < rel)
-			b->total[w] += (rel < e ? rel : e) - a;
+			bv->total[w] += (rel < e ? rel : e) - a;
 		if (e > rel)
-			b->total[p] += e - (rel > a ? rel : a);
+			bv->total[p] += e - (rel > a ? rel : a);
 		in += e - a;
 		cur = e;
 	}
@@ -539,9 +546,45 @@ static void budget_sweep(const struct an_run *r, size_t pos, struct an_budget *b
 		if (e <= a)
 			continue;
 		if (v->aux)
-			lay(s, &k, a, e, b, 1);
+			lay(s, &k, a, e, b, 1, iv_slot);
 		else
-			lay(s, &k, a, e, b, 0);
+			lay(s, &k, a, e, b, 0, iv_slot);
+	}
+}
+
+/* The runnable part of `tail` ticks of wake-up tails with share f1 (thread_budget): the same
+ * rounding everywhere, so that a split by site adds up to the thread's figure. */
+static inline uint64_t tail_runnable(uint64_t tail, double f1)
+{
+	uint64_t mv = (uint64_t)((double)tail * f1 + 0.5);
+	return mv > tail ? tail : mv;
+}
+
+void an_budget_sites(const struct an_run *r, size_t pos, uint64_t lo, uint64_t hi,
+		     const uint32_t *iv_slot, size_t n_slots, struct an_budget *per)
+{
+	const struct an_tscan *s = &r->ts[pos];
+	if (lo < s->first)
+		lo = s->first;
+	if (hi > s->last)
+		hi = s->last;
+	if (!s->seen || hi <= lo || !n_slots)
+		return;
+	budget_sweep(r, pos, lo, hi, per, iv_slot);
+	if (!r->budget_ok)
+		return;
+	/* the tails' runnable part by the thread's share, slot by slot as prefix differences of
+	 * the one rounding: the slots' parts add up to tail_runnable(the thread's tail) */
+	double f1 = r->bud[pos].tail_run;
+	for (int c = 0; c < AN_N_CATS; c++) {
+		uint64_t pre = 0, done = 0;
+		for (size_t k = 0; k < n_slots; k++) {
+			pre += per[k].tail[c];
+			uint64_t upto = tail_runnable(pre, f1), mv = upto - done;
+			done = upto;
+			per[k].run[c] += mv;
+			per[k].sleep[c] += per[k].tail[c] - mv;
+		}
 	}
 }
 
@@ -567,7 +610,7 @@ static void thread_budget(struct an_run *r, const struct sched_load *L, size_t p
 	uint64_t lo = s->first, hi = s->last;
 	memset(b, 0, sizeof *b);
 	b->cpu_kernel_ns = b->delay_kernel_ns = -1;
-	budget_sweep(r, pos, b);
+	budget_sweep(r, pos, lo, hi, b, NULL);
 	/* the kernel's CPU time and run delay between the samples nearest to the edges */
 	const struct smp *sa = L ? smp_near(L, pos, lo) : NULL, *sb = L ? smp_near(L, pos, hi) : NULL;
 	int64_t wake = -1;
@@ -621,9 +664,7 @@ static void thread_budget(struct an_run *r, const struct sched_load *L, size_t p
 	double placed = 0;
 	b->tail_run = f1;
 	for (int c = 0; c < AN_N_CATS; c++) {
-		uint64_t mv = (uint64_t)((double)b->tail[c] * f1 + 0.5);
-		if (mv > b->tail[c])
-			mv = b->tail[c];
+		uint64_t mv = tail_runnable(b->tail[c], f1);
 		b->run[c] += mv;
 		b->sleep[c] += b->tail[c] - mv;
 		placed += (double)mv;

@@ -193,6 +193,13 @@ struct an_tscan {
 	size_t n_unrec, cap_unrec;
 	uint32_t *uidx;            /* hash of function index -> position + 1 (an_scan.c) */
 	size_t cap_uidx;
+	/* call sites (format 1.4, an_sites.c): the intervals from iv index site_run[k].iv on were
+	 * begun at site slot site_run[k].slot (0: unknown, k + 1: the k-th SITE definition), until
+	 * the next entry; rel_slot: this thread's lock releases by the slot of the hold's acquire
+	 * (NULL when the trace defines no site: all of them unknown) */
+	struct an_site_run { uint32_t iv, slot; } *site_run;
+	size_t n_site_run, cap_site_run;
+	uint64_t *rel_slot;
 };
 
 /* The time budget of one thread (an_budget.c), ticks over [first, last]: for each category, all
@@ -382,6 +389,19 @@ int an_budget_build(struct an_run *r);
 void an_budget_free(struct an_run *r);
 /* Ticks of thread pos on CPU over [x, y) by its switch records. */
 uint64_t an_budget_oncpu(const struct an_run *r, size_t pos, uint64_t x, uint64_t y);
+
+/* an_sites.c */
+/* The slot of SITE id (1 + its position among the definitions), 0 for SG_NO_ID or an id the
+ * definitions do not declare. */
+uint32_t an_site_slot(const struct an_run *r, uint32_t id);
+
+/* an_budget.c, for an_sites.c: thread pos's budget over [lo, hi] (ticks, inside the thread's
+ * [first, last]) split by the site of each interval: per[iv_slot[k]] gets interval k's parts
+ * (compute goes to per[0]); n_slots budgets, zeroed by the caller. Over the thread's whole time
+ * the wake-up tails are placed with the thread's own runnable share, so that the slots add up
+ * to r->bud[pos] tick for tick (run and sleep of every category). */
+void an_budget_sites(const struct an_run *r, size_t pos, uint64_t lo, uint64_t hi,
+		     const uint32_t *iv_slot, size_t n_slots, struct an_budget *per);
 
 /* an_objects.c */
 /* The tables' time columns as the figures' parts: the processors' wait and ovh without their

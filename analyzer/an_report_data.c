@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "an_int.h"
@@ -184,6 +185,122 @@ static const char *run_problem(const void *o, size_t i) { return an_run_problem(
 static const char *run_note(const void *o, size_t i) { return an_run_note(o, i); }
 static const char *exp_problem(const void *o, size_t i) { return an_exp_problem(o, i); }
 
+/* One source's sites: {"source", "what", "seconds", "runs", "sites": [{"id", "file", "line",
+ * "function", "seconds", "share", "threads": [{"thread", "seconds"}]}]} (id null: the unknown
+ * site). */
+static void js_site_source(FILE *f, const struct an_sites *v)
+{
+	fputs("{\"source\": ", f);
+	js_str(f, an_metric_name(v->source));
+	fputs(", \"what\": ", f);
+	js_str(f, an_site_source_what(v->source));
+	fputs(", \"seconds\": ", f);
+	js_num(f, v->total);
+	fputs(", \"runs\": [", f);
+	for (int k = 0; k < v->n_runs; k++)
+		fprintf(f, "%s%lld", k ? ", " : "", (long long)v->run_ids[k]);
+	fputs("], \"sites\": [", f);
+	for (size_t i = 0; i < v->n; i++) {
+		const struct an_site *x = &v->v[i];
+		fputs(i ? ",\n    {\"id\": " : "\n    {\"id\": ", f);
+		if (x->id == SG_NO_ID)
+			fputs("null", f);
+		else
+			fprintf(f, "%u", x->id);
+		fputs(", \"file\": ", f);
+		js_str(f, x->file);
+		fprintf(f, ", \"line\": %d, \"function\": ", x->line);
+		js_str(f, x->func);
+		fputs(", \"seconds\": ", f);
+		js_num(f, x->s);
+		fputs(", \"share\": ", f);
+		js_num(f, x->share);
+		fputs(", \"threads\": [", f);
+		for (size_t j = 0; j < x->n_threads; j++) {
+			fprintf(f, "%s{\"thread\": %u, \"seconds\": ", j ? ", " : "",
+				x->threads[j].index);
+			js_num(f, x->threads[j].s);
+			fputc('}', f);
+		}
+		fputs("]}", f);
+	}
+	fputs("]}", f);
+}
+
+/* The sources with time at some site, as an array (sources without any left out). */
+static void js_site_sources(FILE *f, const struct an_sites *v, size_t n_src)
+{
+	int first = 1;
+	fputs("[", f);
+	for (size_t k = 0; k < n_src; k++) {
+		if (!v[k].n)
+			continue;
+		fputs(first ? "\n   " : ",\n   ", f);
+		first = 0;
+		js_site_source(f, &v[k]);
+	}
+	fputs("]", f);
+}
+
+/* "call_sites" of a run: {"recorded": bool, "sources": [...]} */
+static void js_run_sites(FILE *f, const struct an_run *r)
+{
+	size_t n_src = an_site_n_sources();
+	struct an_sites v[16];
+	for (size_t k = 0; k < n_src; k++)
+		if (an_run_sites(r, an_site_source_at(k), &v[k]) < 0)
+			memset(&v[k], 0, sizeof v[k]);
+	fprintf(f, ",\n \"call_sites\": {\"recorded\": %s, \"sources\": ",
+		an_run_sites_recorded(r) ? "true" : "false");
+	js_site_sources(f, v, n_src);
+	fputc('}', f);
+	for (size_t k = 0; k < n_src; k++)
+		an_sites_free(&v[k]);
+}
+
+/* "call_sites" of an experiment: each method at its largest N, as the text report. */
+static void js_exp_sites(FILE *f, const struct an_exp *e)
+{
+	size_t n_src = an_site_n_sources(), n_m = an_exp_n_methods(e);
+	struct an_sites(*v)[16] = calloc(n_m ? n_m : 1, sizeof *v);
+	int recorded = 0;
+	if (!v)
+		return;
+	for (size_t i = 0; i < n_m; i++) {
+		const struct an_point *o = an_exp_sites_point(e, an_exp_method(e, i));
+		for (size_t k = 0; o && k < n_src; k++) {
+			if (an_exp_point_sites(e, o, an_site_source_at(k), &v[i][k]) < 0)
+				memset(&v[i][k], 0, sizeof v[i][k]);
+			recorded |= v[i][k].recorded;
+		}
+	}
+	fprintf(f, ",\n \"call_sites\": {\"recorded\": %s, \"points\": [",
+		recorded ? "true" : "false");
+	int first = 1;
+	for (size_t i = 0; i < n_m; i++) {
+		const struct an_point *o = an_exp_sites_point(e, an_exp_method(e, i));
+		if (!o)
+			continue;
+		int rec = 0;
+		for (size_t k = 0; k < n_src; k++)
+			rec |= v[i][k].recorded;
+		fputs(first ? "\n  {\"model\": " : ",\n  {\"model\": ", f);
+		first = 0;
+		js_str(f, o->model);
+		fputs(", \"method\": ", f);
+		js_str(f, o->method);
+		fprintf(f, ", \"N\": %d, \"point_id\": %lld, \"recorded\": %s, \"sources\": ",
+			o->n_threads, (long long)o->id, rec ? "true" : "false");
+		js_site_sources(f, v[i], n_src);
+		fputc('}', f);
+	}
+	fputs("]}", f);
+	for (size_t i = 0; i < n_m; i++)
+		for (size_t k = 0; k < n_src; k++)
+			an_sites_free(&v[i][k]);
+	free(v);
+}
+
 static void js_run_body(FILE *f, const struct an_run *r)
 {
 	int64_t t0, t1;
@@ -257,7 +374,9 @@ static void js_run_body(FILE *f, const struct an_run *r)
 			(long long)x->wait_ns, (long long)x->ovh_ns, (long long)x->runnable_ns,
 			(long long)x->others_ns, (long long)x->max_wait_ns);
 	}
-	fputs("],\n \"notes\": ", f);
+	fputc(']', f);
+	js_run_sites(f, r);
+	fputs(",\n \"notes\": ", f);
 	js_strs(f, an_run_n_notes(r), run_note, r);
 	fputs(",\n \"problems\": ", f);
 	js_strs(f, an_run_n_problems(r), run_problem, r);
@@ -426,7 +545,9 @@ int an_report_exp_json(FILE *f, const struct an_exp *e, unsigned flags)
 				c.caveat ? "true" : "false", c.off_target[0] ? "true" : "false",
 				c.off_target[1] ? "true" : "false", c.off_target[2] ? "true" : "false");
 		}
-	fputs("]},\n \"failed_runs\": [", f);
+	fputs("]}", f);
+	js_exp_sites(f, e);
+	fputs(",\n \"failed_runs\": [", f);
 	for (size_t i = 0; i < an_exp_n_failures(e); i++) {
 		const struct an_run_failure *x = an_exp_failure(e, i);
 		fprintf(f, "%s\n  {\"id\": %lld, \"kind\": ", i ? "," : "", (long long)x->id);

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "an_int.h"
@@ -198,6 +199,8 @@ static const enum an_metric run_rows[] = {
 	AN_OVERSUB, AN_TRACE_COST, AN_TRACE_SHARE,
 };
 
+static void run_sites_text(FILE *f, const struct an_run *r);
+
 int an_report_run_text(FILE *f, const struct an_run *r)
 {
 	return an_report_run_text_flags(f, r, 0);
@@ -310,6 +313,7 @@ int an_report_run_text_flags(FILE *f, const struct an_run *r, unsigned flags)
 				NS(c[2], b->worst_skew_ns), b->worst_episode);
 		}
 	}
+	run_sites_text(f, r);
 	const struct an_fig *figs[AN_N_METRICS];
 	struct an_fig row[AN_N_METRICS];
 	for (int m = 0; m < AN_N_METRICS; m++)
@@ -319,6 +323,113 @@ int an_report_run_text_flags(FILE *f, const struct an_run *r, unsigned flags)
 	for (size_t i = 0; i < an_run_n_problems(r); i++)
 		fprintf(f, "%sproblem: %s\n", i ? "" : "\n", an_run_problem(r, i));
 	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- call sites (an_sites.c) ---- */
+
+#define SITES_TOP 3           /* call sites listed per source */
+#define SITES_NOT_RECORDED "call sites: not recorded (no readable trace, or a program built before format 1.4)"
+
+/* The top sites of every source with time, one line each:
+ *   IT_barrier  lu.c:412 in daxpy_sweep  61 % of barrier waiting (3.2 ms; threads 1 2 3) */
+static void sites_lines(FILE *f, const char *indent, const struct an_sites *v, size_t n_src)
+{
+	char lab[256], t[16];
+	int w = 0;
+	for (size_t k = 0; k < n_src; k++)
+		for (size_t i = 0; i < v[k].n && i < SITES_TOP; i++) {
+			int len = (int)strlen(an_site_label(&v[k].v[i], lab, sizeof lab));
+			w = len > w ? len : w;
+		}
+	w = w > 48 ? 48 : w;
+	int any = 0;
+	for (size_t k = 0; k < n_src; k++) {
+		for (size_t i = 0; i < v[k].n && i < SITES_TOP; i++) {
+			const struct an_site *x = &v[k].v[i];
+			fprintf(f, "%s%-11s %-*s %4.0f %% of %s (%s; thread%s", indent,
+				an_metric_name(v[k].source), w, an_site_label(x, lab, sizeof lab),
+				100 * x->share, an_site_source_what(v[k].source),
+				fmt_time(t, sizeof t, x->s), x->n_threads == 1 ? "" : "s");
+			for (size_t j = 0; j < x->n_threads && j < 8; j++)
+				fprintf(f, " %u", x->threads[j].index);
+			fputs(x->n_threads > 8 ? " ...)\n" : ")\n", f);
+			any = 1;
+		}
+		if (v[k].n > SITES_TOP)
+			fprintf(f, "%s%-11s ... %zu more site(s) (--json lists them all)\n", indent,
+				"", v[k].n - SITES_TOP);
+	}
+	if (!any)
+		fprintf(f, "%sno time in synchronization\n", indent);
+}
+
+/* The run's call sites, or the one line saying they were not recorded. */
+static void run_sites_text(FILE *f, const struct an_run *r)
+{
+	size_t n_src = an_site_n_sources();
+	struct an_sites v[16];
+	if (!an_run_sites_recorded(r)) {
+		fprintf(f, "\n%s\n", SITES_NOT_RECORDED);
+		return;
+	}
+	for (size_t k = 0; k < n_src; k++)
+		if (an_run_sites(r, an_site_source_at(k), &v[k]) < 0)
+			memset(&v[k], 0, sizeof v[k]);
+	fprintf(f, "\nCall sites (top %d per source; share of the source, the processors behind "
+		"it)\n", SITES_TOP);
+	sites_lines(f, "  ", v, n_src);
+	for (size_t k = 0; k < n_src; k++)
+		an_sites_free(&v[k]);
+}
+
+/* A point's sites were recorded (some source says so). */
+static int recorded_point(const struct an_sites *v, size_t n_src)
+{
+	for (size_t k = 0; k < n_src; k++)
+		if (v[k].recorded)
+			return 1;
+	return 0;
+}
+
+/* Each method at its largest N (an_exp_sites_point): the median repetition's call sites. */
+static void exp_sites_text(FILE *f, const struct an_exp *e)
+{
+	size_t n_src = an_site_n_sources(), n_m = an_exp_n_methods(e);
+	struct an_sites(*v)[16] = calloc(n_m ? n_m : 1, sizeof *v);
+	int recorded = 0;
+	if (!v)
+		return;
+	for (size_t i = 0; i < n_m; i++) {
+		const struct an_point *o = an_exp_sites_point(e, an_exp_method(e, i));
+		for (size_t k = 0; o && k < n_src; k++) {
+			if (an_exp_point_sites(e, o, an_site_source_at(k), &v[i][k]) < 0)
+				memset(&v[i][k], 0, sizeof v[i][k]);
+			recorded |= v[i][k].recorded;
+		}
+	}
+	if (!recorded) {
+		fprintf(f, "\n%s\n", SITES_NOT_RECORDED);
+	} else {
+		fprintf(f, "\nCall sites (each method at its largest N, the median repetition's; top %d "
+			"per source, its share, the processors behind it)\n", SITES_TOP);
+		for (size_t i = 0; i < n_m; i++) {
+			const struct an_point *o = an_exp_sites_point(e, an_exp_method(e, i));
+			if (!o)
+				continue;
+			int rec = 0;   /* sites, or no time in synchronization at all */
+			for (size_t k = 0; k < n_src; k++)
+				rec |= v[i][k].recorded || v[i][k].total > 0;
+			rec = !rec || recorded_point(v[i], n_src);
+			fprintf(f, "  %s N=%d%s\n", o->method, o->n_threads,
+				rec ? "" : ": " SITES_NOT_RECORDED);
+			if (rec)
+				sites_lines(f, "    ", v[i], n_src);
+		}
+	}
+	for (size_t i = 0; i < n_m; i++)
+		for (size_t k = 0; k < n_src; k++)
+			an_sites_free(&v[i][k]);
+	free(v);
 }
 
 static const enum an_metric exp_cols[] = {
@@ -785,6 +896,7 @@ int an_report_exp_text(FILE *f, const struct an_exp *e, unsigned flags)
 		books_text(f, e);
 		parallelism_text(f, e);
 		patterns_text(f, e, flags);
+		exp_sites_text(f, e);
 	}
 	matrix_text(f, e, flags);
 	if (!(flags & AN_REPORT_MATRIX_ONLY)) {

@@ -54,6 +54,8 @@ void an_scan_free(struct an_tscan *s)
 	free(s->reg);
 	free(s->unrec);
 	free(s->uidx);
+	free(s->site_run);
+	free(s->rel_slot);
 	memset(s, 0, sizeof *s);
 }
 
@@ -249,7 +251,8 @@ struct pend {
 	uint64_t req_t, bar_t, cond_t, cr_t, join_t, sem_t;
 	uint32_t req_obj, req_aux, bar_obj, bar_ep, cond_obj, sem_obj, sem_aux;
 	int has_req, has_bar, has_cond, has_cr, has_join, has_sem;
-	struct { uint64_t q; uint32_t obj, mode; } open[MAX_OPEN_HOLDS];
+	uint32_t site;             /* the current site slot (an_site_slot), 0: unknown */
+	struct { uint64_t q; uint32_t obj, mode, site; } open[MAX_OPEN_HOLDS];
 	size_t n_open;
 };
 
@@ -348,6 +351,23 @@ static enum an_cat record_cat(unsigned kind)
 	}
 }
 
+/* SYNC_SITE (format 1.4): the intervals pushed from here on were begun at `slot` (a wait is
+ * pushed at its end, and no site record comes between a wait's begin and its end). */
+static __attribute__((noinline)) int site_mark(struct an_tscan *s, struct pend *p, uint32_t slot)
+{
+	if (slot == p->site)
+		return 0;
+	p->site = slot;
+	if (s->n_site_run && s->site_run[s->n_site_run - 1].iv == s->n_iv) {
+		s->site_run[s->n_site_run - 1].slot = slot;   /* no interval in between */
+		return 0;
+	}
+	if (an_grow(&s->site_run, &s->cap_site_run, s->n_site_run, sizeof *s->site_run) < 0)
+		return -ENOMEM;
+	s->site_run[s->n_site_run++] = (struct an_site_run){ (uint32_t)s->n_iv, slot };
+	return 0;
+}
+
 /* Every record other than a function probe: synchronization, threads, counters, regions. `t`
  * is its time clamped to the clip, `raw` as recorded. `next` is the following record of the span
  * (NULL at its end): a COUNTER's value. Returns 1 when it consumed `next`, 0, or -ENOMEM. */
@@ -399,6 +419,7 @@ static int scan_other(struct an_run *r, struct an_tscan *s, struct pend *p, size
 			s->n_lock_ids = id + 1;   /* holds start here (after a cond wait too) */
 		if (p->n_open < MAX_OPEN_HOLDS)
 			p->open[p->n_open].q = t, p->open[p->n_open].obj = id,
+			p->open[p->n_open].site = p->site,
 			p->open[p->n_open++].mode = SG_LOCK_MODE(aux);
 		else
 			s->unmatched++;
@@ -415,6 +436,8 @@ static int scan_other(struct an_run *r, struct an_tscan *s, struct pend *p, size
 		while (k > 0 && p->open[k - 1].obj != id)
 			k--;
 		s->n_releases++;
+		if (s->rel_slot)
+			s->rel_slot[k ? p->open[k - 1].site : 0]++;   /* the site of its acquire */
 		if (k == 0) {
 			s->unmatched++;
 			break;
@@ -499,6 +522,14 @@ static int scan_other(struct an_run *r, struct an_tscan *s, struct pend *p, size
 		}
 		p->has_join = 0;
 		break;
+	case SG_EV_SYNC_SITE: {
+		uint32_t slot = an_site_slot(r, id);
+		if (!slot && id != SG_NO_ID)
+			unknown_id(r, pos, "site", id);
+		if (site_mark(s, p, slot) < 0)
+			return -ENOMEM;
+		break;
+	}
 	case SG_EV_COUNTER:
 		if (next && (next->w0 & 0xff) == SG_EV_VALUE) {
 			int64_t v = (int64_t)next->w1;
@@ -765,6 +796,9 @@ int an_scan_thread(struct an_run *r, size_t pos, uint64_t lo, uint64_t hi)
 	 * exit a call) */
 	s->n_ctr = r->cmap.n;
 	if (!(s->ctr = calloc(s->n_ctr + 1, sizeof *s->ctr)))
+		return -ENOMEM;
+	if (sgr_n_sites(r->tr) && !(s->rel_slot = calloc(sgr_n_sites(r->tr) + 1,
+							 sizeof *s->rel_slot)))
 		return -ENOMEM;
 	s->fs = r->fs_scratch;
 	s->n_fs = (size_t)r->fmap.n_direct + r->fmap.n + 1;

@@ -429,6 +429,74 @@ int an_cell_explain(const struct an_cell *c, enum an_model m, char *buf, size_t 
 size_t an_exp_t_seq_runs(const struct an_exp *e, const struct an_point *o, int64_t *ids,
 			 size_t max);
 
+/* ---- Call sites (trace format 1.4; docs/analyzer.md "Call sites") -------------------------- */
+
+/* The sources split by call site: IT_barrier, PT_barrier, IT_lock, PT_lock, IT_cond, IT_sem,
+ * PT_sem, IT_join, PT_thread (every sync-related part of the time budget). */
+size_t an_site_n_sources(void);
+enum an_metric an_site_source_at(size_t i);
+int an_site_source(enum an_metric m);          /* 1 when m is one of them */
+/* What the source is, for sentences: "barrier waiting", "lock overhead", ... */
+const char *an_site_source_what(enum an_metric m);
+
+struct an_site_thread {
+	uint32_t index;            /* thread index in the trace */
+	double s;                  /* seconds of the source this thread spent at the site */
+	int64_t ns;                /* the same in ns (exact for a run; a point's mean of two is
+				      rounded) */
+};
+
+struct an_site {
+	uint32_t id;               /* the SITE definition's id; UINT32_MAX (SG_NO_ID): the unknown
+				      site (a call not renamed by the instrumenter, a create, a trace
+				      without sites) */
+	const char *file;          /* as the compiler was given it; "" for the unknown site */
+	int line;
+	const char *func;          /* enclosing function; "" when none (a macro body) */
+	double s;                  /* seconds of the source at this site, over the processors */
+	int64_t ns;
+	double share;              /* s / the sites' total (the source's figure); 0 when it is 0 */
+	size_t n_threads;
+	struct an_site_thread *threads;   /* the processors behind it, most time first */
+};
+
+/* One source's sites in a run or a point. The sites with time at this source, most first; they
+ * add up to `total`, which is the source's figure (a run's an_run_fig; a point's median, from
+ * the repetition(s) the median is made of: the middle one, or the mean of the middle two). */
+struct an_sites {
+	enum an_metric source;
+	double total;              /* s */
+	int64_t total_ns;
+	int recorded;              /* the trace defines call sites or has SYNC_SITE records: 0 for
+				      a program built before format 1.4 (all time is then at the
+				      unknown site) */
+	int window;                /* a part of the run only (an_run_sites_window) */
+	size_t n;
+	struct an_site *v;         /* owned: an_sites_free; strings belong to the runs */
+	int n_runs;                /* the runs behind the figures (1, or 2 for a point's mean) */
+	int64_t run_ids[2];        /* for a point: those repetitions' run ids */
+};
+
+/* The sites of `source` in run r (0, -EINVAL for a source not split by site, -ENOMEM). */
+int an_run_sites(const struct an_run *r, enum an_metric source, struct an_sites *out);
+/* The same over the part [from_ns, to_ns] (ns since the epoch, as an_run_span) of the run: the
+ * timeline's selection. Without PT_lock's release part (its releases are counted, not timed);
+ * total is the sites' sum, not a figure. */
+int an_run_sites_window(const struct an_run *r, enum an_metric source, int64_t from_ns,
+			int64_t to_ns, struct an_sites *out);
+/* 1 when the run's trace has call sites (format 1.4 with instrumented sync calls). */
+int an_run_sites_recorded(const struct an_run *r);
+/* The sites of `source` at point p: its median repetition's. -ENOENT when no repetition has a
+ * readable trace. Reads the repetitions' traces (an_exp_run) when their figures were cached. */
+int an_exp_point_sites(const struct an_exp *e, const struct an_point *p, enum an_metric source,
+		       struct an_sites *out);
+void an_sites_free(struct an_sites *s);
+/* The point the report lists call sites for: method's point (model "method") at its largest N
+ * with a repetition; NULL when none. */
+const struct an_point *an_exp_sites_point(const struct an_exp *e, const char *method);
+/* "lu.c:412 in daxpy_sweep", "lu.c:412" (no function), "(unknown site)"; returns buf. */
+const char *an_site_label(const struct an_site *s, char *buf, size_t len);
+
 /* ---- Reports (analyzer/report*.c) ---------------------------------------------------------- */
 
 #define AN_REPORT_MATRIX_ONLY 1u

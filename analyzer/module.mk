@@ -6,7 +6,7 @@ CFLAGS_analyzer := -Ianalyzer -Icollector
 AN_LIB_SRCS := an_metric.c an_run.c an_scan.c an_join.c an_sync.c an_budget.c an_objects.c an_source.c \
 	an_timeline.c an_exp.c \
 	an_exp_runs.c an_cache.c \
-	an_matrix.c an_report_text.c an_report_data.c
+	an_matrix.c an_sites.c an_report_text.c an_report_data.c
 AN_LIB_OBJS := $(addprefix $(OBJ)/analyzer/,$(AN_LIB_SRCS:.c=.o))
 AN_LDLIBS := $(LIBDIR)/libsganalyze.a $(LIBDIR)/libsgstore.a $(LIBDIR)/libsgtread.a \
 	-lsqlite3 -lm $(LDLIBS_THREAD)
@@ -25,7 +25,7 @@ $(LIBEXEC)/scalegraph-report: $(OBJ)/analyzer/report_main.o $(LIBDIR)/libsganaly
 
 # Tests: cmocka programs on synthetic traces written with sgtrace_write.h.
 AN_TESTDIR := $(B)/tests/analyzer
-AN_CMOCKA := test_an_run test_an_budget test_an_exp test_an_throttle
+AN_CMOCKA := test_an_run test_an_budget test_an_exp test_an_throttle test_an_sites
 TESTS += $(addprefix $(AN_TESTDIR)/,$(AN_CMOCKA))
 
 $(addprefix $(AN_TESTDIR)/,$(AN_CMOCKA)): $(AN_TESTDIR)/%: $(OBJ)/analyzer/tests/%.o \
@@ -63,3 +63,20 @@ $(AN_TESTDIR)/an_mkbad: $(OBJ)/analyzer/tests/an_mkbad.o $(LIBDIR)/libsgtread.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^
 analyzer/tests/test-defects.sh: $(AN_TESTDIR)/an_mkbad $(LIBEXEC)/scalegraph-report $(BIN)/scalegraph
+
+# Call sites per source (format 1.4) in the report, on a synthetic store whose waits are known
+# per site (analyzer/tests/an_mksites.c writes it; the GUI's sites pane test uses it too).
+TESTS += analyzer/tests/test-sites-report.sh
+$(AN_TESTDIR)/an_mksites: $(OBJ)/analyzer/tests/an_mksites.o $(LIBDIR)/libsgstore.a \
+		$(LIBDIR)/libsgtread.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ -lsqlite3 -lm $(LDLIBS_THREAD)
+analyzer/tests/test-sites-report.sh: $(AN_TESTDIR)/an_mksites $(LIBEXEC)/scalegraph-report \
+	$(BIN)/scalegraph
+
+# Call sites end to end: a program whose waits per site are known by construction, built with
+# scalegraph cc and run as a series (analyzer/tests/programs/sites_prog.c).
+TESTS += analyzer/tests/test-sites-e2e.sh
+analyzer/tests/test-sites-e2e.sh: $(LIBEXEC)/scalegraph-report $(LIBEXEC)/scalegraph-cc \
+	$(LIBEXEC)/scalegraph-run $(BIN)/scalegraph $(LIBDIR)/libsgtrace.a $(LIBDIR)/libsgtrace.so \
+	$(INCDIR)/sgtrace.h

@@ -9,17 +9,17 @@ GUI_X_LIBS := -lXm -lXt $(shell pkg-config --libs $(GUI_PKGS)) -lX11
 
 GUI_CORE_SRCS := gui/model.c gui/model_csv.c gui/model_an.c gui/model_compare.c gui/model_matrix.c gui/plot.c gui/plot_chart.c \
                  gui/plot_out.c gui/teach.c gui/view.c gui/view_curves.c gui/view_seq.c \
-                 gui/view_matrix.c gui/view_teach.c gui/timeline.c
+                 gui/view_matrix.c gui/view_teach.c gui/timeline.c gui/sites.c
 GUI_X_SRCS    := gui/xscalegraph.c gui/xsg_app.c gui/xsg_actions.c gui/xsg_live.c \
                  gui/win_plot.c gui/win_teach.c gui/win_help.c gui/win_timeline.c \
-                 gui/win_runs.c gui/xsg_screen.c gui/win_matrix.c
+                 gui/win_runs.c gui/xsg_screen.c gui/win_sites.c gui/win_matrix.c
 GUI_CORE_LIB  := $(OBJ)/gui/libxsg.a
 
 PROGRAMS += $(BIN)/xscalegraph
 TESTS    += $(B)/tests/gui/test_model $(B)/tests/gui/test_teach $(B)/tests/gui/test_plot \
             $(B)/tests/gui/test_timeline $(B)/tests/gui/test_matrix \
             gui/tests/test-xvfb.sh gui/tests/test-xvfb-curves.sh gui/tests/test-xvfb-chrome.sh \
-            gui/tests/test-xvfb-layout.sh gui/tests/test-xvfb-matrix.sh
+            gui/tests/test-xvfb-layout.sh gui/tests/test-xvfb-sites.sh gui/tests/test-xvfb-matrix.sh
 
 $(GUI_CORE_LIB): $(GUI_CORE_SRCS:%.c=$(OBJ)/%.o)
 	@mkdir -p $(@D)
@@ -34,6 +34,9 @@ $(B)/tests/gui/%: $(OBJ)/gui/tests/%.o $(GUI_CORE_LIB) $(GUI_AN_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $(filter %.o,$^) $(GUI_CORE_LIB) $(GUI_AN_LIBS) -lcmocka \
 	  $(GUI_CORE_LIBS)
+
+# The call sites window's test plays on a synthetic store written by the analyzer's an_mksites.
+gui/tests/test-xvfb-sites.sh: $(BIN)/xscalegraph $(B)/tests/analyzer/an_mksites
 
 # The manual's pictures (docs/gui.md): every window on a 1366x768 Xvfb screen, shot by the layout
 # test on an experiment it makes, copied to docs/pictures/; each must stay under 150 KB.

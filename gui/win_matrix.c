@@ -232,7 +232,8 @@ int win_matrix_select(struct xsg_app *app, int exp, int n, int n2)
 	status_values(cell, msg, sizeof(msg));
 	xsg_status(app, "cell %d -> %d%s%s: %s; %d run(s) behind it", n, n2, exp ? " of " : "",
 		   exp ? view_matrix_exp_name(&app->model, exp) : "", msg, wm.n_runs);
-	/* hook point: the call-site pane follows a cell of the experiment opened (exp 0) here */
+	if (exp == 0)   /* the call-site pane reads the experiment opened: its cell's points */
+		xsg_sites_focus(app, -1, NULL, n, n2, 0);
 	if (app->plots[VIEW_MATRIX])
 		win_plot_redraw(app->plots[VIEW_MATRIX]);
 	return 0;

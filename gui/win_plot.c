@@ -11,6 +11,7 @@
  * window answers clicks with the runs behind the cell.
  */
 #include "xsg.h"
+#include "sites.h"
 
 #include <Xm/Xm.h>
 #include <Xm/DrawingA.h>
@@ -163,7 +164,11 @@ static void input_cb(Widget w, XtPointer client, XtPointer call)
 		return;
 	if (wp->id != VIEW_MATRIX) {
 		/* a click reads the point under it out, as hovering does */
-		hover_at(wp, cbs->event->xbutton.x, cbs->event->xbutton.y, 1);
+		const struct plot_hit *h = hover_at(wp, cbs->event->xbutton.x, cbs->event->xbutton.y, 1);
+		int me = view_chosen_method(&wp->app->model, VIEW_SOURCES);
+		if (wp->id == VIEW_SOURCES && me >= 0)   /* the call sites of that source and point */
+			xsg_sites_focus(wp->app, h ? sites_source_find(h->series) : -1,
+					wp->app->model.methods[me].name, h ? (int)h->x : 0, 0, 0);
 		return;
 	}
 	win_matrix_click(wp->app, cbs->event->xbutton.x, cbs->event->xbutton.y);

@@ -308,6 +308,8 @@ static int show_readout(struct xsg_app *app, int rc)
 	xsg_status(app, "timeline: %s", app->timeline.readout[0] ? app->timeline.readout :
 		   "no interval there");
 	win_timeline_refresh(app, 0);
+	if (app->timeline.run)   /* the call sites pane follows the selected interval */
+		xsg_sites_focus(app, -1, NULL, 0, 0, app->timeline.run_id ? app->timeline.run_id : -1);
 	return rc == -ENOENT ? 0 : rc;
 }
 

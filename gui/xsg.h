@@ -164,6 +164,22 @@ int xsg_cmd_run_select(struct xsg_app *app, const char *arg);
  * takes at most 90 % of the screen. */
 void xsg_fit_screen(struct xsg_app *app, enum view_id id, int *w, int *h);
 
+/* win_sites.c: the call sites behind a latency source (sites.h). Other windows move its focus
+ * with xsg_sites_focus: source a model_metric (-1: keep; a source not split by site is kept
+ * too); then run_id != 0: the timeline's run (-1 a bare trace) with its selected interval, if
+ * any; else n2 > 0: the matrix cell (n, n2)'s points; else method: that point at N = n (0: its
+ * largest N). Updates the window when it is open; else only remembers. */
+void xsg_sites_focus(struct xsg_app *app, int source, const char *method, int n, int n2,
+		     long long run_id);
+int win_sites_open(struct xsg_app *app);
+Widget win_sites_shell(void);
+int xsg_cmd_sites_source(struct xsg_app *app, const char *arg);
+int xsg_cmd_sites_point(struct xsg_app *app, const char *arg);
+int xsg_cmd_sites_cell(struct xsg_app *app, const char *arg);
+int xsg_cmd_sites_run(struct xsg_app *app, const char *arg);
+int xsg_cmd_sites_export(struct xsg_app *app, const char *arg);
+int xsg_cmd_sites_resize(struct xsg_app *app, const char *arg);
+
 /* win_help.c: the metrics explained, with formulas; a search field and a Close button. */
 Widget win_help_open(struct xsg_app *app);
 extern const char xsg_help_text[];

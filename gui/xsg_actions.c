@@ -40,6 +40,8 @@ static int cmd_open(struct xsg_app *app, const char *arg)
 {
 	if (strcmp(arg, "timeline") == 0)
 		return win_timeline_open(app);
+	if (strcmp(arg, "sites") == 0)
+		return win_sites_open(app);
 	if (xsg_open(app, arg) < 0) {
 		xsg_status(app, "open: no window called \"%s\"", arg);
 		return -ENOENT;
@@ -720,7 +722,7 @@ static int cmd_touch(struct xsg_app *app, const char *arg)
 
 static const struct command commands[] = {
 	{ "open", "WINDOW", "open or raise a window: browser profile patterns time latency "
-	  "sources parallelism matrix timeline teach help", cmd_open },
+	  "sources parallelism matrix timeline sites teach help", cmd_open },
 	{ "close", "[WINDOW]", "close a window (default: the current one)", cmd_close },
 	{ "reload", NULL, "read the experiment again", cmd_reload },
 	{ "poll", NULL, "reload if the store changed (the live monitor does this every second)", cmd_poll },
@@ -745,6 +747,12 @@ static const struct command commands[] = {
 	{ "timeline-pan", "FRACTION", "pan the timeline by a fraction of its width (negative: earlier)", xsg_cmd_timeline_pan },
 	{ "timeline-click", "X,Y", "click the timeline's drawing at pixel X,Y (readout)", xsg_cmd_timeline_click },
 	{ "timeline-select", "THREAD,T", "select the interval of lane THREAD at T seconds (readout)", xsg_cmd_timeline_select },
+	{ "sites-source", "SOURCE", "call sites window: show the sites of SOURCE (IT_barrier ... PT_thread)", xsg_cmd_sites_source },
+	{ "sites-point", "METHOD[,N]", "call sites window: the sites at METHOD's point N (default: its largest N)", xsg_cmd_sites_point },
+	{ "sites-cell", "N,N2", "call sites window: the sites at a matrix cell's points", xsg_cmd_sites_cell },
+	{ "sites-run", NULL, "call sites window: the timeline's run (its selected interval, if any)", xsg_cmd_sites_run },
+	{ "sites-export", "PATH", "call sites window: write its list to a text file", xsg_cmd_sites_export },
+	{ "sites-resize", "WxH", "call sites window: resize it", xsg_cmd_sites_resize },
 	{ "help-find", "TEXT", "find the next TEXT in the help, select it and say its line", xsg_cmd_help_find },
 	{ "teach-set", "KEY=VALUE", "set a teaching parameter (t_serial t_work c beta e_target "
 	  "t_bound mem n_max growth model)", cmd_teach_set },

@@ -32,6 +32,7 @@ static String fallback_resources[] = {
 	"*rt*fontSize: 10",
 	"*helpText.renderTable: mono",
 	"*runList.renderTable: mono",
+	"*sitesList.renderTable: mono",
 	"*mono*fontType: FONT_IS_XFT",
 	"*mono*fontName: DejaVu Sans Mono",
 	"*mono*fontSize: 10",
@@ -72,6 +73,7 @@ static const struct menu_item view_menu[] = {
 	{ "7 Parallelism", 'P', "Ctrl<Key>7", "Ctrl+7", "open:parallelism" },
 	{ "8 Scalability matrix", 'M', "Ctrl<Key>8", "Ctrl+8", "open:matrix" },
 	{ "9 Run timeline (selected run)", 'R', "Ctrl<Key>9", "Ctrl+9", "open:timeline" },
+	{ "Call sites (where in the code)", 'C', NULL, NULL, "open:sites" },
 	{ "11 Teaching model", 'g', "Ctrl<Key>0", "Ctrl+0", "open:teach" },
 	{ NULL, 0, NULL, NULL, NULL },
 	{ "Show all methods", 'a', NULL, NULL, "methods-all" },
@@ -270,6 +272,8 @@ Widget xsg_window(struct xsg_app *app, const char *name)
 		return app->help_shell;
 	if (strcmp(name, "teach") == 0)
 		return app->teach_win ? win_teach_shell(app->teach_win) : NULL;
+	if (strcmp(name, "sites") == 0)
+		return win_sites_shell();
 	if (!(vd = view_find(name)) || !app->plots[vd - view_get(0)])
 		return NULL;
 	return win_plot_shell(app->plots[vd - view_get(0)]);
