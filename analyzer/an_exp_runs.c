@@ -139,6 +139,34 @@ static long ml1_run(const struct an_exp *e, const struct an_pt *p)
 	return -1;
 }
 
+size_t an_exp_t_seq_runs(const struct an_exp *e, const struct an_point *o, int64_t *ids,
+			 size_t max)
+{
+	/* the choice an_exp_point_opts made, read back from the point: same picks, same filter
+	 * as runs_median */
+	int (*pick)(const struct an_exp_run *) = NULL;
+	int wall = !strcmp(o->t_basis, "wall");
+	size_t n = 0;
+	if (!strcmp(o->t_basis, "runner"))
+		return 0;
+	if (!strcmp(o->t_seq_source, "sequential"))
+		pick = wall ? is_seq : is_seq_traced;
+	else if (!strcmp(o->t_seq_source, "n1"))
+		pick = is_n1_traced;
+	else
+		return 0;
+	for (size_t i = 0; i < e->n_runs; i++) {
+		const struct an_exp_run *x = &e->runs[i];
+		double t = wall ? x->t_wall_s : x->t_para_s;
+		if (!x->ok || strcmp(x->sizes, o->sizes) || !pick(x) || isnan(t) || t <= 0)
+			continue;
+		if (n < max)
+			ids[n] = x->id;
+		n++;
+	}
+	return n;
+}
+
 void an_exp_point_opts(struct an_exp *e, struct an_pt *p)
 {
 	struct an_point *o = &p->pub;

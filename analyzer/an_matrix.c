@@ -1,19 +1,23 @@
 /*
  * an_matrix.c — experiment-level views built from the points' repetition medians: curves vs N,
  * p_x (the N of smallest T_para under fixed size, (1)), and the upper-triangular scalability
- * matrix of Fig. 14 with time-bound / E-conserved / memory-bound in each cell:
+ * matrix of Fig. 14 with time-bound / E-conserved / memory-bound in each cell, each value
+ * Def. 6's
  *
- *   time-bound (12)     scale = (1 - E) / (1 - E')    (isospeed reading (13): E / E')
- *   E-conserved (4)     scale = L(W,N) / L(W',N')
- *   memory-bound (14)   scale = L(W,N) / L(W',N')
+ *   scale(N, N') = L(W,N) / L(W',N')
  *
- * with L = T_para (1 - E) (10), the latency that closes the books (it includes U); without T_seq
- * the attributed L = (ML + IT + PT) / N is used and a problem says so. A time-bound cell whose E
- * and E' are both below 0.5 and within 0.1 of each other carries the paper's caveat: (12) and
- * (13) then overestimate scalability.
+ * over the model's points at N and N', with L = T_para (1 - E) (10), the latency that closes the
+ * books (it includes U), on both sides; where one side lacks it (no T_seq) or the two measured
+ * T_seq differently (a traced time and a wall time) both use the attributed L = (ML + IT + PT)
+ * / N. For time-bound this is (12), (1 - E) / (1 - E'), when the search held T_para = T_para';
+ * (12) and the isospeed reading (13) E / E' are kept beside it. A time-bound value whose E and
+ * E' are both low carries the paper's caveat (an_matrix_caveat): it is then near 1 whatever the
+ * latency does. Every cell keeps its operands and the runs behind them (struct an_cell_side),
+ * and an_cell_explain writes them out, so a value can be recomputed from its own readout.
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,6 +26,7 @@
 
 #define CAVEAT_E_LOW   0.5
 #define CAVEAT_E_CLOSE 0.1
+#define CAVEAT_E_FLOOR 0.2
 
 size_t an_exp_curve(const struct an_exp *e, const char *model, const char *method,
 		    enum an_metric m, int *n_out, struct an_fig *y_out, size_t max)
@@ -83,13 +88,27 @@ size_t an_exp_matrix_n(const struct an_exp *e, int *n_out, size_t max)
 	return k;
 }
 
-/* L of a point for the matrix: T_para (1 - E), else the attributed L. */
-static struct an_fig point_latency(const struct an_point *o)
+int an_matrix_caveat(double e, double e2)
 {
-	return o->med[AN_L_E].unavailable ? o->med[AN_L] : o->med[AN_L_E];
+	if (!(e < CAVEAT_E_LOW && e2 < CAVEAT_E_LOW))
+		return 0;
+	/* "low and close" (§6.4); both below CAVEAT_E_FLOOR is close enough: L <= T_para bounds
+	 * the value below by 1 - E, so it reads 0.8 .. 1.25 whatever the latency does */
+	return fabs(e - e2) < CAVEAT_E_CLOSE || (e < CAVEAT_E_FLOOR && e2 < CAVEAT_E_FLOOR);
 }
 
-static struct an_fig ratio(struct an_exp *e, struct an_fig a, struct an_fig b)
+/* The L both sides of a value use: T_para (1 - E) when both have it from T_seq measured the same
+ * way (both traced, or both wall-clock times), else the attributed L, which the traces give
+ * alike; a ratio of one kind over the other would measure the difference of the two. */
+static enum an_metric common_latency(const struct an_point *a, const struct an_point *b)
+{
+	if (!a->med[AN_L_E].unavailable && !b->med[AN_L_E].unavailable &&
+	    !strcmp(a->t_basis, b->t_basis))
+		return AN_L_E;
+	return AN_L;
+}
+
+static struct an_fig ratio(struct an_fig a, struct an_fig b)
 {
 	if (a.unavailable)
 		return a;
@@ -98,6 +117,29 @@ static struct an_fig ratio(struct an_exp *e, struct an_fig a, struct an_fig b)
 	if (b.value == 0)
 		return an_fig_na("the latency at N' is zero");
 	return an_fig_val(a.value / b.value);
+}
+
+static void fill_side(const struct an_exp *e, struct an_cell_side *s, const struct an_point *o,
+		      enum an_metric lm)
+{
+	double t[AN_CELL_MAX_RUNS], med, lo, hi;
+	size_t n = 0;
+
+	s->point = o;
+	s->l = o->med[lm];
+	s->n_t_seq_runs = an_exp_t_seq_runs(e, o, s->t_seq_runs, AN_CELL_MAX_RUNS);
+	s->t_wall = an_fig_na("T_seq is not a wall time");
+	if (strcmp(o->t_basis, "wall") != 0)
+		return;
+	for (int i = 0; i < o->n_reps && n < AN_CELL_MAX_RUNS; i++) {
+		const struct an_exp_run *x = an_exp_run_find(e, o->rep_ids[i]);
+		if (x && !isnan(x->t_wall_s) && x->t_wall_s > 0)
+			t[n++] = x->t_wall_s;
+	}
+	if (n) {
+		an_stats(t, n, &med, &lo, &hi);
+		s->t_wall = an_fig_val(med);
+	}
 }
 
 int an_exp_matrix_cell(const struct an_exp *ce, int n, int n2, struct an_cell *c)
@@ -114,6 +156,7 @@ int an_exp_matrix_cell(const struct an_exp *ce, int n, int n2, struct an_cell *c
 		const struct an_point *a = an_exp_point_find(e, name, NULL, n);
 		const struct an_point *b = an_exp_point_find(e, name, NULL, n2);
 		int any = 0;
+		c->l_metric[m] = AN_L_E;
 		for (size_t i = 0; i < e->n_pts && !any; i++)
 			any = strcmp(e->pts[i].pub.model, name) == 0;
 		if (!any) {
@@ -128,6 +171,19 @@ int an_exp_matrix_cell(const struct an_exp *ce, int n, int n2, struct an_cell *c
 		c->point[m] = a->id;
 		c->point2[m] = b->id;
 		c->off_target[m] = !a->converged || !b->converged;
+		c->l_metric[m] = common_latency(a, b);
+		fill_side(e, &c->side[m][0], a, c->l_metric[m]);
+		fill_side(e, &c->side[m][1], b, c->l_metric[m]);
+		if (m == AN_TIME_BOUND) {
+			struct an_fig E1 = a->med[AN_E], E2 = b->med[AN_E];
+			if (E1.unavailable || E2.unavailable) {
+				c->isospeed = E1.unavailable ? E1 : E2;
+			} else {
+				c->isospeed = E2.value > 0 ? an_fig_val(E1.value / E2.value)
+					      : an_fig_na("E' is zero");
+				c->caveat = an_matrix_caveat(E1.value, E2.value);
+			}
+		}
 		if (n == 1 && a->t_seq_source && strcmp(a->t_seq_source, "n1") == 0) {
 			/* T_seq is this very run: E = 1, L(W,1) = 0, and every ratio would read 0 */
 			c->scale[m] = an_fig_na("L(W,1) = 0: T_seq is the N=1 run itself, so there is "
@@ -137,24 +193,144 @@ int an_exp_matrix_cell(const struct an_exp *ce, int n, int n2, struct an_cell *c
 				c->isospeed = c->scale[m];
 			continue;
 		}
-		if (m == AN_TIME_BOUND) {
-			struct an_fig E1 = a->med[AN_E], E2 = b->med[AN_E];
-			if (E1.unavailable || E2.unavailable) {
-				c->scale[m] = E1.unavailable ? E1 : E2;
-				c->isospeed = c->scale[m];
-				continue;
-			}
-			c->scale[m] = E2.value == 1 ? an_fig_na("E' is 1: no latency at N'")
-				      : an_fig_val((1 - E1.value) / (1 - E2.value));
-			c->isospeed = E2.value > 0 ? an_fig_val(E1.value / E2.value)
-				      : an_fig_na("E' is zero");
-			c->caveat = E1.value < CAVEAT_E_LOW && E2.value < CAVEAT_E_LOW &&
-				    fabs(E1.value - E2.value) < CAVEAT_E_CLOSE;
-		} else {
-			c->scale[m] = ratio(e, point_latency(a), point_latency(b));
-		}
+		/* Def. 6 for every model. Time-bound: (12), (1 - E) / (1 - E'), is this ratio when
+		 * T_para = T_para' = T; a search holds T only to its tolerance, or misses it (~),
+		 * and then (12) would divide latencies under different T */
+		c->scale[m] = ratio(c->side[m][0].l, c->side[m][1].l);
 	}
 	return 0;
+}
+
+/* Appends to buf (len) at *used, as snprintf would. */
+static void put(char *buf, size_t len, size_t *used, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void put(char *buf, size_t len, size_t *used, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(buf + (*used < len ? *used : len), *used < len ? len - *used : 0, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		*used += (size_t)k;
+}
+
+static void put_fig(char *buf, size_t len, size_t *used, const char *name, struct an_fig f,
+		    const char *unit)
+{
+	if (f.unavailable)
+		put(buf, len, used, "%s n/a (%s)", name, f.unavailable);
+	else
+		put(buf, len, used, "%s %.6g%s", name, f.value, unit);
+}
+
+static const char *l_formula(const struct an_cell *c, enum an_model m)
+{
+	if (c->l_metric[m] != AN_L_E)
+		return "(ML + IT + PT) / N";
+	return c->side[m][0].point && !strcmp(c->side[m][0].point->t_basis, "wall")
+	       ? "T (1 - E), T the wall time (T_seq is a wall time)" : "T_para (1 - E)";
+}
+
+static void explain_side(const struct an_cell *c, enum an_model m, int k, char *buf, size_t len,
+			 size_t *used)
+{
+	const struct an_cell_side *s = &c->side[m][k];
+	const struct an_point *o = s->point;
+	put(buf, len, used, "\n  %s=%d: ", k ? "N'" : "N", k ? c->n2 : c->n);
+	if (!o) {
+		put(buf, len, used, "no point");
+		return;
+	}
+	put(buf, len, used, "%s %.6g (%s", k ? "W'" : "W", o->work, o->sizes);
+	if (strcmp(o->method, "") != 0)
+		put(buf, len, used, " along %s", o->method);
+	put(buf, len, used, "), ");
+	put_fig(buf, len, used, "T_para", o->med[AN_T_PARA], " s");
+	if (!s->t_wall.unavailable)
+		put(buf, len, used, " (wall time %.6g s)", s->t_wall.value);
+	put(buf, len, used, ", ");
+	put_fig(buf, len, used, "E", o->med[AN_E], "");
+	put(buf, len, used, ", ");
+	put_fig(buf, len, used, k ? "L'" : "L", s->l, " s");
+	put(buf, len, used, "; run%s", o->n_reps == 1 ? "" : "s");
+	for (int i = 0; i < o->n_reps; i++)
+		put(buf, len, used, "%s%lld", i ? "," : " ", (long long)o->rep_ids[i]);
+	if (!o->n_reps)
+		put(buf, len, used, " none analyzed");
+	if (s->n_t_seq_runs) {
+		put(buf, len, used, ", T_seq from run%s", s->n_t_seq_runs == 1 ? "" : "s");
+		for (size_t i = 0; i < s->n_t_seq_runs && i < AN_CELL_MAX_RUNS; i++)
+			put(buf, len, used, "%s%lld", i ? "," : " ", (long long)s->t_seq_runs[i]);
+		if (s->n_t_seq_runs > AN_CELL_MAX_RUNS)
+			put(buf, len, used, " and %zu more", s->n_t_seq_runs - AN_CELL_MAX_RUNS);
+		put(buf, len, used, " (%s)", !strcmp(o->t_seq_source, "n1") ? "N=1" :
+		    !strcmp(o->t_basis, "wall") ? "sequential, wall time" : "sequential");
+	} else if (!strcmp(o->t_basis, "runner")) {
+		put(buf, len, used, ", T_seq the runner's (no run of it in the store)");
+	}
+	if (!o->converged)
+		put(buf, len, used, "; ~ %s", o->note && *o->note ? o->note : "off target");
+}
+
+int an_cell_explain(const struct an_cell *c, enum an_model m, char *buf, size_t len)
+{
+	size_t used = 0;
+	const struct an_fig *v = &c->scale[m];
+	enum an_metric lm = c->l_metric[m];
+	if (len)
+		buf[0] = '\0';
+	if ((unsigned)m >= AN_N_MODELS)
+		return 0;
+	put(buf, len, &used, "%s  ", an_model_name(m));
+	if (!c->side[m][0].point || !c->side[m][1].point) {
+		put(buf, len, &used, "n/a: %s", v->unavailable ? v->unavailable : "no points");
+		return (int)used;
+	}
+	put(buf, len, &used, "L(W,N) / L(W',N') = ");
+	if (v->unavailable)
+		put(buf, len, &used, "n/a: %s", v->unavailable);
+	else
+		put(buf, len, &used, "%.6g s / %.6g s = %.6g", c->side[m][0].l.value,
+		    c->side[m][1].l.value, v->value);
+	if (!v->unavailable && m == AN_TIME_BOUND && c->caveat)
+		put(buf, len, &used, " *");
+	if (!v->unavailable && c->off_target[m])
+		put(buf, len, &used, " ~");
+	if (!v->unavailable && v->value > 1)
+		put(buf, len, &used, " (above 1: the latency fell from N to N')");
+	put(buf, len, &used, ", L = %s", l_formula(c, m));
+	if (lm == AN_L && !c->side[m][0].point->med[AN_L_E].unavailable &&
+	    !c->side[m][1].point->med[AN_L_E].unavailable)
+		put(buf, len, &used, " (T_seq measured as %s time at N, as %s time at N')",
+		    c->side[m][0].point->t_basis, c->side[m][1].point->t_basis);
+	else if (lm == AN_L)
+		put(buf, len, &used, " (no T_seq at one side)");
+	explain_side(c, m, 0, buf, len, &used);
+	explain_side(c, m, 1, buf, len, &used);
+	if (m == AN_TIME_BOUND && !c->isospeed.unavailable) {
+		const struct an_point *a = c->side[m][0].point, *b = c->side[m][1].point;
+		/* the T of L = T (1 - E) on each side: T_para, or the wall time */
+		const struct an_cell_side *sa = &c->side[m][0], *sb = &c->side[m][1];
+		struct an_fig fa = sa->t_wall.unavailable ? a->med[AN_T_PARA] : sa->t_wall;
+		struct an_fig fb = sb->t_wall.unavailable ? b->med[AN_T_PARA] : sb->t_wall;
+		put(buf, len, &used, "\n  (12) (1 - E) / (1 - E') = %.6g; (13) E / E' = %.6g",
+		    (1 - a->med[AN_E].value) / (1 - b->med[AN_E].value), c->isospeed.value);
+		if (!fa.unavailable && !fb.unavailable && fa.value > 0 &&
+		    fabs(fb.value / fa.value - 1) > 0.02)
+			put(buf, len, &used, "; (12) holds for T' = T, here T' / T = %.4g",
+			    fb.value / fa.value);
+		if (c->caveat)
+			put(buf, len, &used, "\n  * the paper's caveat (6.4): E and E' both low (< %g) and "
+			    "close (within %g, or both < %g): the value is near 1 whatever the "
+			    "latency does, it overestimates scalability", CAVEAT_E_LOW,
+			    CAVEAT_E_CLOSE, CAVEAT_E_FLOOR);
+	}
+	if (!v->unavailable && c->off_target[m])
+		put(buf, len, &used, "\n  ~ off target: the size search missed the model's target at "
+		    "%s; the value pairs the closest sizes it found",
+		    !c->side[m][0].point->converged && !c->side[m][1].point->converged ? "N and N'" :
+		    !c->side[m][0].point->converged ? "N" : "N'");
+	return (int)used;
 }
 
 int an_matrix_store(const struct an_exp *e, struct store *st)

@@ -532,6 +532,12 @@ int an_report_exp_json(FILE *f, const struct an_exp *e, unsigned flags)
 				fprintf(f, ", \"%s_points\": [%lld, %lld]",
 					an_model_name((enum an_model)m), (long long)c.point[m],
 					(long long)c.point2[m]);
+				/* the operands: the value is L / L' (an_cell_explain) */
+				fprintf(f, ", \"%s_L\": [", an_model_name((enum an_model)m));
+				js_fig(f, c.side[m][0].point ? c.side[m][0].l : an_fig_na("no point"));
+				fputs(", ", f);
+				js_fig(f, c.side[m][1].point ? c.side[m][1].l : an_fig_na("no point"));
+				fputc(']', f);
 			}
 			fputs(", \"isospeed\": ", f);
 			js_fig(f, c.isospeed);

@@ -529,7 +529,31 @@ static void parallelism_text(FILE *f, const struct an_exp *e)
 	}
 }
 
-static void matrix_text(FILE *f, const struct an_exp *e)
+/* The operands of every value, the lines of xscalegraph's readout (an_cell_explain). */
+static void matrix_operands(FILE *f, const struct an_exp *e, const int *ns, size_t k)
+{
+	char buf[4096];
+	fputs("\nOperands of each value (as xscalegraph's matrix readout shows them):\n", f);
+	for (size_t i = 0; i < k; i++)
+		for (size_t j = i + 1; j < k; j++) {
+			struct an_cell c;
+			if (an_exp_matrix_cell(e, ns[i], ns[j], &c) < 0)
+				continue;
+			fprintf(f, "cell %d -> %d\n", c.n, c.n2);
+			for (int m = 0; m < AN_N_MODELS; m++) {
+				an_cell_explain(&c, (enum an_model)m, buf, sizeof buf);
+				fprintf(f, "  ");
+				for (const char *p = buf; *p; p++)
+					if (*p == '\n')
+						fputs("\n  ", f);
+					else
+						fputc(*p, f);
+				fputc('\n', f);
+			}
+		}
+}
+
+static void matrix_text(FILE *f, const struct an_exp *e, unsigned flags)
 {
 	int ns[64];
 	size_t k = an_exp_matrix_n(e, ns, 64);
@@ -556,21 +580,25 @@ static void matrix_text(FILE *f, const struct an_exp *e)
 			for (int m = 0; m < AN_N_MODELS; m++) {
 				if (c.scale[m].unavailable)
 					snprintf(part[m], sizeof part[m], "-");
-				else
-					snprintf(part[m], sizeof part[m], "%.2f%s", c.scale[m].value,
+				else   /* marks after the value, as xscalegraph draws them */
+					snprintf(part[m], sizeof part[m], "%s%.2f%s%s",
+						 /* above 1 is never read as 1 */
+						 c.scale[m].value > 1 && c.scale[m].value < 1.005 ?
+						 ">" : "", c.scale[m].value,
+						 m == AN_TIME_BOUND && c.caveat ? "*" : "",
 						 c.off_target[m] ? "~" : "");
 				off_target += !c.scale[m].unavailable && c.off_target[m];
 			}
-			snprintf(cell, sizeof cell, "%s%s/%s/%s", c.caveat ? "*" : "", part[0],
-				 part[1], part[2]);
-			caveats += c.caveat;
+			snprintf(cell, sizeof cell, "%s/%s/%s", part[0], part[1], part[2]);
+			caveats += c.caveat && !c.scale[AN_TIME_BOUND].unavailable;
 			fprintf(f, " %20s", cell);
 		}
 		fputc('\n', f);
 	}
 	if (caveats)
 		fprintf(f, "  * time-bound: E and E' are both below 0.5 and within 0.1 of each "
-			"other; (12) and (13) then overestimate scalability (the paper's caveat)\n");
+			"other, or both below 0.2; (12) and (13) then overestimate scalability (the "
+			"paper's caveat): the value is near 1 whatever the latency does\n");
 	if (off_target) {
 		fprintf(f, "  ~ the size search missed the model's target at N or N' (the value pairs "
 			"the closest sizes it found):\n");
@@ -608,6 +636,11 @@ static void matrix_text(FILE *f, const struct an_exp *e)
 	if (e->mem_along[0])
 		fprintf(f, "  memory-bound scales \"%s\" only: a parameter that does not change "
 			"memory (e.g. steps) cannot be scaled by it\n", e->mem_along);
+	if (flags & AN_REPORT_MATRIX_ONLY)
+		matrix_operands(f, e, ns, k);
+	else
+		fputs("  (report --matrix: each value's operands L(W,N), L(W',N') and the runs behind "
+		      "them)\n", f);
 }
 
 /* How T_seq was measured, once per distinct way, with the points that use it. */
@@ -865,7 +898,7 @@ int an_report_exp_text(FILE *f, const struct an_exp *e, unsigned flags)
 		patterns_text(f, e, flags);
 		exp_sites_text(f, e);
 	}
-	matrix_text(f, e);
+	matrix_text(f, e, flags);
 	if (!(flags & AN_REPORT_MATRIX_ONLY)) {
 		const struct an_fig *figs[1024];
 		size_t n = 0;

@@ -396,17 +396,52 @@ size_t an_exp_matrix_n(const struct an_exp *e, int *n_out, size_t max);
 enum an_model { AN_TIME_BOUND, AN_E_CONSERVED, AN_MEMORY_BOUND, AN_N_MODELS };
 const char *an_model_name(enum an_model m);
 
+/* One side of a matrix value: the model's point at N (side 0) or N' (side 1) and the operand
+ * taken from it, with the runs behind it. */
+#define AN_CELL_MAX_RUNS 16
+struct an_cell_side {
+	const struct an_point *point;       /* NULL: the model has no point there (owned by e) */
+	struct an_fig l;                    /* L(W,N): point->med[an_cell.l_metric[model]] */
+	struct an_fig t_wall;               /* median wall time of the repetitions: the T of
+					       L = T (1 - E) when T_seq is a wall time (t_basis
+					       "wall"); unavailable otherwise */
+	size_t n_t_seq_runs;                /* the runs T_seq (in E, hence in L) came from */
+	int64_t t_seq_runs[AN_CELL_MAX_RUNS];
+};
+
 struct an_cell {
 	int n, n2;                          /* N < N' */
-	struct an_fig scale[AN_N_MODELS];   /* L(W,N) / L(W',N') per model */
+	struct an_fig scale[AN_N_MODELS];   /* L(W,N) / L(W',N') per model: exactly
+					       side[m][0].l.value / side[m][1].l.value */
 	struct an_fig isospeed;             /* time-bound case 2 (13): E / E' */
 	int64_t point[AN_N_MODELS], point2[AN_N_MODELS];  /* the two points, 0 when missing */
-	int caveat;                         /* time-bound: E and E' both low and close */
+	int caveat;                         /* time-bound: E and E' both low and close
+					       (an_matrix_caveat) */
 	int off_target[AN_N_MODELS];        /* the search missed the model's target at N or N':
 					       the value pairs the closest sizes it found */
+	/* The operands (docs/analyzer.md "Matrix"): the L both sides use, AN_L_E = T_para (1 - E)
+	 * where both sides have it from T_seq measured the same way, else AN_L = (ML + IT + PT)/N,
+	 * so that a ratio never divides two kinds of latency */
+	enum an_metric l_metric[AN_N_MODELS];
+	struct an_cell_side side[AN_N_MODELS][2];
 };
 /* Fills the cell (N, N2); values unavailable with the reason ("no e-conserved runs at N=8"). */
 int an_exp_matrix_cell(const struct an_exp *e, int n, int n2, struct an_cell *cell);
+/* The paper's caveat (§6.4) on a time-bound value of efficiencies e (at N) and e2 (at N'): 1 when
+ * both are below 0.5 and within 0.1 of each other, or both below 0.2 (the value then lies in
+ * [1 - e, 1 / (1 - e2)], inside [0.8, 1.25], whatever the latency does). */
+int an_matrix_caveat(double e, double e2);
+/* The readout of value m of cell c, as xscalegraph and `scalegraph report --matrix` print it:
+ * the formula with the operands it divided and the result, then one line per side (W, sizes,
+ * T_para, E, L, the repetitions' and T_seq's run ids), then the flags' meaning. Lines are
+ * separated by '\n'; the numbers have 6 significant digits, enough to recompute the value.
+ * Returns the length snprintf would have written. */
+int an_cell_explain(const struct an_cell *c, enum an_model m, char *buf, size_t len);
+/* The runs T_seq of point o came from (median of their times): traced sequential runs, untraced
+ * ones (wall times), or the N=1 runs at its sizes; none when T_seq is the runner's figure.
+ * Writes up to max ids (in id order), returns how many there are. */
+size_t an_exp_t_seq_runs(const struct an_exp *e, const struct an_point *o, int64_t *ids,
+			 size_t max);
 
 /* ---- Call sites (trace format 1.4; docs/analyzer.md "Call sites") -------------------------- */
 

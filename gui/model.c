@@ -4,6 +4,8 @@
  */
 #include "model.h"
 
+#include "analyzer.h"   /* an_matrix_caveat: one rule for the caveat */
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -244,18 +246,15 @@ static int func_cmp(const void *a, const void *b)
 }
 
 /* The paper (§6.4) shows the time-bound reading overestimates scalability when E and E' are
- * both low and close. [choice] "low" is below 0.5, "close" within 0.1. */
+ * both low and close: for a CSV matrix (values only), the analyzer's rule on the points' E. */
 static int time_bound_caveat(const struct model *m, int n, int n2)
 {
 	const struct model_point *p = model_point_at(m, "time-bound", n);
 	const struct model_point *q = model_point_at(m, "time-bound", n2);
-	double e, e2;
 
 	if (!p || !q || p->fig[MODEL_E].why || q->fig[MODEL_E].why)
 		return 0;
-	e = p->fig[MODEL_E].v;
-	e2 = q->fig[MODEL_E].v;
-	return e < 0.5 && e2 < 0.5 && fabs(e - e2) < 0.1;
+	return an_matrix_caveat(p->fig[MODEL_E].v, q->fig[MODEL_E].v);
 }
 
 int model_is_size_model(const char *name)
@@ -294,7 +293,7 @@ void model_finish(struct model *m)
 	if (m->n_funcs > 1)   /* qsort on a NULL table is undefined even for 0 elements */
 		qsort(m->funcs, m->n_funcs, sizeof(struct model_func), func_cmp);
 	for (i = 0; i < m->n_cells; i++)
-		if (!m->cells[i].caveat)
+		if (!m->cells[i].caveat && !m->cells[i].explain[0])   /* the analyzer's said */
 			m->cells[i].caveat = time_bound_caveat(m, m->cells[i].n, m->cells[i].n2);
 	for (i = 0; i < m->n_methods; i++)
 		px_from_points(&m->methods[i]);

@@ -96,12 +96,28 @@ struct model_run {
 	int seq;      /* a run of the sequential program */
 };
 
+/* A run behind a matrix value (model_matrix.c), for the readout's list of runs. */
+#define MODEL_CELL_MAX_RUNS 48
+struct model_cell_run {
+	long long id;                    /* the store's run id */
+	signed char value;               /* 0 time-bound, 1 E-conserved, 2 memory-bound */
+	signed char side;                /* 0 the point at N, 1 the point at N' */
+	signed char t_seq;               /* 1 a run T_seq came from, 0 a repetition */
+};
+
 struct model_cell {
 	int n, n2;                       /* N < N' */
 	struct model_fig time_bound, e_conserved, memory_bound;
 	int caveat;                      /* time-bound E and E' low and close (paper §6.4) */
 	int off_target[3];               /* time-bound, E-conserved, memory-bound: the size
 					    search missed its target at N or N' */
+	/* From an experiment store (NULL and 0 from a CSV experiment, which has values only):
+	 * the analyzer's readout of each value (an_cell_explain: formula, operands, runs, flags;
+	 * interned) and the runs behind the values, in readout order */
+	const char *explain[3];
+	struct model_cell_run runs[MODEL_CELL_MAX_RUNS];
+	int n_runs;
+	int exp;                         /* 0 the experiment opened, k the k-th compared one */
 };
 
 struct model_func {
@@ -199,6 +215,15 @@ int model_strv_add(char ***v, size_t *n, const char *s);
 /* The legend label of method i: its name, prefixed with the experiment's name ("a.exp:fixed")
  * when experiments are compared. */
 void model_method_label(const struct model *m, size_t i, char *buf, size_t len);
+
+/* model_matrix.c — the matrix cells. model_matrix_add fills them from an analyzed experiment
+ * (struct an_exp, analyzer.h), with their readouts; model_matrix_merge copies src's cells as
+ * experiment exp's (compare: the matrix window shows each experiment's side by side). Both
+ * return 0 or -ENOMEM. model_cell_find: the cell (n, n2) of experiment exp, or NULL. */
+struct an_exp;
+int model_matrix_add(struct model *m, const struct an_exp *e);
+int model_matrix_merge(struct model *dst, const struct model *src, int exp);
+const struct model_cell *model_cell_find(const struct model *m, int exp, int n, int n2);
 
 /* Queries. */
 int model_method_find(const struct model *m, const char *name);  /* index or -1 */

@@ -110,31 +110,6 @@ static int add_px(struct model *m, const struct an_exp *e)
 	return 0;
 }
 
-static int add_matrix(struct model *m, const struct an_exp *e)
-{
-	int ns[64];
-	size_t cnt = an_exp_matrix_n(e, ns, 64), i, j;
-	int rc = 0;
-
-	for (i = 0; i < cnt && rc == 0; i++)
-		for (j = i + 1; j < cnt && rc == 0; j++) {
-			struct an_cell c;
-			struct model_cell mc;
-			if (an_exp_matrix_cell(e, ns[i], ns[j], &c) < 0)
-				continue;
-			mc.n = c.n;
-			mc.n2 = c.n2;
-			mc.time_bound = fig_of(m, c.scale[AN_TIME_BOUND]);
-			mc.e_conserved = fig_of(m, c.scale[AN_E_CONSERVED]);
-			mc.memory_bound = fig_of(m, c.scale[AN_MEMORY_BOUND]);
-			mc.caveat = c.caveat;
-			for (int k = 0; k < 3; k++)
-				mc.off_target[k] = c.off_target[k];
-			rc = model_add_cell(m, &mc);
-		}
-	return rc;
-}
-
 /* Profile and patterns of the sequential program per method and size (METRICS.md §4.2.1): the
  * traced sequential run there, else the N=1 run there (an_exp_seq_profile); the profile window
  * shows the first one found and says which run it is. */
@@ -349,7 +324,7 @@ int model_load_store(struct model *m, const char *dir, char *err, size_t err_len
 		goto out;
 	if ((rc = an_exp_open(dir, 0, &e, err, err_len)) < 0)
 		goto out;
-	if ((rc = add_points(m, e)) < 0 || (rc = add_px(m, e)) < 0 || (rc = add_matrix(m, e)) < 0 ||
+	if ((rc = add_points(m, e)) < 0 || (rc = add_px(m, e)) < 0 || (rc = model_matrix_add(m, e)) < 0 ||
 	    (rc = add_sequential(m, e)) < 0)
 		goto out;
 	rc = add_store_tables(m, e, dir, err, err_len);

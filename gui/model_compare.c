@@ -94,7 +94,7 @@ int model_merge(struct model *dst, const struct model *src)
 			d->px_l_e_note = me->px_l_e_note ? model_intern(dst, me->px_l_e_note) : NULL;
 		}
 	}
-	return 0;
+	return model_matrix_merge(dst, src, k);
 }
 
 int model_load_compare(struct model *m, char *const *dirs, size_t n, char *err, size_t err_len)

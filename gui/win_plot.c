@@ -147,52 +147,10 @@ static void resize_cb(Widget w, XtPointer client, XtPointer call)
 		render(wp);
 }
 
-/* The runs behind matrix cell (n, n2): per scaling model, W and T_para at N and N'. */
+/* The matrix window's readout and runs of cell (n, n2) of the experiment opened (win_matrix.c). */
 int win_plot_matrix_select(struct win_plot *wp, int n, int n2)
 {
-	static const char *const models[] = { "time-bound", "e-conserved", "memory-bound" };
-	struct xsg_app *app = wp->app;
-	int ns[64], i = -1, j = -1, k;
-	size_t c, cnt = view_matrix_ns(&app->model, ns, 64);
-	char msg[1024], wbuf[2][32], tbuf[2][32];
-	size_t len = 0;
-
-	for (c = 0; c < cnt; c++) {
-		if (ns[c] == n)
-			i = (int)c;
-		if (ns[c] == n2)
-			j = (int)c;
-	}
-	if (i < 0 || j < 0 || i >= j)
-		return -ENOENT;
-	app->vctx.mat_sel_i = i;
-	app->vctx.mat_sel_j = j;
-	len += (size_t)snprintf(msg + len, sizeof(msg) - len, "cell %d -> %d:", n, n2);
-	for (k = 0; k < 3 && len < sizeof(msg); k++) {
-		const struct model_point *a = model_point_at(&app->model, models[k], n);
-		const struct model_point *b = model_point_at(&app->model, models[k], n2);
-		if (!a || !b) {
-			len += (size_t)snprintf(msg + len, sizeof(msg) - len, "  %s: no runs at %s;",
-						models[k], a ? "N'" : "N");
-			continue;
-		}
-		plot_format_si(wbuf[0], sizeof(wbuf[0]), a->w);
-		plot_format_si(wbuf[1], sizeof(wbuf[1]), b->w);
-		if (a->fig[MODEL_T_PARA].why)
-			snprintf(tbuf[0], sizeof(tbuf[0]), "n/a");
-		else
-			plot_format_seconds(tbuf[0], sizeof(tbuf[0]), a->fig[MODEL_T_PARA].v);
-		if (b->fig[MODEL_T_PARA].why)
-			snprintf(tbuf[1], sizeof(tbuf[1]), "n/a");
-		else
-			plot_format_seconds(tbuf[1], sizeof(tbuf[1]), b->fig[MODEL_T_PARA].v);
-		len += (size_t)snprintf(msg + len, sizeof(msg) - len, "  %s: W=%s (%s) vs W=%s (%s);",
-					models[k], wbuf[0], tbuf[0], wbuf[1], tbuf[1]);
-	}
-	xsg_status(app, "%s", msg);
-	xsg_sites_focus(app, -1, NULL, n, n2, 0);   /* the call sites of the cell's points */
-	win_plot_redraw(wp);
-	return 0;
+	return win_matrix_select(wp->app, 0, n, n2);
 }
 
 static const struct plot_hit *hover_at(struct win_plot *wp, int x, int y, int force);
@@ -201,8 +159,6 @@ static void input_cb(Widget w, XtPointer client, XtPointer call)
 {
 	struct win_plot *wp = client;
 	XmDrawingAreaCallbackStruct *cbs = call;
-	int ns[64], i, j;
-	size_t cnt;
 
 	if (!cbs->event || cbs->event->type != ButtonPress)
 		return;
@@ -215,14 +171,7 @@ static void input_cb(Widget w, XtPointer client, XtPointer call)
 					wp->app->model.methods[me].name, h ? (int)h->x : 0, 0, 0);
 		return;
 	}
-	if (!view_matrix_hit(&wp->app->vctx, wp->pw, wp->ph, cbs->event->xbutton.x,
-			     cbs->event->xbutton.y, &i, &j)) {
-		xsg_status(wp->app, "no matrix cell there");
-		return;
-	}
-	cnt = view_matrix_ns(&wp->app->model, ns, 64);
-	if ((size_t)j < cnt)
-		win_plot_matrix_select(wp, ns[i], ns[j]);
+	win_matrix_click(wp->app, cbs->event->xbutton.x, cbs->event->xbutton.y);
 }
 
 /* Value on hover: the status line gives the point nearest the pointer (within 10 px), or the
@@ -543,6 +492,8 @@ struct win_plot *win_plot_create(struct xsg_app *app, enum view_id id, Widget pa
 	XtOverrideTranslations(wp->da, XtParseTranslationTable(plot_keys));
 	XtAddCallback(wp->da, XmNexposeCallback, expose_cb, wp);
 	XtAddCallback(wp->da, XmNresizeCallback, resize_cb, wp);
+	if (id == VIEW_MATRIX)
+		win_matrix_attach(app, wp->form, wp->da);
 	if (id == VIEW_TIMELINE)
 		win_timeline_attach(app, wp->da);
 	else

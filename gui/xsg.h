@@ -146,6 +146,18 @@ int xsg_cmd_sources_method(struct xsg_app *app, const char *arg);
 int xsg_cmd_parallelism_method(struct xsg_app *app, const char *arg);
 int xsg_cmd_toggles(struct xsg_app *app, const char *arg);
 
+/* win_matrix.c: window 8's readout of the selected cell and its runs (under the drawing),
+ * hover and clicks on the drawing, and its commands. */
+void win_matrix_attach(struct xsg_app *app, Widget form, Widget da);
+void win_matrix_update(struct xsg_app *app);
+void win_matrix_click(struct xsg_app *app, int x, int y);
+/* Selects cell (n, n2) of experiment exp (0 the one opened); -ENOENT when it has none. */
+int win_matrix_select(struct xsg_app *app, int exp, int n, int n2);
+int xsg_cmd_matrix_run(struct xsg_app *app, const char *arg);
+int xsg_cmd_matrix_hover(struct xsg_app *app, const char *arg);
+int xsg_cmd_matrix_where(struct xsg_app *app, const char *arg);
+int xsg_cmd_matrix_readout(struct xsg_app *app, const char *arg);
+
 /* win_teach.c: window 11, sliders beside the teaching drawing. */
 struct win_teach *win_teach_open(struct xsg_app *app);
 Widget win_teach_shell(struct win_teach *wt);

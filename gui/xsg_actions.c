@@ -166,13 +166,13 @@ static int cmd_source_hide(struct xsg_app *app, const char *arg)
 
 static int cmd_matrix_select(struct xsg_app *app, const char *arg)
 {
-	int n, n2;
+	int n, n2, exp = 0;
 
-	if (sscanf(arg, "%d,%d", &n, &n2) != 2)
+	if (sscanf(arg, "%d,%d,%d", &n, &n2, &exp) < 2)
 		return -EINVAL;
 	if (xsg_open(app, "matrix") < 0)
 		return -ENOENT;
-	if (win_plot_matrix_select(app->plots[VIEW_MATRIX], n, n2) < 0) {
+	if (win_matrix_select(app, exp, n, n2) < 0) {
 		xsg_status(app, "matrix: no cell %d -> %d", n, n2);
 		return -ENOENT;
 	}
@@ -733,7 +733,11 @@ static const struct command commands[] = {
 	{ "methods-all", NULL, "show every method (compare)", cmd_methods_all },
 	{ "source-show", "SOURCE", "draw a latency source (IT_edge ... U, as its toggle) in window 6", cmd_source_show },
 	{ "source-hide", "SOURCE", "hide a latency source", cmd_source_hide },
-	{ "matrix-select", "N,N2", "select a matrix cell and show the runs behind it", cmd_matrix_select },
+	{ "matrix-select", "N,N2[,EXP]", "select a matrix cell (of compared experiment EXP) and show its operands and runs", cmd_matrix_select },
+	{ "matrix-run", "K", "open the K-th run of the matrix readout's list in the timeline", xsg_cmd_matrix_run },
+	{ "matrix-hover", "X,Y", "the matrix value at pixel X,Y of the drawing: tip and status line", xsg_cmd_matrix_hover },
+	{ "matrix-where", "N,N2,K[,EXP]", "test hook: the pixel where value K of a matrix cell is drawn", xsg_cmd_matrix_where },
+	{ "matrix-readout", "PATH", "test hook: the matrix readout and its run list to a file", xsg_cmd_matrix_readout },
 	{ "sources-method", "METHOD", "the method window 6 draws (Fig. 11: fixed, Fig. 13: e-conserved)", xsg_cmd_sources_method },
 	{ "parallelism-method", "METHOD", "the method window 7 draws (Fig. 12)", xsg_cmd_parallelism_method },
 	{ "hover", "X,Y|K", "the value of the chart point at pixel X,Y (or the K-th point drawn) of the current window, in the status line", xsg_cmd_hover },

@@ -223,7 +223,7 @@ static void test_experiment(void **state)
 	free(buf);
 	/* the paper's caveat beside the starred time-bound value of (4, 8): E 0.3 and 0.25 */
 	buf = report(an_report_exp_text, e, AN_REPORT_MATRIX_ONLY);
-	assert_non_null(strstr(buf, "*0.93/"));
+	assert_non_null(strstr(buf, "0.93*/"));
 	assert_non_null(strstr(buf, "the paper's caveat"));
 	free(buf);
 	/* the terminal table: times with their unit (T_para 2000 ns, T_seq 800 ns), E with 3
@@ -360,8 +360,11 @@ static void add_time_bound(struct store *st, int n, const char *sizes, int64_t r
 /* Matrix marks: a point whose search missed its target marks every value it enters with '~' and
  * the report lists its note. The sequential program is untraced, so E is wall against wall:
  * time-bound at N=1 on w=1: 1500 / 5000 = 0.3; at N=2 and N=4 on w=2: 3000 / (2 * 4000) = 0.375
- * and 3000 / (4 * 4000) = 0.1875; scale(1, 2) = 0.7 / 0.625 = 1.12, scale(2, 4) = 0.625 / 0.8125
- * = 0.769. */
+ * and 3000 / (4 * 4000) = 0.1875; scale = L(W,N) / L(W',N') with L = T (1 - E) on those wall
+ * times: scale(1, 2) = 5000 * 0.7 / (4000 * 0.625) = 1.4 (the N=2 search missed its T: (12),
+ * 0.7 / 0.625 = 1.12, would pretend the same T), scale(2, 4) = 0.625 / 0.8125 = 0.769 (same T
+ * 4000 on both sides, where (12) is the ratio). E 0.3 and 0.375 are low and close: (1, 2) has
+ * the caveat's star; 0.375 and 0.1875 are neither. */
 static void test_matrix_marks(void **state)
 {
 	int64_t seq2;
@@ -379,18 +382,64 @@ static void test_matrix_marks(void **state)
 	struct an_exp *e = open_exp(dir);
 	struct an_cell c;
 	assert_int_equal(an_exp_matrix_cell(e, 1, 2, &c), 0);
-	assert_near(c.scale[AN_TIME_BOUND].value, 0.7 / 0.625);
+	assert_near(c.scale[AN_TIME_BOUND].value, 5000 * 0.7 / (4000 * 0.625));
+	assert_int_equal(c.caveat, 1);
 	assert_int_equal(an_exp_matrix_cell(e, 2, 4, &c), 0);
+	assert_int_equal(c.caveat, 0);
 	assert_near(c.scale[AN_TIME_BOUND].value, (1 - 0.375) / (1 - 0.1875));
 	assert_int_equal(c.off_target[AN_TIME_BOUND], 1);
 	assert_int_equal(c.off_target[AN_E_CONSERVED], 0);
 	char *buf = report(an_report_exp_text, e, AN_REPORT_MATRIX_ONLY);
-	assert_non_null(strstr(buf, "1.12~/-/-"));
+	assert_non_null(strstr(buf, "1.40*~/-/-"));
 	assert_non_null(strstr(buf, "0.77~/-/-"));
 	assert_non_null(strstr(buf, "time-bound N=2: closest T_para = 0.9 us"));
+	/* the readout of (1, 2) under the matrix: what the GUI shows for the cell */
+	assert_non_null(strstr(buf, "\ncell 1 -> 2\n  time-bound  L(W,N) / L(W',N') = 3.5e-06 s / "
+				    "2.5e-06 s = 1.4 * ~ (above 1: the latency fell from N to N'), "
+				    "L = T (1 - E), T the wall time (T_seq is a wall time)\n"));
 	free(buf);
+	/* the operands of (1, 2): L = T (1 - E) on wall times on both sides; the repetition, and
+	 * the two untraced sequential runs at w=1 (build_seq_store's and this test's) for T_seq */
+	assert_int_equal(an_exp_matrix_cell(e, 1, 2, &c), 0);
+	assert_int_equal(c.l_metric[AN_TIME_BOUND], AN_L_E);
+	assert_near(c.side[AN_TIME_BOUND][0].l.value, 3500e-9);
+	assert_near(c.side[AN_TIME_BOUND][1].l.value, 2500e-9);
+	assert_near(c.scale[AN_TIME_BOUND].value,
+		    c.side[AN_TIME_BOUND][0].l.value / c.side[AN_TIME_BOUND][1].l.value);
+	assert_int_equal(c.side[AN_TIME_BOUND][0].point->rep_ids[0], r1);
+	assert_int_equal(c.side[AN_TIME_BOUND][1].point->rep_ids[0], r2);
+	assert_int_equal(c.side[AN_TIME_BOUND][0].n_t_seq_runs, 2);
+	assert_true(c.side[AN_TIME_BOUND][0].t_seq_runs[0] == s1 ||
+		    c.side[AN_TIME_BOUND][0].t_seq_runs[1] == s1);
+	assert_int_equal(c.side[AN_TIME_BOUND][1].n_t_seq_runs, 1);
+	assert_int_equal(c.side[AN_TIME_BOUND][1].t_seq_runs[0], seq2);
+	char text[4096], want[256];
+	an_cell_explain(&c, AN_TIME_BOUND, text, sizeof text);
+	snprintf(want, sizeof want, "\n  N'=2: W' 100 (w=2 along fixed), T_para 6e-07 s (wall time "
+		 "4e-06 s), E 0.375, L' 2.5e-06 s; run %lld, T_seq from run %lld (sequential, wall "
+		 "time); ~ closest T_para = 0.9 us\n", (long long)r2, (long long)seq2);
+	if (!strstr(text, want))
+		fail_msg("readout:\n%s\nwanted:%s", text, want);
+	assert_non_null(strstr(text, "\n  (12) (1 - E) / (1 - E') = 1.12; (13) E / E' = 0.8; (12) "
+				     "holds for T' = T, here T' / T = 0.8\n"));   /* wall 4000 / 5000 */
+	assert_non_null(strstr(text, "\n  * the paper's caveat"));
+	assert_non_null(strstr(text, "\n  ~ off target: the size search missed the model's target "
+				     "at N'"));
 	an_exp_free(e);
 	syn_rmtree(dir);
+}
+
+/* The caveat's rule (§6.4): both E below 0.5 and within 0.1, or both below 0.2 (then the
+ * time-bound value lies in [1 - E, 1 / (1 - E')], inside [0.8, 1.25], whatever the latency
+ * does: the demo of issue 15 had E 0.15 at N=1 against 0.009 at N=2, unstarred before). */
+static void test_matrix_caveat_rule(void **state)
+{
+	assert_int_equal(an_matrix_caveat(0.3, 0.25), 1);     /* low and close */
+	assert_int_equal(an_matrix_caveat(0.15, 0.009), 1);   /* both below 0.2 */
+	assert_int_equal(an_matrix_caveat(0.011, 0.0033), 1);
+	assert_int_equal(an_matrix_caveat(0.375, 0.1875), 0); /* low, 0.19 apart, not both < 0.2 */
+	assert_int_equal(an_matrix_caveat(0.8, 0.6), 0);      /* not low */
+	assert_int_equal(an_matrix_caveat(0.55, 0.49), 0);
 }
 
 /* T_seq is measured like T_para: the sequential program has wall times only, so the parallel
@@ -701,6 +750,7 @@ int main(void)
 		cmocka_unit_test(test_t_seq_measured_like_t_para),
 		cmocka_unit_test(test_t_seq_n1),
 		cmocka_unit_test(test_matrix_marks),
+		cmocka_unit_test(test_matrix_caveat_rule),
 		cmocka_unit_test(test_e_from_median_t_para),
 		cmocka_unit_test(test_cached_open),
 		cmocka_unit_test(test_prewarm),
