@@ -510,4 +510,12 @@ struct an_fig an_fig_na(const char *why);
 /* Median (mean of the middle two for an even count), min and max of n available values. */
 void an_stats(const double *v, size_t n, double *med, double *min, double *max);
 
+/* an_sites.c, for the text and JSON reports: each method's an_exp_sites_point with its sites
+ * per source (row i, column k < an_site_n_sources(), at most AN_SITE_SOURCES_MAX), gathered once;
+ * *recorded: some method's point had call sites. NULL when out of memory. */
+#define AN_SITE_SOURCES_MAX 16
+typedef struct an_sites an_sites_row[AN_SITE_SOURCES_MAX];
+an_sites_row *an_exp_sites_table(const struct an_exp *e, int *recorded);
+void an_exp_sites_table_free(const struct an_exp *e, an_sites_row *v);
+
 #endif /* AN_INT_H */

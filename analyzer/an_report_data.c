@@ -246,7 +246,7 @@ static void js_site_sources(FILE *f, const struct an_sites *v, size_t n_src)
 static void js_run_sites(FILE *f, const struct an_run *r)
 {
 	size_t n_src = an_site_n_sources();
-	struct an_sites v[16];
+	an_sites_row v;
 	for (size_t k = 0; k < n_src; k++)
 		if (an_run_sites(r, an_site_source_at(k), &v[k]) < 0)
 			memset(&v[k], 0, sizeof v[k]);
@@ -262,18 +262,10 @@ static void js_run_sites(FILE *f, const struct an_run *r)
 static void js_exp_sites(FILE *f, const struct an_exp *e)
 {
 	size_t n_src = an_site_n_sources(), n_m = an_exp_n_methods(e);
-	struct an_sites(*v)[16] = calloc(n_m ? n_m : 1, sizeof *v);
 	int recorded = 0;
+	an_sites_row *v = an_exp_sites_table(e, &recorded);
 	if (!v)
 		return;
-	for (size_t i = 0; i < n_m; i++) {
-		const struct an_point *o = an_exp_sites_point(e, an_exp_method(e, i));
-		for (size_t k = 0; o && k < n_src; k++) {
-			if (an_exp_point_sites(e, o, an_site_source_at(k), &v[i][k]) < 0)
-				memset(&v[i][k], 0, sizeof v[i][k]);
-			recorded |= v[i][k].recorded;
-		}
-	}
 	fprintf(f, ",\n \"call_sites\": {\"recorded\": %s, \"points\": [",
 		recorded ? "true" : "false");
 	int first = 1;
@@ -295,10 +287,7 @@ static void js_exp_sites(FILE *f, const struct an_exp *e)
 		fputc('}', f);
 	}
 	fputs("]}", f);
-	for (size_t i = 0; i < n_m; i++)
-		for (size_t k = 0; k < n_src; k++)
-			an_sites_free(&v[i][k]);
-	free(v);
+	an_exp_sites_table_free(e, v);
 }
 
 static void js_run_body(FILE *f, const struct an_run *r)

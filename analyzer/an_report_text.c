@@ -367,7 +367,7 @@ static void sites_lines(FILE *f, const char *indent, const struct an_sites *v, s
 static void run_sites_text(FILE *f, const struct an_run *r)
 {
 	size_t n_src = an_site_n_sources();
-	struct an_sites v[16];
+	an_sites_row v;
 	if (!an_run_sites_recorded(r)) {
 		fprintf(f, "\n%s\n", SITES_NOT_RECORDED);
 		return;
@@ -395,18 +395,10 @@ static int recorded_point(const struct an_sites *v, size_t n_src)
 static void exp_sites_text(FILE *f, const struct an_exp *e)
 {
 	size_t n_src = an_site_n_sources(), n_m = an_exp_n_methods(e);
-	struct an_sites(*v)[16] = calloc(n_m ? n_m : 1, sizeof *v);
 	int recorded = 0;
+	an_sites_row *v = an_exp_sites_table(e, &recorded);
 	if (!v)
 		return;
-	for (size_t i = 0; i < n_m; i++) {
-		const struct an_point *o = an_exp_sites_point(e, an_exp_method(e, i));
-		for (size_t k = 0; o && k < n_src; k++) {
-			if (an_exp_point_sites(e, o, an_site_source_at(k), &v[i][k]) < 0)
-				memset(&v[i][k], 0, sizeof v[i][k]);
-			recorded |= v[i][k].recorded;
-		}
-	}
 	if (!recorded) {
 		fprintf(f, "\n%s\n", SITES_NOT_RECORDED);
 	} else {
@@ -426,10 +418,7 @@ static void exp_sites_text(FILE *f, const struct an_exp *e)
 				sites_lines(f, "    ", v[i], n_src);
 		}
 	}
-	for (size_t i = 0; i < n_m; i++)
-		for (size_t k = 0; k < n_src; k++)
-			an_sites_free(&v[i][k]);
-	free(v);
+	an_exp_sites_table_free(e, v);
 }
 
 static const enum an_metric exp_cols[] = {

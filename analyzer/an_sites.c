@@ -39,6 +39,7 @@ static const struct {
 	{ AN_PT_THREAD, CAT_THREAD_P, "create and join" },
 };
 #define N_SRC (sizeof src_tab / sizeof src_tab[0])
+_Static_assert(N_SRC <= AN_SITE_SOURCES_MAX, "an_sites_row holds every source");
 
 size_t an_site_n_sources(void) { return N_SRC; }
 
@@ -480,4 +481,32 @@ int an_exp_point_sites(const struct an_exp *e, const struct an_point *p, enum an
 	}
 	sites_finish(out);
 	return 0;
+}
+
+an_sites_row *an_exp_sites_table(const struct an_exp *e, int *recorded)
+{
+	size_t n_src = an_site_n_sources(), n_m = an_exp_n_methods(e);
+	an_sites_row *v = calloc(n_m ? n_m : 1, sizeof *v);
+	*recorded = 0;
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < n_m; i++) {
+		const struct an_point *o = an_exp_sites_point(e, an_exp_method(e, i));
+		for (size_t k = 0; o && k < n_src; k++) {
+			if (an_exp_point_sites(e, o, an_site_source_at(k), &v[i][k]) < 0)
+				memset(&v[i][k], 0, sizeof v[i][k]);
+			*recorded |= v[i][k].recorded;
+		}
+	}
+	return v;
+}
+
+void an_exp_sites_table_free(const struct an_exp *e, an_sites_row *v)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < an_exp_n_methods(e); i++)
+		for (size_t k = 0; k < an_site_n_sources(); k++)
+			an_sites_free(&v[i][k]);
+	free(v);
 }

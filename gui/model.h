@@ -221,7 +221,11 @@ void model_method_label(const struct model *m, size_t i, char *buf, size_t len);
  * experiment exp's (compare: the matrix window shows each experiment's side by side). Both
  * return 0 or -ENOMEM. model_cell_find: the cell (n, n2) of experiment exp, or NULL. */
 struct an_exp;
+struct an_fig;
 int model_matrix_add(struct model *m, const struct an_exp *e);
+/* model_an.c: an analyzer figure as the model keeps it (its reason interned; NaN is "not
+ * computed"), for every adapter that fills the model from the analyzer. */
+struct model_fig model_fig_from_an(struct model *m, const struct an_fig *f);
 int model_matrix_merge(struct model *dst, const struct model *src, int exp);
 const struct model_cell *model_cell_find(const struct model *m, int exp, int n, int n2);
 

@@ -29,15 +29,20 @@ static void point_name(const struct an_point *p, char *buf, size_t len)
 		snprintf(buf, len, "%s", p->model);
 }
 
-static struct model_fig fig_of(struct model *m, struct an_fig f)
+struct model_fig model_fig_from_an(struct model *m, const struct an_fig *f)
 {
-	struct model_fig r = { f.value, NULL };
+	struct model_fig r = { f->value, NULL };
 
-	if (f.unavailable)
-		r.why = model_intern(m, f.unavailable);
-	else if (isnan(f.value))
+	if (f->unavailable)
+		r.why = model_intern(m, f->unavailable);
+	else if (isnan(f->value))
 		r.why = model_intern(m, "not computed");
 	return r;
+}
+
+static struct model_fig fig_of(struct model *m, struct an_fig f)
+{
+	return model_fig_from_an(m, &f);
 }
 
 /* The analyzer's metric behind each model metric (the CSV columns, an_report_data.c). */

@@ -17,13 +17,7 @@
 
 static struct model_fig fig_of(struct model *m, struct an_fig f)
 {
-	struct model_fig r = { f.value, NULL };
-
-	if (f.unavailable)
-		r.why = model_intern(m, f.unavailable);
-	else if (isnan(f.value))
-		r.why = model_intern(m, "not computed");
-	return r;
+	return model_fig_from_an(m, &f);
 }
 
 static void add_run(struct model_cell *mc, long long id, int value, int side, int t_seq)

@@ -155,19 +155,29 @@ enum col_unit {
 			    * locations and excerpts) */
 };
 
+/* Room to walk input line `line` of the compiled copy (line_walk): a malloc'ed array of *cap
+ * positions, when something was inserted on that line; *b, *e its span in s->text. NULL when
+ * col is 0, nothing was inserted there, or out of memory (the caller leaves the column alone). */
+static struct walk_pos *walk_spliced_line(struct cc_src *s, unsigned long line, unsigned long col,
+					  size_t *b, size_t *e, size_t *cap)
+{
+	size_t first, last;
+	if (col == 0 || !src_line(s, line, b, e) || !line_splices(s, *b, *e, &first, &last))
+		return NULL;
+	*cap = (*e - *b) + 1;
+	for (size_t k = first; k < last; k++)
+		*cap += s->sp[k].ins;
+	return malloc(*cap * sizeof(struct walk_pos));
+}
+
 /* Maps column `col` (in `unit`) on input line `line` of the compiled copy to the user's column
  * (display cells when `display`, else bytes). Returns 0 when nothing was inserted on the line
  * (the column is right as it is). */
 static unsigned long map_col(struct cc_diag *d, struct cc_src *s, unsigned long line,
 			     unsigned long col, enum col_unit unit, int display)
 {
-	size_t b, e, first, last;
-	if (col == 0 || !src_line(s, line, &b, &e) || !line_splices(s, b, e, &first, &last))
-		return 0;
-	size_t cap = (e - b) + 1;
-	for (size_t k = first; k < last; k++)
-		cap += s->sp[k].ins;
-	struct walk_pos *v = malloc(cap * sizeof *v);
+	size_t b, e, cap;
+	struct walk_pos *v = walk_spliced_line(s, line, col, &b, &e, &cap);
 	if (!v)
 		return 0;
 	size_t n = line_walk(s, b, e, unit == COL_DISP_COMPILED, d->tabstop, v, cap);
@@ -480,13 +490,8 @@ static void put_renamed(struct cc_diag *d, const char *p, FILE *out)
  * closing parenthesis counts as inside it. */
 static int in_site_call(struct cc_src *s, unsigned long line, unsigned long col)
 {
-	size_t b, e, first, last;
-	if (col == 0 || !src_line(s, line, &b, &e) || !line_splices(s, b, e, &first, &last))
-		return 0;
-	size_t cap = (e - b) + 1;
-	for (size_t k = first; k < last; k++)
-		cap += s->sp[k].ins;
-	struct walk_pos *v = malloc(cap * sizeof *v);
+	size_t b, e, cap;
+	struct walk_pos *v = walk_spliced_line(s, line, col, &b, &e, &cap);
 	if (!v)
 		return 0;
 	size_t n = line_walk(s, b, e, 0, 8, v, cap), k = col - 1 < n ? col - 1 : n;
