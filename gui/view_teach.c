@@ -139,7 +139,7 @@ static int teach_matrix_draw(cairo_t *cr, struct teach_rect r, const struct teac
 	pm.value_names[0] = "time-bound";
 	pm.value_names[1] = "E-conserved";
 	pm.value_names[2] = "memory-bound";
-	pm.note = "* time-bound suspect (E, E' low and close);  n/a: size unreachable";
+	pm.note = "* time-bound suspect (E, E' both low: near 1 whatever L does);  n/a: size unreachable";
 	pm.sel_i = pm.sel_j = -1;
 	return plot_matrix_draw(cr, rect(r), &pm);
 }
