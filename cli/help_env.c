@@ -96,6 +96,9 @@ static const struct env_var gui_vars[] = {
 			    "as --action does (docs/gui.md)." },
 	{ "SG_GUI_ECHO_STATUS", "set: each status-line message is also printed on stdout (for "
 				"tests)." },
+	{ "XDG_CONFIG_HOME", "File > Open Recent keeps the experiments opened last in "
+			     "$XDG_CONFIG_HOME/scalegraph/recent (an absolute path only; else "
+			     "~/.config/scalegraph/recent under HOME)." },
 	{ NULL, NULL }
 };
 
