@@ -85,7 +85,7 @@ void win_open_recent_fill(struct xsg_app *app)
 		char label[PATH_MAX + 8];
 		Widget b;
 		snprintf(label, sizeof(label), "%zu  %s", k + 1, v[k]);
-		snprintf(cmds[k], sizeof(cmds[k]), "open-recent:%zu", k + 1);
+		snprintf(cmds[k], sizeof(cmds[k]), "open-recent:%u", (unsigned)(k + 1));
 		b = XtVaCreateManagedWidget("recent", xmPushButtonWidgetClass, app->recent_menu, NULL);
 		XmString s = XmStringCreateLocalized(label);
 		XtVaSetValues(b, XmNlabelString, s, NULL);
