@@ -24,7 +24,7 @@ cd "$work" || exit 1
 cp "$src" sitee.c
 if ! "$sgcc" -O2 -Wall -Werror sitee.c -o sitee 2>cc.err || ! cc -O2 -Wall -I"$OLDPWD/$B/include" \
 	-DSG_TRACE sitee.c -o sitee.plain -L"$OLDPWD/$B/lib" -Wl,-rpath,"$OLDPWD/$B/lib" -lsgtrace \
-	-pthread 2>>cc.err; then
+	-pthread ${SG_SAN_FLAGS:-} 2>>cc.err; then
 	echo "FAIL: sites: building sitee.c: $(head -3 cc.err | tr '\n' '|')"
 	exit 1
 fi
