@@ -18,6 +18,7 @@
 
 #include <cairo.h>
 #include <stddef.h>
+#include <stdio.h>
 
 struct plot_rect {
 	double x, y, w, h;
@@ -298,9 +299,21 @@ int plot_timeline_draw(cairo_t *cr, struct plot_rect r, const struct plot_timeli
 
 enum plot_format { PLOT_PNG, PLOT_SVG, PLOT_PDF };
 typedef int (*plot_draw_fn)(cairo_t *cr, double w, double h, void *arg);
-/* Renders fn at w x h into path. The SVG gets <title>title</title> and a <desc> holding every
- * string drawn; the PDF gets a fixed creation date so files are reproducible. On error returns
- * -errno and writes "path: error: ..." into err. */
+/* Renders fn at w x h into the open file f (`label` names it in messages). The SVG gets
+ * <title>title</title> and a <desc> holding every string drawn; the PDF gets a fixed creation
+ * date so files are reproducible. On error returns -errno and writes "label: error: ..." into
+ * err. */
+int plot_render_stream(FILE *f, const char *label, enum plot_format fmt, int w, int h,
+		       const char *title, plot_draw_fn fn, void *arg, char *err, size_t err_len);
+/* The same into a new file made as outfile.h says (a temporary file renamed into place, no link
+ * followed): `name` in directory dirfd (`dir` its path, for messages), or `path`; `replace`: an
+ * existing file of that name is replaced, else the render fails with -EEXIST. plot_render_file
+ * replaces. */
+int plot_render_at(int dirfd, const char *dir, const char *name, int replace,
+		   enum plot_format fmt, int w, int h, const char *title, plot_draw_fn fn,
+		   void *arg, char *err, size_t err_len);
+int plot_render_path(const char *path, int replace, enum plot_format fmt, int w, int h,
+		     const char *title, plot_draw_fn fn, void *arg, char *err, size_t err_len);
 int plot_render_file(const char *path, enum plot_format fmt, int w, int h, const char *title,
 		     plot_draw_fn fn, void *arg, char *err, size_t err_len);
 /* PLOT_PNG/SVG/PDF from the file name's extension, or -EINVAL. */

@@ -3,13 +3,14 @@
  * the drawings share, and the export of every window to PNG/SVG/PDF.
  */
 #include "view.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
 static const struct view_desc views[VIEW_COUNT] = {
 	[VIEW_BROWSER] = { "browser", "Experiment browser", 1, 1000, 760, view_browser_draw },
@@ -250,29 +251,29 @@ static int export_draw(cairo_t *cr, double w, double h, void *arg)
 	return view_draw(a->id, cr, w, h, a->v);
 }
 
-int view_export_all(const char *dir, const struct view_ctx *v, int pdf, char *err, size_t err_len)
+int view_export_all(const char *dir, const struct view_ctx *v, int pdf, int replace, char *err,
+		    size_t err_len)
 {
 	static const char *const ext[] = { "png", "svg", "pdf" };
-	char path[4096];
-	int i, f, rc = 0;
+	char name[64];
+	int i, f, rc = 0, dfd;
 
-	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
-		rc = -errno;
-		snprintf(err, err_len, "%s: error: %s", dir, strerror(errno));
-		goto out;
-	}
+	/* the directory once, as a descriptor: every file is made relative to it */
+	if ((dfd = out_dir_open(dir, OUT_DIR_MODE_SHARED, err, err_len)) < 0)
+		return dfd;
 	for (i = 0; i < VIEW_COUNT; i++) {
 		struct export_arg a = { (enum view_id)i, v };
 		for (f = PLOT_PNG; f <= (pdf ? PLOT_PDF : PLOT_SVG); f++) {
 			char title[256];
-			snprintf(path, sizeof(path), "%s/%s.%s", dir, views[i].name, ext[f]);
+			snprintf(name, sizeof(name), "%s.%s", views[i].name, ext[f]);
 			view_title(title, sizeof(title), v, views[i].title);
-			rc = plot_render_file(path, (enum plot_format)f, views[i].w, views[i].h, title,
-					      export_draw, &a, err, err_len);
+			rc = plot_render_at(dfd, dir, name, replace, (enum plot_format)f, views[i].w,
+					    views[i].h, title, export_draw, &a, err, err_len);
 			if (rc < 0)
 				goto out;
 		}
 	}
 out:
+	close(dfd);
 	return rc;
 }

@@ -61,8 +61,11 @@ const struct view_desc *view_find(const char *name);
 int view_draw(enum view_id id, cairo_t *cr, double w, double h, const struct view_ctx *v);
 
 /* Renders every view to dir/<name>.png and dir/<name>.svg at its default size (and .pdf when
- * pdf is set). Returns 0 or -errno with "path: error: ..." in err. */
-int view_export_all(const char *dir, const struct view_ctx *v, int pdf, char *err, size_t err_len);
+ * pdf is set). dir is created (0755) when missing and refused when it is a link; each file is
+ * made as outfile.h says, replacing one of its name with `replace`, else failing with -EEXIST.
+ * Returns 0 or -errno with "path: error: ..." in err. */
+int view_export_all(const char *dir, const struct view_ctx *v, int pdf, int replace, char *err,
+		    size_t err_len);
 
 /* The sorted distinct N of the matrix cells (at most max); returns the count. */
 size_t view_matrix_ns(const struct model *m, int *ns, size_t max);

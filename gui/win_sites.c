@@ -9,6 +9,7 @@
  */
 #include "xsg.h"
 #include "sites.h"
+#include "outfile.h"
 #include "analyzer.h"
 
 #include <Xm/Xm.h>
@@ -419,19 +420,24 @@ int xsg_cmd_sites_run(struct xsg_app *app, const char *arg)
 
 int xsg_cmd_sites_export(struct xsg_app *app, const char *arg)
 {
-	FILE *f;
+	struct out_file of;
+	char err[4200];
 	int rc;
 
 	view_once(app);
 	refresh(app);
-	if (!(f = fopen(arg, "w"))) {
-		rc = -errno;
-		xsg_status(app, "sites-export: %s: %s", arg, strerror(-rc));
+	if ((rc = out_file_open(&of, arg, OUT_MODE_SHARED, err, sizeof(err))) < 0) {
+		xsg_status(app, "sites-export: %s", err);
 		return rc;
 	}
-	rc = sites_view_write(&ws.v, f);
-	if (fclose(f) != 0 && rc == 0)
-		rc = -errno;
-	xsg_status(app, rc ? "sites-export: %s: write failed" : "sites: list written to %s", arg);
+	if ((rc = sites_view_write(&ws.v, of.f)) < 0) {
+		out_file_abort(&of);
+		xsg_status(app, "sites-export: %s: write failed", arg);
+		return rc;
+	}
+	if ((rc = out_file_commit(&of, 1, err, sizeof(err))) < 0)
+		xsg_status(app, "sites-export: %s", err);
+	else
+		xsg_status(app, "sites: list written to %s", arg);
 	return rc;
 }

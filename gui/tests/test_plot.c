@@ -118,7 +118,7 @@ static void test_export_all_views(void **state)
 	assert_int_equal(load(&m), 0);
 	teach_defaults(&tp);
 	v = (struct view_ctx){ &m, &tp, -1, -1, NULL };
-	if (view_export_all(outdir, &v, 0, err, sizeof(err)) < 0)
+	if (view_export_all(outdir, &v, 0, 1, err, sizeof(err)) < 0)
 		fail_msg("%s", err);
 	for (i = 0; i < VIEW_COUNT; i++) {
 		const struct view_desc *d = view_get((enum view_id)i);
