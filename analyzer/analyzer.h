@@ -345,6 +345,11 @@ const char *an_exp_problem(const struct an_exp *e, size_t i);
 /* The analyzed run with this id (any run of the store with a trace), or NULL. A run whose
  * figures came from the store's cache is read and analyzed here on first use. */
 struct an_run *an_exp_run(const struct an_exp *e, int64_t run_id);
+/* Figure m of run run_id as the experiment holds it (analysed at open, or read from the
+ * store's cache: the figures `scalegraph report STORE/runs/<id>` prints), without reading its
+ * trace; unavailable, with the reason, for a run without figures (failed, running, not used
+ * by any point, not in the store). For the GUI's run list (its tracing cost, docs/gui.md). */
+struct an_fig an_exp_run_fig(const struct an_exp *e, int64_t run_id, enum an_metric m);
 int an_exp_n_cpus(const struct an_exp *e);
 
 /* The run whose profile stands for the sequential program at the sizes of point o (sequential
