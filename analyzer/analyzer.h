@@ -397,6 +397,11 @@ int an_exp_px(const struct an_exp *e, const char *method, int *px, struct an_fig
 
 /* The scalability matrix: distinct N of the model points in increasing order. */
 size_t an_exp_matrix_n(const struct an_exp *e, int *n_out, size_t max);
+/* Why the experiment has no matrix, as `scalegraph report --matrix` and xscalegraph say it: no
+ * scaling-model series at all ("no time-bound, E-conserved or memory-bound series in this
+ * experiment: ...; this store has fixed-size runs of fixed at N = 1, 2, 4"), or its points at
+ * one N only. Writes the sentence into buf and returns 1; 0 (buf "") when there is a matrix. */
+int an_exp_matrix_why(const struct an_exp *e, char *buf, size_t len);
 
 enum an_model { AN_TIME_BOUND, AN_E_CONSERVED, AN_MEMORY_BOUND, AN_N_MODELS };
 const char *an_model_name(enum an_model m);
