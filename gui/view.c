@@ -164,9 +164,12 @@ int view_pool_init(struct view_pool *p, size_t max_series, size_t max_points)
 	p->s = calloc(max_series ? max_series : 1, sizeof(*p->s));
 	p->labels = calloc(max_series ? max_series : 1, sizeof(*p->labels));
 	p->pts = malloc((2 * max_points + 1) * sizeof(double));
+	p->ptext = calloc(2 * max_points + 1, sizeof(*p->ptext));
+	p->notes = calloc(max_points + 1, sizeof(*p->notes));
 	p->cap_s = max_series;
 	p->cap_pts = 2 * max_points;
-	if (!p->s || !p->labels || !p->pts) {
+	p->cap_notes = max_points + 1;
+	if (!p->s || !p->labels || !p->pts || !p->ptext || !p->notes) {
 		view_pool_free(p);
 		return -ENOMEM;
 	}
@@ -178,6 +181,8 @@ void view_pool_free(struct view_pool *p)
 	free(p->s);
 	free(p->labels);
 	free(p->pts);
+	free(p->ptext);
+	free(p->notes);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -199,10 +204,24 @@ struct plot_series *view_pool_series(struct view_pool *p, const char *label, siz
 	s->x = x;
 	s->y = x + n;
 	s->n = n;
+	s->tags = p->ptext + p->used;
+	s->notes = p->ptext + p->used + n;
 	view_series_style(s, p->n_s);
 	p->used += 2 * n;
 	p->n_s++;
 	return s;
+}
+
+void view_pool_point_text(struct view_pool *p, struct plot_series *s, size_t k, const char *tag,
+			  const char *note)
+{
+	if (k >= s->n)
+		return;
+	((const char **)s->tags)[k] = tag;
+	if (note && p->n_notes < p->cap_notes) {
+		snprintf(p->notes[p->n_notes], sizeof(p->notes[0]), "%s", note);
+		((const char **)s->notes)[k] = p->notes[p->n_notes++];
+	}
 }
 
 void view_series_style(struct plot_series *s, size_t k)

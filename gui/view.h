@@ -91,11 +91,19 @@ struct view_pool {
 	double *pts;
 	size_t used, cap_pts;
 	char (*labels)[96];
+	const char **ptext;          /* per point slot of pts: tags (x's slots), notes (y's) */
+	char (*notes)[200];          /* the notes' text */
+	size_t n_notes, cap_notes;
 };
 int view_pool_init(struct view_pool *p, size_t max_series, size_t max_points);
 void view_pool_free(struct view_pool *p);
-/* A new series with room for n points (x and y set to NAN); NULL when the pool is full. */
+/* A new series with room for n points (x and y set to NAN, no tags or notes); NULL when the
+ * pool is full. */
 struct plot_series *view_pool_series(struct view_pool *p, const char *label, size_t n);
+/* Gives point k of series s (the pool's last series or any before it) the tag drawn beside its
+ * marker (a static string, NULL none) and the note its readout adds (copied; NULL none). */
+void view_pool_point_text(struct view_pool *p, struct plot_series *s, size_t k, const char *tag,
+			  const char *note);
 /* Style of the k-th series: palette colour and marker, dashed after the first seven. */
 void view_series_style(struct plot_series *s, size_t k);
 /* Style of method i's series, keyed by its name (view_method_style_index): a method keeps its

@@ -97,6 +97,11 @@ static char *readout_text(const struct model_cell *c)
 		len += (c->explain[k] ? strlen(c->explain[k]) : 0) + 200;
 	if (!(buf = malloc(len)))
 		return NULL;
+	if (!c && wm.app->model.n_cells == 0) {   /* no cell to click: the drawing says why */
+		snprintf(buf, len, "No cell to select: this experiment has no scalability matrix "
+			 "(the reason above, as scalegraph report --matrix gives it).");
+		return buf;
+	}
 	if (!c) {
 		snprintf(buf, len, "Click a cell (or matrix-select:N,N2) to see the operands of its "
 			 "three values and the runs behind them.");
