@@ -756,6 +756,7 @@ static const struct command commands[] = {
 	{ "sites-cell", "N,N2", "call sites window: the sites at a matrix cell's points", xsg_cmd_sites_cell },
 	{ "sites-run", NULL, "call sites window: the timeline's run (its selected interval, if any)", xsg_cmd_sites_run },
 	{ "sites-export", "PATH", "call sites window: write its list to a text file", xsg_cmd_sites_export },
+	{ "sites-chooser", NULL, "test hook: what the call sites window's Point chooser shows, in the status line", xsg_cmd_sites_chooser },
 	{ "sites-resize", "WxH", "call sites window: resize it", xsg_cmd_sites_resize },
 	{ "help-find", "TEXT", "find the next TEXT in the help, select it and say its line", xsg_cmd_help_find },
 	{ "teach-set", "KEY=VALUE", "set a teaching parameter (t_serial t_work c beta e_target "
