@@ -52,8 +52,13 @@ int out_file_open_at(struct out_file *of, int dirfd, const char *dir, const char
 
 	memset(of, 0, sizeof(*of));
 	of->dirfd = dirfd;
-	snprintf(of->path, sizeof(of->path), "%s%s%s", dir && strcmp(dir, ".") ? dir : "",
-		 dir && strcmp(dir, ".") ? "/" : "", name);
+	{
+		/* "name" in ".", "dir/name", "/name" */
+		int bare = !dir || !*dir || !strcmp(dir, ".");
+		int slash = !bare && dir[strlen(dir) - 1] == '/';
+		snprintf(of->path, sizeof(of->path), "%s%s%s", bare ? "" : dir,
+			 bare || slash ? "" : "/", name);
+	}
 	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, "..") ||
 	    strlen(name) >= sizeof(of->name) - 16) {
 		snprintf(err, err_len, "%s: error: not a file name", of->path);

@@ -129,7 +129,8 @@ static void cost_note(char *buf, size_t len, const struct model *m, int only)
 	if (n <= 0)
 		return;
 	plot_note_add(buf, len, "", "\n", item);
-	plot_note_add(buf, len, "", "\n", "  its latency sources hold that much of the library's own time");
+	plot_note_add(buf, len, "", "\n",
+		      "  its latency sources hold that much of the library's own time");
 }
 
 /* The method whose p_x is marked in experiment `exp` (0: the one opened, k: the k-th compared):

@@ -117,7 +117,8 @@ static double compact_table(cairo_t *cr, double w, double y, const struct plot_t
 
 /* The points of method me that `scalegraph report` flags: "! N=2; oversub N=4,8" ("!": the
  * tracing cost above the report's mark; "oversub": N above the CPUs), "-" for none. */
-static void report_marks(char *buf, size_t len, const struct model *m, const struct model_method *me)
+static void report_marks(char *buf, size_t len, const struct model *m,
+			 const struct model_method *me)
 {
 	char ns[CELL];
 	size_t j, n = 0, k;
@@ -206,20 +207,21 @@ int view_browser_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 		tbuf_set(&tt, i, 7, "%s", marks);
 	}
 	/* the runs not ok (failed, interrupted) first, then those in progress (running, pending) */
-	for (pass = 0, j = 0; pass < 2; pass++)
-	for (r = 0; r < m->n_runs; r++) {
-		const struct model_run *ru = &m->runs[r];
-		int going = ru->status == MODEL_RUN_RUNNING || ru->status == MODEL_RUN_PENDING;
-		if (ru->status == MODEL_RUN_OK || going != pass)
-			continue;
-		n_going += going;
-		tbuf_set(&ft, j, 0, "%s", ru->method);
-		tbuf_set(&ft, j, 1, "%d", ru->n);
-		tbuf_set(&ft, j, 2, "%d", ru->rep);
-		tbuf_set(&ft, j, 3, "%s", ru->sizes[0] ? ru->sizes : "-");
-		tbuf_set(&ft, j, 4, "%s", model_run_status_name(ru->status));
-		tbuf_set(&ft, j, 5, "%s", ru->reason[0] ? ru->reason : "-");
-		j++;
+	for (pass = 0, j = 0; pass < 2; pass++) {
+		for (r = 0; r < m->n_runs; r++) {
+			const struct model_run *ru = &m->runs[r];
+			int going = ru->status == MODEL_RUN_RUNNING || ru->status == MODEL_RUN_PENDING;
+			if (ru->status == MODEL_RUN_OK || going != pass)
+				continue;
+			n_going += (size_t)going;
+			tbuf_set(&ft, j, 0, "%s", ru->method);
+			tbuf_set(&ft, j, 1, "%d", ru->n);
+			tbuf_set(&ft, j, 2, "%d", ru->rep);
+			tbuf_set(&ft, j, 3, "%s", ru->sizes[0] ? ru->sizes : "-");
+			tbuf_set(&ft, j, 4, "%s", model_run_status_name(ru->status));
+			tbuf_set(&ft, j, 5, "%s", ru->reason[0] ? ru->reason : "-");
+			j++;
+		}
 	}
 	/* a run in progress is neither ok nor failed: the table says which it holds */
 	snprintf(runs_title, sizeof(runs_title), "%s", n_going == 0 ? "Runs not ok" :

@@ -94,7 +94,8 @@ static void run_flags_text(char *buf, size_t len, const struct model *m, const s
 	buf[0] = '\0';
 	if (!r->trace_share.why && !r->trace_cost.why && m->cost_mark > 0) {
 		plot_format_seconds(c, sizeof(c), r->trace_cost.v);
-		n = snprintf(buf, len, "\ntracing cost: %.1f %% of N\xc2\xb7T_para (%s)", 100 * r->trace_share.v, c);
+		n = snprintf(buf, len, "\ntracing cost: %.1f %% of N\xc2\xb7T_para (%s)",
+			     100 * r->trace_share.v, c);
 		if (r->cost_marked && n >= 0 && (size_t)n < len)
 			n += snprintf(buf + n, len - (size_t)n, ": above %.0f %%, the latency sources "
 				      "hold that much of the library's own time (report: ! on its "
@@ -221,7 +222,8 @@ static void fill(struct xsg_app *app)
 			plot_format_seconds(tbuf, sizeof(tbuf), r->t_s);
 		/* the report's marks beside N (what they are about), where a narrow window shows
 		 * them */
-		snprintf(line, sizeof(line), "run %-4lld %-*s %-3s N=%-3d %-*s%sW=%-6s %-*s rep %-2d %-11s %9s%s%s",
+		snprintf(line, sizeof(line),
+			 "run %-4lld %-*s %-3s N=%-3d %-*s%sW=%-6s %-*s rep %-2d %-11s %9s%s%s",
 			 r->id, w_method, r->method, r->seq ? "seq" : "", r->n, w_marks, run_marks(m, r),
 			 w_marks ? " " : "", wbuf, w_sizes, r->sizes[0] ? r->sizes : "-", r->rep,
 			 model_run_status_name(r->status), tbuf, r->reason[0] ? "  " : "", r->reason);

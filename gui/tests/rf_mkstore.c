@@ -85,7 +85,9 @@ static int64_t run(struct store *st, const char *kind, int n, const char *sizes,
 
 int main(int argc, char **argv)
 {
-	static const struct { int n; uint64_t t; } pts[] = { { 1, 1000000 }, { 2, 40000 }, { 4, 1000000 } };
+	static const struct { int n; uint64_t t; } pts[] = {
+		{ 1, 1000000 }, { 2, 40000 }, { 4, 1000000 },
+	};
 	const uint64_t t_seq = 100000;
 	struct store *st;
 	struct store_run r;
