@@ -359,6 +359,17 @@ struct an_run *an_exp_run_analyze(struct an_exp *e, struct an_exp_run *x)
 	return x->run;
 }
 
+struct an_fig an_exp_run_fig(const struct an_exp *e, int64_t run_id, enum an_metric m)
+{
+	const struct an_exp_run *x = an_exp_run_find(e, run_id);
+	if (!x)
+		return an_fig_na("no such run in the store");
+	if (!x->have_fig || (unsigned)m >= AN_N_METRICS)
+		return an_fig_na(x->ok ? "not analysed (no point of the experiment uses this run)"
+				       : "the run gave no measurement");
+	return x->fig[m];
+}
+
 struct an_run *an_exp_run(const struct an_exp *e, int64_t run_id)
 {
 	struct an_exp_run *x = an_exp_run_find(e, run_id);

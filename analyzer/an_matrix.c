@@ -88,6 +88,92 @@ size_t an_exp_matrix_n(const struct an_exp *e, int *n_out, size_t max)
 	return k;
 }
 
+/* Appends the distinct N of the points of (model, method) to buf at *n: "1, 2, 4"; method NULL:
+ * every method of the model. Returns how many. */
+static int n_list(const struct an_exp *e, const char *model, const char *method, char *buf,
+		  size_t len, size_t *n)
+{
+	int ns[64], k = 0;
+	for (size_t i = 0; i < e->n_pts; i++) {
+		const struct an_point *o = &e->pts[i].pub;
+		if (strcmp(o->model, model) || (method && strcmp(o->method, method)))
+			continue;
+		int j = 0;
+		while (j < k && ns[j] < o->n_threads)
+			j++;
+		if ((j < k && ns[j] == o->n_threads) || k == 64)
+			continue;
+		memmove(ns + j + 1, ns + j, (size_t)(k - j) * sizeof *ns);
+		ns[j] = o->n_threads;
+		k++;
+	}
+	for (int j = 0; j < k && *n < len; j++)
+		*n += (size_t)snprintf(buf + *n, len - *n, "%s%d", j ? ", " : "", ns[j]);
+	return k;
+}
+
+/* 1 when every point of method `method` (model "method") has the same W. */
+static int method_fixed_size(const struct an_exp *e, const char *method)
+{
+	const struct an_point *first = NULL;
+	for (size_t i = 0; i < e->n_pts; i++) {
+		const struct an_point *o = &e->pts[i].pub;
+		if (strcmp(o->model, "method") || strcmp(o->method, method))
+			continue;
+		if (!first)
+			first = o;
+		else if (o->work != first->work)
+			return 0;
+	}
+	return 1;
+}
+
+int an_exp_matrix_why(const struct an_exp *e, char *buf, size_t len)
+{
+	int ns[2];
+	size_t n = 0;
+	if (!len)
+		return 0;
+	buf[0] = '\0';
+	if (an_exp_matrix_n(e, ns, 2) >= 2)
+		return 0;
+	if (an_exp_matrix_n(e, ns, 2) == 1) {
+		n = (size_t)snprintf(buf, len, "each value pairs a scaling model's points at two N; "
+				     "this experiment's are at N = %d only (", ns[0]);
+		int first = 1;
+		for (int m = 0; m < AN_N_MODELS && n < len; m++) {
+			const char *name = an_model_name((enum an_model)m);
+			char tmp[32];
+			size_t t = 0;
+			if (!n_list(e, name, NULL, tmp, sizeof tmp, &t))
+				continue;
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", first ? "" : ", ", name);
+			first = 0;
+		}
+		if (n < len)
+			snprintf(buf + n, len - n, ")");
+		return 1;
+	}
+	n = (size_t)snprintf(buf, len, "no time-bound, E-conserved or memory-bound series in this "
+			     "experiment: the matrix needs a series that scales W with N (a spec's "
+			     "time-bound, e-conserved or memory-bound line)");
+	int any = 0;
+	for (size_t i = 0; i < e->n_methods && n < len; i++) {
+		char ns_text[256];
+		size_t t = 0;
+		if (!n_list(e, "method", e->methods[i], ns_text, sizeof ns_text, &t))
+			continue;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s runs of %s at N = %s",
+				      any ? "; " : "; this store has ",
+				      method_fixed_size(e, e->methods[i]) ? "fixed-size" : "W-scaled",
+				      e->methods[i], ns_text);
+		any = 1;
+	}
+	if (!any && n < len)
+		snprintf(buf + n, len - n, "; this store has no points yet");
+	return 1;
+}
+
 int an_matrix_caveat(double e, double e2)
 {
 	if (!(e < CAVEAT_E_LOW && e2 < CAVEAT_E_LOW))

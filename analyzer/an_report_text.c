@@ -549,7 +549,9 @@ static void matrix_text(FILE *f, const struct an_exp *e, unsigned flags)
 	fputs("\nScalability matrix scale(N, N') = L(W,N) / L(W',N'), each cell "
 	      "time-bound / E-conserved / memory-bound\n", f);
 	if (k < 2) {
-		fputs("  (needs model points at two thread counts or more: none yet)\n", f);
+		char why[2048];
+		an_exp_matrix_why(e, why, sizeof why);
+		fprintf(f, "  no matrix: %s\n", why);
 		return;
 	}
 	fprintf(f, "%6s", "N\\N'");

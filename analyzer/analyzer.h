@@ -345,6 +345,11 @@ const char *an_exp_problem(const struct an_exp *e, size_t i);
 /* The analyzed run with this id (any run of the store with a trace), or NULL. A run whose
  * figures came from the store's cache is read and analyzed here on first use. */
 struct an_run *an_exp_run(const struct an_exp *e, int64_t run_id);
+/* Figure m of run run_id as the experiment holds it (analysed at open, or read from the
+ * store's cache: the figures `scalegraph report STORE/runs/<id>` prints), without reading its
+ * trace; unavailable, with the reason, for a run without figures (failed, running, not used
+ * by any point, not in the store). For the GUI's run list (its tracing cost, docs/gui.md). */
+struct an_fig an_exp_run_fig(const struct an_exp *e, int64_t run_id, enum an_metric m);
 int an_exp_n_cpus(const struct an_exp *e);
 
 /* The run whose profile stands for the sequential program at the sizes of point o (sequential
@@ -392,6 +397,11 @@ int an_exp_px(const struct an_exp *e, const char *method, int *px, struct an_fig
 
 /* The scalability matrix: distinct N of the model points in increasing order. */
 size_t an_exp_matrix_n(const struct an_exp *e, int *n_out, size_t max);
+/* Why the experiment has no matrix, as `scalegraph report --matrix` and xscalegraph say it: no
+ * scaling-model series at all ("no time-bound, E-conserved or memory-bound series in this
+ * experiment: ...; this store has fixed-size runs of fixed at N = 1, 2, 4"), or its points at
+ * one N only. Writes the sentence into buf and returns 1; 0 (buf "") when there is a matrix. */
+int an_exp_matrix_why(const struct an_exp *e, char *buf, size_t len);
 
 enum an_model { AN_TIME_BOUND, AN_E_CONSERVED, AN_MEMORY_BOUND, AN_N_MODELS };
 const char *an_model_name(enum an_model m);

@@ -297,6 +297,11 @@ void model_finish(struct model *m)
 			m->cells[i].caveat = time_bound_caveat(m, m->cells[i].n, m->cells[i].n2);
 	for (i = 0; i < m->n_methods; i++)
 		px_from_points(&m->methods[i]);
+	/* a run above the CPU count is oversubscribed, as the analyzer says of points (runs.csv
+	 * has no such column; the store's runner may predate it) */
+	for (i = 0; i < m->n_runs; i++)
+		if (m->n_cpus > 0 && m->runs[i].n > m->n_cpus && !m->runs[i].seq)
+			m->runs[i].oversubscribed = 1;
 	if (m->cur_method < 0 && m->n_methods > 0)
 		m->cur_method = 0;
 	model_notify(m, MODEL_CHANGED_DATA);

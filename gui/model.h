@@ -51,8 +51,16 @@ struct model_point {
 	int n;                /* threads */
 	double w;             /* problem size, the method's own unit */
 	int reps;             /* repetitions behind the (median) figures */
-	int oversubscribed;   /* N above the machine's CPU count */
+	int oversubscribed;   /* N above the machine's CPU count: the report's `oversub yes` (the
+				 analyzer's AN_OVERSUB: the runner's flag, or N above the store's CPUs) */
 	struct model_fig fig[MODEL_N_METRICS];
+	/* The library's own time at this point (median of the repetitions, docs/analyzer.md
+	 * "Tracing cost"): seconds and share of N T_para; unavailable from a CSV experiment
+	 * (report --csv has no such column) or without a calibrated record cost. cost_marked: the
+	 * share is above the report's mark (AN_TRACE_SHARE_MARK, model.cost_mark): the report prints
+	 * `!` after this point's L and latency sources */
+	struct model_fig trace_cost, trace_share;
+	int cost_marked;
 	/* Which T_seq E, S (and U) of this point are measured against, the analyzer's short
 	 * label (an_point_t_seq_basis: "traced sequential run", "N=1 run", ...; interned), NULL
 	 * when the experiment does not say (a CSV experiment: report --csv has no such column) */
@@ -94,6 +102,12 @@ struct model_run {
 	double t_s;   /* its wall-clock time, NAN when unknown (running, CSV) */
 	long long id; /* the store's run id (its files: EXPERIMENT/runs/<id>/), 0: none (CSV) */
 	int seq;      /* a run of the sequential program */
+	int oversubscribed;   /* its N above the machine's CPUs (the run report's oversubscribed) */
+	/* its tracing cost as `scalegraph report STORE/runs/<id>` prints it (the analyzer's
+	 * figures of the run; unavailable for a run without a measurement, and from CSV), and
+	 * whether the share is above the report's mark */
+	struct model_fig trace_cost, trace_share;
+	int cost_marked;
 };
 
 /* A run behind a matrix value (model_matrix.c), for the readout's list of runs. */
@@ -166,9 +180,14 @@ struct model {
 	struct model_kv *machine;
 	size_t n_machine;
 	int n_cpus;                    /* from the machine description, 0 if unknown */
+	double cost_mark;              /* the share of N T_para above which the report marks a
+					  point's sources with `!` (AN_TRACE_SHARE_MARK); 0: the
+					  experiment has no tracing cost (CSV) */
 	const char *seq_why;           /* why there is no profile / patterns (interned), or NULL */
 	const char *seq_source;        /* which run the profile is of (interned), or NULL */
 	int seq_is_n1;                 /* the profile is an N=1 run's (no traced sequential run) */
+	const char *matrix_why;        /* why there is no matrix, as `scalegraph report --matrix`
+					  says it (an_exp_matrix_why; interned), NULL: not said */
 
 	int cur_method;                /* index into methods, -1 when there are none */
 	int sel_run;                   /* index into runs, -1 for none */

@@ -72,9 +72,15 @@ static int add_points(struct model *m, const struct an_exp *e)
 		mp.n = p->n_threads;
 		mp.w = p->work;
 		mp.reps = p->n_reps;
-		mp.oversubscribed = p->oversubscribed;
+		/* the report's oversub column: the runner's flag or N above the store's CPUs */
+		mp.oversubscribed = !p->med[AN_OVERSUB].unavailable && p->med[AN_OVERSUB].value > 0;
 		for (k = 0; k < MODEL_N_METRICS; k++)
 			mp.fig[k] = fig_of(m, p->med[an_of[k]]);
+		/* the tracing cost and the report's `!` on the point's sources (an_report_text.c:
+		 * its share above AN_TRACE_SHARE_MARK) */
+		mp.trace_cost = fig_of(m, p->med[AN_TRACE_COST]);
+		mp.trace_share = fig_of(m, p->med[AN_TRACE_SHARE]);
+		mp.cost_marked = !mp.trace_share.why && mp.trace_share.v > AN_TRACE_SHARE_MARK;
 		/* which T_seq E and S stand on, per point: the windows' notes say it */
 		if (!(mp.t_seq_basis = model_intern(m, an_point_t_seq_basis(p))))
 			return -ENOMEM;
@@ -226,7 +232,7 @@ static const char runs_sql[] =
 	" (select case p.model when 'method' then p.method else p.model end"
 	"  from point_runs pr join points p on p.id = pr.point_id"
 	"  where pr.run_id = r.id order by pr.role = 'rep' desc limit 1), r.id"
-	", r.t_wall_s from runs r order by r.id";
+	", r.t_wall_s, r.oversubscribed from runs r order by r.id";
 static const char machine_sql[] =
 	"select cpu_model, n_cpus, kernel, tsc_hz,"
 	" json_extract(json, '$.miss_latency_ns'), json_extract(json, '$.schedstat')"
@@ -276,6 +282,19 @@ static int add_store_tables(struct model *m, const struct an_exp *e, const char 
 		r.seq = strcmp(kind, "seq") == 0;
 		r.t_s = sqlite3_column_type(st, 9) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 9);
 		r.stderr_tail = (char *)stderr_tail(e, r.id);
+		r.oversubscribed = sqlite3_column_int(st, 10) != 0;
+		if (e) {
+			/* the run's own figures, as `scalegraph report STORE/runs/<id>` prints them */
+			struct an_fig ov = an_exp_run_fig(e, r.id, AN_OVERSUB);
+			if (!ov.unavailable)
+				r.oversubscribed = ov.value > 0;
+			r.trace_cost = fig_of(m, an_exp_run_fig(e, r.id, AN_TRACE_COST));
+			r.trace_share = fig_of(m, an_exp_run_fig(e, r.id, AN_TRACE_SHARE));
+			r.cost_marked = !r.trace_share.why && r.trace_share.v > AN_TRACE_SHARE_MARK;
+		} else {
+			r.trace_cost = r.trace_share = (struct model_fig){ NAN, model_intern(m,
+									"not analysed") };
+		}
 		rc = model_add_run(m, &r);
 	}
 	if (rc == 0 && s != SQLITE_DONE && s != SQLITE_ROW)
@@ -332,9 +351,18 @@ int model_load_store(struct model *m, const char *dir, char *err, size_t err_len
 	if ((rc = add_points(m, e)) < 0 || (rc = add_px(m, e)) < 0 || (rc = model_matrix_add(m, e)) < 0 ||
 	    (rc = add_sequential(m, e)) < 0)
 		goto out;
+	{
+		/* no matrix: the report's words on why (window 8 says them) */
+		char why[2048];
+		if (an_exp_matrix_why(e, why, sizeof(why)) && !(m->matrix_why = model_intern(m, why))) {
+			rc = -ENOMEM;
+			goto out;
+		}
+	}
 	rc = add_store_tables(m, e, dir, err, err_len);
 	if (rc == 0 && an_exp_n_cpus(e) > 0)
 		m->n_cpus = an_exp_n_cpus(e);
+	m->cost_mark = AN_TRACE_SHARE_MARK;
 out:
 	if (rc == -ENOMEM && !err[0])
 		snprintf(err, err_len, "%s: error: out of memory", dir);

@@ -68,6 +68,8 @@ int model_merge(struct model *dst, const struct model *src)
 
 	if ((rc = add_exp(dst, src->name, &k)) < 0)
 		return rc;
+	if (dst->cost_mark <= 0)   /* its points' marks are said in the windows' notes */
+		dst->cost_mark = src->cost_mark;
 	for (i = 0; i < src->n_methods; i++) {
 		const struct model_method *me = &src->methods[i];
 		int idx;
@@ -77,6 +79,8 @@ int model_merge(struct model *dst, const struct model *src)
 			for (f = 0; f < MODEL_N_METRICS; f++)
 				if (p.fig[f].why && !(p.fig[f].why = model_intern(dst, p.fig[f].why)))
 					return -ENOMEM;
+			p.trace_cost = intern_fig(dst, p.trace_cost);
+			p.trace_share = intern_fig(dst, p.trace_share);
 			if (p.t_seq_basis && !(p.t_seq_basis = model_intern(dst, p.t_seq_basis)))
 				return -ENOMEM;
 			if ((rc = model_add_point(dst, name, &p)) < 0)

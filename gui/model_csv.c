@@ -236,10 +236,15 @@ static int load_unavailable(struct loader *ld, struct csv *c)
 static int load_report(struct loader *ld, struct csv *c)
 {
 	struct model_point p;
+	const char *no_cost = model_intern(ld->m, "report.csv has no tracing cost column (a store "
+					   "has it)");
 	int rc, k;
 
+	if (!no_cost)
+		return -ENOMEM;
 	while ((rc = csv_next(c)) > 0) {
 		memset(&p, 0, sizeof(p));
+		p.trace_cost = p.trace_share = (struct model_fig){ NAN, no_cost };
 		if ((rc = csv_want(c, REPORT_FIELDS)) < 0)
 			return rc;
 		if (c->field[0][0] == '\0')
@@ -285,10 +290,14 @@ static int load_runs(struct loader *ld, struct csv *c)
 {
 	static const char *const status[] = { "ok", "failed", "running", "pending" };
 	struct model_run r;
+	const char *no_cost = model_intern(ld->m, "runs.csv has no figures of its runs");
 	int rc, k;
 
+	if (!no_cost)
+		return -ENOMEM;
 	while ((rc = csv_next(c)) > 0) {
 		memset(&r, 0, sizeof(r));
+		r.trace_cost = r.trace_share = (struct model_fig){ NAN, no_cost };
 		if ((rc = csv_want(c, 7)) < 0 || (rc = parse_int(c, 1, &r.n, 1)) < 0 ||
 		    (rc = parse_double(c, 2, &r.w)) < 0 || (rc = parse_int(c, 3, &r.rep, 0)) < 0)
 			return rc;

@@ -8,7 +8,7 @@ GUI_CORE_LIBS := $(shell pkg-config --libs cairo) -lsqlite3 -lm $(LDLIBS_THREAD)
 GUI_X_LIBS := -lXm -lXt $(shell pkg-config --libs $(GUI_PKGS)) -lX11
 
 GUI_CORE_SRCS := gui/model.c gui/model_csv.c gui/model_an.c gui/model_compare.c gui/model_matrix.c gui/plot.c gui/plot_chart.c \
-                 gui/plot_out.c gui/teach.c gui/view.c gui/view_curves.c gui/view_seq.c \
+                 gui/plot_out.c gui/outfile.c gui/teach.c gui/view.c gui/view_curves.c gui/view_seq.c \
                  gui/view_matrix.c gui/view_teach.c gui/timeline.c gui/sites.c
 GUI_X_SRCS    := gui/xscalegraph.c gui/xsg_app.c gui/xsg_actions.c gui/xsg_live.c \
                  gui/win_plot.c gui/win_teach.c gui/win_help.c gui/win_timeline.c \
@@ -20,7 +20,8 @@ TESTS    += $(B)/tests/gui/test_model $(B)/tests/gui/test_teach $(B)/tests/gui/t
             $(B)/tests/gui/test_timeline $(B)/tests/gui/test_matrix \
             gui/tests/test-xvfb.sh gui/tests/test-xvfb-curves.sh gui/tests/test-xvfb-chrome.sh \
             gui/tests/test-xvfb-layout.sh gui/tests/test-xvfb-sites.sh gui/tests/test-xvfb-live.sh \
-            gui/tests/test-xvfb-matrix.sh
+            gui/tests/test-xvfb-matrix.sh gui/tests/test-xvfb-outputs.sh \
+            gui/tests/test-xvfb-report-flags.sh
 
 $(GUI_CORE_LIB): $(GUI_CORE_SRCS:%.c=$(OBJ)/%.o)
 	@mkdir -p $(@D)
@@ -49,6 +50,10 @@ docs-pictures: all
 	@for f in docs/pictures/*.png; do \
 	  s=$$(wc -c <$$f); if [ $$s -gt 153600 ]; then echo "$$f: $$s bytes > 150 KB"; exit 1; fi; \
 	  echo "$$f: $$s bytes"; done
+
+# Issue 20: the report's flags, the matrix's reason and the runs in progress, on the synthetic
+# store of gui/tests/rf_mkstore.c, held to `scalegraph report` of the same store.
+gui/tests/test-xvfb-report-flags.sh: $(B)/tests/gui/rf_mkstore $(BIN)/xscalegraph $(BIN)/scalegraph
 
 # Window 8 under Xvfb (issue 15): a cell reproduced from its readout on a real series, the
 # colours on a synthetic store whose cells are computed by hand (gui/tests/mx_mkstore.c).

@@ -812,7 +812,7 @@ static struct plot_hit *hit_new(cairo_t *cr)
 
 /* Records a marker of series s at data (x, y), drawn at user (ux, uy). */
 static void hit_add(cairo_t *cr, const struct plot_chart *c, const struct plot_series *s,
-		    double x, double y, double ux, double uy)
+		    size_t k, double ux, double uy)
 {
 	struct plot_hit *e = hit_new(cr);
 
@@ -821,12 +821,14 @@ static void hit_add(cairo_t *cr, const struct plot_chart *c, const struct plot_s
 	cairo_user_to_device(cr, &ux, &uy);
 	e->px = ux;
 	e->py = uy;
-	e->x = x;
-	e->y = y;
+	e->x = s->x[k];
+	e->y = s->y[k];
 	e->y_unit = c->y.unit;
 	snprintf(e->series, sizeof(e->series), "%s", s->label ? s->label : "");
 	snprintf(e->x_label, sizeof(e->x_label), "%s", c->x.label ? c->x.label : "x");
 	snprintf(e->y_label, sizeof(e->y_label), "%s", c->y.label ? c->y.label : "y");
+	if (s->notes && s->notes[k])
+		snprintf(e->note, sizeof(e->note), "%s", s->notes[k]);
 }
 
 void plot_hit_rect(cairo_t *cr, struct plot_rect r, const char *series, const char *x_label,
@@ -893,7 +895,87 @@ void plot_hit_text(const struct plot_hit *h, char *buf, size_t len)
 		snprintf(ys, sizeof(ys), "%.1f %%", 100 * h->y);
 	else
 		snprintf(ys, sizeof(ys), "%.3g", h->y);
-	snprintf(buf, len, "%s: %s = %s, %s = %s", h->series, h->x_label, xs, h->y_label, ys);
+	snprintf(buf, len, "%s: %s = %s, %s = %s%s%s", h->series, h->x_label, xs, h->y_label, ys,
+		 h->note[0] ? "; " : "", h->note);
+}
+
+/* The points' tags (the report's "!"), over everything else of the plot (lines, p_x marks and
+ * their labels): bold, right of the marker (clear of a p_x circle), dark red on a white ground
+ * so it reads over the lines that cross there. */
+static void draw_tags(cairo_t *cr, const struct plot_chart *c, const struct plot_map *mx,
+		      const struct plot_map *my)
+{
+	size_t i, k;
+
+	cairo_save(cr);
+	cairo_set_dash(cr, NULL, 0, 0);
+	cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+	cairo_set_font_size(cr, 14);
+	for (i = 0; i < c->n_series; i++) {
+		const struct plot_series *s = &c->series[i];
+		for (k = 0; !s->hidden && s->tags && k < s->n; k++) {
+			double x, y, w;
+			if (!s->tags[k] || !*s->tags[k] || !usable(&c->x, s->x[k]) ||
+			    !usable(&c->y, s->y[k]))
+				continue;
+			x = map(mx, s->x[k]);
+			y = map(my, s->y[k]);
+			w = plot_text_width(cr, s->tags[k]);
+			cairo_set_source_rgba(cr, 1, 1, 1, 0.9);
+			cairo_rectangle(cr, x + 10, y - 9, w + 4, 17);
+			cairo_fill(cr);
+			cairo_set_source_rgb(cr, 0.75, 0.05, 0.05);
+			plot_text(cr, x + 12, y + 5, PLOT_LEFT, s->tags[k]);
+		}
+	}
+	cairo_restore(cr);
+}
+
+/* The band over x > c->band_x (the N above the CPU count), under the lines: a light grey ground
+ * and a dashed edge. */
+static void draw_band(cairo_t *cr, const struct plot_chart *c, const struct plot_map *mx,
+		      struct plot_rect pa)
+{
+	static const double dash[] = { 5, 3 };
+	double x;
+
+	if (!c->band_label || !usable(&c->x, c->band_x))
+		return;
+	x = map(mx, c->band_x);
+	if (x >= pa.x + pa.w)
+		return;
+	x = fmax(x, pa.x);
+	cairo_save(cr);
+	cairo_set_source_rgb(cr, 0.93, 0.93, 0.93);
+	cairo_rectangle(cr, x, pa.y, pa.x + pa.w - x, pa.h);
+	cairo_fill(cr);
+	cairo_set_source_rgb(cr, 0.45, 0.45, 0.45);
+	cairo_set_line_width(cr, 1);
+	cairo_set_dash(cr, dash, 2, 0);
+	cairo_move_to(cr, floor(x) + 0.5, pa.y);
+	cairo_line_to(cr, floor(x) + 0.5, pa.y + pa.h);
+	cairo_stroke(cr);
+	cairo_restore(cr);
+}
+
+/* The band's label, over the lines (drawn last): in the band's top right corner, reaching left
+ * over its edge when the band is narrower, on a translucent white ground. */
+static void draw_band_label(cairo_t *cr, const struct plot_chart *c, const struct plot_map *mx,
+			    struct plot_rect pa)
+{
+	double w;
+
+	if (!c->band_label || !usable(&c->x, c->band_x) || map(mx, c->band_x) >= pa.x + pa.w)
+		return;
+	cairo_save(cr);
+	plot_set_font(cr, PLOT_FONT_SMALL);
+	w = plot_text_width(cr, c->band_label);
+	cairo_set_source_rgba(cr, 0.93, 0.93, 0.93, 0.85);
+	cairo_rectangle(cr, pa.x + pa.w - 6 - w, pa.y + 2, w + 4, 15);
+	cairo_fill(cr);
+	cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+	plot_text(cr, pa.x + pa.w - 4, pa.y + 13, PLOT_RIGHT, c->band_label);
+	cairo_restore(cr);
 }
 
 static void draw_one_series(cairo_t *cr, const struct plot_chart *c, const struct plot_series *s,
@@ -919,7 +1001,7 @@ static void draw_one_series(cairo_t *cr, const struct plot_chart *c, const struc
 	for (k = 0; k < s->n; k++)
 		if (usable(&c->x, s->x[k]) && usable(&c->y, s->y[k])) {
 			plot_marker(cr, map(mx, s->x[k]), map(my, s->y[k]), s->marker, 8);
-			hit_add(cr, c, s, s->x[k], s->y[k], map(mx, s->x[k]), map(my, s->y[k]));
+			hit_add(cr, c, s, k, map(mx, s->x[k]), map(my, s->y[k]));
 		}
 }
 
@@ -1076,6 +1158,7 @@ int plot_chart_draw(cairo_t *cr, struct plot_rect r, const struct plot_chart *c)
 	plot_text(cr, r.x + r.w / 2, r.y + 20, PLOT_CENTER, c->title);
 
 	cairo_set_line_width(cr, 1);
+	draw_band(cr, c, &mx, pa);
 	draw_axis_x(cr, &tx, &mx, pa, &c->x);
 	draw_axis_y(cr, &ty, &my, pa, &c->y, r);
 	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
@@ -1089,6 +1172,8 @@ int plot_chart_draw(cairo_t *cr, struct plot_rect r, const struct plot_chart *c)
 	cairo_clip(cr);
 	draw_series(cr, c, &mx, &my);
 	draw_mark(cr, c, &mx, &my, pa);
+	draw_band_label(cr, c, &mx, pa);
+	draw_tags(cr, c, &mx, &my);
 	cairo_restore(cr);
 	if (c->legend_off)
 		;

@@ -18,6 +18,7 @@
 
 #include <cairo.h>
 #include <stddef.h>
+#include <stdio.h>
 
 struct plot_rect {
 	double x, y, w, h;
@@ -109,6 +110,10 @@ struct plot_series {
 	int hidden;            /* toggled off: neither drawn nor scaled, legend greyed */
 	int thick;             /* a wide band drawn behind the other lines (a total beside its
 				  parts) */
+	/* Per point, each NULL or NULL entries for none: a short mark drawn beside the marker
+	 * (the report's "!"), and a note the point's readout (value on hover) adds after its value */
+	const char *const *tags;
+	const char *const *notes;
 };
 
 /* A marked point (p_x): circled, a dotted line down to the axis, its label above it. */
@@ -128,6 +133,10 @@ struct plot_chart {
 					   labels stacked so they do not overlap */
 	size_t n_marks;
 	enum plot_ideal ideal;
+	/* A shaded band over x > band_x with its label at the top (the N above the machine's
+	 * CPUs: oversubscribed); band_label NULL for none */
+	double band_x;
+	const char *band_label;
 	const char *note;       /* extra lines under the legend ('\n' separated) */
 	int legend_off;         /* no legend: several charts share one (plot_legend_draw) */
 };
@@ -145,6 +154,7 @@ struct plot_hit {
 	char series[96];
 	char x_label[48], y_label[64];
 	enum plot_unit y_unit;
+	char note[200];         /* the point's note (plot_series.notes), "" for none */
 };
 struct plot_hits {
 	struct plot_hit *v;
@@ -162,7 +172,7 @@ void plot_hit_rect(cairo_t *cr, struct plot_rect r, const char *series, const ch
  * from the points inside it (the smallest one wins among those containing (x, y)). */
 const struct plot_hit *plot_hits_nearest(const struct plot_hits *h, double x, double y,
 					 double max_d);
-/* "fixed: threads N = 2, average latency L(W,N) = 2.21 ms". */
+/* "fixed: threads N = 2, average latency L(W,N) = 2.21 ms", then "; " and the point's note. */
 void plot_hit_text(const struct plot_hit *h, char *buf, size_t len);
 /* Draws the chart into r. Returns 0, or -EINVAL for an empty rectangle. The legend goes beside
  * the plot when it fits there, else below it in as many columns as the width allows. */
@@ -218,7 +228,9 @@ struct plot_table {
 	size_t n_cols;
 	const char *const *cells;   /* [row * n_cols + col] */
 	size_t n_rows;
-	int status_col;
+	int status_col;             /* a run's status: a row not "ok" on the warning colour, one
+				       "running" or "pending" (in progress: neither ok nor failed)
+				       on a neutral one; -1 none */
 	int compact;                /* a short window: title, header and rows closer together
 				       (PLOT_TABLE_HEAD + rows of PLOT_TABLE_ROW_COMPACT) */
 };
@@ -227,6 +239,11 @@ struct plot_table {
 #define PLOT_TABLE_ROW 19
 #define PLOT_TABLE_HEAD_COMPACT 34
 #define PLOT_TABLE_ROW_COMPACT 16
+/* The grounds of a status column's rows: failed and interrupted (not ok), in progress. */
+#define PLOT_RGB_NOT_OK 1.0, 0.90, 0.80
+#define PLOT_RGB_IN_PROGRESS 0.86, 0.91, 0.97
+/* 1 for the statuses of a run in progress ("running", "pending"). */
+int plot_status_in_progress(const char *status);
 /* Draws as many rows as fit (a last "... N more rows" line when some do not); returns the number
  * drawn. Row k is drawn when head + (k + 1) rows fit above the rectangle's bottom edge. */
 size_t plot_table_draw(cairo_t *cr, struct plot_rect r, const struct plot_table *t);
@@ -298,9 +315,21 @@ int plot_timeline_draw(cairo_t *cr, struct plot_rect r, const struct plot_timeli
 
 enum plot_format { PLOT_PNG, PLOT_SVG, PLOT_PDF };
 typedef int (*plot_draw_fn)(cairo_t *cr, double w, double h, void *arg);
-/* Renders fn at w x h into path. The SVG gets <title>title</title> and a <desc> holding every
- * string drawn; the PDF gets a fixed creation date so files are reproducible. On error returns
- * -errno and writes "path: error: ..." into err. */
+/* Renders fn at w x h into the open file f (`label` names it in messages). The SVG gets
+ * <title>title</title> and a <desc> holding every string drawn; the PDF gets a fixed creation
+ * date so files are reproducible. On error returns -errno and writes "label: error: ..." into
+ * err. */
+int plot_render_stream(FILE *f, const char *label, enum plot_format fmt, int w, int h,
+		       const char *title, plot_draw_fn fn, void *arg, char *err, size_t err_len);
+/* The same into a new file made as outfile.h says (a temporary file renamed into place, no link
+ * followed): `name` in directory dirfd (`dir` its path, for messages), or `path`; `replace`: an
+ * existing file of that name is replaced, else the render fails with -EEXIST. plot_render_file
+ * replaces. */
+int plot_render_at(int dirfd, const char *dir, const char *name, int replace,
+		   enum plot_format fmt, int w, int h, const char *title, plot_draw_fn fn,
+		   void *arg, char *err, size_t err_len);
+int plot_render_path(const char *path, int replace, enum plot_format fmt, int w, int h,
+		     const char *title, plot_draw_fn fn, void *arg, char *err, size_t err_len);
 int plot_render_file(const char *path, enum plot_format fmt, int w, int h, const char *title,
 		     plot_draw_fn fn, void *arg, char *err, size_t err_len);
 /* PLOT_PNG/SVG/PDF from the file name's extension, or -EINVAL. */

@@ -282,6 +282,11 @@ int plot_stack_draw(cairo_t *cr, struct plot_rect r, const struct plot_stack *s)
 	return 0;
 }
 
+int plot_status_in_progress(const char *status)
+{
+	return strcmp(status, "running") == 0 || strcmp(status, "pending") == 0;
+}
+
 size_t plot_table_draw(cairo_t *cr, struct plot_rect r, const struct plot_table *t)
 {
 	double colx[32], w[32], y, row = t->compact ? PLOT_TABLE_ROW_COMPACT : PLOT_TABLE_ROW;
@@ -317,8 +322,14 @@ size_t plot_table_draw(cairo_t *cr, struct plot_rect r, const struct plot_table 
 	plot_set_font(cr, PLOT_FONT_TICK);
 	for (i = 0; i < t->n_rows && y + 2 * row < r.y + r.h; i++, drawn++) {
 		y += row;
-		if (t->status_col >= 0 && strcmp(t->cells[i * t->n_cols + (size_t)t->status_col], "ok") != 0) {
-			cairo_set_source_rgb(cr, 1.0, 0.90, 0.80);
+		const char *st = t->status_col >= 0 ? t->cells[i * t->n_cols + (size_t)t->status_col] : "ok";
+		if (plot_status_in_progress(st)) {
+			/* a run in progress is neither ok nor failed: a neutral blue-grey */
+			cairo_set_source_rgb(cr, PLOT_RGB_IN_PROGRESS);
+			cairo_rectangle(cr, r.x + 6, y - row + 5, r.w - 12, row);
+			cairo_fill(cr);
+		} else if (strcmp(st, "ok") != 0) {
+			cairo_set_source_rgb(cr, PLOT_RGB_NOT_OK);
 			cairo_rectangle(cr, r.x + 6, y - row + 5, r.w - 12, row);
 			cairo_fill(cr);
 		} else if (i % 2) {

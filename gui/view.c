@@ -3,13 +3,14 @@
  * the drawings share, and the export of every window to PNG/SVG/PDF.
  */
 #include "view.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
 static const struct view_desc views[VIEW_COUNT] = {
 	[VIEW_BROWSER] = { "browser", "Experiment browser", 1, 1000, 760, view_browser_draw },
@@ -163,9 +164,12 @@ int view_pool_init(struct view_pool *p, size_t max_series, size_t max_points)
 	p->s = calloc(max_series ? max_series : 1, sizeof(*p->s));
 	p->labels = calloc(max_series ? max_series : 1, sizeof(*p->labels));
 	p->pts = malloc((2 * max_points + 1) * sizeof(double));
+	p->ptext = calloc(2 * max_points + 1, sizeof(*p->ptext));
+	p->notes = calloc(max_points + 1, sizeof(*p->notes));
 	p->cap_s = max_series;
 	p->cap_pts = 2 * max_points;
-	if (!p->s || !p->labels || !p->pts) {
+	p->cap_notes = max_points + 1;
+	if (!p->s || !p->labels || !p->pts || !p->ptext || !p->notes) {
 		view_pool_free(p);
 		return -ENOMEM;
 	}
@@ -177,6 +181,8 @@ void view_pool_free(struct view_pool *p)
 	free(p->s);
 	free(p->labels);
 	free(p->pts);
+	free(p->ptext);
+	free(p->notes);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -198,10 +204,24 @@ struct plot_series *view_pool_series(struct view_pool *p, const char *label, siz
 	s->x = x;
 	s->y = x + n;
 	s->n = n;
+	s->tags = p->ptext + p->used;
+	s->notes = p->ptext + p->used + n;
 	view_series_style(s, p->n_s);
 	p->used += 2 * n;
 	p->n_s++;
 	return s;
+}
+
+void view_pool_point_text(struct view_pool *p, struct plot_series *s, size_t k, const char *tag,
+			  const char *note)
+{
+	if (k >= s->n)
+		return;
+	((const char **)s->tags)[k] = tag;
+	if (note && p->n_notes < p->cap_notes) {
+		snprintf(p->notes[p->n_notes], sizeof(p->notes[0]), "%s", note);
+		((const char **)s->notes)[k] = p->notes[p->n_notes++];
+	}
 }
 
 void view_series_style(struct plot_series *s, size_t k)
@@ -250,29 +270,29 @@ static int export_draw(cairo_t *cr, double w, double h, void *arg)
 	return view_draw(a->id, cr, w, h, a->v);
 }
 
-int view_export_all(const char *dir, const struct view_ctx *v, int pdf, char *err, size_t err_len)
+int view_export_all(const char *dir, const struct view_ctx *v, int pdf, int replace, char *err,
+		    size_t err_len)
 {
 	static const char *const ext[] = { "png", "svg", "pdf" };
-	char path[4096];
-	int i, f, rc = 0;
+	char name[64];
+	int i, f, rc = 0, dfd;
 
-	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
-		rc = -errno;
-		snprintf(err, err_len, "%s: error: %s", dir, strerror(errno));
-		goto out;
-	}
+	/* the directory once, as a descriptor: every file is made relative to it */
+	if ((dfd = out_dir_open(dir, OUT_DIR_MODE_SHARED, err, err_len)) < 0)
+		return dfd;
 	for (i = 0; i < VIEW_COUNT; i++) {
 		struct export_arg a = { (enum view_id)i, v };
 		for (f = PLOT_PNG; f <= (pdf ? PLOT_PDF : PLOT_SVG); f++) {
 			char title[256];
-			snprintf(path, sizeof(path), "%s/%s.%s", dir, views[i].name, ext[f]);
+			snprintf(name, sizeof(name), "%s.%s", views[i].name, ext[f]);
 			view_title(title, sizeof(title), v, views[i].title);
-			rc = plot_render_file(path, (enum plot_format)f, views[i].w, views[i].h, title,
-					      export_draw, &a, err, err_len);
+			rc = plot_render_at(dfd, dir, name, replace, (enum plot_format)f, views[i].w,
+					    views[i].h, title, export_draw, &a, err, err_len);
 			if (rc < 0)
 				goto out;
 		}
 	}
 out:
+	close(dfd);
 	return rc;
 }

@@ -61,8 +61,11 @@ const struct view_desc *view_find(const char *name);
 int view_draw(enum view_id id, cairo_t *cr, double w, double h, const struct view_ctx *v);
 
 /* Renders every view to dir/<name>.png and dir/<name>.svg at its default size (and .pdf when
- * pdf is set). Returns 0 or -errno with "path: error: ..." in err. */
-int view_export_all(const char *dir, const struct view_ctx *v, int pdf, char *err, size_t err_len);
+ * pdf is set). dir is created (0755) when missing and refused when it is a link; each file is
+ * made as outfile.h says, replacing one of its name with `replace`, else failing with -EEXIST.
+ * Returns 0 or -errno with "path: error: ..." in err. */
+int view_export_all(const char *dir, const struct view_ctx *v, int pdf, int replace, char *err,
+		    size_t err_len);
 
 /* The sorted distinct N of the matrix cells (at most max); returns the count. */
 size_t view_matrix_ns(const struct model *m, int *ns, size_t max);
@@ -88,11 +91,19 @@ struct view_pool {
 	double *pts;
 	size_t used, cap_pts;
 	char (*labels)[96];
+	const char **ptext;          /* per point slot of pts: tags (x's slots), notes (y's) */
+	char (*notes)[200];          /* the notes' text */
+	size_t n_notes, cap_notes;
 };
 int view_pool_init(struct view_pool *p, size_t max_series, size_t max_points);
 void view_pool_free(struct view_pool *p);
-/* A new series with room for n points (x and y set to NAN); NULL when the pool is full. */
+/* A new series with room for n points (x and y set to NAN, no tags or notes); NULL when the
+ * pool is full. */
 struct plot_series *view_pool_series(struct view_pool *p, const char *label, size_t n);
+/* Gives point k of series s (the pool's last series or any before it) the tag drawn beside its
+ * marker (a static string, NULL none) and the note its readout adds (copied; NULL none). */
+void view_pool_point_text(struct view_pool *p, struct plot_series *s, size_t k, const char *tag,
+			  const char *note);
 /* Style of the k-th series: palette colour and marker, dashed after the first seven. */
 void view_series_style(struct plot_series *s, size_t k);
 /* Style of method i's series, keyed by its name (view_method_style_index): a method keeps its

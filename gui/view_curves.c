@@ -25,8 +25,34 @@ static double fig_value(const struct model_fig *f)
 	return f->why ? NAN : f->v;
 }
 
-/* One series per shown method: y = metric k at each point, x = N. */
-static int method_series(struct view_pool *p, const struct model *m, enum model_metric k)
+/* The report's flags of point pt (of method me) on point k of series s: the readout (value on
+ * hover) says when the tracing cost is above the report's mark and when N is above the CPUs
+ * (`oversub yes`), with the report's figures; with `tag` the mark "!" is drawn beside the
+ * marker too (the charts of L, which the report marks with it). */
+static void point_flags(struct view_pool *p, struct plot_series *s, size_t k, const struct model *m,
+			const struct model_method *me, const struct model_point *pt, int tag)
+{
+	char note[200] = "";
+	int n = 0;
+
+	if (pt->cost_marked && m->cost_mark > 0)
+		n = snprintf(note, sizeof(note), "! tracing cost %.1f %% of N\xc2\xb7T_para, above %.0f %%",
+			     100 * pt->trace_share.v, 100 * m->cost_mark);
+	if (pt->oversubscribed && n >= 0 && (size_t)n < sizeof(note)) {
+		if (me->exp == 0 && m->n_cpus > 0)
+			snprintf(note + n, sizeof(note) - (size_t)n, "%soversubscribed: N = %d > %d CPUs",
+				 n ? "; " : "", pt->n, m->n_cpus);
+		else
+			snprintf(note + n, sizeof(note) - (size_t)n, "%soversubscribed: N above the CPUs",
+				 n ? "; " : "");
+	}
+	view_pool_point_text(p, s, k, tag && pt->cost_marked && m->cost_mark > 0 ? "!" : NULL,
+			     note[0] ? note : NULL);
+}
+
+/* One series per shown method: y = metric k at each point, x = N; the report's flags in each
+ * point's readout, the "!" beside the markers with `tag`. */
+static int method_series(struct view_pool *p, const struct model *m, enum model_metric k, int tag)
 {
 	size_t i, j;
 	char label[256];
@@ -43,9 +69,68 @@ static int method_series(struct view_pool *p, const struct model *m, enum model_
 		for (j = 0; j < me->n_pts; j++) {
 			((double *)s->x)[j] = me->pts[j].n;
 			((double *)s->y)[j] = fig_value(&me->pts[j].fig[k]);
+			point_flags(p, s, j, m, me, &me->pts[j], tag);
 		}
 	}
 	return 0;
+}
+
+/* The band over the N above the machine's CPUs on a chart vs N, when a point drawn there is
+ * oversubscribed (the report's `oversub yes`; method `only`, else the shown ones, of the
+ * experiment opened: a compared one may have another CPU count, its points say it on hover). */
+static void oversub_band(struct plot_chart *c, const struct model *m, int only, char *label,
+			 size_t len)
+{
+	size_t i, j;
+
+	if (m->n_cpus <= 0)
+		return;
+	for (i = 0; i < m->n_methods; i++) {
+		const struct model_method *me = &m->methods[i];
+		if (me->exp != 0 || (only >= 0 ? (int)i != only : !me->shown))
+			continue;
+		for (j = 0; j < me->n_pts; j++)
+			if (me->pts[j].oversubscribed && me->pts[j].n > m->n_cpus) {
+				snprintf(label, len, "oversubscribed: N > %d CPUs", m->n_cpus);
+				c->band_x = m->n_cpus;
+				c->band_label = label;
+				return;
+			}
+	}
+}
+
+/* The report's legend of its "!" as a note line, naming the points it marks and their share:
+ * "! tracing cost above 5 % of N·T_para at fixed N=2 (10.0 %): ...". Method `only`, else the
+ * shown ones. */
+static void cost_note(char *buf, size_t len, const struct model *m, int only)
+{
+	char item[600], ml[160];
+	size_t i, j;
+	int n = 0;
+
+	if (m->cost_mark <= 0)
+		return;
+	for (i = 0; i < m->n_methods; i++) {
+		const struct model_method *me = &m->methods[i];
+		if (only >= 0 ? (int)i != only : !me->shown)
+			continue;
+		for (j = 0; j < me->n_pts; j++) {
+			if (!me->pts[j].cost_marked)
+				continue;
+			model_method_label(m, i, ml, sizeof(ml));
+			if (n == 0)
+				n = snprintf(item, sizeof(item), "! tracing cost above %.0f %% of N\xc2\xb7T_para at",
+					     100 * m->cost_mark);
+			if (n > 0 && (size_t)n < sizeof(item))
+				n += snprintf(item + n, sizeof(item) - (size_t)n, " %s N=%d (%.1f %%)", ml,
+					      me->pts[j].n, 100 * me->pts[j].trace_share.v);
+		}
+	}
+	if (n <= 0)
+		return;
+	plot_note_add(buf, len, "", "\n", item);
+	plot_note_add(buf, len, "", "\n",
+		      "  its latency sources hold that much of the library's own time");
 }
 
 /* The method whose p_x is marked in experiment `exp` (0: the one opened, k: the k-th compared):
@@ -327,7 +412,7 @@ int view_time_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	struct view_pool p;
 	struct plot_chart c, first;
 	struct px_marks pm;
-	char title[256], note[2048] = "";
+	char title[256], note[2048] = "", band[64];
 	size_t base;
 	double lh, ch;
 	int rc;
@@ -335,10 +420,11 @@ int view_time_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	if ((rc = view_pool_init(&p, 3 * m->n_methods + 1, 3 * total_points(m))) < 0)
 		return rc;
 	view_title(title, sizeof(title), v, "Execution time vs N");
-	if ((rc = method_series(&p, m, MODEL_T_PARA)) < 0)
+	if ((rc = method_series(&p, m, MODEL_T_PARA, 0)) < 0)
 		goto out;
 	chart_vs_n(&c, title, &p, 0,
 		   (struct plot_axis){ "parallel time T_para", PLOT_LOG10, PLOT_UNIT_SECONDS, NAN, NAN, 0 });
+	oversub_band(&c, m, -1, band, sizeof(band));
 	px_marks_make(&pm, m, MODEL_T_PARA, NULL, 0);
 	c.marks = pm.mk;
 	c.n_marks = pm.n;
@@ -357,20 +443,22 @@ int view_time_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 		goto out;
 
 	base = p.n_s;
-	if ((rc = method_series(&p, m, MODEL_S)) < 0)
+	if ((rc = method_series(&p, m, MODEL_S, 0)) < 0)
 		goto out;
 	chart_vs_n(&c, "Speedup S = T_seq / T_para", &p, base,
 		   (struct plot_axis){ "speedup S", PLOT_LOG2, PLOT_UNIT_NONE, NAN, NAN, 0 });
+	oversub_band(&c, m, -1, band, sizeof(band));
 	c.ideal = PLOT_IDEAL_SPEEDUP;
 	c.legend_off = 1;
 	if ((rc = chart_or_message(cr, (struct plot_rect){ 0, ch, w * 0.5, ch }, &c)) < 0)
 		goto out;
 
 	base = p.n_s;
-	if ((rc = method_series(&p, m, MODEL_E)) < 0)
+	if ((rc = method_series(&p, m, MODEL_E, 0)) < 0)
 		goto out;
 	chart_vs_n(&c, "Efficiency E = T_seq / (N T_para)", &p, base,
 		   (struct plot_axis){ "efficiency E", PLOT_LINEAR, PLOT_UNIT_PERCENT, NAN, NAN, 1 });
+	oversub_band(&c, m, -1, band, sizeof(band));
 	c.ideal = PLOT_IDEAL_EFFICIENCY;
 	c.legend_off = 1;
 	if ((rc = chart_or_message(cr, (struct plot_rect){ w * 0.5, ch, w * 0.5, ch }, &c)) < 0)
@@ -387,16 +475,17 @@ int view_latency_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	struct view_pool p;
 	struct plot_chart c;
 	struct px_marks pm;
-	char title[256], note[1400] = "";
+	char title[256], note[2000] = "", band[64];
 	int rc;
 
 	if ((rc = view_pool_init(&p, m->n_methods + 1, total_points(m))) < 0)
 		return rc;
 	view_title(title, sizeof(title), v, "Average latency L(W,N) vs N");
-	if ((rc = method_series(&p, m, MODEL_L)) < 0)
+	if ((rc = method_series(&p, m, MODEL_L, 1)) < 0)
 		goto out;
 	chart_vs_n(&c, title, &p, 0,
 		   (struct plot_axis){ "average latency L(W,N)", PLOT_LOG10, PLOT_UNIT_SECONDS, NAN, NAN, 0 });
+	oversub_band(&c, m, -1, band, sizeof(band));
 	/* the analyzer's L (the report's L column) leaves U (extra work) out: it equals
 	 * T_para (1 - E) only where U = 0 and the books close; at N = 1 with T_seq from that run
 	 * E = 1 but L is the N=1 run's own waits. The mark gives both, as the report's p_x line. */
@@ -404,6 +493,7 @@ int view_latency_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 		      "= T_para (1 - E) - U / N\n(U: extra work; up to the closure)");
 	px_marks_make(&pm, m, MODEL_L, note, sizeof(note));
 	t_seq_note(note, sizeof(note), m, -1);
+	cost_note(note, sizeof(note), m, -1);
 	c.note = note;
 	c.marks = pm.mk;
 	c.n_marks = pm.n;
@@ -527,7 +617,7 @@ int view_sources_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	struct view_pool p;
 	struct plot_chart c;
 	struct plot_stack st;
-	char title[256], note[1024] = "", zero_note[256] = "", neg_note[256] = "";
+	char title[256], note[1600] = "", zero_note[256] = "", neg_note[256] = "", band[64];
 	char line_note[256] = "", low_note[256] = "", label[160];
 	enum model_metric line_metric[MODEL_N_SOURCES + 1];
 	const char *glabels_p[64], *llabels[MODEL_N_SOURCES];
@@ -596,6 +686,7 @@ int view_sources_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 		for (j = 0; j < me->n_pts; j++) {
 			((double *)s->x)[j] = me->pts[j].n;
 			((double *)s->y)[j] = fig_value(&me->pts[j].fig[k]) / me->pts[j].n;
+			point_flags(&p, s, j, m, me, &me->pts[j], 0);
 		}
 		if (k == MODEL_IT_SCHED && part < avail)
 			plot_note_add(line_note, sizeof(line_note), "", "\n", part ?
@@ -627,6 +718,8 @@ int view_sources_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 		for (j = 0; j < me->n_pts; j++) {
 			((double *)s->x)[j] = me->pts[j].n;
 			((double *)s->y)[j] = fig_value(&me->pts[j].fig[MODEL_L]);
+			/* the report's "!" on the total, not on each of the lines */
+			point_flags(&p, s, j, m, me, &me->pts[j], 1);
 		}
 	}
 	y_floor(&p, line_metric, low_note, sizeof(low_note), &y_min);
@@ -640,8 +733,10 @@ int view_sources_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 		plot_note_add(note, sizeof(note), "", "\n", line_note);
 	closure_note(note, sizeof(note), me);
 	t_seq_note(note, sizeof(note), m, mi);   /* U is compute - T_seq - ML */
+	cost_note(note, sizeof(note), m, mi);
 	chart_vs_n(&c, title, &p, 0,
 		   (struct plot_axis){ "per-thread latency (source / N)", PLOT_LOG10, PLOT_UNIT_SECONDS, y_min, NAN, 0 });
+	oversub_band(&c, m, mi, band, sizeof(band));
 	c.note = note;
 	/* a narrow window: the legend and notes go into a strip across the whole width */
 	lh = w < 900 ? shared_legend_height(cr, w, &c, PLOT_IDEAL_NONE) : 0;
@@ -653,7 +748,9 @@ int view_sources_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 
 	/* the same sources stacked per N: what each thread's latency is made of */
 	for (j = 0; j < ng; j++) {
-		snprintf(glabels[j], sizeof(glabels[j]), "%d", me->pts[j].n);
+		/* a column whose sources the report marks "!" says so under it */
+		snprintf(glabels[j], sizeof(glabels[j]), "%d%s", me->pts[j].n,
+			 me->pts[j].cost_marked && m->cost_mark > 0 ? " !" : "");
 		glabels_p[j] = glabels[j];
 		/* compact the row stride from the full source count to nl */
 		memmove(&vals[j * nl], &vals[j * MODEL_N_SOURCES], nl * sizeof(double));
@@ -732,11 +829,19 @@ int view_parallelism_draw(cairo_t *cr, double w, double h, const struct view_ctx
 				cnt += me->pts[j].n == ns[k];
 			if (cnt == 0)
 				continue;
-			if (m->n_exps > 0)   /* the experiment's name: the title names the method */
-				snprintf(label, sizeof(label), "%s N = %d", me->exp > 0 ?
-					 m->exps[me->exp - 1] : m->name ? m->name : "", ns[k]);
-			else
-				snprintf(label, sizeof(label), "N = %d", ns[k]);
+			{
+				/* N above the CPUs: the report's oversub yes, in the legend */
+				int over = 0;
+				for (j = 0; j < me->n_pts; j++)
+					over |= me->pts[j].n == ns[k] && me->pts[j].oversubscribed;
+				if (m->n_exps > 0)   /* the experiment's name: the title names the method */
+					snprintf(label, sizeof(label), "%s N = %d%s", me->exp > 0 ?
+						 m->exps[me->exp - 1] : m->name ? m->name : "", ns[k],
+						 over ? " (oversubscribed)" : "");
+				else
+					snprintf(label, sizeof(label), "N = %d%s", ns[k],
+						 over ? " (oversubscribed)" : "");
+			}
 			if (!(s = view_pool_series(&p, label, cnt))) {
 				rc = -ENOMEM;
 				goto out;

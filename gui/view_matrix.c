@@ -662,9 +662,15 @@ int view_matrix_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	cut_to(cr, title, w - 20);
 	plot_text(cr, w / 2, 20, PLOT_CENTER, title);
 	if (!layout(v, w, h, &g)) {
+		/* what is true of this experiment: the analyzer's sentence, as the report's */
+		const char *why = v->m->matrix_why ? v->m->matrix_why :
+			"a CSV experiment's matrix is its matrix.csv (scalegraph report --matrix --csv of "
+			"a store), and this one has no cells at two N";
+		double tw = fmin(w - 60, 640);
+		plot_set_font(cr, PLOT_FONT_TITLE);
+		plot_text(cr, w / 2, h * 0.3, PLOT_CENTER, "No scalability matrix");
 		plot_set_font(cr, PLOT_FONT_LABEL);
-		plot_text(cr, w / 2, h / 2, PLOT_CENTER,
-			  "no matrix in this experiment (needs runs at two N or more)");
+		plot_text_wrapped(cr, (w - tw) / 2, h * 0.3 + 30, tw, 18, why);
 		return 0;
 	}
 	for (e = 0; e < g.n_exp; e++)

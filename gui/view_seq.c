@@ -115,22 +115,54 @@ static double compact_table(cairo_t *cr, double w, double y, const struct plot_t
 	return compact_advance(slots >= t->n_rows ? t->n_rows : slots);
 }
 
+/* The points of method me that `scalegraph report` flags: "! N=2; oversub N=4,8" ("!": the
+ * tracing cost above the report's mark; "oversub": N above the CPUs), "-" for none. */
+static void report_marks(char *buf, size_t len, const struct model *m,
+			 const struct model_method *me)
+{
+	char ns[CELL];
+	size_t j, n = 0, k;
+	int f, last;
+
+	buf[0] = '\0';
+	for (f = 0; f < 2; f++) {
+		for (j = 0, k = 0, last = 0, ns[0] = '\0'; j < me->n_pts && k < sizeof(ns); j++) {
+			const struct model_point *p = &me->pts[j];
+			if (f == 0 ? !(p->cost_marked && m->cost_mark > 0) : !p->oversubscribed)
+				continue;
+			if (p->n == last)
+				continue;   /* one N once (several W at one N) */
+			k += (size_t)snprintf(ns + k, sizeof(ns) - k, "%s%d", k ? "," : "", p->n);
+			last = p->n;
+		}
+		if (ns[0] && n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s%s", n ? "; " : "",
+					      f == 0 ? "! N=" : "oversub N=", ns);
+	}
+	if (!buf[0])
+		snprintf(buf, len, "-");
+}
+
 int view_browser_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 {
 	static const char *const mh[] = { "key", "value" };
-	static const char *const th[] = { "method", "points", "N", "W", "runs ok", "failed", "other" };
+	static const char *const th[] = { "method", "points", "N", "W", "runs ok", "not ok",
+					  "in progress", "report marks" };
 	/* "runs ok": the repetitions behind the method's points; a run shared by two methods (a
-	 * memory-bound point at N=1 is the plain method's run) counts for both */
+	 * memory-bound point at N=1 is the plain method's run) counts for both. "not ok": failed
+	 * or interrupted; "in progress": running or pending (neither ok nor failed). "report
+	 * marks": the points `scalegraph report` flags, "!" (tracing cost above its mark) and
+	 * "oversub" (N above the CPUs) */
 	static const char *const fh[] = { "method", "N", "rep", "sizes", "status", "reason" };
 	const struct model *m = v->m;
 	struct tbuf mt = { 0 }, tt = { 0 }, ft = { 0 };
 	struct plot_table pt;
-	char title[256], a[32], b[32];
-	size_t i, j, r, drawn;
+	char title[256], a[32], b[32], runs_title[64];
+	size_t i, j, r, drawn, n_going = 0;
 	double y;
-	int rc;
+	int rc, pass;
 
-	if ((rc = tbuf_init(&mt, 2, m->n_machine + 1)) < 0 || (rc = tbuf_init(&tt, 7, m->n_methods + 1)) < 0 ||
+	if ((rc = tbuf_init(&mt, 2, m->n_machine + 1)) < 0 || (rc = tbuf_init(&tt, 8, m->n_methods + 1)) < 0 ||
 	    (rc = tbuf_init(&ft, 6, m->n_runs + 1)) < 0)
 		goto out;
 	for (i = 0; i < m->n_machine; i++) {
@@ -140,13 +172,17 @@ int view_browser_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	for (i = 0; i < m->n_methods; i++) {
 		const struct model_method *me = &m->methods[i];
 		size_t ok = 0, failed = 0, other = 0;
+		char marks[CELL];
 		for (r = 0; r < m->n_runs; r++) {
 			if (strcmp(m->runs[r].method, me->name) != 0)
 				continue;
 			ok += m->runs[r].status == MODEL_RUN_OK;
-			failed += m->runs[r].status == MODEL_RUN_FAILED;
-			other += m->runs[r].status > MODEL_RUN_FAILED;
+			failed += m->runs[r].status == MODEL_RUN_FAILED ||
+				  m->runs[r].status == MODEL_RUN_INTERRUPTED;
+			other += m->runs[r].status == MODEL_RUN_RUNNING ||
+				 m->runs[r].status == MODEL_RUN_PENDING;
 		}
+		report_marks(marks, sizeof(marks), m, me);
 		tbuf_set(&tt, i, 0, "%s%s", me->name, me->shown ? "" : " (hidden)");
 		tbuf_set(&tt, i, 1, "%zu", me->n_pts);
 		if (me->n_pts) {
@@ -168,19 +204,28 @@ int view_browser_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 		tbuf_set(&tt, i, 4, "%zu", r > ok ? r : ok);
 		tbuf_set(&tt, i, 5, "%zu", failed);
 		tbuf_set(&tt, i, 6, "%zu", other);
+		tbuf_set(&tt, i, 7, "%s", marks);
 	}
-	for (r = 0, j = 0; r < m->n_runs; r++) {
-		const struct model_run *ru = &m->runs[r];
-		if (ru->status == MODEL_RUN_OK)
-			continue;
-		tbuf_set(&ft, j, 0, "%s", ru->method);
-		tbuf_set(&ft, j, 1, "%d", ru->n);
-		tbuf_set(&ft, j, 2, "%d", ru->rep);
-		tbuf_set(&ft, j, 3, "%s", ru->sizes[0] ? ru->sizes : "-");
-		tbuf_set(&ft, j, 4, "%s", model_run_status_name(ru->status));
-		tbuf_set(&ft, j, 5, "%s", ru->reason[0] ? ru->reason : "-");
-		j++;
+	/* the runs not ok (failed, interrupted) first, then those in progress (running, pending) */
+	for (pass = 0, j = 0; pass < 2; pass++) {
+		for (r = 0; r < m->n_runs; r++) {
+			const struct model_run *ru = &m->runs[r];
+			int going = ru->status == MODEL_RUN_RUNNING || ru->status == MODEL_RUN_PENDING;
+			if (ru->status == MODEL_RUN_OK || going != pass)
+				continue;
+			n_going += (size_t)going;
+			tbuf_set(&ft, j, 0, "%s", ru->method);
+			tbuf_set(&ft, j, 1, "%d", ru->n);
+			tbuf_set(&ft, j, 2, "%d", ru->rep);
+			tbuf_set(&ft, j, 3, "%s", ru->sizes[0] ? ru->sizes : "-");
+			tbuf_set(&ft, j, 4, "%s", model_run_status_name(ru->status));
+			tbuf_set(&ft, j, 5, "%s", ru->reason[0] ? ru->reason : "-");
+			j++;
+		}
 	}
+	/* a run in progress is neither ok nor failed: the table says which it holds */
+	snprintf(runs_title, sizeof(runs_title), "%s", n_going == 0 ? "Runs not ok" :
+		 n_going == j ? "Runs in progress" : "Runs not ok, and runs in progress");
 	if (ft.n_rows == 0) {
 		/* only a list that has runs can say they all finished */
 		static const char *const none[] = { "-", "", "", "", "ok", "every run finished" };
@@ -194,10 +239,10 @@ int view_browser_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 		pt = (struct plot_table){ title, mh, 2, mt.p, mt.n_rows, -1, 0 };
 		drawn = plot_table_draw(cr, (struct plot_rect){ 0, 0, w, 60 + 19.0 * (double)(mt.n_rows + 1) }, &pt);
 		y = 60 + 19.0 * (double)(drawn + 1);
-		pt = (struct plot_table){ "Scaling methods and their runs", th, 7, tt.p, tt.n_rows, -1, 0 };
+		pt = (struct plot_table){ "Scaling methods and their runs", th, 8, tt.p, tt.n_rows, -1, 0 };
 		drawn = plot_table_draw(cr, (struct plot_rect){ 0, y, w, 60 + 19.0 * (double)(tt.n_rows + 1) }, &pt);
 		y += 60 + 19.0 * (double)(drawn + 1);
-		pt = (struct plot_table){ "Runs not ok", fh, 6, ft.p, ft.n_rows, 4, 0 };
+		pt = (struct plot_table){ runs_title, fh, 6, ft.p, ft.n_rows, 4, 0 };
 		plot_table_draw(cr, (struct plot_rect){ 0, y, w, h - y }, &pt);
 	} else {
 		/* a short window (the main window at 800x600 and 1366x768): the machine's keys in
@@ -218,9 +263,9 @@ int view_browser_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 		y = 0;
 		pt = (struct plot_table){ title, mh2, 4, m2.p, m2.n_rows, -1, 1 };
 		y += compact_table(cr, w, y, &pt, slots[0]);
-		pt = (struct plot_table){ "Scaling methods and their runs", th, 7, tt.p, tt.n_rows, -1, 1 };
+		pt = (struct plot_table){ "Scaling methods and their runs", th, 8, tt.p, tt.n_rows, -1, 1 };
 		y += compact_table(cr, w, y, &pt, slots[1]);
-		pt = (struct plot_table){ "Runs not ok", fh, 6, ft.p, ft.n_rows, 4, 1 };
+		pt = (struct plot_table){ runs_title, fh, 6, ft.p, ft.n_rows, 4, 1 };
 		compact_table(cr, w, y, &pt, slots[2]);
 		tbuf_free(&m2);
 	}

@@ -8,6 +8,7 @@
  * One matrix window per application, as one timeline window.
  */
 #include "xsg.h"
+#include "outfile.h"
 #include "view_matrix.h"
 
 #include <Xm/Xm.h>
@@ -96,6 +97,11 @@ static char *readout_text(const struct model_cell *c)
 		len += (c->explain[k] ? strlen(c->explain[k]) : 0) + 200;
 	if (!(buf = malloc(len)))
 		return NULL;
+	if (!c && wm.app->model.n_cells == 0) {   /* no cell to click: the drawing says why */
+		snprintf(buf, len, "No cell to select: this experiment has no scalability matrix "
+			 "(the reason above, as scalegraph report --matrix gives it).");
+		return buf;
+	}
 	if (!c) {
 		snprintf(buf, len, "Click a cell (or matrix-select:N,N2) to see the operands of its "
 			 "three values and the runs behind them.");
@@ -374,29 +380,26 @@ int xsg_cmd_matrix_where(struct xsg_app *app, const char *arg)
 /* test hook: the readout and the run list as the widgets hold them, to a file */
 int xsg_cmd_matrix_readout(struct xsg_app *app, const char *arg)
 {
-	FILE *f;
-	char *text;
-	int i;
+	struct out_file of;
+	char *text, err[4200];
+	int i, rc;
 
 	if (!wm.text) {
 		xsg_status(app, "matrix-readout: the matrix window is not open");
 		return -ENOENT;
 	}
-	if (!(f = fopen(arg, "w"))) {
-		int rc = -errno;
-		xsg_error(app, "%s: error: cannot write the readout (%s)", arg, strerror(errno));
+	if ((rc = out_file_open(&of, arg, OUT_MODE_SHARED, err, sizeof(err))) < 0) {
+		xsg_error(app, "%s (the readout is not written)", err);
 		return rc;
 	}
 	text = XmTextGetString(wm.text);
-	fprintf(f, "%s\n", text ? text : "");
+	fprintf(of.f, "%s\n", text ? text : "");
 	XtFree(text);
 	for (i = 0; i < wm.n_runs; i++)
-		fprintf(f, "run-list %d: %s\n", i + 1, wm.runs[i].label);
-	if (fclose(f) != 0) {
-		xsg_error(app, "%s: error: %s", arg, strerror(errno));
-		return -EIO;
-	}
-	return 0;
+		fprintf(of.f, "run-list %d: %s\n", i + 1, wm.runs[i].label);
+	if ((rc = out_file_commit(&of, 1, err, sizeof(err))) < 0)
+		xsg_error(app, "%s", err);
+	return rc;
 }
 
 static void motion_cb(Widget w, XtPointer client, XEvent *ev, Boolean *cont)

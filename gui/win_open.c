@@ -7,6 +7,7 @@
  * run-dialog), so that tests play what a click does.
  */
 #include "xsg.h"
+#include "outfile.h"
 
 #include <Xm/Xm.h>
 #include <Xm/FileSB.h>
@@ -23,30 +24,34 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define RECENT_MAX 10
 
-/* The recent file's path; -ENOENT when neither XDG_CONFIG_HOME nor HOME is set. */
-static int recent_path(char *buf, size_t len, int make_dir)
+/* The directory of the recent file, $XDG_CONFIG_HOME/scalegraph else ~/.config/scalegraph;
+ * -ENOENT when neither XDG_CONFIG_HOME nor HOME is set. */
+static int recent_dir(char *dir, size_t len)
 {
 	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-	char dir[PATH_MAX];
 
 	if (xdg && *xdg == '/')
-		snprintf(dir, sizeof(dir), "%s/scalegraph", xdg);
+		snprintf(dir, len, "%s/scalegraph", xdg);
 	else if (home && *home)
-		snprintf(dir, sizeof(dir), "%s/.config/scalegraph", home);
+		snprintf(dir, len, "%s/.config/scalegraph", home);
 	else
 		return -ENOENT;
-	if (make_dir) {
-		char parent[PATH_MAX];
-		snprintf(parent, sizeof(parent), "%s", dir);
-		*strrchr(parent, '/') = '\0';
-		mkdir(parent, 0700);   /* ~/.config may be missing; errors show at fopen */
-		mkdir(dir, 0700);
-	}
-	snprintf(buf, len, "%s/recent", dir);
 	return 0;
+}
+
+/* The recent file's path. */
+static int recent_path(char *buf, size_t len)
+{
+	char dir[PATH_MAX];
+	int rc = recent_dir(dir, sizeof(dir));
+
+	if (rc == 0)
+		snprintf(buf, len, "%s/recent", dir);
+	return rc;
 }
 
 /* Reads the recent list into v (at most RECENT_MAX paths); returns how many. */
@@ -56,7 +61,7 @@ static size_t recent_read(char v[RECENT_MAX][PATH_MAX])
 	size_t n = 0;
 	FILE *f;
 
-	if (recent_path(path, sizeof(path), 0) < 0 || !(f = fopen(path, "r")))
+	if (recent_path(path, sizeof(path)) < 0 || !(f = fopen(path, "r")))
 		return 0;
 	while (n < RECENT_MAX && fgets(v[n], PATH_MAX, f)) {
 		v[n][strcspn(v[n], "\n")] = '\0';
@@ -102,23 +107,35 @@ void win_open_recent_fill(struct xsg_app *app)
 int win_open_recent_add(struct xsg_app *app, const char *dir)
 {
 	static char v[RECENT_MAX][PATH_MAX];
-	char path[PATH_MAX + 32], tmp[PATH_MAX + 48], abs[PATH_MAX];
+	char cdir[PATH_MAX], parent[PATH_MAX], abs[PATH_MAX], err[PATH_MAX + 200];
+	struct out_file of;
 	size_t n, k;
-	FILE *f;
+	int rc, dfd;
 
-	if (!realpath(dir, abs) || recent_path(path, sizeof(path), 1) < 0)
+	if (!realpath(dir, abs) || recent_dir(cdir, sizeof(cdir)) < 0)
 		return -ENOENT;
 	n = recent_read(v);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	if (!(f = fopen(tmp, "w")))
-		return -errno;
-	fprintf(f, "%s\n", abs);
+	/* ~/.config may be missing; the list's own directory is the user's (0700) and refused
+	 * when it is a link, its file private (0600), made as every file the GUI writes */
+	snprintf(parent, sizeof(parent), "%s", cdir);
+	*strrchr(parent, '/') = '\0';
+	mkdir(parent, OUT_DIR_MODE_PRIVATE);
+	if ((dfd = out_dir_open(cdir, OUT_DIR_MODE_PRIVATE, err, sizeof(err))) < 0) {
+		fprintf(stderr, "xscalegraph: recent experiments not kept: %s\n", err);
+		return dfd;
+	}
+	if ((rc = out_file_open_at(&of, dfd, cdir, "recent", OUT_MODE_PRIVATE, err, sizeof(err))) < 0)
+		goto out;
+	fprintf(of.f, "%s\n", abs);
 	for (k = 0; k < n && k < RECENT_MAX - 1; k++)
 		if (strcmp(v[k], abs) != 0)
-			fprintf(f, "%s\n", v[k]);
-	if (fclose(f) != 0 || rename(tmp, path) < 0) {
-		remove(tmp);
-		return -EIO;
+			fprintf(of.f, "%s\n", v[k]);
+	rc = out_file_commit(&of, 1, err, sizeof(err));
+out:
+	close(dfd);
+	if (rc < 0) {
+		fprintf(stderr, "xscalegraph: recent experiments not kept: %s\n", err);
+		return rc;
 	}
 	win_open_recent_fill(app);
 	return 0;

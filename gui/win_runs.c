@@ -83,10 +83,47 @@ static int row_of(size_t k)
 	return -1;
 }
 
+/* What the run's report says of it beside its figures, as lines for the detail pane: its tracing
+ * cost (`scalegraph report STORE/runs/<id>`'s line, with the mark's words when above it) and
+ * whether it was oversubscribed (its N above the CPUs). */
+static void run_flags_text(char *buf, size_t len, const struct model *m, const struct model_run *r)
+{
+	char c[32];
+	int n = 0;
+
+	buf[0] = '\0';
+	if (!r->trace_share.why && !r->trace_cost.why && m->cost_mark > 0) {
+		plot_format_seconds(c, sizeof(c), r->trace_cost.v);
+		n = snprintf(buf, len, "\ntracing cost: %.1f %% of N\xc2\xb7T_para (%s)",
+			     100 * r->trace_share.v, c);
+		if (r->cost_marked && n >= 0 && (size_t)n < len)
+			n += snprintf(buf + n, len - (size_t)n, ": above %.0f %%, the latency sources "
+				      "hold that much of the library's own time (report: ! on its "
+				      "point's sources)", 100 * m->cost_mark);
+	}
+	if (r->oversubscribed && n >= 0 && (size_t)n < len) {
+		if (m->n_cpus > 0)
+			snprintf(buf + n, len - (size_t)n, "\noversubscribed: N = %d threads on %d CPUs "
+				 "(report: oversub yes)", r->n, m->n_cpus);
+		else
+			snprintf(buf + n, len - (size_t)n, "\noversubscribed: N above the CPUs "
+				 "(report: oversub yes)");
+	}
+}
+
+/* The report's marks of a run as a short column of the run list: "!" (tracing cost above the
+ * mark) and "oversub". */
+static const char *run_marks(const struct model *m, const struct model_run *r)
+{
+	int cost = r->cost_marked && m->cost_mark > 0;
+
+	return cost && r->oversubscribed ? "! oversub" : cost ? "!" : r->oversubscribed ? "oversub" : "";
+}
+
 static void show_details(struct xsg_app *app, int k)
 {
 	const struct model_run *r;
-	char t[32] = "";
+	char t[32] = "", flags[600];
 
 	if (k < 0 || (size_t)k >= app->model.n_runs)
 		return;
@@ -96,10 +133,11 @@ static void show_details(struct xsg_app *app, int k)
 		plot_format_seconds(sec, sizeof(sec), r->t_s);
 		snprintf(t, sizeof(t), ", %s wall", sec);
 	}
-	xsg_details(app, "run %lld: %s%s N=%d%s%s rep %d: %s%s%s%s%s%s%s", r->id, r->method,
+	run_flags_text(flags, sizeof(flags), &app->model, r);
+	xsg_details(app, "run %lld: %s%s N=%d%s%s rep %d: %s%s%s%s%s%s%s%s", r->id, r->method,
 		    r->seq ? " (sequential program)" : "", r->n, r->sizes[0] ? " " : "", r->sizes,
 		    r->rep, model_run_status_name(r->status), r->reason[0] ? " (" : "", r->reason,
-		    r->reason[0] ? ")" : "", t, r->stderr_tail[0] ? "\nits stderr ends:\n" : "",
+		    r->reason[0] ? ")" : "", t, flags, r->stderr_tail[0] ? "\nits stderr ends:\n" : "",
 		    r->stderr_tail);
 }
 
@@ -150,7 +188,7 @@ static void fill(struct xsg_app *app)
 	const struct model *m = &app->model;
 	XmString *items;
 	char line[512], wbuf[32], tbuf[32];
-	int row;
+	int row, w_method = 6, w_sizes = 5, w_marks = 0;
 	size_t i, *o;
 
 	XmListDeleteAllItems(list);
@@ -164,6 +202,14 @@ static void fill(struct xsg_app *app)
 	qsort(order, n_order, sizeof(*order), cmp_runs);
 	if (!(items = calloc(n_order + 1, sizeof(*items))))
 		return;
+	/* columns as wide as their widest entry (a narrow window shows more of each row) */
+	for (i = 0; i < n_order; i++) {
+		const struct model_run *r = &m->runs[i];
+		size_t sl = strlen(r->sizes[0] ? r->sizes : "-");
+		w_method = (int)fmax(w_method, fmin((double)strlen(r->method), 13));
+		w_sizes = (int)fmax(w_sizes, fmin((double)sl, 24));
+		w_marks = (int)fmax(w_marks, (double)strlen(run_marks(m, r)));
+	}
 	for (i = 0; i < n_order; i++) {
 		const struct model_run *r = &m->runs[order[i]];
 		if (isnan(r->w))
@@ -174,10 +220,13 @@ static void fill(struct xsg_app *app)
 			snprintf(tbuf, sizeof(tbuf), "-");
 		else
 			plot_format_seconds(tbuf, sizeof(tbuf), r->t_s);
-		snprintf(line, sizeof(line), "run %-4lld %-13s %-3s N=%-3d W=%-6s %-24s rep %-2d %-11s %9s%s%s",
-			 r->id, r->method, r->seq ? "seq" : "", r->n, wbuf, r->sizes[0] ? r->sizes : "-",
-			 r->rep, model_run_status_name(r->status), tbuf, r->reason[0] ? "  " : "",
-			 r->reason);
+		/* the report's marks beside N (what they are about), where a narrow window shows
+		 * them */
+		snprintf(line, sizeof(line),
+			 "run %-4lld %-*s %-3s N=%-3d %-*s%sW=%-6s %-*s rep %-2d %-11s %9s%s%s",
+			 r->id, w_method, r->method, r->seq ? "seq" : "", r->n, w_marks, run_marks(m, r),
+			 w_marks ? " " : "", wbuf, w_sizes, r->sizes[0] ? r->sizes : "-", r->rep,
+			 model_run_status_name(r->status), tbuf, r->reason[0] ? "  " : "", r->reason);
 		items[i] = XmStringCreateLocalized(line);
 	}
 	XmListAddItemsUnselected(list, items, (int)n_order, 1);

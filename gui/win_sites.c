@@ -9,6 +9,7 @@
  */
 #include "xsg.h"
 #include "sites.h"
+#include "outfile.h"
 #include "analyzer.h"
 
 #include <Xm/Xm.h>
@@ -31,6 +32,8 @@ static struct {
 	Widget shell, title, option, list, note;
 	Widget buttons[16];
 	Widget point_option, point_menu;   /* the points of every method, to choose one */
+	Widget focus_entry;                /* the chooser's entry for a focus that is no point
+					      (a matrix cell, the timeline's run): what it shows */
 	Widget *points;
 	size_t n_points;
 } ws;
@@ -93,26 +96,47 @@ static void points_fill(struct xsg_app *app)
 		}
 }
 
-/* Shows the focused point in the chooser (the first entry of its method for its largest N). */
+/* Makes the chooser show what the list shows: the focused point's entry (the first entry of its
+ * method for its largest N), or for a matrix cell or the timeline's run (which are no entry of
+ * the chooser) its own entry naming them — a cell selected or an interval clicked elsewhere left
+ * the chooser on the point chosen before, which the list no longer showed. */
 static void points_show(void)
 {
-	char name[160];
+	char name[160], label[160] = "";
 	size_t i;
 
-	if (ws.v.focus != SITES_POINT || !ws.point_option)
+	if (!ws.point_option)
 		return;
-	for (i = 0; i < ws.n_points; i++) {
-		const char *x = XtName(ws.points[i]), *c = strrchr(x, ',');
+	if (ws.v.focus == SITES_POINT) {
 		snprintf(name, sizeof(name), "%s,%d", ws.v.method, ws.v.n);
-		if (ws.v.n ? strcmp(x, name) == 0
-			   : c && (size_t)(c - x) == strlen(ws.v.method) &&
-			     strncmp(x, ws.v.method, (size_t)(c - x)) == 0 &&
-			     (i + 1 == ws.n_points || strncmp(XtName(ws.points[i + 1]), name,
-							      strlen(ws.v.method) + 1) != 0)) {
-			XtVaSetValues(ws.point_option, XmNmenuHistory, ws.points[i], NULL);
-			return;
+		for (i = 0; i < ws.n_points; i++) {
+			const char *x = XtName(ws.points[i]), *c = strrchr(x, ',');
+			if (ws.v.n ? strcmp(x, name) == 0
+				   : c && (size_t)(c - x) == strlen(ws.v.method) &&
+				     strncmp(x, ws.v.method, (size_t)(c - x)) == 0 &&
+				     (i + 1 == ws.n_points || strncmp(XtName(ws.points[i + 1]), name,
+								      strlen(ws.v.method) + 1) != 0)) {
+				XtVaSetValues(ws.point_option, XmNmenuHistory, ws.points[i], NULL);
+				XtUnmanageChild(ws.focus_entry);
+				return;
+			}
 		}
+		snprintf(label, sizeof(label), "%s N=%d", ws.v.method, ws.v.n);   /* not listed */
+	} else if (ws.v.focus == SITES_CELL) {
+		snprintf(label, sizeof(label), "matrix cell %d -> %d", ws.v.n, ws.v.n2);
+	} else if (ws.v.focus == SITES_RUN) {
+		if (ws.v.run_id > 0)
+			snprintf(label, sizeof(label), "run %lld%s", ws.v.run_id,
+				 ws.v.window ? ", selected interval" : " (timeline)");
+		else
+			snprintf(label, sizeof(label), "the timeline's trace%s",
+				 ws.v.window ? ", selected interval" : "");
+	} else {
+		snprintf(label, sizeof(label), "(none)");
 	}
+	set_label(ws.focus_entry, label);
+	XtManageChild(ws.focus_entry);
+	XtVaSetValues(ws.point_option, XmNmenuHistory, ws.focus_entry, NULL);
 }
 
 /* Recomputes the rows and shows them (when the window exists). */
@@ -268,6 +292,8 @@ static Widget create(struct xsg_app *app)
 	XmStringFree(s);
 	XtManageChild(ws.option);
 	ws.point_menu = XmCreatePulldownMenu(form, "pointMenu", NULL, 0);
+	/* first in the menu; choosing it keeps the focus it names */
+	ws.focus_entry = XtVaCreateWidget("focusEntry", xmPushButtonWidgetClass, ws.point_menu, NULL);
 	s = XmStringCreateLocalized("Point");
 	n = 0;
 	XtSetArg(args[n], XmNsubMenuId, ws.point_menu); n++;
@@ -417,21 +443,52 @@ int xsg_cmd_sites_run(struct xsg_app *app, const char *arg)
 	return refresh_status(app);
 }
 
+/* test hook: what the Point chooser shows (its current entry's label) and what the list is
+ * about, in the status line */
+int xsg_cmd_sites_chooser(struct xsg_app *app, const char *arg)
+{
+	Widget cur = NULL;
+	XmString xs = NULL;
+	char *text = NULL;
+
+	if (!ws.shell || !ws.point_option) {
+		xsg_status(app, "sites-chooser: the call sites window is not open");
+		return -ENOENT;
+	}
+	XtVaGetValues(ws.point_option, XmNmenuHistory, &cur, NULL);
+	if (cur)
+		XtVaGetValues(cur, XmNlabelString, &xs, NULL);
+	if (xs)
+		text = (char *)XmStringUnparse(xs, NULL, XmCHARSET_TEXT, XmCHARSET_TEXT, NULL, 0,
+					       XmOUTPUT_ALL);
+	xsg_status(app, "sites: the Point chooser shows \"%s\"; the list: %s", text ? text : "",
+		   ws.v.title);
+	XtFree(text);
+	if (xs)
+		XmStringFree(xs);
+	return 0;
+}
+
 int xsg_cmd_sites_export(struct xsg_app *app, const char *arg)
 {
-	FILE *f;
+	struct out_file of;
+	char err[4200];
 	int rc;
 
 	view_once(app);
 	refresh(app);
-	if (!(f = fopen(arg, "w"))) {
-		rc = -errno;
-		xsg_status(app, "sites-export: %s: %s", arg, strerror(-rc));
+	if ((rc = out_file_open(&of, arg, OUT_MODE_SHARED, err, sizeof(err))) < 0) {
+		xsg_status(app, "sites-export: %s", err);
 		return rc;
 	}
-	rc = sites_view_write(&ws.v, f);
-	if (fclose(f) != 0 && rc == 0)
-		rc = -errno;
-	xsg_status(app, rc ? "sites-export: %s: write failed" : "sites: list written to %s", arg);
+	if ((rc = sites_view_write(&ws.v, of.f)) < 0) {
+		out_file_abort(&of);
+		xsg_status(app, "sites-export: %s: write failed", arg);
+		return rc;
+	}
+	if ((rc = out_file_commit(&of, 1, err, sizeof(err))) < 0)
+		xsg_status(app, "sites-export: %s", err);
+	else
+		xsg_status(app, "sites: list written to %s", arg);
 	return rc;
 }

@@ -146,7 +146,7 @@ static int run_export(const char *dir, char *const *dirs, size_t n_dirs, int pdf
 	if ((rc = export_timeline(&tl, &m, dirs[0], run_id)) < 0)
 		goto out;
 	v = (struct view_ctx){ &m, &tp, -1, -1, &tl };
-	if ((rc = view_export_all(dir, &v, pdf, err, sizeof(err))) < 0) {
+	if ((rc = view_export_all(dir, &v, pdf, 1, err, sizeof(err))) < 0) {
 		fprintf(stderr, "xscalegraph: %s\n", err);
 		goto out;
 	}

@@ -213,6 +213,7 @@ int xsg_cmd_sites_point(struct xsg_app *app, const char *arg);
 int xsg_cmd_sites_cell(struct xsg_app *app, const char *arg);
 int xsg_cmd_sites_run(struct xsg_app *app, const char *arg);
 int xsg_cmd_sites_export(struct xsg_app *app, const char *arg);
+int xsg_cmd_sites_chooser(struct xsg_app *app, const char *arg);
 int xsg_cmd_sites_resize(struct xsg_app *app, const char *arg);
 
 /* win_help.c: the metrics explained, with formulas; a search field and a Close button. */

@@ -5,6 +5,7 @@
  * "name:argument"; the table below is also printed by --help and listed in docs/gui.md.
  */
 #include "xsg.h"
+#include "outfile.h"
 
 #include <Xm/Xm.h>
 #include <Xm/FileSB.h>
@@ -250,25 +251,25 @@ static int refuse_existing(struct xsg_app *app, const char *cmd, const char *pat
 {
 	struct stat sb;
 
-	if (stat(path, &sb) < 0)
+	if (lstat(path, &sb) < 0)   /* a link counts, dangling or not: it is never written through */
 		return 0;
 	xsg_status(app, "%s: error: %s exists, not replaced (%s!:%s replaces it; File > Export window... asks)",
-		   path, S_ISDIR(sb.st_mode) ? "a directory" : "the file", cmd, path);
+		   path, S_ISDIR(sb.st_mode) ? "a directory" : S_ISLNK(sb.st_mode) ? "a link" : "the file",
+		   cmd, path);
 	fprintf(stderr, "xscalegraph: %s: error: exists, not replaced\n", path);
 	return -EEXIST;
 }
 
-/* The files `export:DIR` writes, in DIR; the first that exists, or NULL. */
+/* The files `export:DIR` writes, in DIR; the first that exists (a link too), or NULL. */
 static const char *export_all_clash(const char *dir, char *path, size_t len)
 {
 	static const char *const ext[] = { "png", "svg", "pdf" };
-	struct stat sb;
 	int i, f;
 
 	for (i = 0; i < VIEW_COUNT; i++)
 		for (f = 0; f < 3; f++) {
 			snprintf(path, len, "%s/%s.%s", dir, view_get((enum view_id)i)->name, ext[f]);
-			if (stat(path, &sb) == 0)
+			if (out_exists(path))
 				return path;
 		}
 	return NULL;
@@ -282,7 +283,7 @@ static int export_all(struct xsg_app *app, const char *arg, int force)
 
 	if (!force && export_all_clash(dir, clash, sizeof(clash)))
 		return refuse_existing(app, "export", clash);
-	if ((rc = view_export_all(dir, &app->vctx, 1, err, sizeof(err))) < 0)
+	if ((rc = view_export_all(dir, &app->vctx, 1, force, err, sizeof(err))) < 0)
 		xsg_error(app, "%s", err);
 	else
 		xsg_status(app, "wrote every window to %s/ as PNG, SVG and PDF", dir);
@@ -347,8 +348,8 @@ static int export_window(struct xsg_app *app, const char *arg, int force)
 		return rc;
 	o = (struct one_view){ app, id };
 	view_title(title, sizeof(title), &app->vctx, view_get(id)->title);
-	rc = plot_render_file(path, (enum plot_format)fmt, view_get(id)->w, view_get(id)->h, title,
-			      draw_one, &o, err, sizeof(err));
+	rc = plot_render_path(path, force, (enum plot_format)fmt, view_get(id)->w, view_get(id)->h,
+			      title, draw_one, &o, err, sizeof(err));
 	if (rc < 0)
 		xsg_error(app, "%s", err);
 	else
@@ -370,17 +371,19 @@ static int cmd_export_window_force(struct xsg_app *app, const char *arg)
 static int export_csv(struct xsg_app *app, const char *arg, int force)
 {
 	const char *path = arg && *arg ? arg : "xscalegraph-data.csv";
+	struct out_file of;
+	char err[4200];
 	FILE *f;
 	size_t i, k;
 	int j, rc = 0;
 
 	if (!force && (rc = refuse_existing(app, "export-csv", path)) < 0)
 		return rc;
-	if (!(f = fopen(path, "w"))) {
-		rc = -errno;
-		xsg_error(app, "%s: error: %s", path, strerror(errno));
+	if ((rc = out_file_open(&of, path, OUT_MODE_SHARED, err, sizeof(err))) < 0) {
+		xsg_error(app, "%s", err);
 		return rc;
 	}
+	f = of.f;
 	fprintf(f, "method,N,W,reps");
 	for (j = 0; j < MODEL_N_METRICS; j++)
 		fprintf(f, ",%s", model_metric_name((enum model_metric)j));
@@ -399,12 +402,10 @@ static int export_csv(struct xsg_app *app, const char *arg, int force)
 			fprintf(f, ",%d\n", p->oversubscribed);
 		}
 	}
-	if (fclose(f) != 0) {
-		rc = -EIO;
-		xsg_error(app, "%s: error: write failed", path);
-	} else {
+	if ((rc = out_file_commit(&of, force, err, sizeof(err))) < 0)
+		xsg_error(app, "%s", err);
+	else
 		xsg_status(app, "wrote %s (empty field = unavailable)", path);
-	}
 	return rc;
 }
 
@@ -466,7 +467,6 @@ static int cmd_export_ask(struct xsg_app *app, const char *arg)
 	const struct export_kind *k;
 	char msg[4400], clash[4200];
 	const char *exists = NULL;
-	struct stat sb;
 	XmString s;
 
 	if (!colon || !(k = export_kind_find(arg, (size_t)(colon - arg))) || !colon[1]) {
@@ -476,7 +476,7 @@ static int cmd_export_ask(struct xsg_app *app, const char *arg)
 	path = colon + 1;
 	if (k->dirs)
 		exists = export_all_clash(path, clash, sizeof(clash));
-	else if (stat(path, &sb) == 0)
+	else if (out_exists(path))
 		exists = path;
 	if (!k->dirs && strcmp(k->kind, "window") == 0 && plot_format_from_path(path) < 0) {
 		xsg_error(app, "%s: error: unknown format: the name must end in .png, .svg or .pdf", path);
@@ -713,12 +713,15 @@ static int cmd_expect(struct xsg_app *app, const char *arg)
 /* test hook: creates an empty file, so a test script knows the GUI got this far */
 static int cmd_touch(struct xsg_app *app, const char *arg)
 {
-	FILE *f = fopen(arg, "w");
+	struct out_file of;
+	char err[4200];
+	int rc = out_file_open(&of, arg, OUT_MODE_SHARED, err, sizeof(err));
 
-	if (!f)
-		return -errno;
-	fclose(f);
-	return 0;
+	if (rc == 0)
+		rc = out_file_commit(&of, 1, err, sizeof(err));
+	if (rc < 0)
+		fprintf(stderr, "xscalegraph: touch: %s\n", err);
+	return rc;
 }
 
 static const struct command commands[] = {
@@ -753,6 +756,7 @@ static const struct command commands[] = {
 	{ "sites-cell", "N,N2", "call sites window: the sites at a matrix cell's points", xsg_cmd_sites_cell },
 	{ "sites-run", NULL, "call sites window: the timeline's run (its selected interval, if any)", xsg_cmd_sites_run },
 	{ "sites-export", "PATH", "call sites window: write its list to a text file", xsg_cmd_sites_export },
+	{ "sites-chooser", NULL, "test hook: what the call sites window's Point chooser shows, in the status line", xsg_cmd_sites_chooser },
 	{ "sites-resize", "WxH", "call sites window: resize it", xsg_cmd_sites_resize },
 	{ "help-find", "TEXT", "find the next TEXT in the help, select it and say its line", xsg_cmd_help_find },
 	{ "teach-set", "KEY=VALUE", "set a teaching parameter (t_serial t_work c beta e_target "

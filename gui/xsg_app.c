@@ -6,6 +6,7 @@
  * error counting and screenshots of windows as the X server shows them.
  */
 #include "xsg.h"
+#include "outfile.h"
 
 #include <Xm/Xm.h>
 #include <Xm/CascadeB.h>
@@ -205,6 +206,34 @@ static unsigned channel(unsigned long px, unsigned long mask)
 	return (unsigned)(bits >= 8 ? v >> (bits - 8) : (v * 255) / ((1ul << bits) - 1));
 }
 
+static cairo_status_t png_write(void *closure, const unsigned char *data, unsigned int len)
+{
+	return fwrite(data, 1, len, closure) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
+/* The PNG of s into a file made as outfile.h says (replacing one of that name, never writing
+ * through a link). */
+static int screenshot_write(cairo_surface_t *s, const char *path)
+{
+	struct out_file of;
+	char err[4200];
+	int rc;
+
+	if ((rc = out_file_open(&of, path, OUT_MODE_SHARED, err, sizeof(err))) < 0)
+		goto out;
+	if (cairo_surface_write_to_png_stream(s, png_write, of.f) != CAIRO_STATUS_SUCCESS) {
+		out_file_abort(&of);
+		snprintf(err, sizeof(err), "%s: error: cannot write the PNG", path);
+		rc = -EIO;
+		goto out;
+	}
+	rc = out_file_commit(&of, 1, err, sizeof(err));
+out:
+	if (rc < 0)
+		fprintf(stderr, "xscalegraph: shot: %s\n", err);
+	return rc;
+}
+
 int xsg_screenshot(struct xsg_app *app, Widget w, const char *path)
 {
 	Window win = XtWindow(w);
@@ -236,8 +265,7 @@ int xsg_screenshot(struct xsg_app *app, Widget w, const char *path)
 		}
 	}
 	cairo_surface_mark_dirty(s);
-	if (cairo_surface_write_to_png(s, path) != CAIRO_STATUS_SUCCESS)
-		rc = -EIO;
+	rc = screenshot_write(s, path);
 out:
 	if (img)
 		XDestroyImage(img);

@@ -107,6 +107,21 @@ if command -v xdotool >/dev/null; then
 		" 100.0 % 1 ms lu.c:412 in daxpy_sweep"
 else skip sites_sources_click "xdotool not installed"; fi
 
+# defect20-sites-point-chooser: the Point chooser shows what the list shows after a matrix cell
+# or a timeline interval moved the focus (it kept the point chosen before: "fixed N=2")
+A="open:sites;sites-point:fixed,2;sites-chooser;open:matrix;matrix-select:1,2;sites-chooser"
+A="$A;timeline-run:3;sites-run;sites-chooser;timeline-select:0,0.0055;sites-chooser"
+A="$A;sites-point:fixed,1;sites-chooser;quit"
+gui_run sites_chooser "$OUT/exp" "$A"
+grep '^status: sites: the Point chooser shows' "$OUT/sites_chooser.out" >"$OUT/chooser.txt"
+if [ "$(cut -d'"' -f2 "$OUT/chooser.txt" | tr '\n' '|')" = "fixed N=2|matrix cell 1 -> 2|run 3 (timeline)|run 3, selected interval|fixed N=1|" ] &&
+   grep -q '"matrix cell 1 -> 2"; the list: IT_barrier (barrier waiting) at matrix cell 1 -> 2$' "$OUT/chooser.txt" &&
+   grep -q '"run 3, selected interval"; the list: IT_barrier (barrier waiting) in run 3' "$OUT/chooser.txt"; then
+	pass "defect20-sites-point-chooser: the chooser follows the list: $(cut -d'"' -f2 "$OUT/chooser.txt" | tr '\n' '|')"
+else
+	fail "defect20-sites-point-chooser" "the chooser showed: $(cut -c9-200 "$OUT/chooser.txt" | tr '\n' '|')"
+fi
+
 # a store without sites: said once, no table
 gui_run sites_old "$OUT/old" "open:sites;sites-point:fixed,2;sites-export:$OUT/old.txt;quit"
 expect sites_not_recorded "$OUT/old.txt" \

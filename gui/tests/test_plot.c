@@ -118,7 +118,7 @@ static void test_export_all_views(void **state)
 	assert_int_equal(load(&m), 0);
 	teach_defaults(&tp);
 	v = (struct view_ctx){ &m, &tp, -1, -1, NULL };
-	if (view_export_all(outdir, &v, 0, err, sizeof(err)) < 0)
+	if (view_export_all(outdir, &v, 0, 1, err, sizeof(err)) < 0)
 		fail_msg("%s", err);
 	for (i = 0; i < VIEW_COUNT; i++) {
 		const struct view_desc *d = view_get((enum view_id)i);
@@ -316,7 +316,7 @@ static void test_ticks_and_units(void **state)
 static void test_unavailable_is_a_gap(void **state)
 {
 	static const double x[] = { 1, 2, 3 }, y[] = { 5, NAN, 5 };
-	struct plot_series s = { "s", x, y, 3, 0, PLOT_MARK_NONE, 0, 0, 0 };
+	struct plot_series s = { "s", x, y, 3, 0, PLOT_MARK_NONE, 0, 0, 0, NULL, NULL };
 	struct plot_chart c;
 	cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 400, 300);
 	cairo_t *cr = cairo_create(surf);
@@ -355,7 +355,7 @@ static void test_unavailable_is_a_gap(void **state)
 static void test_ideal_speedup_in_view(void **state)
 {
 	static const double x[] = { 1, 2, 4 }, y[] = { 0.5, 0.1, 0.02 };
-	struct plot_series s = { "s", x, y, 3, 0, PLOT_MARK_NONE, 0, 0, 0 };
+	struct plot_series s = { "s", x, y, 3, 0, PLOT_MARK_NONE, 0, 0, 0, NULL, NULL };
 	struct plot_chart c;
 	cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 400, 300);
 	cairo_t *cr = cairo_create(surf);
