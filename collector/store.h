@@ -85,7 +85,7 @@ struct store_run {
 	double work;
 	int rep;
 	char status[16];          /* running, ok, failed, timeout, incomplete, interrupted */
-	char reason[256];         /* why it failed or is incomplete, "" when ok */
+	char reason[512];         /* why it failed or is incomplete, "" when ok */
 	char argv[1024];          /* the command, words joined by blanks */
 	int exit_code;            /* -1 when killed by a signal */
 	int signal;               /* 0 when it exited */
