@@ -132,6 +132,53 @@ static void mark_descendants(const struct proc_ent *v, size_t n, char *mark)
 	}
 }
 
+/* The first line of /proc/PID/task/TID/NAME, "" when it cannot be read. */
+static void task_read(const char *task, const char *name, char *out, size_t len)
+{
+	char path[400];
+	snprintf(path, sizeof path, "%s/%s", task, name);
+	out[0] = '\0';
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	ssize_t n = read(fd, out, len - 1);
+	close(fd);
+	out[n > 0 ? n : 0] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+}
+
+/* The state letter of a task (its stat's third field), '?' when unknown. */
+static char task_state(const char *task)
+{
+	char st[512];
+	task_read(task, "stat", st, sizeof st);
+	const char *p = strrchr(st, ')');
+	return p && p[1] == ' ' && p[2] ? p[2] : '?';
+}
+
+/* Does process `pid` have a thread that has not exited? Its own stat says Z once its main
+ * thread ended (pthread_exit), while its other threads may run on: such a process is alive. */
+static int proc_live(pid_t pid)
+{
+	char dir[64];
+	snprintf(dir, sizeof dir, "/proc/%d/task", (int)pid);
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int live = 0;
+	if (!d)
+		return 0;
+	while (!live && (de = readdir(d))) {
+		char task[320];
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(task, sizeof task, "%s/%s", dir, de->d_name);
+		char state = task_state(task);
+		live = state != 'Z' && state != 'X' && state != '?';
+	}
+	closedir(d);
+	return live;
+}
+
 /* Sends `sig` to every live descendant of the runner; returns how many got it. */
 static int signal_tree(int sig)
 {
@@ -147,7 +194,8 @@ static int signal_tree(int sig)
 			mark[i] = v[i].pid == self;
 		mark_descendants(v, n, mark);
 		for (size_t i = 0; i < n; i++)
-			if (mark[i] && v[i].pid != self && v[i].state != 'Z' && kill(v[i].pid, sig) == 0)
+			if (mark[i] && v[i].pid != self && (v[i].state != 'Z' || proc_live(v[i].pid)) &&
+			    kill(v[i].pid, sig) == 0)
 				hit++;
 	}
 	free(mark);
@@ -182,30 +230,6 @@ struct left_thread {
 	char what[96];    /* "name (S, wchan)" */
 	int count;
 };
-
-/* The first line of /proc/PID/task/TID/NAME, "" when it cannot be read. */
-static void task_read(const char *task, const char *name, char *out, size_t len)
-{
-	char path[400];
-	snprintf(path, sizeof path, "%s/%s", task, name);
-	out[0] = '\0';
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	ssize_t n = read(fd, out, len - 1);
-	close(fd);
-	out[n > 0 ? n : 0] = '\0';
-	out[strcspn(out, "\n")] = '\0';
-}
-
-/* The state letter of a task (its stat's third field), '?' when unknown. */
-static char task_state(const char *task)
-{
-	char st[512];
-	task_read(task, "stat", st, sizeof st);
-	const char *p = strrchr(st, ')');
-	return p && p[1] == ' ' && p[2] ? p[2] : '?';
-}
 
 /* Adds the live threads of process `pid` to `v` (grouped by what they show); counts them in
  * *n_live; *main_ended set when its main thread has exited while others live on. */
@@ -361,7 +385,8 @@ int runner_kill_orphans(int pid, long long pid_start, const char *marker)
 		if (mark)
 			mark_descendants(v, n, mark);
 		for (size_t i = 0; mark && i < n; i++) {
-			if (!mark[i] || v[i].state == 'Z' || v[i].pid == getpid())
+			if (!mark[i] || (v[i].state == 'Z' && !proc_live(v[i].pid)) ||
+			    v[i].pid == getpid())
 				continue;
 			alive++;
 			if (kill(v[i].pid, SIGKILL) == 0 && round == 0)

@@ -145,6 +145,20 @@ if cc -o "$T/pexit" "$T/pexit.c" -pthread 2>"$T/cc.err"; then
 	reason=$(q "$T/pexit.exp" "select reason from runs")
 	check defect20-timeout-main-ended "reason: $reason" \
 		grep -Eq '^timed out after 0.5 s \(process group killed\); 1 thread left: sg-left \(S(, [a-z_.0-9]+)?\); main thread ended$' <<<"$reason"
+	# the same program moved out of the run's process group (setsid): its process, whose stat
+	# says Z once its main thread ended, was taken for a zombie and never killed
+	# (a name of its own: with its main thread gone, /proc/PID/cmdline is empty and only the
+	# process name is left to find it by)
+	px=sgpx$$
+	cp "$T/pexit" "$T/$px"
+	printf "program sh -c 'setsid %s & sleep 30'\nthreads 1\ntimeout 1s\n" "$T/$px" >"$T/setsid.sgx"
+	"$SG" run "$T/setsid.sgx" --no-analyze -o "$T/setsid.exp" >/dev/null 2>&1
+	sleep 0.3
+	left=$(pgrep -x "$px")
+	[ -n "$left" ] && kill -9 $left 2>/dev/null
+	check defect20-timeout-setsid-main-ended-killed "left running after the run: '${left}'; reason: $(q "$T/setsid.exp" "select reason from runs")" \
+		test -z "$left"
 else
 	echo "SKIP: defect20-timeout-main-ended: no C compiler: $(head -1 "$T/cc.err")"
+	echo "SKIP: defect20-timeout-setsid-main-ended-killed: no C compiler"
 fi
