@@ -47,7 +47,7 @@ COLL_CMOCKA := test_pmu test_spec test_spec_fuzz test_search test_store test_tme
 TESTS += $(addprefix $(COLL_TEST_BIN)/,$(COLL_CMOCKA)) collector/tests/test-calibrate.sh \
 	collector/tests/test-run.sh collector/tests/test-counters.sh \
 	collector/tests/test-billiards.sh collector/tests/test-integrity.sh \
-	collector/tests/test-run-edges.sh
+	collector/tests/test-run-edges.sh collector/tests/test-run-outputs.sh
 
 $(COLL_TEST_BIN)/test_pmu: $(OBJ)/collector/tests/test_pmu.o $(OBJ)/collector/pmu.o
 $(COLL_TEST_BIN)/test_spec: $(OBJ)/collector/tests/test_spec.o $(OBJ)/collector/spec.o \
@@ -65,7 +65,8 @@ $(addprefix $(COLL_TEST_BIN)/,$(COLL_CMOCKA)):
 # The scripts need the programs and helpers built (the dispatcher, the billiards examples and
 # scalegraph dump come from cli/, examples/ and tracelib/).
 collector/tests/test-run.sh collector/tests/test-calibrate.sh collector/tests/test-counters.sh \
-collector/tests/test-billiards.sh collector/tests/test-integrity.sh collector/tests/test-run-edges.sh: $(LIBEXEC)/scalegraph-run $(LIBEXEC)/scalegraph-calibrate $(LIBEXEC)/sg-calib-probe \
+collector/tests/test-billiards.sh collector/tests/test-integrity.sh collector/tests/test-run-edges.sh \
+collector/tests/test-run-outputs.sh: $(LIBEXEC)/scalegraph-run $(LIBEXEC)/scalegraph-calibrate $(LIBEXEC)/sg-calib-probe \
 	$(COLL_TEST_BIN)/synth $(BIN)/scalegraph $(BIN)/billiards $(BIN)/billiards-seq \
 	$(BIN)/billiards-traced $(LIBEXEC)/scalegraph-dump
 

@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "calib.h"
-#include "fsutil.h"
 #include "runner.h"
 #include "series.h"
 #include "spec.h"
@@ -112,12 +111,21 @@ static void identity(const struct spec *s, char *buf, size_t len)
 	}
 }
 
-static int record_definitions(struct store *st, const struct spec *s, const char *overrides)
+/* The store's message for a failed store call: "DIR/experiment.db: SQLite's text". */
+static int store_fail_msg(struct store *st, int rc, char *why, size_t len)
+{
+	snprintf(why, len, "%s/experiment.db: %s", store_dir(st),
+		 store_errmsg(st)[0] ? store_errmsg(st) : strerror(-rc));
+	return rc;
+}
+
+static int record_definitions(struct store *st, const struct spec *s, const char *overrides,
+			      char *why, size_t why_len)
 {
 	char formulas[1024];
 	int rc = store_begin(st);
 	if (rc < 0)
-		return rc;
+		return store_fail_msg(st, rc, why, why_len);
 	rc = store_spec_set(st, s->path, s->text ? s->text : "", overrides, s->work);
 	if (rc == 0)
 		rc = store_defs_clear(st);
@@ -141,12 +149,15 @@ static int record_definitions(struct store *st, const struct spec *s, const char
 	}
 	if (rc == 0)
 		rc = store_commit(st);
-	else
+	if (rc < 0) {
+		store_fail_msg(st, rc, why, why_len);
 		store_rollback(st);
+	}
 	return rc;
 }
 
-static int record_machine(struct store *st, FILE *out)
+/* The machine row, from calibrate's cache (measured now when there is none). */
+static int record_machine(struct store *st, FILE *out, char *why, size_t why_len)
 {
 	struct calib c;
 	char *json = NULL;
@@ -158,15 +169,17 @@ static int record_machine(struct store *st, FILE *out)
 		rc = calib_measure(&c);
 		if (rc == 0)
 			rc = calib_to_json(&c, &json);
-		if (rc < 0)
+		if (rc < 0) {
+			snprintf(why, why_len, "calibrating this machine failed: %s", strerror(-rc));
 			return rc;
+		}
 		calib_cache_save(json);
 	}
 	double tsc = 0;
 	calib_json_number(json, "tsc_hz", &tsc);
 	rc = store_machine_set(st, c.cpu_model, c.n_cpus, c.kernel, tsc, json);
 	free(json);
-	return rc;
+	return rc < 0 ? store_fail_msg(st, rc, why, why_len) : 0;
 }
 
 /* Runs `scalegraph-report --matrix DIR` (beside this program) with its output discarded, so
@@ -222,7 +235,7 @@ int main(int argc, char **argv)
 {
 	struct spec spec;
 	struct series se;
-	char err[4096], out_dir[PATH_MAX] = "", overrides[2048] = "";
+	char err[4096] = "", out_dir[PATH_MAX] = "", overrides[2048] = "";
 	const char *spec_path = NULL, *threads = NULL, *repeat = NULL, *timeout = NULL;
 	int cmd_at = -1, dry_run = 0, trace = 1, retry_failed = 0, analyze = 1, rc;
 	struct store *st = NULL;
@@ -351,15 +364,10 @@ int main(int argc, char **argv)
 	}
 	if (!dry_run) {
 		char id[4096], old[4096];
-		char parents[PATH_MAX];
-		snprintf(parents, sizeof parents, "%s", out_dir);
-		char why[PATH_MAX + 512];
-		rc = fs_mkdir_parents(parents);
-		if (rc < 0)
-			snprintf(why, sizeof why, "%s: cannot create its parent directories: %s", out_dir,
-				 strerror(-rc));
-		else
-			rc = store_open_msg(out_dir, STORE_WRITE, &st, why, sizeof why);
+		char why[PATH_MAX + 1024];
+		/* the store walks the path, following only links of root or of this user, and makes
+		 * what is missing (store.h) */
+		rc = store_open_msg(out_dir, STORE_WRITE, &st, why, sizeof why);
 		if (rc < 0) {
 			fprintf(stderr, "scalegraph run: error: %s\n", why);
 			return bail(&spec, 1);
@@ -379,13 +387,14 @@ int main(int argc, char **argv)
 			return bail(&spec, 1);
 		}
 		rc = store_meta_set(st, "identity", id);
+		if (rc < 0)
+			store_fail_msg(st, rc, why, sizeof why);
 		if (rc == 0)
-			rc = record_definitions(st, &spec, overrides);
+			rc = record_definitions(st, &spec, overrides, why, sizeof why);
 		if (rc == 0)
-			rc = record_machine(st, stdout);
+			rc = record_machine(st, stdout, why, sizeof why);
 		if (rc < 0) {
-			fprintf(stderr, "scalegraph run: error: %s/experiment.db: %s\n", out_dir,
-				store_errmsg(st)[0] ? store_errmsg(st) : strerror(-rc));
+			fprintf(stderr, "scalegraph run: error: %s\n", why);
 			store_close(st);
 			return bail(&spec, 1);
 		}

@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +132,53 @@ static void mark_descendants(const struct proc_ent *v, size_t n, char *mark)
 	}
 }
 
+/* The first line of /proc/PID/task/TID/NAME, "" when it cannot be read. */
+static void task_read(const char *task, const char *name, char *out, size_t len)
+{
+	char path[400];
+	snprintf(path, sizeof path, "%s/%s", task, name);
+	out[0] = '\0';
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	ssize_t n = read(fd, out, len - 1);
+	close(fd);
+	out[n > 0 ? n : 0] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+}
+
+/* The state letter of a task (its stat's third field), '?' when unknown. */
+static char task_state(const char *task)
+{
+	char st[512];
+	task_read(task, "stat", st, sizeof st);
+	const char *p = strrchr(st, ')');
+	return p && p[1] == ' ' && p[2] ? p[2] : '?';
+}
+
+/* Does process `pid` have a thread that has not exited? Its own stat says Z once its main
+ * thread ended (pthread_exit), while its other threads may run on: such a process is alive. */
+static int proc_live(pid_t pid)
+{
+	char dir[64];
+	snprintf(dir, sizeof dir, "/proc/%d/task", (int)pid);
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int live = 0;
+	if (!d)
+		return 0;
+	while (!live && (de = readdir(d))) {
+		char task[320];
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(task, sizeof task, "%s/%s", dir, de->d_name);
+		char state = task_state(task);
+		live = state != 'Z' && state != 'X' && state != '?';
+	}
+	closedir(d);
+	return live;
+}
+
 /* Sends `sig` to every live descendant of the runner; returns how many got it. */
 static int signal_tree(int sig)
 {
@@ -146,7 +194,8 @@ static int signal_tree(int sig)
 			mark[i] = v[i].pid == self;
 		mark_descendants(v, n, mark);
 		for (size_t i = 0; i < n; i++)
-			if (mark[i] && v[i].pid != self && v[i].state != 'Z' && kill(v[i].pid, sig) == 0)
+			if (mark[i] && v[i].pid != self && (v[i].state != 'Z' || proc_live(v[i].pid)) &&
+			    kill(v[i].pid, sig) == 0)
 				hit++;
 	}
 	free(mark);
@@ -169,6 +218,130 @@ static void kill_tree(void)
 		struct timespec nap = { 0, 10000000 };
 		nanosleep(&nap, NULL);
 	}
+}
+
+/* --- what a timed-out run left running --------------------------------------------------
+ * A run killed at its timeout is recorded with what was still alive at that moment, read from
+ * /proc before the first signal: its threads' names (comm), states and wait channels (wchan),
+ * e.g. "1 thread left: sgtrace-drain (S, do_sys_poll); main thread ended" — a program whose
+ * main ended with pthread_exit while a library's thread kept the process alive says so. */
+
+struct left_thread {
+	char what[96];    /* "name (S, wchan)" */
+	int count;
+};
+
+/* Adds the live threads of process `pid` to `v` (grouped by what they show); counts them in
+ * *n_live; *main_ended set when its main thread has exited while others live on. */
+static void list_threads(pid_t pid, struct left_thread *v, int *n_v, int cap, int *n_live,
+			 int *main_ended)
+{
+	char dir[64];
+	snprintf(dir, sizeof dir, "/proc/%d/task", (int)pid);
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int live = 0, leader_dead = 0;
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char task[320], comm[32], wchan[48], what[96];
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(task, sizeof task, "%s/%s", dir, de->d_name);
+		char state = task_state(task);
+		if (state == 'Z' || state == 'X') {
+			leader_dead |= atoi(de->d_name) == (int)pid;
+			continue;
+		}
+		live++;
+		task_read(task, "comm", comm, sizeof comm);
+		task_read(task, "wchan", wchan, sizeof wchan);
+		if (wchan[0] && strcmp(wchan, "0"))
+			snprintf(what, sizeof what, "%s (%c, %s)", comm[0] ? comm : "?", state, wchan);
+		else
+			snprintf(what, sizeof what, "%s (%c)", comm[0] ? comm : "?", state);
+		int k = 0;
+		while (k < *n_v && strcmp(v[k].what, what))
+			k++;
+		if (k == *n_v && *n_v < cap) {
+			snprintf(v[k].what, sizeof v[k].what, "%s", what);
+			v[k].count = 0;
+			(*n_v)++;
+		}
+		if (k < *n_v)
+			v[k].count++;
+	}
+	closedir(d);
+	*n_live += live;
+	if (live && leader_dead)
+		(*main_ended)++;
+}
+
+/* Appends to out (len bytes, *used of them taken), cutting at its end. */
+static void append(char *out, size_t len, size_t *used, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void append(char *out, size_t len, size_t *used, const char *fmt, ...)
+{
+	va_list ap;
+	if (*used + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	int w = vsnprintf(out + *used, len - *used, fmt, ap);
+	va_end(ap);
+	if (w > 0)
+		*used = *used + (size_t)w >= len ? len - 1 : *used + (size_t)w;
+}
+
+/* "N thread(s) left: a (S, wchan), b x3 (S, futex_wait_queue); main thread ended" over every
+ * descendant of the runner, or "" when none is left or /proc cannot be read. */
+static void describe_left(char *out, size_t len)
+{
+	struct left_thread v[16];
+	int n_v = 0, n_live = 0, n_procs = 0, main_ended = 0;
+	size_t n;
+	struct proc_ent *p = proc_list(&n);
+	out[0] = '\0';
+	if (!p)
+		return;
+	char *mark = calloc(n ? n : 1, 1);
+	if (mark) {
+		pid_t self = getpid();
+		for (size_t i = 0; i < n; i++)
+			mark[i] = p[i].pid == self;
+		mark_descendants(p, n, mark);
+		for (size_t i = 0; i < n; i++) {
+			if (!mark[i] || p[i].pid == self)
+				continue;
+			int before = n_live;
+			/* a process whose stat says Z may be alive: its main thread ended (the
+			 * stat is the leader's) and other threads run on */
+			list_threads(p[i].pid, v, &n_v, (int)(sizeof v / sizeof v[0]), &n_live,
+				     &main_ended);
+			n_procs += n_live > before;
+		}
+	}
+	free(mark);
+	free(p);
+	if (!n_live)
+		return;
+	size_t used = 0;
+	int listed = 0;
+	if (n_procs > 1)
+		append(out, len, &used, "%d processes, ", n_procs);
+	append(out, len, &used, "%d thread%s left: ", n_live, n_live == 1 ? "" : "s");
+	for (int k = 0; k < n_v; k++) {
+		char *paren = strstr(v[k].what, " (");
+		if (v[k].count > 1 && paren)
+			append(out, len, &used, "%s%.*s x%d%s", k ? ", " : "",
+			       (int)(paren - v[k].what), v[k].what, v[k].count, paren);
+		else
+			append(out, len, &used, "%s%s", k ? ", " : "", v[k].what);
+		listed += v[k].count;
+	}
+	if (listed < n_live)
+		append(out, len, &used, ", %d more", n_live - listed);
+	if (main_ended)
+		append(out, len, &used, "; %s", n_procs > 1 ? "a main thread ended" : "main thread ended");
 }
 
 /* Does /proc/PID/environ hold the entry `want` ("SCALEGRAPH_RUN=...")? */
@@ -212,7 +385,8 @@ int runner_kill_orphans(int pid, long long pid_start, const char *marker)
 		if (mark)
 			mark_descendants(v, n, mark);
 		for (size_t i = 0; mark && i < n; i++) {
-			if (!mark[i] || v[i].state == 'Z' || v[i].pid == getpid())
+			if (!mark[i] || (v[i].state == 'Z' && !proc_live(v[i].pid)) ||
+			    v[i].pid == getpid())
 				continue;
 			alive++;
 			if (kill(v[i].pid, SIGKILL) == 0 && round == 0)
@@ -291,7 +465,8 @@ static void describe(struct runner_result *res, double timeout_s)
 		snprintf(res->reason, sizeof res->reason, "interrupted");
 	else if (res->timed_out)
 		snprintf(res->reason, sizeof res->reason,
-			 "timed out after %g s (process group killed)", timeout_s);
+			 "timed out after %g s (process group killed)%s%s", timeout_s,
+			 res->left[0] ? "; " : "", res->left);
 	else if (res->signal)
 		snprintf(res->reason, sizeof res->reason, "killed by signal %d (SIG%s)%s", res->signal,
 			 sigabbrev_np(res->signal) ? sigabbrev_np(res->signal) : "?",
@@ -331,11 +506,14 @@ int runner_exec(const char *path, char *const argv[], int dir_fd, const char *di
 		}
 		if ((size_t)snprintf(trace_dir, sizeof trace_dir, "%s/trace", dir) >= sizeof trace_dir) {
 			rc = -ENAMETOOLONG;
+			snprintf(res->reason, sizeof res->reason, "%.200s.../trace: %s", dir,
+				 strerror(ENAMETOOLONG));
 			goto out;
 		}
 	}
 	if (pipe2(pipefd, O_CLOEXEC) < 0) {
 		rc = -errno;
+		snprintf(res->reason, sizeof res->reason, "cannot make a pipe: %s", strerror(errno));
 		goto out;
 	}
 	fflush(NULL);
@@ -344,6 +522,7 @@ int runner_exec(const char *path, char *const argv[], int dir_fd, const char *di
 	pid_t pid = fork();
 	if (pid < 0) {
 		rc = -errno;
+		snprintf(res->reason, sizeof res->reason, "cannot fork: %s", strerror(errno));
 		goto out;
 	}
 	if (pid == 0)
@@ -362,10 +541,13 @@ int runner_exec(const char *path, char *const argv[], int dir_fd, const char *di
 			break;
 		double now = now_s();
 		if (!res->timed_out && !res->interrupted) {
-			if (stop && *stop)
+			if (stop && *stop) {
 				res->interrupted = 1;
-			else if (now >= deadline)
+			} else if (now >= deadline) {
 				res->timed_out = 1;
+				/* what hangs, seen before the first signal changes it */
+				describe_left(res->left, sizeof res->left);
+			}
 			if (res->timed_out || res->interrupted) {
 				/* the group and whatever left it (setsid) */
 				kill(-pid, SIGTERM);

@@ -19,7 +19,9 @@ struct runner_result {
 	int exec_errno;      /* the program could not be started (errno), 0 otherwise */
 	double wall_s, user_s, sys_s;
 	long max_rss_kb;
-	char reason[256];    /* "" for a clean exit 0, else why it failed */
+	char left[320];      /* at a timeout: what was still alive ("1 thread left: sgtrace-drain
+				(S, do_sys_poll)"), "" otherwise */
+	char reason[512];    /* "" for a clean exit 0, else why it failed (with `left`) */
 };
 
 /* The environment variable that marks every process of a run (value: the run's marker). */
@@ -35,7 +37,8 @@ int runner_init(void);
  * as SG_TRACE_DIR. `marker`, when not NULL, goes into the environment as SCALEGRAPH_RUN. The
  * child dies with the runner (PR_SET_PDEATHSIG). `started`, when not NULL, is called with the
  * child's pid right after the fork. After `timeout_s` seconds, or when *stop turns non-zero, the
- * process group and every other descendant get SIGTERM and a second later SIGKILL; when the
+ * process group and every other descendant get SIGTERM and a second later SIGKILL (a timeout's
+ * reason then names the threads still alive before the first signal: res->left); when the
  * program ends, whatever it left running is killed. Returns 0 (the outcome is in *res) or
  * -errno when the runner itself failed (fork, files: then res->reason says which). */
 int runner_exec(const char *path, char *const argv[], int dir_fd, const char *dir, int trace,

@@ -124,9 +124,23 @@ static void iso_now(char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* runs/<id> below the store's real directory (store_real_dir: the path the store checked when
+ * it opened, with no link in it when reaching it followed one), given to the run as its
+ * SG_TRACE_DIR's parent and removed by path when the run is dropped. */
 static void run_dir(struct series *se, int64_t id, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s/runs/%lld", store_dir(se->st), (long long)id);
+	snprintf(buf, len, "%s/runs/%lld", store_real_dir(se->st), (long long)id);
+}
+
+/* se->errmsg for a store operation that failed with rc: SQLite's text (or the errno's) with
+ * the database named, and on a full disk what to do. Returns rc. */
+static int store_error(struct series *se, int rc)
+{
+	const char *why = store_errmsg(se->st)[0] ? store_errmsg(se->st) : strerror(-rc);
+	snprintf(se->errmsg, sizeof se->errmsg, "%s/experiment.db: %s%s", store_dir(se->st), why,
+		 rc == -ENOSPC ? "; the runs recorded are kept: free space and run the same command "
+		 "again to resume" : "");
+	return rc;
 }
 
 /* Drops runs a killed runner left half-done (or, with failed, those that failed), and their
@@ -222,9 +236,11 @@ static void on_started(void *vctx, pid_t pid)
 
 /* Inserts the "running" row and creates its directory runs/<id>/ (0700), which must be new: an
  * id whose directory exists (a leftover, something planted) is skipped for the next one.
- * Returns the directory's fd, or -errno. */
+ * Returns the directory's fd, or -errno with se->errmsg saying what failed: the database
+ * (experiment.db: database or disk is full) or the directory. */
 static int begin_run(struct series *se, struct store_run *out, char *dir, size_t dir_len)
 {
+	dir[0] = '\0';
 	for (int tries = 0; tries < 1000; tries++) {
 		char name[32];
 		struct timespec ts;
@@ -233,7 +249,7 @@ static int begin_run(struct series *se, struct store_run *out, char *dir, size_t
 			 (long long)ts.tv_sec, ts.tv_nsec);
 		int rc = store_run_begin(se->st, out);
 		if (rc < 0)
-			return rc;
+			return store_error(se, rc);
 		snprintf(name, sizeof name, "%lld", (long long)out->id);
 		run_dir(se, out->id, dir, dir_len);
 		if (mkdirat(store_runs_fd(se->st), name, 0700) == 0) {
@@ -243,14 +259,26 @@ static int begin_run(struct series *se, struct store_run *out, char *dir, size_t
 				return fd;
 		}
 		rc = -errno;
+		snprintf(se->errmsg, sizeof se->errmsg, "%s: cannot create the run directory: %s", dir,
+			 strerror(-rc));
 		int rc2 = store_run_delete(se->st, out->id);
+		if (rc2 < 0) {
+			/* the row stays "running": the next runner drops it */
+			size_t used = strlen(se->errmsg);
+			snprintf(se->errmsg + used, sizeof se->errmsg - used, " (and its row could not "
+				 "be deleted: %s)", store_errmsg(se->st)[0] ? store_errmsg(se->st) :
+				 strerror(-rc2));
+		}
 		if (rc != -EEXIST)
 			return rc;
 		if (rc2 < 0)
 			return rc2;
+		se->errmsg[0] = '\0';
 		fprintf(se->out, "%s: exists already (not made by this store); the run takes the next "
 			"id\n", dir);
 	}
+	snprintf(se->errmsg, sizeof se->errmsg, "%s/runs: 1000 run directories in a row exist "
+		 "already (not made by this store)", store_dir(se->st));
 	return -EEXIST;
 }
 
@@ -304,8 +332,12 @@ static int run_one(struct series *se, const char *kind, int n, const struct size
 	label_of(kind, n, pt, rep, label, sizeof label);
 	rc = spec_argv(se->spec, seq ? &se->spec->sequential : &se->spec->program, n, pt->sizes,
 		       argv, argbuf, sizeof argbuf);
-	if (rc < 0)
+	if (rc < 0) {
+		snprintf(se->errmsg, sizeof se->errmsg, "%s: the command line is %s", label,
+			 rc == -ERANGE ? "a number that does not fit"
+			 : "longer than 8191 bytes with its sizes filled in");
 		return rc;
+	}
 	if (se->dry_run) {
 		char cmd[1024], key[400];
 		memset(out, 0, sizeof *out);
@@ -328,6 +360,8 @@ static int run_one(struct series *se, const char *kind, int n, const struct size
 		return 0;
 	}
 	rc = store_run_find(se->st, kind, n, pt->text, rep, out);
+	if (rc < 0 && rc != -ENOENT)
+		return store_error(se, rc);
 	if (rc == 0) {
 		if (counted(se, out->id))
 			return 0;   /* made or found a moment ago for another point */
@@ -337,8 +371,6 @@ static int run_one(struct series *se, const char *kind, int n, const struct size
 		progress_end(&se->progress, label, 0, out->t_wall_s, out->status);
 		return 0;
 	}
-	if (rc != -ENOENT)
-		return rc;
 	if (se->stop && *se->stop)
 		return -EINTR;
 	memset(out, 0, sizeof *out);
@@ -351,11 +383,8 @@ static int run_one(struct series *se, const char *kind, int n, const struct size
 	join_argv(argv, out->argv, sizeof out->argv);
 	iso_now(out->started_at, sizeof out->started_at);
 	int dir_fd = begin_run(se, out, dir, sizeof dir);
-	if (dir_fd < 0) {
-		snprintf(se->errmsg, sizeof se->errmsg, "%s: cannot create the run directory: %s", dir,
-			 strerror(-dir_fd));
-		return dir_fd;
-	}
+	if (dir_fd < 0)
+		return dir_fd;   /* se->errmsg says why */
 	if ((rc = count_run(se, out->id)) < 0) {
 		close(dir_fd);
 		return rc;
@@ -416,6 +445,8 @@ static int run_one(struct series *se, const char *kind, int n, const struct size
 		}
 	}
 	tmeasure_free(&tm);
+	if (rc < 0 && !se->errmsg[0])
+		store_error(se, rc);
 	if (rc < 0)
 		return rc;
 	se->runs_made++;
@@ -869,6 +900,8 @@ int series_run(struct series *se, char *err, size_t err_len)
 	struct spec *sp = se->spec;
 	int rc = 0;
 	se->errmsg[0] = '\0';
+	if (err_len)
+		err[0] = '\0';
 	if (!se->dry_run) {
 		rc = drop_runs(se, 0);
 		if (rc == 0 && se->retry_failed)
@@ -961,10 +994,13 @@ out:
 	if (rc < 0 && err[0] && (rc == -EINVAL || rc == -ENAMETOOLONG || rc == -ERANGE))
 		return rc;   /* a located message of the spec's */
 store_fail:
-	if (rc < 0 && se->st)
-		snprintf(err, err_len, "%s/experiment.db: %s", store_dir(se->st),
-			 store_errmsg(se->st)[0] ? store_errmsg(se->st) : strerror(-rc));
-	else if (rc < 0)
+	/* the store is blamed only when its last statement failed (store_errmsg() is cleared by
+	 * every statement): an error from elsewhere (memory) is not its */
+	if (rc < 0 && se->st && store_errmsg(se->st)[0]) {
+		store_error(se, rc);
+		snprintf(err, err_len, "%s", se->errmsg);
+	} else if (rc < 0) {
 		snprintf(err, err_len, "%s", strerror(-rc));
+	}
 	return rc;
 }

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +25,9 @@ struct store {
 	int version;          /* meta.schema_version as found (0: a new store) */
 	int lock_fd;
 	int runs_fd;          /* DIR/runs, opened without following links (writers only) */
-	char dir[PATH_MAX];
+	char dir[PATH_MAX];   /* as given: the name messages use */
+	char real[PATH_MAX];  /* the path its files are reached by: dir, or (when reaching it
+				 followed a link) its resolved path, with no link in it */
 	char errmsg[PATH_MAX + 512];
 };
 
@@ -89,26 +92,46 @@ static const char schema_sql[] =
 	GEN_TRIGGER("machine_ins", "INSERT ON machine")
 	GEN_TRIGGER("machine_upd", "UPDATE ON machine");
 
+/* The errno of an SQLite result: a full disk is -ENOSPC (the runner stops on it, saying so),
+ * a busy database -EBUSY, anything else -EIO. */
+static int sql_errno(int rc)
+{
+	switch (rc & 0xff) {
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return -EBUSY;
+	case SQLITE_FULL:
+		return -ENOSPC;
+	default:
+		return -EIO;
+	}
+}
+
 static int fail(struct store *st, int rc)
 {
 	snprintf(st->errmsg, sizeof st->errmsg, "%s", sqlite3_errmsg(st->db));
-	return rc == SQLITE_BUSY || rc == SQLITE_LOCKED ? -EBUSY : -EIO;
+	return sql_errno(rc);
 }
 
+/* Every statement starts with errmsg cleared, so that store_errmsg() is the text of the
+ * statement that failed last, never of an earlier failure a caller recovered from (which would
+ * blame the store for what failed elsewhere). */
 static int exec(struct store *st, const char *sql)
 {
 	char *msg = NULL;
+	st->errmsg[0] = '\0';
 	int rc = sqlite3_exec(st->db, sql, NULL, NULL, &msg);
 	if (rc != SQLITE_OK) {
 		snprintf(st->errmsg, sizeof st->errmsg, "%s", msg ? msg : sqlite3_errstr(rc));
 		sqlite3_free(msg);
-		return rc == SQLITE_BUSY ? -EBUSY : -EIO;
+		return sql_errno(rc);
 	}
 	return 0;
 }
 
 static int prepare(struct store *st, const char *sql, sqlite3_stmt **stmt)
 {
+	st->errmsg[0] = '\0';
 	int rc = sqlite3_prepare_v2(st->db, sql, -1, stmt, NULL);
 	return rc == SQLITE_OK ? 0 : fail(st, rc);
 }
@@ -200,6 +223,196 @@ static void seterr(struct store *st, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* --- reaching the experiment directory ----------------------------------------------------
+ * The rule by which a store's directory is reached (docs/collector.md, "The experiment
+ * directory"): the path is walked by descriptors, so that what is checked is what is used, and
+ * a symbolic link is followed only when its owner is root or the user running — a link another
+ * user planted in a shared directory (/tmp) cannot send a runner's files elsewhere. */
+
+enum fs_open_flags {
+	FS_CREATE = 1,     /* make the missing directories of the path (mkdirat) */
+};
+
+/* The links a walk may follow, as the kernel's MAXSYMLINKS. */
+#define FS_MAX_LINKS 40
+
+struct walk {
+	int flags;
+	mode_t last_mode;
+	int n_links;
+	const char *path;     /* the caller's path, */
+	size_t link_end;      /* up to the end of its component whose link is being followed */
+	char *err;
+	size_t err_len;
+};
+
+/* "name (uid N)" of a user, or "uid N" when it has no name. */
+static void user_name(uid_t uid, char *out, size_t len)
+{
+	struct passwd pw, *res = NULL;
+	char buf[1024];
+	if (getpwuid_r(uid, &pw, buf, sizeof buf, &res) == 0 && res)
+		snprintf(out, len, "%s (uid %u)", res->pw_name, (unsigned)uid);
+	else
+		snprintf(out, len, "uid %u", (unsigned)uid);
+}
+
+static int walk_fail(struct walk *w, int rc, const char *shown, const char *path, size_t at,
+		     const char *why)
+{
+	snprintf(w->err, w->err_len, "%s%.*s: %s", shown, (int)at, path, why);
+	return rc;
+}
+
+/* Walks `path` from the directory `fd` (taken over: closed, or returned). `shown` prefixes the
+ * component named in a message ("" for the caller's path, "LINK -> " inside a link's target);
+ * `top` is non-zero for the caller's path, whose missing components FS_CREATE makes. Returns
+ * the descriptor of the directory reached, or -errno. */
+static int walk(struct walk *w, int fd, const char *path, const char *shown, int top)
+{
+	size_t at = 0, n = strlen(path);
+	while (at < n) {
+		while (at < n && path[at] == '/')
+			at++;
+		if (at == n)
+			break;
+		size_t end = at;
+		while (end < n && path[end] != '/')
+			end++;
+		size_t rest = end;
+		while (rest < n && path[rest] == '/')
+			rest++;
+		int last = rest == n;
+		char comp[NAME_MAX + 1];
+		if (end - at > NAME_MAX) {
+			close(fd);
+			return walk_fail(w, -ENAMETOOLONG, shown, path, end, strerror(ENAMETOOLONG));
+		}
+		memcpy(comp, path + at, end - at);
+		comp[end - at] = '\0';
+		at = end;
+		if (!strcmp(comp, "."))
+			continue;
+		int nfd = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (nfd < 0 && errno == ENOENT && top && (w->flags & FS_CREATE)) {
+			if (mkdirat(fd, comp, last ? w->last_mode : 0777) < 0 && errno != EEXIST) {
+				int e = errno;
+				close(fd);
+				char why[300];
+				snprintf(why, sizeof why, "cannot create: %s", strerror(e));
+				return walk_fail(w, -e, shown, path, end, why);
+			}
+			nfd = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		}
+		if (nfd >= 0) {
+			close(fd);
+			fd = nfd;
+			continue;
+		}
+		int e = errno;
+		struct stat sb;
+		if ((e != ELOOP && e != ENOTDIR) || fstatat(fd, comp, &sb, AT_SYMLINK_NOFOLLOW) < 0) {
+			close(fd);
+			return walk_fail(w, -e, shown, path, end, strerror(e));
+		}
+		if (!S_ISLNK(sb.st_mode)) {
+			close(fd);
+			return walk_fail(w, -ENOTDIR, shown, path, end, "not a directory");
+		}
+		char target[PATH_MAX];
+		ssize_t tl = readlinkat(fd, comp, target, sizeof target - 1);
+		if (tl <= 0) {
+			e = tl < 0 ? errno : ENOENT;
+			close(fd);
+			return walk_fail(w, -e, shown, path, end, strerror(e));
+		}
+		target[tl] = '\0';
+		if (sb.st_uid != 0 && sb.st_uid != geteuid()) {
+			char owner[300], why[PATH_MAX + 400];
+			user_name(sb.st_uid, owner, sizeof owner);
+			snprintf(why, sizeof why, "a symbolic link (to %.*s) owned by %s, not by root or "
+				 "by the user running (uid %u): not followed", PATH_MAX, target, owner,
+				 (unsigned)geteuid());
+			close(fd);
+			return walk_fail(w, -EPERM, shown, path, end, why);
+		}
+		if (top)
+			w->link_end = end;
+		if (++w->n_links > FS_MAX_LINKS) {
+			close(fd);
+			snprintf(w->err, w->err_len, "%.*s: more than %d symbolic links to follow (a "
+				 "loop?)", (int)w->link_end, w->path, FS_MAX_LINKS);
+			return -ELOOP;
+		}
+		char inner[PATH_MAX + 16];
+		snprintf(inner, sizeof inner, "%s%.*s -> ", shown, (int)end, path);
+		int start = target[0] == '/' ? open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+					     : fcntl(fd, F_DUPFD_CLOEXEC, 0);
+		if (start < 0) {
+			e = errno;
+			close(fd);
+			return walk_fail(w, -e, shown, path, end, strerror(e));
+		}
+		nfd = walk(w, start, target, inner, 0);
+		close(fd);
+		if (nfd < 0)
+			return nfd;
+		fd = nfd;
+	}
+	return fd;
+}
+
+/* Opens the directory `path` by walking it one component at a time with openat(O_NOFOLLOW |
+ * O_DIRECTORY), each relative to its parent's descriptor. A component that is a symbolic link
+ * is followed only when the link itself is owned by root or by the effective user (in every
+ * directory, like the kernel's protected_symlinks in sticky ones), its target walked by the
+ * same rule; one owned by anyone else is refused (-EPERM) before anything is created. With
+ * FS_CREATE the missing components of `path` are made by mkdirat under their parent's
+ * descriptor, the last with mode `last_mode`, the others 0777 (less the umask); the target of
+ * a link is never created (a dangling link is an error). At most 40 links are followed.
+ * Returns the directory's descriptor (O_RDONLY, close-on-exec) and sets *n_links to the number
+ * of links followed, or returns -errno with `err` naming the component and why ("exp/link: a
+ * symbolic link (to /data/x) owned by nobody (uid 65534), not by root or by the user running
+ * (uid 0): not followed"). */
+static int fs_open_dir(const char *path, int flags, mode_t last_mode, int *n_links, char *err,
+		       size_t err_len)
+{
+	char dummy[8];
+	struct walk w = { flags, last_mode, 0, path, 0, err ? err : dummy,
+			  err ? err_len : sizeof dummy };
+	w.err[0] = '\0';
+	*n_links = 0;
+	if (!path[0]) {
+		snprintf(w.err, w.err_len, "an empty path");
+		return -ENOENT;
+	}
+	int fd = open(path[0] == '/' ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		snprintf(w.err, w.err_len, "%s: %s", path[0] == '/' ? "/" : ".", strerror(e));
+		return -e;
+	}
+	fd = walk(&w, fd, path, "", 1);
+	*n_links = w.n_links;
+	return fd;
+}
+
+/* The path of the directory open as `fd`, with no link in it (/proc/self/fd/FD). 0 or -errno. */
+static int fs_fd_path(int fd, char *out, size_t len)
+{
+	char proc[64];
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+	ssize_t n = readlink(proc, out, len - 1);
+	if (n < 0)
+		return -errno;
+	if ((size_t)n >= len - 1)
+		return -ENAMETOOLONG;
+	out[n] = '\0';
+	if (out[0] != '/')
+		return -ENOENT;   /* "... (deleted)" or not a path */
+	return 0;
+}
+
 /* A directory of the store must be ours: a store in a shared directory (/tmp) could otherwise
  * be a link or a directory planted by another user, through which the runner would write. */
 static int check_own_dir(struct store *st, int fd, const char *path)
@@ -238,23 +451,14 @@ static int lock_writer(int fd)
 	return -1;
 }
 
-/* Writers: creates DIR (0700) and DIR/runs (0700) when missing, checks both are directories of
- * this user, keeps DIR/runs open (runs are created relative to it, never through a link) and
- * takes the runner lock. */
-static int open_writer_dirs(struct store *st, const char *dir)
+/* Writers: in the experiment directory `fd` (reached by fs_open_dir, made 0700 when it was
+ * missing), creates runs/ (0700) when missing, checks both are directories of this user,
+ * keeps runs/ open (runs are created relative to it, never through a link) and takes the
+ * runner lock. */
+static int open_writer_dirs(struct store *st, int fd, const char *dir)
 {
 	char path[PATH_MAX + 32];
-	int rc, fd;
-	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
-		seterr(st, "%s: cannot create: %s", dir, strerror(errno));
-		return -errno;
-	}
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0) {
-		seterr(st, "%s: %s", dir, strerror(errno));
-		return -errno;
-	}
-	rc = check_own_dir(st, fd, dir);
+	int rc = check_own_dir(st, fd, dir);
 	if (rc == 0 && mkdirat(fd, "runs", 0700) < 0 && errno != EEXIST) {
 		rc = -errno;
 		seterr(st, "%s/runs: cannot create: %s", dir, strerror(errno));
@@ -281,7 +485,6 @@ static int open_writer_dirs(struct store *st, const char *dir)
 			       "experiment" : strerror(errno));
 		}
 	}
-	close(fd);
 	return rc;
 }
 
@@ -334,6 +537,79 @@ static int check_version(struct store *st, const char *db_path, int *version)
 	return 0;
 }
 
+/* The check of an existing store's pages on every open (docs/store-schema.md, "Damage").
+ * PRAGMA integrity_check reads every page of every table and index, checks each b-tree's
+ * structure and records, and matches every index entry with its row; quick_check does all but
+ * the matching, in O(N) instead of O(N log N). Measured on billiards stores (docs): 63 runs
+ * (428 KiB) 4.2 / 2.4 ms, 819 runs (3.7 MiB) 44 / 15 ms, 6363 runs (28 MiB) 465 / 66 ms. The
+ * runner, whose series lasts minutes, always takes integrity_check; a reader (report, the GUI,
+ * whose open of 64 runs must stay under 300 ms, and which reopens the store after each run
+ * of a live series) takes it up to STORE_FULL_CHECK_BYTES and quick_check beyond. A store that
+ * fails is refused in every mode (-EPROTO): readers would show figures from damaged pages
+ * without a word, and a runner writing into it could spread the damage; the message names the
+ * file, gives SQLite's first finding and how to save what is left. */
+#define STORE_FULL_CHECK_BYTES (4LL << 20)
+
+static int check_damage(struct store *st, const char *db_path, enum store_mode mode)
+{
+	sqlite3_stmt *s;
+	char first[400] = "";
+	long long bytes = 0;
+	if (sqlite3_prepare_v2(st->db, "SELECT page_count * page_size FROM pragma_page_count, "
+			       "pragma_page_size", -1, &s, NULL) == SQLITE_OK) {
+		if (sqlite3_step(s) == SQLITE_ROW)
+			bytes = sqlite3_column_int64(s, 0);
+		sqlite3_finalize(s);
+	}
+	const char *pragma = mode == STORE_WRITE || bytes <= STORE_FULL_CHECK_BYTES ?
+			     "integrity_check" : "quick_check";
+	char sql[32];
+	snprintf(sql, sizeof sql, "PRAGMA %s", pragma);
+	int n = 0, src = sqlite3_prepare_v2(st->db, sql, -1, &s, NULL);
+	if (src == SQLITE_OK) {
+		while ((src = sqlite3_step(s)) == SQLITE_ROW) {
+			const char *t = (const char *)sqlite3_column_text(s, 0);
+			if (!t || !strcmp(t, "ok"))
+				continue;
+			if (!n++)
+				snprintf(first, sizeof first, "%s", t);
+		}
+		sqlite3_finalize(s);
+	}
+	const char *what = mode == STORE_WRITE ? "nothing is written into it" : "not read";
+	if (src != SQLITE_DONE && src != SQLITE_OK) {
+		/* the check itself stopped: SQLite's own words ("database disk image is
+		 * malformed"), as every other statement on the store would say them */
+		int code = sqlite3_errcode(st->db) & 0xff;
+		if (code != SQLITE_CORRUPT && code != SQLITE_NOTADB && code != SQLITE_FORMAT) {
+			seterr(st, "%s: cannot check the store (PRAGMA %s): %s", db_path, pragma,
+			       sqlite3_errmsg(st->db));
+			return sql_errno(code);
+		}
+		seterr(st, "%s: %s (PRAGMA %s stopped on it): the store is damaged; %s: save what "
+		       "is left with sqlite3 %s .recover", db_path, sqlite3_errmsg(st->db), pragma,
+		       what, db_path);
+		return -EPROTO;
+	}
+	if (!n)
+		return 0;
+	/* one line; without the "*** in database main ***" heading of the first finding */
+	const char *head = "*** in database main ***";
+	char *f = first;
+	if (!strncmp(f, head, strlen(head)))
+		f += strlen(head);
+	f += strspn(f, " \n");
+	for (char *c = f; *c; c++)
+		if (*c == '\n')
+			*c = ' ';
+	char more[48] = "";
+	if (n > 1)
+		snprintf(more, sizeof more, "; and %d more finding%s", n - 1, n > 2 ? "s" : "");
+	seterr(st, "%s: the store is damaged (PRAGMA %s: %s%s); %s: save what is left with sqlite3 "
+	       "%s .recover", db_path, pragma, f, more, what, db_path);
+	return -EPROTO;
+}
+
 /* Version 1 -> 2: the runs table gains the process of a running run (pid, pid_start, marker).
  * 2 -> 3 needs no statement: the generation and its triggers are made by schema_sql. */
 static int migrate(struct store *st, int version)
@@ -359,7 +635,7 @@ int store_open_msg(const char *dir, enum store_mode mode, struct store **out, ch
 		   size_t err_len)
 {
 	char path[PATH_MAX + 32], abs[PATH_MAX];
-	int rc = 0, version = 0;
+	int rc = 0, version = 0, fd = -1;
 	struct store *st = calloc(1, sizeof *st);
 	*out = NULL;
 	if (err && err_len)
@@ -375,15 +651,31 @@ int store_open_msg(const char *dir, enum store_mode mode, struct store **out, ch
 		rc = -ENAMETOOLONG;
 		goto out;
 	}
-	if (mode == STORE_WRITE && (rc = open_writer_dirs(st, dir)) < 0)
-		goto out;
-	snprintf(path, sizeof path, "%s/experiment.db", dir);
-	if (!realpath(dir, abs)) {
-		rc = -errno;
-		seterr(st, "%s: %s", dir, rc == -ENOENT ? "no experiment store here (no such "
-		       "directory)" : strerror(errno));
+	/* the directory, reached by the link rule above in every mode: a writer creates files in
+	 * it, and so does a reader (SQLite makes experiment.db-wal and -shm beside a WAL database
+	 * even for a read-only connection) */
+	char why[PATH_MAX + 1024];
+	int n_links = 0;
+	fd = fs_open_dir(dir, mode == STORE_WRITE ? FS_CREATE : 0, 0700, &n_links, why, sizeof why);
+	if (fd < 0) {
+		rc = fd;
+		fd = -1;
+		if (rc == -ENOENT && mode != STORE_WRITE)
+			seterr(st, "%s: no experiment store here (%s)", dir, n_links ? why :
+			       "no such directory");
+		else
+			seterr(st, "%s", why);
 		goto out;
 	}
+	if ((rc = fs_fd_path(fd, abs, sizeof abs)) < 0) {
+		seterr(st, "%s: cannot tell its path (/proc/self/fd): %s", dir, strerror(-rc));
+		goto out;
+	}
+	/* everything below the directory is reached by one path: the one given when it holds no
+	 * link (its messages name what the user typed), else the resolved one, in which SQLite
+	 * (opened with SQLITE_OPEN_NOFOLLOW, which refuses a path holding any link) and the
+	 * runner's files meet the directory that the walk checked */
+	snprintf(st->real, sizeof st->real, "%s", n_links ? abs : dir);
 	if (strlen(abs) + sizeof "/experiment.db-journal" > STORE_DB_PATH_MAX) {
 		seterr(st, "%s: the store's path is %zu characters long; SQLite opens databases of "
 		       "at most %zu (choose a shorter experiment directory)", dir, strlen(abs),
@@ -391,9 +683,12 @@ int store_open_msg(const char *dir, enum store_mode mode, struct store **out, ch
 		rc = -ENAMETOOLONG;
 		goto out;
 	}
+	if (mode == STORE_WRITE && (rc = open_writer_dirs(st, fd, dir)) < 0)
+		goto out;
+	snprintf(path, sizeof path, "%s/experiment.db", st->real);
 	if (mode != STORE_WRITE) {
 		struct stat sb;
-		if (stat(path, &sb) < 0) {
+		if (fstatat(fd, "experiment.db", &sb, 0) < 0) {
 			rc = -errno;
 			seterr(st, "%s: %s", dir, rc == -ENOENT ? "no experiment store here "
 			       "(experiment.db missing)" : strerror(errno));
@@ -417,6 +712,8 @@ int store_open_msg(const char *dir, enum store_mode mode, struct store **out, ch
 	if ((rc = exec(st, "PRAGMA foreign_keys = ON;")) < 0)
 		goto sql_fail;
 	if ((rc = check_version(st, path, &version)) < 0)
+		goto out;
+	if (version > 0 && (rc = check_damage(st, path, mode)) < 0)
 		goto out;
 	st->version = version;
 	if (mode != STORE_WRITE && version == 0) {
@@ -451,6 +748,8 @@ sql_fail: {
 	seterr(st, "%s: %.400s", path, m[0] ? m : strerror(-rc));
 }
 out:
+	if (fd >= 0)
+		close(fd);
 	if (rc < 0) {
 		if (err)
 			snprintf(err, err_len, "%s", st->errmsg[0] ? st->errmsg : strerror(-rc));
@@ -482,6 +781,7 @@ void store_close(struct store *st)
 int store_runs_fd(const struct store *st) { return st->runs_fd; }
 sqlite3 *store_db(struct store *st) { return st->db; }
 const char *store_dir(const struct store *st) { return st->dir; }
+const char *store_real_dir(const struct store *st) { return st->real; }
 const char *store_errmsg(const struct store *st) { return st->errmsg; }
 
 int store_begin(struct store *st) { return exec(st, "BEGIN IMMEDIATE"); }
@@ -797,7 +1097,7 @@ int store_runs_interrupt(struct store *st)
 	if (st->version < 3 || !st->db || sqlite3_db_readonly(st->db, "main") == 1)
 		return 0;
 	/* the runner itself (holding the lock) knows every running row is stale */
-	if (st->lock_fd < 0 && !runner_gone(st->dir, &fd))
+	if (st->lock_fd < 0 && !runner_gone(st->real, &fd))
 		return 0;
 	if ((rc = prepare(st, "SELECT count(*) FROM runs WHERE status = 'running'", &s)) < 0)
 		goto out;

@@ -4,7 +4,8 @@
  * it (and the analyzer fills the metrics table). The schema is in docs/store-schema.md.
  *
  * A small library (build/lib/libsgstore.a, link with -lsqlite3): no printing, no X; functions
- * return 0 or a negative errno (-EIO for an SQLite error, whose text store_errmsg() gives).
+ * return 0 or a negative errno (-EIO for an SQLite error, -ENOSPC for a full disk, -EBUSY for a
+ * busy database; store_errmsg() gives SQLite's text of the statement that failed).
  */
 #ifndef STORE_H
 #define STORE_H
@@ -31,8 +32,13 @@ int store_open(const char *dir, enum store_mode mode, struct store **out);
 /* The same, with the reason of a failure in `err` ("DIR/experiment.db: file is not a database",
  * "...: schema version 3 is newer than ...", never empty) when err is not NULL. A store of a
  * newer schema is refused (-EPROTO), a version-1 store opened to write is upgraded; a path
- * SQLite cannot open (about 500 characters) is refused up front (-ENAMETOOLONG). Writers create
- * DIR and DIR/runs with mode 0700 and refuse them when they are not this user's directories. */
+ * SQLite cannot open (about 500 characters) is refused up front (-ENAMETOOLONG). DIR is reached
+ * by fs_open_dir's rule (collector/fsutil.h): STORE_WRITE and STORE_UPDATE follow a symbolic
+ * link only when root or this user owns it (-EPERM otherwise, before anything is created),
+ * STORE_READ follows any. Writers create DIR's missing parents, DIR and DIR/runs (those two
+ * with mode 0700) and refuse them when they are not this user's directories. An existing store
+ * whose pages fail PRAGMA quick_check is refused in every mode (-EPROTO, "DIR/experiment.db:
+ * the store is damaged (...)"); a full disk is -ENOSPC. */
 int store_open_msg(const char *dir, enum store_mode mode, struct store **out, char *err,
 		   size_t err_len);
 void store_close(struct store *st);
@@ -41,9 +47,12 @@ int store_runs_fd(const struct store *st);
 
 /* The SQLite connection, for queries by the analyzer and GUI (owned by the store). */
 sqlite3 *store_db(struct store *st);
-/* The experiment directory, as given to store_open. */
+/* The experiment directory, as given to store_open (for messages). */
 const char *store_dir(const struct store *st);
-/* Text of the last SQLite error, or "" (owned by the store). */
+/* The path by which the files below the experiment directory are reached: store_dir() when
+ * reaching it followed no link, else its resolved path (no link in it). */
+const char *store_real_dir(const struct store *st);
+/* Text of the SQLite error of the last statement, "" when it succeeded (owned by the store). */
 const char *store_errmsg(const struct store *st);
 
 /* Transactions, for writers that record several rows as one step. */
@@ -85,7 +94,7 @@ struct store_run {
 	double work;
 	int rep;
 	char status[16];          /* running, ok, failed, timeout, incomplete, interrupted */
-	char reason[256];         /* why it failed or is incomplete, "" when ok */
+	char reason[512];         /* why it failed or is incomplete, "" when ok */
 	char argv[1024];          /* the command, words joined by blanks */
 	int exit_code;            /* -1 when killed by a signal */
 	int signal;               /* 0 when it exited */

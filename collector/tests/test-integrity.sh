@@ -3,7 +3,8 @@
 # (or more) per defect, each reproducing the case the issue reports: stale run directories
 # merged into new runs (1), writes through planted links (2), orphans of a killed runner and of
 # a timeout (3), a huge number in a command line (6), incomplete traces stored as ok (7),
-# silent caps (9) and empty or misleading errors (10).
+# silent caps (9) and empty or misleading errors (10); and of issue 20's item 13 for the store: a
+# damaged store (48 variants of flipped bytes) read without a word.
 set -u
 B=${B:-build}
 SG="$B/bin/scalegraph"
@@ -248,3 +249,82 @@ if [ -f collector/series.c ] && command -v make >/dev/null; then
 else
 	echo "SKIP: defect10-asan-build-format-truncation: not run from the source tree"
 fi
+
+# --- issue 20, item 13: a damaged store is read without a word -----------------------------------
+# 48 damaged copies of a real store (8 runs, analyzed: every table and index has pages): one
+# byte flipped in a leaf page of 6 tables (runs, points, point_runs, meta, metrics,
+# run_counters) and of 6 indexes (the autoindexes of runs, points, point_runs and meta,
+# metrics_by_point, metrics_by_run), at 4 places each: the page type, the first cell pointer,
+# the first cell's header, and the cell count (tables) or a byte of the key (indexes, which
+# only an index-to-row match sees). `scalegraph report` must refuse each, naming the file and
+# SQLite's finding; none may be read as if whole. (A flipped byte inside a value no index
+# covers is a different valid value: SQLite keeps no checksums, no check can see it;
+# docs/store-schema.md, "Damage".)
+printf 'program %s --threads {N} --balls {balls} --steps 2\nthreads 1 2\nrepeat 2\nparam balls 16\nmethod fixed balls=16\nmethod balls balls=16*N\n' \
+	"$TRACED" >"$T/d20.sgx"
+"$SG" run "$T/d20.sgx" -o "$T/d20.exp" >"$T/d20.out" 2>&1
+rc=$?
+sqlite3 "$T/d20.exp/experiment.db" "pragma wal_checkpoint(truncate)" >/dev/null
+mkdir -p "$T/d20dmg"
+python3 - "$T/d20.exp/experiment.db" "$T/d20dmg" >"$T/d20dmg.list" 2>&1 <<'EOPY'
+import sqlite3, struct, sys
+src, out = sys.argv[1], sys.argv[2]
+con = sqlite3.connect('file:%s?mode=ro' % src, uri=True)
+leaf = {}
+for name, pageno, ptype in con.execute("select name, pageno, pagetype from dbstat order by pageno"):
+    if ptype == 'leaf':
+        leaf.setdefault(name, pageno)
+ps = con.execute("pragma page_size").fetchone()[0]
+con.close()
+data = open(src, 'rb').read()
+tables = ['runs', 'points', 'point_runs', 'meta', 'metrics', 'run_counters']
+indexes = ['sqlite_autoindex_runs_1', 'sqlite_autoindex_points_1',
+           'sqlite_autoindex_point_runs_1', 'sqlite_autoindex_meta_1', 'metrics_by_point',
+           'metrics_by_run']
+for name in tables + indexes:
+    p = leaf[name]
+    base = (p - 1) * ps
+    hdr = base + (100 if p == 1 else 0)
+    cell = base + struct.unpack('>H', data[hdr + 8:hdr + 10])[0]
+    places = [('type', hdr), ('cellptr', hdr + 9), ('cellhdr', cell),
+              ('ncells', hdr + 4) if name in tables else ('key', cell + 6)]
+    for what, off in places:
+        d = bytearray(data)
+        d[off] ^= 0x5a
+        tag = '%s.p%d.%s' % (name, p, what)
+        open('%s/%s.db' % (out, tag), 'wb').write(d)
+        print(tag)
+EOPY
+n_var=$(wc -l <"$T/d20dmg.list")
+silent="" unnamed="" n_ok=0
+for tag in $(cat "$T/d20dmg.list"); do
+	d="$T/d20dmg/$tag.exp"
+	mkdir -p "$d"
+	cp -r "$T/d20.exp/runs" "$d/"
+	cp "$T/d20dmg/$tag.db" "$d/experiment.db"
+	msg=$("$SG" report "$d" 2>&1 >/dev/null)
+	r=$?
+	if [ $r -eq 0 ]; then
+		silent="$silent $tag"
+	elif ! grep -Eq "$d/experiment.db: (the store is damaged \(PRAGMA (integrity|quick)_check: .+\)|database disk image is malformed)" <<<"$msg"; then
+		unnamed="$unnamed $tag: $(head -c 200 <<<"$msg");"
+	else
+		n_ok=$((n_ok + 1))
+	fi
+done
+check defect20-damaged-store-variants "store rc=$rc; $n_ok of $n_var variants reported; read without a word:$silent; reported without naming the file and the damage:$(cut -c1-600 <<<"$unnamed")" \
+	test $rc -eq 0 -a "$n_var" -eq 48 -a $n_ok -eq 48
+# a runner resuming into a damaged store refuses, and writes nothing into it
+bad=""
+for tag in runs.p*.cellhdr sqlite_autoindex_runs_1.p*.key metrics_by_run.p*.key point_runs.p*.type; do
+	d=$(echo "$T/d20dmg/"$tag.exp)
+	[ -d "$d" ] || { bad="$bad $tag: no such variant;"; continue; }
+	sum=$(md5sum <"$d/experiment.db")
+	n_dirs=$(ls "$d/runs" | wc -l)
+	msg=$("$SG" run "$T/d20.sgx" --no-analyze -o "$d" 2>&1)
+	r=$?
+	[ $r -eq 1 ] && grep -q "$d/experiment.db: .*nothing is written into it\|$d/experiment.db: database disk image is malformed" <<<"$msg" &&
+		[ "$(md5sum <"$d/experiment.db")" = "$sum" ] && [ "$(ls "$d/runs" | wc -l)" = "$n_dirs" ] &&
+		[ ! -s "$d/experiment.db-wal" ] || bad="$bad $tag: rc=$r $(head -c 300 <<<"$msg");"
+done
+check defect20-damaged-store-run-refused "$bad" test -z "$bad"
