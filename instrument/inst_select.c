@@ -166,9 +166,40 @@ static int ident_list(const char *src, const struct inst_node *paren)
 	return 1;
 }
 
+/* Does the identifier at src[off], `len` bytes, have a lowercase letter? An all-caps NAME(x)
+ * at file scope is a macro far more often than a function. */
+static int has_lower(const char *src, uint32_t off, uint32_t len)
+{
+	for (uint32_t i = 0; i < len; i++)
+		if (src[off + i] >= 'a' && src[off + i] <= 'z')
+			return 1;
+	return 0;
+}
+
+/* A definition with no type before its name (implicit int, C89), whose head decl_name cannot
+ * tell from a call:
+ *   implicit -> name '(' ident-list ')'              `main() {`, `foo(a, b) {`
+ *             | name '(' ident-list ')' decl ...     K&R: `main(argc, argv) int argc; ...`
+ * With `knr`, the head must go on after the call (the first parameter declaration); without,
+ * the call must be the whole head. The name must be `main` or have a lowercase letter (an
+ * all-caps `TEST(x) {` is taken for a macro, as before). Returns the N_CALL node or -1. */
+static int32_t implicit_int_name(const struct inst_tree *t, const char *src, size_t len,
+				 int32_t head, int knr)
+{
+	int32_t c = N(t, head)->first;
+	const struct inst_node *n = N(t, c);
+	if (n->kind != N_CALL || n->a < 0 || !ident_list(src, N(t, n->a)) ||
+	    (knr ? n->next < 0 : n->next >= 0))
+		return -1;
+	uint32_t l = inst_id_len(src, len, n->off);
+	if ((l == 4 && !memcmp(src + n->off, "main", 4)) || has_lower(src, n->off, l))
+		return c;
+	return -1;
+}
+
 /* Decides whether top-level item `items[k]` (with a block) is a function definition. */
-static int fn_detect(const struct inst_tree *t, const char *src, const int32_t *items, size_t k,
-		     struct inst_fn *f)
+static int fn_detect(const struct inst_tree *t, const char *src, size_t len,
+		     const int32_t *items, size_t k, struct inst_fn *f)
 {
 	const struct inst_node *it = N(t, items[k]);
 	memset(f, 0, sizeof *f);
@@ -177,6 +208,8 @@ static int fn_detect(const struct inst_tree *t, const char *src, const int32_t *
 		if (!head_ok(t, it->a, f))
 			return 0;
 		f->name = decl_name(t, src, it->a);
+		if (f->name < 0)
+			f->name = implicit_int_name(t, src, len, it->a, 0);
 		f->start = items[k];
 		return f->name >= 0;
 	}
@@ -191,6 +224,8 @@ static int fn_detect(const struct inst_tree *t, const char *src, const int32_t *
 		if (!head_ok(t, d->a, &g))
 			return 0;
 		int32_t name = decl_name(t, src, d->a);
+		if (name < 0)
+			name = implicit_int_name(t, src, len, d->a, 1);
 		if (name >= 0 && N(t, name)->kind == N_CALL && N(t, name)->a >= 0 &&
 		    N(t, name)->next >= 0 && ident_list(src, N(t, N(t, name)->a))) {
 			f->is_static = g.is_static;
@@ -484,7 +519,7 @@ int inst_select_find(struct inst_sel *s, const char *src, size_t len, const stru
 	for (size_t k = 0; k < n_items; k++) {
 		const struct inst_node *it = N(t, items[k]);
 		struct inst_fn f;
-		if (it->b < 0 || !fn_detect(t, src, items, k, &f))
+		if (it->b < 0 || !fn_detect(t, src, len, items, k, &f))
 			continue;
 		int err = 0;
 		for (size_t e = 0; e < t->n_errors && !err; e++)
