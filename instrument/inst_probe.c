@@ -674,6 +674,11 @@ int inst_probe(const char *src, size_t len, const struct inst_tree *t, const str
 	rc = inst_select_decide(&p.sel, opt, d->file);
 	if (rc)
 		goto out;
+	if (opt && opt->summary) {
+		rc = inst_select_summary(&p.sel, &res->summary);
+		if (rc)
+			goto out;
+	}
 	for (size_t k = 0; k < p.n_pend; k++)
 		item_finish(&p, items, &p.pend[k]);
 	for (size_t k = 0; k < p.n_regions; k++)

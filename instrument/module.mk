@@ -41,7 +41,8 @@ $(LIBEXEC)/scalegraph-instrument: $(OBJ)/instrument/instrument_main.o $(INST_LIB
 	$(CC) $(ALL_CFLAGS) -o $@ $^
 
 $(LIBEXEC)/scalegraph-cc: $(OBJ)/instrument/cc_main.o $(OBJ)/instrument/cc_args.o \
-                          $(OBJ)/instrument/cc_diag.o $(INST_LIB)
+                          $(OBJ)/instrument/cc_diag.o $(OBJ)/instrument/cc_sidecar.o \
+                          $(OBJ)/instrument/cc_settle.o $(INST_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^
 
