@@ -45,7 +45,9 @@ int cc_args_parse(int argc, char **argv, struct cc_args *a)
 	memset(a, 0, sizeof *a);
 	a->argv = calloc((size_t)argc + 1, sizeof *a->argv);
 	a->is_source = calloc((size_t)argc + 1, sizeof *a->is_source);
-	if (!a->argv || !a->is_source) {
+	a->ext_specs = calloc((size_t)argc + 1, sizeof *a->ext_specs);
+	a->is_input = calloc((size_t)argc + 1, sizeof *a->is_input);
+	if (!a->argv || !a->is_source || !a->ext_specs || !a->is_input) {
 		cc_args_free(a);
 		return -ENOMEM;
 	}
@@ -72,6 +74,27 @@ int cc_args_parse(int argc, char **argv, struct cc_args *a)
 		}
 		if (!strcmp(s, "--sg-static")) {
 			a->link_static = 1;
+			continue;
+		}
+		if (!strcmp(s, "--sg-no-cpp")) {
+			a->no_cpp = 1;
+			continue;
+		}
+		if (!strcmp(s, "--sg-no-sidecar")) {
+			a->no_sidecar = 1;
+			continue;
+		}
+		if (!strcmp(s, "--sg-no-siblings")) {
+			a->no_siblings = 1;
+			continue;
+		}
+		if (!strcmp(s, "--sg-ext-call")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "scalegraph cc: error: %s needs a value\n", s);
+				cc_args_free(a);
+				return -EINVAL;
+			}
+			a->ext_specs[a->n_ext_specs++] = argv[++i];
 			continue;
 		}
 		if (!strcmp(s, "--sg-no-functions") || !strcmp(s, "--no-functions")) {
@@ -112,6 +135,7 @@ int cc_args_parse(int argc, char **argv, struct cc_args *a)
 			continue;
 		}
 		inputs++;
+		a->is_input[k] = 1;
 		if (strcmp(s, "-") && (lang == 1 || (lang == 0 && ends_with(s, ".c")))) {
 			a->is_source[k] = 1;
 			a->n_sources++;
@@ -123,10 +147,77 @@ int cc_args_parse(int argc, char **argv, struct cc_args *a)
 	return 0;
 }
 
+/* Options that make the compiler write a file or only concern the linker or the assembler:
+ * not for the preprocessor run that tells which #if branches are compiled. With a value as
+ * the next argument ... */
+static const char *const cpp_drop_arg[] = {
+	"-o", "-MF", "-MT", "-MQ", "-x", "-aux-info", "-Xlinker", "-Xassembler", "-T", "-u", "-z",
+	"-e", "-L", "-l",
+};
+/* ... as a prefix of one argument ... */
+static const char *const cpp_drop_prefix[] = {
+	"-o", "-MF", "-MT", "-MQ", "-x", "-Wl,", "-Wa,", "-L", "-l", "-save-temps", "-fdump-",
+	"-fstack-usage", "-fcallgraph-info", "-fprofile-arcs", "--coverage", "-ftest-coverage",
+};
+/* ... or exactly this argument. */
+static const char *const cpp_drop[] = {
+	"-c", "-S", "-E", "-fsyntax-only", "-M", "-MM", "-MD", "-MMD", "-MG", "-MP", "-shared",
+	"-static", "-rdynamic", "-s", "-pipe", "-v", "-###",
+};
+
+int cc_args_cpp(const struct cc_args *a, char ***out, int *n_out)
+{
+	char **v = calloc((size_t)a->argc + 1, sizeof *v);
+	int n = 0;
+	*out = NULL;
+	*n_out = 0;
+	if (!v)
+		return -ENOMEM;
+	for (int i = 0; i < a->argc; i++) {
+		const char *s = a->argv[i];
+		int drop = 0, next = 0;
+		if (s[0] == '@') {
+			free(v);
+			return -EINVAL; /* a response file may hold -o: what -E then writes */
+		}
+		if (s[0] != '-' || s[1] == '\0') {
+			continue; /* inputs: sources, objects, libraries */
+		}
+		for (size_t k = 0; k < sizeof cpp_drop_arg / sizeof *cpp_drop_arg && !drop; k++)
+			drop = next = !strcmp(s, cpp_drop_arg[k]);
+		for (size_t k = 0; k < sizeof cpp_drop / sizeof *cpp_drop && !drop; k++)
+			drop = !strcmp(s, cpp_drop[k]);
+		size_t n_prefix = sizeof cpp_drop_prefix / sizeof *cpp_drop_prefix;
+		for (size_t k = 0; k < n_prefix && !drop; k++)
+			drop = !strncmp(s, cpp_drop_prefix[k], strlen(cpp_drop_prefix[k]));
+		if (!drop && !strncmp(s, "-Wp,", 4) && strstr(s, ",-M"))
+			drop = 1; /* -Wp,-MD,file writes a dependency file */
+		if (!drop && option_takes_arg(s)) {
+			v[n++] = a->argv[i];
+			if (i + 1 < a->argc)
+				v[n++] = a->argv[++i];
+			continue;
+		}
+		if (drop) {
+			if (next || (option_takes_arg(s) && strcmp(s, "-c")))
+				i++;
+			continue;
+		}
+		v[n++] = a->argv[i];
+	}
+	*out = v;
+	*n_out = n;
+	return 0;
+}
+
 void cc_args_free(struct cc_args *a)
 {
 	free(a->argv);
 	free(a->is_source);
+	free(a->ext_specs);
+	free(a->is_input);
+	a->is_input = NULL;
 	a->argv = NULL;
 	a->is_source = NULL;
+	a->ext_specs = NULL;
 }

@@ -14,6 +14,7 @@ struct cc_args {
 	char **argv;          /* the compiler arguments without our --sg-* options (borrowed) */
 	int argc;
 	int *is_source;       /* per argv entry: 1 when it is a C source to instrument */
+	int *is_input;        /* per argv entry: 1 when it is an input (no option, no value) */
 	int n_sources;
 	int links;            /* the command links (no -c, -S, -E, -M, -fsyntax-only) */
 	int passthrough;      /* run the compiler exactly as called (-E, -M, --version, ...) */
@@ -28,12 +29,68 @@ struct cc_args {
 	int explain;          /* --sg-explain: the selection of each function on stderr */
 	int link_static;      /* --sg-static */
 	enum inst_func_mode func_mode; /* --sg-no-functions / --sg-all-functions */
+	int no_cpp;           /* --sg-no-cpp: never ask the preprocessor which #if branches */
+	int no_sidecar;       /* --sg-no-sidecar: write no foo.o.sgsel */
+	int no_siblings;      /* --sg-no-siblings: read no other object's sidecar when compiling */
+	const char **ext_specs; /* --sg-ext-call NAME,loop|rec,LINE,CALLER,FILE (the link's */
+	int n_ext_specs;      /* recompiles: calls in other files, cc_settle.c) */
 };
 
 /* Classifies argv[1..argc) (argv[0] is our own name). Returns 0, -ENOMEM, or -EINVAL after a
  * message on stderr (an option of ours missing its argument). Free with cc_args_free. */
 int cc_args_parse(int argc, char **argv, struct cc_args *a);
 void cc_args_free(struct cc_args *a);
+/* The arguments of the user's command that the preprocessor run telling which #if branches
+ * are compiled needs (-D, -U, -I, -include, -std, -O, -f..., -m..., in order), without inputs,
+ * outputs, dependency files, linker and assembler options: a malloc'd array of borrowed
+ * strings in *out, *n_out of them. Returns 0, -ENOMEM, or -EINVAL when the command has a
+ * response file (@file): then none is run. */
+int cc_args_cpp(const struct cc_args *a, char ***out, int *n_out);
+
+/* A sidecar: what one object's compilation tells the link about the tiny-helper rule across
+ * files (cc_sidecar.c, docs/instrumenter.md "Across files"). */
+struct cc_side {
+	char *obj;            /* the object it is beside (path as found) */
+	char *source;         /* the source, as given to the compiler */
+	char *cwd;            /* the directory it was compiled in */
+	long long mtime_ns, size; /* the source's then */
+	char *cc;             /* $SG_CC then, or NULL */
+	char **args;          /* the scalegraph cc arguments that compiled it */
+	int n_args;
+	struct inst_summary sum; /* its tiny candidates and calls of other files' functions */
+};
+
+/* Writes `obj`.sgsel (to a temporary name, then renamed). Returns 0 or -errno. */
+int cc_side_write(const char *obj, const struct cc_side *s);
+/* Reads `obj`.sgsel into s (cc_side_free). Returns 0, -errno (-ENOENT: none), -EINVAL
+ * (not a sidecar of this version). */
+int cc_side_read(const char *obj, struct cc_side *s);
+void cc_side_free(struct cc_side *s);
+/* The sidecars in `dir` but the one of `self_obj` whose objects exist: a malloc'd array
+ * (free each with cc_side_free). Returns 0 or -errno (no such directory). */
+int cc_side_siblings(const char *dir, const char *self_obj, struct cc_side **out, size_t *n_out);
+
+/* Calls of functions in loops (or from recursive functions) of other files: what a file is
+ * told for the tiny-helper rule across files (cc_settle.c). The strings are borrowed. */
+struct cc_ext {
+	struct inst_ext_call *v;
+	size_t n, cap;
+};
+/* Adds the calls of a summary, made in `file`. Returns 0 or -ENOMEM. */
+int cc_ext_add(struct cc_ext *e, const struct inst_summary *s, const char *file);
+/* The calls of `e` that name one of the tiny candidates of `s`, into `out` (free out->v). */
+int cc_ext_match(const struct cc_ext *e, const struct inst_summary *s, struct cc_ext *out);
+/* The --sg-ext-call values `NAME,loop|rec,LINE,CALLER,FILE`, into `out`, its strings in *buf
+ * (free both). Returns 0, -ENOMEM or -EINVAL. */
+int cc_ext_parse(const char *const *specs, int n, char **buf, struct cc_ext *out);
+/* Was the object of sidecar `s` compiled knowing other calls of its candidates than `m`? */
+int cc_side_unsettled(const struct cc_side *s, const struct cc_ext *m);
+/* Compiles the object of `s` again, from its recorded command in its recorded directory, into
+ * `out_obj` (an absolute path), told the calls `m` (--sg-ext-call); --sg-explain with
+ * `explain`. Returns 0, -ESTALE (its source changed since: not done), -ECHILD (the compiler
+ * failed) or -errno. */
+int cc_side_recompile(const struct cc_side *s, const struct cc_ext *m, const char *out_obj,
+		      int explain);
 
 /* An instrumented source, for mapping diagnostics back (cc_diag.c). */
 struct cc_src {

@@ -9,6 +9,12 @@
  * files written by -MD/-MMD are rewritten to name the user's source. The include and lib dirs
  * are ../../include and ../../lib from this executable (libexec/scalegraph/), overridable with
  * SG_INCLUDE_DIR / SG_LIB_DIR. --sg-dry-run prints the commands instead of running them.
+ * A source whose #if branches change the instrumentation is read as the compiler compiles it:
+ * its preprocessor is asked with the user's flags (inst_file_cpp). Compile-only commands leave
+ * a sidecar beside each object and links settle the tiny-helper rule across files from them
+ * (cc_sidecar.c, cc_settle.c): a source is told the calls in loops of the other sources of its
+ * command and of the objects beside it; a link compiles again, privately, each object on its
+ * line that was compiled without knowing this program's callers.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -266,12 +272,45 @@ struct kept {
 	char *text;
 	size_t len;
 	struct inst_result res;
+	struct inst_summary sum; /* for the tiny-helper rule across files (its sidecar) */
+	struct inst_summary first; /* the first attempt's, when instrumented again: the calls */
+				   /* the others were told borrow from it */
+	char *msg;               /* its warnings and --sg-explain lines, printed once settled */
+	size_t msg_len;
 };
+
+static void kept_free(struct kept *k)
+{
+	struct inst_result r = { .summary = k->sum }, f = { .summary = k->first };
+	free(k->text);
+	free(k->msg);
+	inst_result_free(&k->res);
+	inst_result_free(&r);
+	inst_result_free(&f);
+	memset(k, 0, sizeof *k);
+}
+
+/* Makes room for instrumenting k's source again: its text and messages go, its summary is
+ * kept aside (the calls others were told point into it). */
+static void kept_again(struct kept *k)
+{
+	struct inst_result r = { .summary = k->sum };
+	if (!k->first.n_defs && !k->first.n_calls)
+		k->first = k->sum;
+	else
+		inst_result_free(&r);
+	memset(&k->sum, 0, sizeof k->sum);
+	free(k->text);
+	free(k->msg);
+	inst_result_free(&k->res);
+	k->text = k->msg = NULL;
+	k->len = k->msg_len = 0;
+}
 
 /* Instruments `src` into tmp/<k>/<basename>. Returns 1 when written (path in `out`), 0 when
  * nothing needed changing (compile the original), or -errno. */
 static int instrument_one(const char *src, const char *tmp, int k, const struct inst_options *o,
-			  int dry, char *out, size_t out_len, struct kept *keep)
+			  struct cmd *cpp, int dry, char *out, size_t out_len, struct kept *keep)
 {
 	char *text = NULL;
 	size_t len;
@@ -281,9 +320,18 @@ static int instrument_one(const char *src, const char *tmp, int k, const struct 
 		rc = 0; /* let the compiler report the missing file as usual */
 		goto out;
 	}
-	rc = inst_file(text, len, src, o, &res);
+	/* which #if branches the compiler compiles, asked of its preprocessor with the user's
+	 * flags when they change the instrumentation (inst_file_cpp) */
+	int pushed = cpp && cmd_push(cpp, src) == 0; /* a dry run too: it writes nothing */
+	rc = inst_file_cpp(text, len, src, pushed ? cpp->v : NULL, src, o, &res, NULL);
+	if (pushed) {
+		free(cpp->v[--cpp->n]);
+		cpp->v[cpp->n] = NULL;
+	}
 	if (rc)
 		goto out;
+	keep->sum = res.summary; /* what the other files of the program need to know */
+	memset(&res.summary, 0, sizeof res.summary);
 	if (res.len == len && !memcmp(res.text, text, len))
 		goto out;
 	const char *base = strrchr(src, '/');
@@ -381,27 +429,266 @@ static void remove_tree(const char *tmp, int n)
 	for (int k = 0; k < n; k++) {
 		if ((size_t)snprintf(p, sizeof p, "%s/%d", tmp, k) < sizeof p)
 			rmdir(p);
+		if ((size_t)snprintf(p, sizeof p, "%s/v%d", tmp, k) < sizeof p)
+			rmdir(p);
 	}
 	rmdir(tmp);
+}
+
+/* The private temporary directory, made on first use (an absolute path: the link's
+ * recompiles run elsewhere). Returns 0 or -1 after a message. */
+static int make_tmp(char *tmp, size_t len, int dry)
+{
+	if (tmp[0])
+		return 0;
+	const char *td = getenv("TMPDIR");
+	char rel[PATH_MAX];
+	snprintf(rel, sizeof rel, "%s/sgcc.%s", td && *td ? td : "/tmp", dry ? "DRYRUN" : "XXXXXX");
+	if (!dry && !mkdtemp(rel)) {
+		fprintf(stderr, "scalegraph cc: error: cannot create %s: %s\n", rel,
+			strerror(errno));
+		return -1;
+	}
+	if (dry || !realpath(rel, tmp))
+		snprintf(tmp, len, "%s", rel);
+	return 0;
+}
+
+/* The object a compile-only command writes for `src`: -o, or its base name with .o. */
+static void obj_path(const struct cc_args *a, const char *src, char *out, size_t len)
+{
+	if (a->out && a->compile_only) {
+		snprintf(out, len, "%s", a->out);
+		return;
+	}
+	const char *base = strrchr(src, '/');
+	snprintf(out, len, "%s", base ? base + 1 : src);
+	char *dot = strrchr(out, '.');
+	if (dot)
+		*dot = '\0';
+	strncat(out, ".o", len - strlen(out) - 1);
+}
+
+/* Does `obj` name one of the objects this compile-only command writes? */
+static int own_object(const struct cc_args *a, const char *obj)
+{
+	char p[PATH_MAX];
+	for (int i = 0; i < a->argc; i++) {
+		if (!a->is_source[i])
+			continue;
+		obj_path(a, a->argv[i], p, sizeof p);
+		const char *b = strrchr(p, '/'), *o = strrchr(obj, '/');
+		if (!strcmp(b ? b + 1 : p, o ? o + 1 : obj))
+			return 1;
+	}
+	return 0;
+}
+
+/* The calls in loops of the other objects beside this command's objects (their sidecars),
+ * kept in *sib for as long as `e` borrows from them. */
+static int add_siblings(const struct cc_args *a, struct cc_ext *e, struct cc_side **sib,
+			size_t *n_sib)
+{
+	char obj[PATH_MAX], dir[PATH_MAX];
+	for (int i = 0; i < a->argc; i++) {
+		if (!a->is_source[i])
+			continue;
+		obj_path(a, a->argv[i], obj, sizeof obj);
+		snprintf(dir, sizeof dir, "%s", obj);
+		char *slash = strrchr(dir, '/');
+		if (slash)
+			*slash = '\0';
+		struct cc_side *v;
+		size_t n;
+		if (cc_side_siblings(slash ? dir : ".", obj, &v, &n))
+			continue;
+		int rc = 0;
+		for (size_t k = 0; k < n && !rc; k++) /* not our own: stale, or the same */
+			if (!own_object(a, v[k].obj))
+				rc = cc_ext_add(e, &v[k].sum, v[k].source);
+		struct cc_side *w = rc ? NULL : realloc(*sib, (*n_sib + n + 1) * sizeof *w);
+		if (!w) {
+			for (size_t k = 0; k < n; k++)
+				cc_side_free(&v[k]);
+			free(v);
+			return -ENOMEM;
+		}
+		if (n)
+			memcpy(w + *n_sib, v, n * sizeof *v);
+		*sib = w;
+		*n_sib += n;
+		free(v);
+		break; /* one directory: a command compiling several sources writes them to one */
+	}
+	return 0;
+}
+
+/* Writes the sidecar of each object a successful compile-only command made. */
+static void write_sidecars(const struct cc_args *a, const struct kept *kept)
+{
+	char obj[PATH_MAX], cwd[PATH_MAX];
+	struct stat st, so;
+	if (!getcwd(cwd, sizeof cwd))
+		return;
+	char **args = calloc((size_t)a->argc + 4, sizeof *args);
+	if (!args)
+		return;
+	for (int i = 0; i < a->argc; i++) {
+		if (!a->is_source[i])
+			continue;
+		obj_path(a, a->argv[i], obj, sizeof obj);
+		if (stat(obj, &st) != 0 || !S_ISREG(st.st_mode) || stat(a->argv[i], &so) != 0)
+			continue;
+		int n = 0; /* the command that compiles this source alone */
+		if (a->filter) {
+			args[n++] = "--filter";
+			args[n++] = (char *)a->filter;
+		}
+		if (a->func_mode != INST_FUNC_DEFAULT)
+			args[n++] = a->func_mode == INST_FUNC_ALL ? "--sg-all-functions" :
+				    "--sg-no-functions";
+		for (int j = 0; j < a->argc; j++)
+			if (!a->is_source[j] || j == i)
+				args[n++] = a->argv[j];
+		const char *cc = getenv("SG_CC");
+		struct cc_side s = { .source = a->argv[i], .cwd = cwd,
+				     .mtime_ns = (long long)so.st_mtim.tv_sec * 1000000000LL +
+						 so.st_mtim.tv_nsec,
+				     .size = (long long)so.st_size, .args = args, .n_args = n,
+				     .sum = kept[i].sum };
+		s.cc = cc && *cc ? (char *)cc : NULL;
+		int rc = cc_side_write(obj, &s);
+		if (rc)
+			fprintf(stderr, "scalegraph cc: warning: %s.sgsel: cannot write: %s (the "
+				"tiny-helper rule across files will not know %s)\n", obj,
+				strerror(-rc), a->argv[i]);
+	}
+	free(args);
+}
+
+/* The tiny-helper rule across files for this command's sources: each one with a tiny
+ * candidate that a call in `e` names is instrumented again, told those calls. */
+static int settle_sources(const struct cc_args *a, const struct inst_options *o, const char *tmp,
+			  struct cmd *cpp, char **tmp_paths, struct kept *kept,
+			  const struct cc_ext *e)
+{
+	for (int i = 0; i < a->argc; i++) {
+		struct cc_ext m;
+		if (!a->is_source[i] || !kept[i].sum.n_defs)
+			continue;
+		if (cc_ext_match(e, &kept[i].sum, &m))
+			return -ENOMEM;
+		if (m.n == 0) {
+			free(m.v);
+			continue;
+		}
+		struct inst_options oi = *o;
+		char path[PATH_MAX];
+		FILE *msg;
+		kept_again(&kept[i]);
+		if (!(msg = open_memstream(&kept[i].msg, &kept[i].msg_len))) {
+			free(m.v);
+			return -ENOMEM;
+		}
+		oi.diag = msg;
+		oi.explain = o->explain ? msg : NULL;
+		oi.ext_calls = m.v;
+		oi.n_ext_calls = m.n;
+		int r = instrument_one(a->argv[i], tmp, i, &oi, cpp, a->dry_run, path, sizeof path,
+				       &kept[i]);
+		fclose(msg);
+		free(m.v);
+		if (r < 0)
+			fprintf(stderr, "%s: warning: not instrumented (%s); compiled as is\n",
+				a->argv[i], strerror(-r));
+		if (r != 1 && tmp_paths[i]) {
+			unlink(tmp_paths[i]);
+			free(tmp_paths[i]);
+			tmp_paths[i] = NULL;
+		} else if (r == 1 && !tmp_paths[i] && !(tmp_paths[i] = strdup(path))) {
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* The tiny-helper rule across files at the link: an object on the line whose sidecar shows it
+ * was compiled without knowing the calls `e` of its tiny candidates (or knowing others) is
+ * compiled again into a private object (*subst, this link only). Returns 0 or -ENOMEM. */
+static int settle_objects(const struct cc_args *a, struct cc_side *sides, const int *side_arg,
+			  size_t n_sides, const struct cc_ext *e, char *tmp, size_t tmp_len,
+			  char **subst)
+{
+	for (size_t k = 0; k < n_sides; k++) {
+		struct cc_ext m;
+		const struct cc_side *s = &sides[k];
+		if (!s->sum.n_defs)
+			continue;
+		if (cc_ext_match(e, &s->sum, &m))
+			return -ENOMEM;
+		if (!cc_side_unsettled(s, &m)) {
+			free(m.v);
+			continue;
+		}
+		char dir[PATH_MAX], path[PATH_MAX];
+		const char *base = strrchr(s->obj, '/');
+		base = base ? base + 1 : s->obj;
+		int r = make_tmp(tmp, tmp_len, a->dry_run) ? -EIO : 0;
+		if (!r && (size_t)snprintf(dir, sizeof dir, "%s/v%d", tmp, side_arg[k]) >= sizeof dir)
+			r = -ENAMETOOLONG;
+		if (!r && (size_t)snprintf(path, sizeof path, "%s/%s", dir, base) >= sizeof path)
+			r = -ENAMETOOLONG;
+		if (!r && a->dry_run) {
+			printf("# scalegraph cc: %s compiled again from %s for the tiny-helper "
+			       "rule across files -> %s\n", s->obj, s->source, path);
+			r = 1;
+		}
+		if (!r && mkdir(dir, 0700) && errno != EEXIST)
+			r = -errno;
+		if (!r)
+			r = cc_side_recompile(s, &m, path, a->explain);
+		free(m.v);
+		if (r == 0 && !(subst[side_arg[k]] = strdup(path)))
+			return -ENOMEM;
+		if (r == -ESTALE)
+			fprintf(stderr, "scalegraph cc: warning: %s: %s changed since it was "
+				"compiled: linked as it is, not compiled again for the tiny-helper "
+				"rule across files (rebuild it)\n", s->obj, s->source);
+		else if (r < 0)
+			fprintf(stderr, "scalegraph cc: warning: %s: cannot compile it again for the "
+				"tiny-helper rule across files (%s): linked as it is\n", s->obj,
+				r == -ECHILD ? "the compiler failed" : strerror(-r));
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	struct cc_args a;
-	struct cmd c = { 0 };
+	struct cmd c = { 0 }, cpp = { 0 };
 	struct inst_filter *filter = NULL;
 	char tmp[PATH_MAX] = "", inc[PATH_MAX], lib[PATH_MAX];
-	char **tmp_paths = NULL;
+	char **tmp_paths = NULL, **subst = NULL, *ext_buf = NULL;
+	struct cc_side *sides = NULL, *sibs = NULL;
+	int *side_arg = NULL;
+	size_t n_sides = 0, n_sibs = 0;
+	struct cc_ext ext = { 0 };
 	struct kept *kept = NULL;
 	struct cc_diag diag = { 0 };
 	int status = 1;
 
 	if (argc >= 2 && (!strcmp(argv[1], "--sg-help") || !strcmp(argv[1], "--help"))) {
 		printf("usage: scalegraph cc [--filter FILE] [--sg-static] [--sg-dry-run] [--sg-explain]\n"
-		       "                     [--sg-no-functions | --sg-all-functions] COMPILER-ARGS...\n"
+		       "                     [--sg-no-functions | --sg-all-functions] [--sg-no-cpp]\n"
+		       "                     [--sg-no-sidecar] COMPILER-ARGS...\n"
 		       "Compiles and links C with scalegraph probes; use as CC. SG_CC picks the\n"
 		       "compiler (default cc); SG_INCLUDE_DIR/SG_LIB_DIR override where sgtrace.h\n"
-		       "and libsgtrace are. See docs/instrumenter.md.\n");
+		       "and libsgtrace are. A file whose #if branches change the probes is read as\n"
+		       "the compiler's preprocessor says it compiles them (--sg-no-cpp: every\n"
+		       "branch). Compiling with -c leaves OBJECT.sgsel beside each object (not with\n"
+		       "--sg-no-sidecar): what the link needs to leave out a tiny helper that other\n"
+		       "files call in loops, whatever the order of compilation. See\n"
+		       "docs/instrumenter.md.\n");
 		return 0;
 	}
 	if (cc_args_parse(argc, argv, &a))
@@ -417,57 +704,108 @@ int main(int argc, char **argv)
 		fprintf(stderr, "scalegraph cc: error: cannot locate the scalegraph install\n");
 		goto out;
 	}
+	/* the preprocessor command for inst_file_cpp: the compiler, the user's preprocessing
+	 * flags, what we add (-DSG_TRACE, -I for sgtrace.h), -E -x c, then each source */
+	char **cpp_flags = NULL;
+	int n_cpp_flags = 0, have_cpp = 0;
+	if (!a.passthrough && a.n_sources && !a.no_cpp &&
+	    cc_args_cpp(&a, &cpp_flags, &n_cpp_flags) == 0) {
+		have_cpp = cmd_compiler(&cpp) == 0;
+		for (int i = 0; i < n_cpp_flags && have_cpp; i++)
+			have_cpp = cmd_push(&cpp, cpp_flags[i]) == 0;
+		if (have_cpp && !a.user_sg_trace)
+			have_cpp = cmd_push(&cpp, "-DSG_TRACE") == 0;
+		have_cpp = have_cpp && !cmd_push(&cpp, "-I") && !cmd_push(&cpp, inc) &&
+			   !cmd_push(&cpp, "-E") && !cmd_push(&cpp, "-x") && !cmd_push(&cpp, "c");
+		free(cpp_flags);
+	}
 	tmp_paths = calloc((size_t)a.argc + 1, sizeof *tmp_paths);
+	subst = calloc((size_t)a.argc + 1, sizeof *subst);
+	side_arg = calloc((size_t)a.argc + 1, sizeof *side_arg);
+	sides = calloc((size_t)a.argc + 1, sizeof *sides);
 	kept = calloc((size_t)a.argc + 1, sizeof *kept);
 	diag.srcs = calloc((size_t)a.argc + 1, sizeof *diag.srcs);
-	if (!tmp_paths || !kept || !diag.srcs)
+	if (!tmp_paths || !kept || !diag.srcs || !subst || !side_arg || !sides)
 		goto oom;
-	int n_inst = 0, dot_src = 0, quote_inc = 0;
-	if (!a.passthrough && a.n_sources) {
-		const char *td = getenv("TMPDIR");
-		snprintf(tmp, sizeof tmp, "%s/sgcc.XXXXXX", td && *td ? td : "/tmp");
-		if (a.dry_run) {
-			snprintf(tmp, sizeof tmp, "%s/sgcc.DRYRUN", td && *td ? td : "/tmp");
-		} else if (!mkdtemp(tmp)) {
-			fprintf(stderr, "scalegraph cc: error: cannot create %s: %s\n", tmp,
-				strerror(errno));
-			goto out;
+	/* The tiny-helper rule across files (cc_settle.c) is told the calls in loops of the
+	 * other sources of this command, of the objects on a link line (their sidecars), of the
+	 * link that asks for a recompile (--sg-ext-call) and, compiling only, of the objects
+	 * beside ours. */
+	if (a.n_ext_specs &&
+	    cc_ext_parse(a.ext_specs, a.n_ext_specs, &ext_buf, &ext) == -ENOMEM)
+		goto oom;
+	if (!a.passthrough && a.links)
+		for (int i = 0; i < a.argc; i++) {
+			size_t l = strlen(a.argv[i]);
+			if (!a.is_input[i] || a.is_source[i] || l < 3 || strcmp(a.argv[i] + l - 2, ".o") ||
+			    cc_side_read(a.argv[i], &sides[n_sides]))
+				continue;
+			side_arg[n_sides] = i;
+			if (cc_ext_add(&ext, &sides[n_sides].sum, sides[n_sides].source))
+				goto oom;
+			n_sides++;
 		}
+	int n_inst = 0, dot_src = 0, quote_inc = 0;
+	o.summary = 1;
+	if (!a.passthrough && a.n_sources) {
+		if (make_tmp(tmp, sizeof tmp, a.dry_run))
+			goto out;
+		int any_defs = 0;
 		for (int i = 0; i < a.argc; i++) {
 			if (!a.is_source[i])
 				continue;
 			char path[PATH_MAX];
-			int r = instrument_one(a.argv[i], tmp, i, &o, a.dry_run, path, sizeof path,
-					       &kept[i]);
+			struct inst_options oi = o;
+			FILE *msg = open_memstream(&kept[i].msg, &kept[i].msg_len);
+			if (!msg)
+				goto oom;
+			oi.diag = msg;
+			oi.explain = o.explain ? msg : NULL;
+			int r = instrument_one(a.argv[i], tmp, i, &oi, have_cpp ? &cpp : NULL,
+					       a.dry_run, path, sizeof path, &kept[i]);
+			fclose(msg);
 			if (r < 0)
 				fprintf(stderr, "%s: warning: not instrumented (%s); compiled as is\n",
 					a.argv[i], strerror(-r));
-			if (r == 1) {
-				tmp_paths[i] = strdup(path);
-				if (!tmp_paths[i])
-					goto oom;
-				n_inst++;
-				if (kept[i].text) {
-					struct cc_src *cs = &diag.srcs[diag.n++];
-					cs->name = a.argv[i];
-					cs->text = kept[i].text;
-					cs->len = kept[i].len;
-					cs->out = kept[i].res.text;
-					/* a source with #line directives of its own (generated
-					 * code) numbers lines the filter cannot follow: its
-					 * columns are left as the compiler gives them */
-					if (!memmem(cs->text, cs->len, "#line", 5)) {
-						cs->sp = kept[i].res.splices;
-						cs->n_sp = kept[i].res.n_splices;
-					}
-					diag.strip_dot |= !strchr(a.argv[i], '/');
-					dot_src |= !strncmp(a.argv[i], "./", 2);
-					quote_inc |= memmem(cs->text, cs->len, "#include \"",
-							    10) != NULL;
+			if (r == 1 && !(tmp_paths[i] = strdup(path)))
+				goto oom;
+			if (cc_ext_add(&ext, &kept[i].sum, a.argv[i]))
+				goto oom;
+			any_defs |= kept[i].sum.n_defs > 0;
+		}
+		if (any_defs && a.compile_only && !a.no_siblings && !a.n_ext_specs &&
+		    add_siblings(&a, &ext, &sibs, &n_sibs))
+			goto oom;
+		if (any_defs && !a.dry_run &&
+		    settle_sources(&a, &o, tmp, have_cpp ? &cpp : NULL, tmp_paths, kept, &ext))
+			goto oom;
+		for (int i = 0; i < a.argc; i++) {
+			if (kept[i].msg_len) /* each source's messages, in order, once settled */
+				fwrite(kept[i].msg, 1, kept[i].msg_len, stderr);
+			if (!tmp_paths[i])
+				continue;
+			n_inst++;
+			if (kept[i].text) {
+				struct cc_src *cs = &diag.srcs[diag.n++];
+				cs->name = a.argv[i];
+				cs->text = kept[i].text;
+				cs->len = kept[i].len;
+				cs->out = kept[i].res.text;
+				/* a source with #line directives of its own (generated code) numbers
+				 * lines the filter cannot follow: its columns are left as the compiler
+				 * gives them */
+				if (!memmem(cs->text, cs->len, "#line", 5)) {
+					cs->sp = kept[i].res.splices;
+					cs->n_sp = kept[i].res.n_splices;
 				}
+				diag.strip_dot |= !strchr(a.argv[i], '/');
+				dot_src |= !strncmp(a.argv[i], "./", 2);
+				quote_inc |= memmem(cs->text, cs->len, "#include \"", 10) != NULL;
 			}
 		}
 	}
+	if (n_sides && settle_objects(&a, sides, side_arg, n_sides, &ext, tmp, sizeof tmp, subst))
+		goto oom;
 	/* the command: compiler, -iquote for moved sources, user args, -I, link flags */
 	if (!a.passthrough)
 		for (int i = 0; i < a.argc; i++) {
@@ -482,7 +820,7 @@ int main(int argc, char **argv)
 				goto oom;
 		}
 	for (int i = 0; i < a.argc; i++)
-		if (cmd_push(&c, tmp_paths[i] ? tmp_paths[i] : a.argv[i]))
+		if (cmd_push(&c, tmp_paths[i] ? tmp_paths[i] : subst[i] ? subst[i] : a.argv[i]))
 			goto oom;
 	diag_options(&a, &diag);
 	diag.strip_dot &= !dot_src && !user_dot_include(&a);
@@ -521,6 +859,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	status = cmd_run(&c, diag.n ? &diag : NULL);
+	if (status == 0 && a.compile_only && a.n_sources && !a.no_sidecar)
+		write_sidecars(&a, kept);
 	if (status == 0 && a.dep_file)
 		for (int i = 0; i < a.argc; i++) {
 			if (!tmp_paths[i])
@@ -543,18 +883,34 @@ out:
 		free(tmp_paths);
 	}
 	if (kept) {
-		for (int i = 0; i < a.argc; i++) {
-			free(kept[i].text);
-			inst_result_free(&kept[i].res);
-		}
+		for (int i = 0; i < a.argc; i++)
+			kept_free(&kept[i]);
 		free(kept);
 	}
+	if (subst) {
+		for (int i = 0; i < a.argc; i++) {
+			if (subst[i] && !a.dry_run)
+				unlink(subst[i]);
+			free(subst[i]);
+		}
+		free(subst);
+	}
+	for (size_t k = 0; sides && k < n_sides; k++)
+		cc_side_free(&sides[k]);
+	free(sides);
+	free(side_arg);
+	for (size_t k = 0; k < n_sibs; k++)
+		cc_side_free(&sibs[k]);
+	free(sibs);
+	free(ext.v);
+	free(ext_buf);
 	cc_diag_free(&diag);
 	free(diag.srcs);
 	if (tmp[0] && !a.dry_run)
 		remove_tree(tmp, a.argc);
 	inst_filter_free(filter);
 	cmd_free(&c);
+	cmd_free(&cpp);
 	cc_args_free(&a);
 	return status;
 }

@@ -204,13 +204,15 @@ uint32_t inst_cond_new(struct inst_lex *lx, uint32_t dir_off, uint32_t dir_line)
 		return 0;
 	}
 	if (lx->n_conds == 0) { /* branch 0: the file itself */
-		lx->conds[0] = (struct inst_cond){ 0, 0, 0, 1 };
+		lx->conds[0] = (struct inst_cond){ 0, 0, 0, 1, 0 };
 		lx->n_conds = 1;
 		return inst_cond_new(lx, dir_off, dir_line);
 	}
 	uint32_t id = (uint32_t)lx->n_conds++;
 	uint32_t parent = lx->n_cstack > 1 ? lx->cstack[lx->n_cstack - 2].branch : 0;
-	lx->conds[id] = (struct inst_cond){ parent, lx->conds[parent].depth + 1, dir_off, dir_line };
+	uint8_t fixed = lx->n_cstack && lx->cstack[lx->n_cstack - 1].fixed;
+	lx->conds[id] = (struct inst_cond){ parent, lx->conds[parent].depth + 1, dir_off, dir_line,
+					    fixed };
 	return id;
 }
 
@@ -231,6 +233,20 @@ static void branch_begin(struct inst_lex *lx)
 	uint32_t b = inst_cond_new(lx, lx->cstack[top].dir_off, lx->cstack[top].dir_line);
 	lx->cstack[top].branch = b;
 	lx->cur_cond = b;
+}
+
+/* The second parse attempt skips the branch whose directive is being read: noted for the
+ * warning that names the lines not instrumented (inst_file.c). */
+static void drop_begin(struct inst_lex *lx)
+{
+	if (inst_grow(&lx->drops, &lx->cap_drops, lx->n_drops, sizeof *lx->drops, 8)) {
+		lx->oom = 1;
+		return;
+	}
+	size_t top = lx->n_cstack - 1;
+	lx->drops[lx->n_drops++] = (struct inst_drop){ lx->dir_off, lx->dir_line, 0, 0,
+						       lx->cstack[top].dir_off,
+						       lx->cstack[top].dir_line };
 }
 
 /* #define NAME body: records wrapped names (pthread_*, sem_*) called in the body. */
@@ -293,19 +309,23 @@ int inst_directive(struct inst_lex *lx, uint32_t end)
 			return 0;
 		size_t top = lx->n_cstack - 1;
 		lx->cstack[top].taken = 1;
+		lx->cstack[top].fixed = 0;
 		lx->cstack[top].dir_off = lx->dir_off;
 		lx->cstack[top].dir_line = lx->dir_line;
 		lx->cstack[top].branch = lx->cur_cond;
 		if (skipping)
 			return 0;
+		if (word_is(w, l, "if") && is_zero_cond(p, i + l, n))
+			lx->cstack[top].fixed = 1;
 		branch_begin(lx);
-		if (word_is(w, l, "if") && is_zero_cond(p, i + l, n)) {
+		if (lx->cstack[top].fixed) {
 			lx->cstack[top].taken = 0;
 			lx->skip_level = lx->n_cstack;
 		}
 		return 0;
 	}
-	if (word_is(w, l, "elif") || word_is(w, l, "else")) {
+	if (word_is(w, l, "elif") || word_is(w, l, "else") || word_is(w, l, "elifdef") ||
+	    word_is(w, l, "elifndef")) {
 		if (lx->n_cstack == 0 || (skipping && lx->skip_level < lx->n_cstack))
 			return 0;
 		size_t top = lx->n_cstack - 1;
@@ -315,13 +335,18 @@ int inst_directive(struct inst_lex *lx, uint32_t end)
 				return 0;
 			lx->skip_level = 0;
 			lx->cstack[top].taken = 1;
+			if (!word_is(w, l, "else"))
+				lx->cstack[top].fixed = 0; /* `#elif X` after `#if 0`: X decides */
 			branch_begin(lx);
 			return 0;
 		}
 		if (lx->first_branch_only) {
 			lx->skip_level = lx->n_cstack;
+			drop_begin(lx);
 			return 0;
 		}
+		if (!zero)
+			lx->cstack[top].fixed = 0; /* `#elif X` after `#if 0`: X decides */
 		branch_begin(lx);
 		if (zero) {
 			lx->cstack[top].taken = 0;
@@ -332,8 +357,15 @@ int inst_directive(struct inst_lex *lx, uint32_t end)
 	if (word_is(w, l, "endif")) {
 		if (lx->n_cstack == 0)
 			return 0;
-		if (lx->skip_level == lx->n_cstack)
+		if (lx->skip_level == lx->n_cstack) {
+			struct inst_drop *dr = lx->n_drops ? &lx->drops[lx->n_drops - 1] : NULL;
 			lx->skip_level = 0;
+			if (lx->first_branch_only && dr && !dr->end &&
+			    dr->if_off == lx->cstack[lx->n_cstack - 1].dir_off) {
+				dr->end = lx->dir_off; /* the branches not read end here */
+				dr->end_line = lx->dir_line;
+			}
+		}
 		lx->n_cstack--;
 		if (!lx->skip_level)
 			lx->cur_cond = lx->n_cstack ? lx->cstack[lx->n_cstack - 1].branch : 0;
@@ -358,9 +390,11 @@ void inst_lex_free(struct inst_lex *lx)
 	free(lx->conds);
 	free(lx->cstack);
 	free(lx->dsites);
+	free(lx->drops);
 	free(lx->brk);
 	lx->conds = NULL;
 	lx->cstack = NULL;
 	lx->dsites = NULL;
+	lx->drops = NULL;
 	lx->brk = NULL;
 }

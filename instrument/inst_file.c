@@ -1,10 +1,14 @@
 /*
  * inst_file.c — instruments one file: scan + parse (inst_parser.y), then the probe pass
- * (inst_probe.c), then the splice (inst_edit.c). Parsing is tried twice: first with every
- * #if branch (so calls in all branches get their sg_ wrappers), and, when braces do not balance
- * that way (typically `#ifdef X  f(a) {  #else  f(a, b) {  #endif`), again with only the first
- * branch of each conditional. Whichever attempt has fewer syntax errors is used; code at and
- * around the remaining errors is left exactly as it was.
+ * (inst_probe.c), then the splice (inst_edit.c). When the caller knows which lines the
+ * compiler compiles (inst_options.compiled, from the build's own preprocessor), the parser
+ * reads a copy with the other #if groups blanked (inst_live.c), as the compiler sees the file;
+ * the edits still splice into the user's bytes at the same offsets. Parsing is tried twice:
+ * first with every #if branch that is read (so calls in all of them get their sg_ wrappers),
+ * and, when braces do not balance that way (typically `#ifdef X  f(a) {  #else  f(a, b) {
+ * #endif`), again with only the first branch of each conditional. Whichever attempt has fewer
+ * syntax errors is used; code at and around the remaining errors is left exactly as it was,
+ * and when the second attempt is used every branch it did not read is named in a warning.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -79,6 +83,105 @@ static int splices_make(const struct inst_edits *e, const char *src, size_t len,
 	return 0;
 }
 
+/* Does the directive at s[i] (its '#') matter to the instrumenter — a `#pragma scalegraph`, or
+ * a `#define` that calls a wrapped function? Other directives (#include, #define of a constant)
+ * lose nothing when their branch is not read. *next gets the end of its logical line. */
+static int directive_matters(const char *s, uint32_t i, uint32_t end, uint32_t *next)
+{
+	uint32_t e = i;
+	while (e < end && !(s[e] == '\n' && s[e - 1] != '\\'))
+		e++;
+	*next = e;
+	uint32_t w = i + 1;
+	while (w < e && (s[w] == ' ' || s[w] == '\t'))
+		w++;
+	if (e - w >= 6 && !memcmp(s + w, "pragma", 6))
+		return memmem(s + w, e - w, "scalegraph", 10) != NULL;
+	if (e - w < 6 || memcmp(s + w, "define", 6))
+		return 0;
+	for (uint32_t k = w + 6; k < e;) {
+		uint32_t l = 0;
+		while (k + l < e && inst_is_idch((unsigned char)s[k + l]))
+			l++;
+		if (l && inst_is_wrapped(s + k, l))
+			return 1;
+		k += l ? l : 1;
+	}
+	return 0;
+}
+
+/* Does s[off, end) hold anything the instrumenter reads: code, or a directive that matters
+ * (not blanks, comments, #include ...)? */
+static int has_code(const char *s, uint32_t off, uint32_t end)
+{
+	int bol = 1;
+	for (uint32_t i = off; i < end; i++) {
+		if (s[i] == '/' && i + 1 < end && s[i + 1] == '*') {
+			const char *e = memmem(s + i + 2, end - i - 2, "*/", 2);
+			if (!e)
+				return 0;
+			i = (uint32_t)(e - s) + 1;
+		} else if (s[i] == '/' && i + 1 < end && s[i + 1] == '/') {
+			while (i + 1 < end && s[i + 1] != '\n')
+				i++;
+		} else if (s[i] == '#' && bol) {
+			if (directive_matters(s, i, end, &i))
+				return 1;
+			bol = 1;
+		} else if (s[i] == '\n') {
+			bol = 1;
+		} else if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\f' &&
+			   s[i] != '\v' && s[i] != '\\') {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The directive's word at src[off] ("else", "ifdef", ...), for messages. */
+static int dir_word(const char *src, size_t len, uint32_t off, const char **w)
+{
+	size_t i = off;
+	while (i < len && (src[i] == ' ' || src[i] == '\t' || src[i] == '#'))
+		i++;
+	*w = src + i;
+	size_t k = i;
+	while (k < len && k - i < 16 && inst_is_idch((unsigned char)src[k]))
+		k++;
+	return (int)(k - i);
+}
+
+/* The second attempt was used: every branch it did not read that holds code is named, with
+ * the way to have the compiled branches read instead. */
+static void warn_drops(struct inst_diag *d, const char *src, size_t len, const struct inst_lex *lx)
+{
+	for (size_t k = 0; k < lx->n_drops; k++) {
+		const struct inst_drop *dr = &lx->drops[k];
+		uint32_t end = dr->end ? dr->end : (uint32_t)len, end_line = dr->end_line;
+		const char *nl = memchr(src + dr->off, '\n', end - dr->off);
+		uint32_t from = nl ? (uint32_t)(nl - src) + 1 : end;
+		if (!has_code(src, from, end))
+			continue;
+		if (!dr->end) {
+			end_line = dr->line;
+			for (uint32_t i = dr->off; i < len; i++)
+				end_line += src[i] == '\n';
+			end_line += len > 0 && src[len - 1] != '\n';
+		}
+		const char *w, *iw;
+		int wl = dir_word(src, len, dr->off, &w), il = dir_word(src, len, dr->if_off, &iw);
+		char lines[48];
+		if (end_line - 1 > dr->line + 1)
+			snprintf(lines, sizeof lines, "lines %u-%u", dr->line + 1, end_line - 1);
+		else
+			snprintf(lines, sizeof lines, "line %u", dr->line + 1);
+		inst_warn(d, dr->line, 1, "%s not instrumented (this #%.*s branch): the braces "
+			  "balance only with one branch of each #if read, and the first branch of the "
+			  "#%.*s at line %u was read; give the build's -D/-U/-I flags (scalegraph cc "
+			  "does) to read the branches it compiles", lines, wl, w, il, iw, dr->if_line);
+	}
+}
+
 int inst_file(const char *src, size_t len, const char *file_name,
 	      const struct inst_options *opt, struct inst_result *res)
 {
@@ -86,16 +189,26 @@ int inst_file(const char *src, size_t len, const char *file_name,
 	struct inst_edits e = { 0 };
 	struct inst_diag d = { opt && opt->diag ? opt->diag : stderr, file_name,
 			       opt ? opt->quiet : 0, 0 };
-	int used = 0, rc;
+	char *live = NULL;
+	const char *text = src; /* what the parser reads */
+	int used = 0, known = 0, rc;
 	memset(res, 0, sizeof *res);
 	memset(a, 0, sizeof a);
 	if (len > INT32_MAX)
 		return -EOVERFLOW;
-	rc = attempt_run(&a[0], src, len, 0);
+	if (opt && opt->compiled) {
+		rc = inst_live_text(src, len, opt->compiled, &live);
+		if (rc && rc != -EPROTO) /* -EPROTO: not this file's lines, read as without them */
+			goto out;
+		known = rc == 0;
+		if (live)
+			text = live;
+	}
+	rc = attempt_run(&a[0], text, len, 0);
 	if (rc)
 		goto out;
 	if (attempt_errors(&a[0]) && a[0].lx.n_conds > 1) {
-		rc = attempt_run(&a[1], src, len, 1);
+		rc = attempt_run(&a[1], text, len, 1);
 		if (rc)
 			goto out;
 		if (attempt_errors(&a[1]) < attempt_errors(&a[0]))
@@ -107,9 +220,15 @@ int inst_file(const char *src, size_t len, const char *file_name,
 		inst_lex_locate(&u->lx, (uint32_t)len, &line, &col);
 		tree_error(&u->t, (uint32_t)len, line, col, "unexpected end of file");
 	}
-	rc = inst_probe(src, len, &u->t, &u->lx, opt, &d, &e, res);
+	if (used == 1)
+		warn_drops(&d, text, len, &u->lx);
+	rc = inst_probe(text, len, &u->t, &u->lx, opt, &d, &e, res);
 	if (rc)
 		goto out;
+	if (attempt_errors(&a[0]) && a[0].lx.n_conds > 1)
+		res->cond_matters = 1;
+	if (known)
+		res->cond_matters = 0;
 	if (e.n == 0) { /* nothing to do: the output is the input, byte for byte */
 		res->text = malloc(len + 1);
 		if (!res->text) {
@@ -126,14 +245,12 @@ int inst_file(const char *src, size_t len, const char *file_name,
 	}
 out:
 	res->n_warnings = d.n;
+	free(live);
 	edits_free(&e);
 	attempt_free(&a[0]);
 	attempt_free(&a[1]);
-	if (rc) {
-		free(res->text);
-		free(res->splices);
-		memset(res, 0, sizeof *res);
-	}
+	if (rc)
+		inst_result_free(res);
 	return rc;
 }
 
@@ -141,6 +258,14 @@ void inst_result_free(struct inst_result *res)
 {
 	free(res->text);
 	free(res->splices);
+	for (size_t k = 0; k < res->summary.n_defs; k++)
+		free(res->summary.defs[k].name);
+	for (size_t k = 0; k < res->summary.n_calls; k++) {
+		free(res->summary.calls[k].name);
+		free(res->summary.calls[k].caller);
+	}
+	free(res->summary.defs);
+	free(res->summary.calls);
 	memset(res, 0, sizeof *res);
 }
 

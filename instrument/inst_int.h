@@ -45,6 +45,7 @@ struct inst_cond {
 	uint32_t depth;
 	uint32_t dir_off;  /* offset of the line start of the directive that opened the branch group */
 	uint32_t dir_line;
+	uint8_t fixed;     /* the group is an `#if 0` one: no build flag changes which branch */
 };
 
 /* A wrapped name (pthread_*, sem_*) called inside a #define body, renamed like any call. */
@@ -61,6 +62,13 @@ struct inst_brk {
 	uint32_t off, line, col;
 };
 
+/* An #elif/#else branch the second parse attempt did not read (first_branch_only): from its
+ * directive at `off` (line `line`) to the #endif at `end` (line `end_line`), of the
+ * conditional opened at `if_off` (line `if_line`). */
+struct inst_drop {
+	uint32_t off, line, end, end_line, if_off, if_line;
+};
+
 /* Per-file scanner state (flex "extra" data). */
 struct inst_lex {
 	const char *src;
@@ -74,7 +82,7 @@ struct inst_lex {
 	/* conditional tracking */
 	struct inst_cond *conds;
 	size_t n_conds, cap_conds;
-	struct { uint32_t branch; int taken; uint32_t dir_off, dir_line; } *cstack;
+	struct { uint32_t branch; int taken, fixed; uint32_t dir_off, dir_line; } *cstack;
 	size_t n_cstack, cap_cstack;
 	uint32_t cur_cond;
 	size_t skip_level;     /* 0: not skipping; else skipping while n_cstack >= skip_level */
@@ -84,6 +92,8 @@ struct inst_lex {
 	int in_skip_comment;
 	struct inst_site *dsites;
 	size_t n_dsites, cap_dsites;
+	struct inst_drop *drops; /* branches skipped by first_branch_only */
+	size_t n_drops, cap_drops;
 	/* open brackets, for saying which one a syntax error left unclosed */
 	struct inst_brk *brk;
 	size_t n_brk, cap_brk;
@@ -249,6 +259,8 @@ struct inst_fn {
 	uint32_t loop_site_line; /* first call of it in a loop of another function here, or 0 */
 	uint32_t rec_site_line;  /* first call of it from a recursive function here, or 0 */
 	uint32_t rec_site_caller;
+	const struct inst_ext_call *ext_site; /* a call of it in a loop of another file, or NULL */
+	uint8_t tiny_cand;       /* non-static, tiny, and probed only for want of such a call */
 	/* the verdict */
 	int selected;
 	char why[160];
@@ -271,6 +283,13 @@ struct inst_sel_call {
 	uint8_t in_loop;
 };
 
+/* A call of a function not defined in the file (kept for inst_result.summary). */
+struct inst_sel_ext {
+	uint32_t off, len, line;
+	uint32_t caller;    /* index into fns */
+	uint8_t in_loop;
+};
+
 /* The selection's state (inst_select.c). */
 struct inst_sel {
 	const char *src;
@@ -279,6 +298,9 @@ struct inst_sel {
 	struct inst_fns *fns;
 	struct inst_sel_call *calls;
 	size_t n_calls, cap_calls;
+	int want_ext;       /* keep the calls of functions not defined here */
+	struct inst_sel_ext *ext;
+	size_t n_ext, cap_ext;
 	int32_t *index;     /* open-addressing table: name -> definition */
 	size_t index_mask;
 	int oom;
@@ -296,6 +318,10 @@ void inst_select_loop(struct inst_sel *s, int32_t fi, const struct inst_node *kw
 /* Decides which definitions get probes, with the reason (default rule, --all/--no-functions,
  * filter). Returns 0 or -ENOMEM. */
 int inst_select_decide(struct inst_sel *s, const struct inst_options *opt, const char *file);
+/* What the other files of the program need to know (inst_result.summary): the tiny
+ * candidates defined here, the calls of functions not defined here in loops or from directly
+ * recursive functions. After inst_select_decide; returns 0 or -ENOMEM. */
+int inst_select_summary(const struct inst_sel *s, struct inst_summary *sum);
 void inst_select_free(struct inst_sel *s);
 /* The index of the definition whose body is top-level item `item`, or -1; ask in input order. */
 int32_t inst_fns_find(struct inst_fns *fns, int32_t item);
@@ -304,6 +330,13 @@ void inst_fns_free(struct inst_fns *fns);
 uint32_t inst_id_len(const char *src, size_t len, uint32_t off);
 /* Is the identifier at src[off] a struct member (after `.` or `->`)? */
 int inst_is_member(const char *src, uint32_t off);
+
+/* The text the parser reads when the compiled lines are known (inst_live.c): a copy of `src`
+ * with the #if groups the compiler does not compile blanked (every byte but newlines made a
+ * space), so offsets and lines stay; *out is NULL when none is to be blanked. Returns 0,
+ * -ENOMEM, or -EPROTO when the lines cannot be this file's (no line outside the conditionals
+ * showed up). */
+int inst_live_text(const char *src, size_t len, const struct inst_lines *l, char **out);
 
 /* The probe pass (inst_probe.c): reads the tree and the scanner state, adds edits. */
 int inst_probe(const char *src, size_t len, const struct inst_tree *t, const struct inst_lex *lx,

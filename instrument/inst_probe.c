@@ -594,6 +594,39 @@ static void item_finish(struct probe *p, int32_t *items, const struct pending *p
 			f->why);
 }
 
+static int off_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Does an #if group (not an `#if 0` one) open inside a definition, from its first item to the
+ * end of its body? Its branches then change what the body holds (loops, calls, statements) and
+ * so the selection, or how its header reads: which are compiled matters
+ * (inst_result.cond_matters). Include guards and whole definitions inside a group do not. */
+static int cond_in_definition(const struct probe *p, int *matters)
+{
+	const struct inst_lex *lx = p->lx;
+	size_t n = 0;
+	if (lx->n_conds < 2 || p->fns.n == 0)
+		return 0;
+	uint32_t *offs = malloc(lx->n_conds * sizeof *offs);
+	if (!offs)
+		return -ENOMEM;
+	for (size_t b = 1; b < lx->n_conds; b++)
+		if (!lx->conds[b].fixed)
+			offs[n++] = lx->conds[b].dir_off;
+	qsort(offs, n, sizeof *offs, off_cmp);
+	for (size_t k = 0, o = 0; k < p->fns.n && o < n && !*matters; k++) {
+		uint32_t lo = N(p, p->fns.v[k].start)->off, hi = N(p, p->fns.v[k].item)->end;
+		while (o < n && offs[o] < lo)
+			o++;
+		*matters = o < n && offs[o] < hi;
+	}
+	free(offs);
+	return 0;
+}
+
 int inst_probe(const char *src, size_t len, const struct inst_tree *t, const struct inst_lex *lx,
 	       const struct inst_options *opt, struct inst_diag *d, struct inst_edits *e,
 	       struct inst_result *res)
@@ -623,6 +656,10 @@ int inst_probe(const char *src, size_t len, const struct inst_tree *t, const str
 	rc = inst_select_find(&p.sel, src, len, t, items, n_items, &p.fns);
 	if (rc)
 		goto out;
+	p.sel.want_ext = opt && opt->summary;
+	rc = cond_in_definition(&p, &res->cond_matters);
+	if (rc)
+		goto out;
 	for (size_t k = 0; k < n_items; k++) {
 		const struct inst_node *it = N(&p, items[k]);
 		if (item_has_error(&p, it))
@@ -637,6 +674,11 @@ int inst_probe(const char *src, size_t len, const struct inst_tree *t, const str
 	rc = inst_select_decide(&p.sel, opt, d->file);
 	if (rc)
 		goto out;
+	if (opt && opt->summary) {
+		rc = inst_select_summary(&p.sel, &res->summary);
+		if (rc)
+			goto out;
+	}
 	for (size_t k = 0; k < p.n_pend; k++)
 		item_finish(&p, items, &p.pend[k]);
 	for (size_t k = 0; k < p.n_regions; k++)

@@ -166,9 +166,40 @@ static int ident_list(const char *src, const struct inst_node *paren)
 	return 1;
 }
 
+/* Does the identifier at src[off], `len` bytes, have a lowercase letter? An all-caps NAME(x)
+ * at file scope is a macro far more often than a function. */
+static int has_lower(const char *src, uint32_t off, uint32_t len)
+{
+	for (uint32_t i = 0; i < len; i++)
+		if (src[off + i] >= 'a' && src[off + i] <= 'z')
+			return 1;
+	return 0;
+}
+
+/* A definition with no type before its name (implicit int, C89), whose head decl_name cannot
+ * tell from a call:
+ *   implicit -> name '(' ident-list ')'              `main() {`, `foo(a, b) {`
+ *             | name '(' ident-list ')' decl ...     K&R: `main(argc, argv) int argc; ...`
+ * With `knr`, the head must go on after the call (the first parameter declaration); without,
+ * the call must be the whole head. The name must be `main` or have a lowercase letter (an
+ * all-caps `TEST(x) {` is taken for a macro, as before). Returns the N_CALL node or -1. */
+static int32_t implicit_int_name(const struct inst_tree *t, const char *src, size_t len,
+				 int32_t head, int knr)
+{
+	int32_t c = N(t, head)->first;
+	const struct inst_node *n = N(t, c);
+	if (n->kind != N_CALL || n->a < 0 || !ident_list(src, N(t, n->a)) ||
+	    (knr ? n->next < 0 : n->next >= 0))
+		return -1;
+	uint32_t l = inst_id_len(src, len, n->off);
+	if ((l == 4 && !memcmp(src + n->off, "main", 4)) || has_lower(src, n->off, l))
+		return c;
+	return -1;
+}
+
 /* Decides whether top-level item `items[k]` (with a block) is a function definition. */
-static int fn_detect(const struct inst_tree *t, const char *src, const int32_t *items, size_t k,
-		     struct inst_fn *f)
+static int fn_detect(const struct inst_tree *t, const char *src, size_t len,
+		     const int32_t *items, size_t k, struct inst_fn *f)
 {
 	const struct inst_node *it = N(t, items[k]);
 	memset(f, 0, sizeof *f);
@@ -177,6 +208,8 @@ static int fn_detect(const struct inst_tree *t, const char *src, const int32_t *
 		if (!head_ok(t, it->a, f))
 			return 0;
 		f->name = decl_name(t, src, it->a);
+		if (f->name < 0)
+			f->name = implicit_int_name(t, src, len, it->a, 0);
 		f->start = items[k];
 		return f->name >= 0;
 	}
@@ -191,6 +224,8 @@ static int fn_detect(const struct inst_tree *t, const char *src, const int32_t *
 		if (!head_ok(t, d->a, &g))
 			return 0;
 		int32_t name = decl_name(t, src, d->a);
+		if (name < 0)
+			name = implicit_int_name(t, src, len, d->a, 1);
 		if (name >= 0 && N(t, name)->kind == N_CALL && N(t, name)->a >= 0 &&
 		    N(t, name)->next >= 0 && ident_list(src, N(t, N(t, name)->a))) {
 			f->is_static = g.is_static;
@@ -272,6 +307,14 @@ void inst_select_call(struct inst_sel *s, int32_t fi, const struct inst_node *n,
 {
 	s->fns->v[fi].has_call = 1;
 	long callee = fn_lookup(s, n->off, len);
+	if (callee < 0 && s->want_ext) { /* for the other files of the program */
+		if (inst_grow(&s->ext, &s->cap_ext, s->n_ext, sizeof *s->ext, 256)) {
+			s->oom = 1;
+			return;
+		}
+		s->ext[s->n_ext++] = (struct inst_sel_ext){ n->off, len, n->line, (uint32_t)fi,
+							    (uint8_t)!!in_loop };
+	}
 	if (callee < 0)
 		return; /* the rule only needs the calls of this file's functions */
 	if (inst_grow(&s->calls, &s->cap_calls, s->n_calls, sizeof *s->calls, 256)) {
@@ -428,6 +471,46 @@ static int fn_tiny(const struct inst_fn *f)
 	return !f->has_loop && f->n_stmts <= TINY_MAX_STMTS && !f->calls_local;
 }
 
+/* A call of f in a loop of another file (or else from a recursive function there), or NULL. */
+static const struct inst_ext_call *ext_lookup(const struct inst_sel *s,
+					      const struct inst_options *opt,
+					      const struct inst_fn *f)
+{
+	const struct inst_ext_call *rec = NULL;
+	for (size_t k = 0; opt && k < opt->n_ext_calls; k++) {
+		const struct inst_ext_call *c = &opt->ext_calls[k];
+		if (strlen(c->name) != f->name_len || memcmp(c->name, s->src + f->name_off, f->name_len))
+			continue;
+		if (!c->rec)
+			return c;
+		if (!rec)
+			rec = c;
+	}
+	return rec;
+}
+
+/* The end of the default rule for a function it would probe: a non-static tiny one is a
+ * candidate for the rule across files (inst_result.summary), and is left out when another
+ * file calls it in a loop or from a recursive function (inst_options.ext_calls). */
+static void fn_decide_probed(const struct inst_sel *s, struct inst_fn *f,
+			     const struct inst_options *opt)
+{
+	if (fn_tiny(f) && !f->is_static) {
+		f->tiny_cand = 1;
+		f->ext_site = ext_lookup(s, opt, f);
+	}
+	if (f->ext_site && !f->ext_site->rec)
+		why(f, 0, "tiny helper called in a loop at %s:%u, in another file", f->ext_site->file,
+		    f->ext_site->line);
+	else if (f->ext_site)
+		why(f, 0, "tiny helper called from recursive %s at %s:%u, in another file",
+		    f->ext_site->caller, f->ext_site->file, f->ext_site->line);
+	else if (f->has_loop || f->has_short_loop)
+		why(f, 1, "loops and calls other functions");
+	else
+		why(f, 1, "synchronises and calls other functions");
+}
+
 static void fn_decide(struct inst_sel *s, struct inst_fn *f, const struct inst_options *opt,
 		      const char *file)
 {
@@ -459,16 +542,16 @@ static void fn_decide(struct inst_sel *s, struct inst_fn *f, const struct inst_o
 		why(f, 0, "tiny helper called from recursive %.*s at %s:%u",
 		    (int)s->fns->v[f->rec_site_caller].name_len,
 		    src + s->fns->v[f->rec_site_caller].name_off, file, f->rec_site_line);
-	else if (f->has_loop || f->has_short_loop)
-		why(f, 1, "loops and calls other functions");
 	else
-		why(f, 1, "synchronises and calls other functions");
+		fn_decide_probed(s, f, opt);
 	if (opt && opt->filter) {
 		char rule[sizeof f->why];
 		int sel = inst_filter_explain(opt->filter, src + f->name_off, f->name_len, file,
 					      f->selected, rule, sizeof rule);
-		if (rule[0])
+		if (rule[0]) {
 			why(f, sel, "%s", rule);
+			f->tiny_cand = 0; /* the filter decides whatever other files do */
+		}
 	}
 }
 
@@ -484,7 +567,7 @@ int inst_select_find(struct inst_sel *s, const char *src, size_t len, const stru
 	for (size_t k = 0; k < n_items; k++) {
 		const struct inst_node *it = N(t, items[k]);
 		struct inst_fn f;
-		if (it->b < 0 || !fn_detect(t, src, items, k, &f))
+		if (it->b < 0 || !fn_detect(t, src, len, items, k, &f))
 			continue;
 		int err = 0;
 		for (size_t e = 0; e < t->n_errors && !err; e++)
@@ -539,8 +622,77 @@ int inst_select_decide(struct inst_sel *s, const struct inst_options *opt, const
 	return 0;
 }
 
+static char *dup_n(const char *p, size_t n)
+{
+	char *d = malloc(n + 1);
+	if (d) {
+		memcpy(d, p, n);
+		d[n] = '\0';
+	}
+	return d;
+}
+
+int inst_select_summary(const struct inst_sel *s, struct inst_summary *sum)
+{
+	const struct inst_fns *fns = s->fns;
+	size_t cap_defs = 0, cap_calls = 0, mask = 63;
+	int32_t *seen = NULL; /* (name, rec) -> its entry in sum->calls: one per name and kind */
+	int rc = -ENOMEM;
+	memset(sum, 0, sizeof *sum);
+	for (size_t k = 0; k < fns->n; k++) {
+		const struct inst_fn *f = &fns->v[k];
+		if (!f->tiny_cand)
+			continue;
+		if (inst_grow(&sum->defs, &cap_defs, sum->n_defs, sizeof *sum->defs, 8))
+			goto out;
+		struct inst_sum_def *d = &sum->defs[sum->n_defs];
+		if (!(d->name = dup_n(s->src + f->name_off, f->name_len)))
+			goto out;
+		d->line = f->line;
+		d->ext = f->ext_site != NULL;
+		sum->n_defs++;
+	}
+	while (mask < 4 * s->n_ext)
+		mask = mask * 2 + 1;
+	if (!(seen = malloc((mask + 1) * sizeof *seen)))
+		goto out;
+	memset(seen, 0xff, (mask + 1) * sizeof *seen);
+	for (size_t k = 0; k < s->n_ext; k++) {
+		const struct inst_sel_ext *x = &s->ext[k];
+		const struct inst_fn *caller = &fns->v[x->caller];
+		for (uint8_t rec = 0; rec < 2; rec++) {
+			if (rec ? !caller->recursive : !x->in_loop)
+				continue;
+			size_t h = (name_hash(s->src + x->off, x->len) + rec) & mask;
+			for (; seen[h] >= 0; h = (h + 1) & mask) {
+				const struct inst_sum_call *o = &sum->calls[seen[h]];
+				if (o->rec == rec && strlen(o->name) == x->len &&
+				    !memcmp(o->name, s->src + x->off, x->len))
+					break;
+			}
+			if (seen[h] >= 0)
+				continue;
+			if (inst_grow(&sum->calls, &cap_calls, sum->n_calls, sizeof *sum->calls, 16))
+				goto out;
+			struct inst_sum_call *c = &sum->calls[sum->n_calls];
+			c->name = dup_n(s->src + x->off, x->len);
+			c->caller = dup_n(s->src + caller->name_off, caller->name_len);
+			c->line = x->line;
+			c->rec = rec;
+			seen[h] = (int32_t)sum->n_calls++;
+			if (!c->name || !c->caller)
+				goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(seen);
+	return rc;
+}
+
 void inst_select_free(struct inst_sel *s)
 {
+	free(s->ext);
 	free(s->calls);
 	free(s->index);
 	if (s->fns)

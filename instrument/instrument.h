@@ -22,6 +22,25 @@ enum inst_func_mode {
 	INST_FUNC_NONE,        /* no function probes (--no-functions): sync calls and regions only */
 };
 
+/* The lines of a file the compiler compiles, learnt from its preprocessor's line markers
+ * (inst_cpp_lines): line n (1-based) showed up in the preprocessed text, not blank, when
+ * seen[n] is non-zero (n < n_lines). */
+struct inst_lines {
+	uint8_t *seen;
+	size_t n_lines;
+};
+
+/* A call that another file of the program makes, inside a loop (`rec` 0) or from a directly
+ * recursive function (`rec` 1), of a function this file may define: the tiny-helper rule
+ * across files (docs/instrumenter.md). Strings borrowed. */
+struct inst_ext_call {
+	const char *name;
+	const char *file;    /* where the call is */
+	const char *caller;  /* the function it is in */
+	uint32_t line;
+	uint8_t rec;
+};
+
 struct inst_options {
 	enum inst_func_mode func_mode;
 	const struct inst_filter *filter; /* NULL: none; borrowed, not freed */
@@ -29,6 +48,31 @@ struct inst_options {
 	int quiet;                        /* non-zero: no warnings printed (still counted) */
 	FILE *explain;                    /* non-NULL: one line per function definition, */
 					  /* `file:line name: selected|left out: why` */
+	const struct inst_lines *compiled; /* NULL: not known; else only the #if groups the */
+					  /* compiler compiles are read (inst_cpp_lines) */
+	const struct inst_ext_call *ext_calls; /* calls in other files (tiny helpers), borrowed */
+	size_t n_ext_calls;
+	int summary;                      /* non-zero: fill inst_result.summary */
+};
+
+/* What one file tells the other files of its program about the tiny-helper rule (the
+ * `scalegraph cc` sidecar, docs/instrumenter.md "Across files"). */
+struct inst_sum_def {      /* a non-static tiny function that the default rule probes only */
+	char *name;        /* because no call of it in a loop is known; `ext`: one in another */
+	uint32_t line;     /* file is (inst_options.ext_calls), so it was left out */
+	uint8_t ext;
+};
+struct inst_sum_call {     /* a function not defined here, called in a loop or from a */
+	char *name;        /* directly recursive function (`rec`): its first such call */
+	char *caller;
+	uint32_t line;
+	uint8_t rec;
+};
+struct inst_summary {
+	struct inst_sum_def *defs;
+	size_t n_defs;
+	struct inst_sum_call *calls;
+	size_t n_calls;
 };
 
 /* Where one input line differs in the output: `del` input bytes at input offset `off` are
@@ -54,6 +98,10 @@ struct inst_result {
 	unsigned n_warnings;
 	struct inst_splice *splices; /* malloc'd, owned like `text` */
 	size_t n_splices;
+	int cond_matters;       /* without inst_options.compiled: #if branches change the result */
+				/* (a conditional inside a definition, or braces that balance */
+				/* only per branch): worth learning which are compiled */
+	struct inst_summary summary; /* with inst_options.summary: for the other files, owned */
 };
 
 /* Instruments `src` (`len` bytes, need not be NUL-terminated) read from `file_name` (used in
@@ -64,6 +112,28 @@ int inst_file(const char *src, size_t len, const char *file_name,
 	      const struct inst_options *opt, struct inst_result *res);
 
 void inst_result_free(struct inst_result *res);
+
+/* Runs a preprocessor command `argv` (NULL-terminated: the compiler, the build's preprocessing
+ * flags, `-E`, and last the file `path`, the file being instrumented; its text is `src`, `len`
+ * bytes) and reads its line markers: the lines of `path` that show up in the output, not
+ * blank (any inclusion of it counts). Its stderr is discarded. Returns 0 with `out` filled
+ * (free with inst_lines_free), or -errno, or -EPROTO when the preprocessor failed (a missing
+ * header ...) or its output cannot be mapped back (the file has #line directives of its own, no
+ * line of it was found): then nothing is known and the file is read as without. */
+int inst_cpp_lines(char *const argv[], const char *path, const char *src, size_t len,
+		   struct inst_lines *out);
+void inst_lines_free(struct inst_lines *l);
+/* inst_file, and when the file's conditional code matters (inst_result.cond_matters) and a
+ * preprocessor command `cpp_argv` is given (as for inst_cpp_lines, `path` last; NULL: none),
+ * again with the lines it compiles; the warnings and --explain lines of the attempt not kept
+ * are not printed. *cpp (may be NULL) gets 0 when the preprocessor did not run, 1 when its
+ * lines were used, -1 when it failed or they did not fit (the result is then without them).
+ * Returns as inst_file. */
+int inst_file_cpp(const char *src, size_t len, const char *file_name, char *const cpp_argv[],
+		  const char *path, const struct inst_options *opt, struct inst_result *res,
+		  int *cpp);
+/* Does the text have a #line directive (or a `# 12 "file"` line marker) of its own? */
+int inst_has_line_directive(const char *src, size_t len);
 
 /* Filter files (Score-P syntax, see docs/instrumenter.md). inst_filter_load reads `path`;
  * inst_filter_parse parses `len` bytes of `text` named `path` in messages. On a syntax error a

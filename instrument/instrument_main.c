@@ -1,6 +1,8 @@
 /*
  * instrument_main.c — `scalegraph instrument IN.c [-o OUT.c] [options]`: the instrumenter alone,
- * for people who want to see or keep the instrumented source. Exit status: 0 (also when
+ * for people who want to see or keep the instrumented source. Given the build's preprocessing
+ * flags (-D, -U, -I, -include, -std=, ...), it asks the compiler's preprocessor ($SG_CC, default
+ * cc) which #if branches are compiled, as `scalegraph cc` does. Exit status: 0 (also when
  * warnings were printed), 1 on I/O errors, 2 on usage errors.
  */
 #include <errno.h>
@@ -30,7 +32,62 @@ static void usage(FILE *f)
 		"  --explain         print on stderr, per function, `file:line name: selected|\n"
 		"                    left out: why`\n"
 		"  -q                no warnings\n"
+		"  -DNAME[=VALUE], -UNAME, -IDIR, -iquote DIR, -isystem DIR, -idirafter DIR,\n"
+		"  -include FILE, -imacros FILE, -std=STD\n"
+		"                    the build's preprocessing flags: when the file's #if\n"
+		"                    branches change the result, the compiler's preprocessor\n"
+		"                    ($SG_CC, default cc) tells which are compiled, and only\n"
+		"                    those are read (without them: every branch, or when the\n"
+		"                    braces balance only per branch the first of each #if,\n"
+		"                    with a warning naming the lines not read)\n"
 		"See docs/instrumenter.md.\n");
+}
+
+/* Preprocessing flags that take a value, joined (-DX) or as the next argument (-D X). */
+static int cpp_flag(const char *a, int *takes_next)
+{
+	static const char *const with_value[] = { "-D", "-U", "-I", "-iquote", "-isystem",
+						  "-idirafter", "-include", "-imacros" };
+	*takes_next = 0;
+	for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++) {
+		size_t l = strlen(with_value[k]);
+		if (strncmp(a, with_value[k], l))
+			continue;
+		if (a[l] == '\0')
+			*takes_next = 1;
+		else if (l > 2)
+			continue; /* -includeX is not -include X */
+		return 1;
+	}
+	return !strncmp(a, "-std=", 5) || !strcmp(a, "-ansi") || !strcmp(a, "-undef") ||
+	       !strcmp(a, "-nostdinc");
+}
+
+/* The preprocessor command: $SG_CC (words) or cc, the flags, -E -x c IN. NULL-terminated,
+ * malloc'd; the strings are borrowed or in *words. */
+static char **cpp_command(char **flags, int n_flags, const char *in, char **words)
+{
+	const char *cc = getenv("SG_CC");
+	*words = strdup(cc && *cc ? cc : "cc");
+	char **v = calloc((size_t)n_flags + strlen(*words) / 2 + 8, sizeof *v);
+	if (!*words || !v) {
+		free(v);
+		return NULL;
+	}
+	int n = 0;
+	char *save = NULL;
+	for (char *w = strtok_r(*words, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
+		v[n++] = w;
+	if (n == 0)
+		v[n++] = "cc";
+	for (int k = 0; k < n_flags; k++)
+		v[n++] = flags[k];
+	v[n++] = "-E";
+	v[n++] = "-x";
+	v[n++] = "c";
+	v[n++] = (char *)in;
+	v[n] = NULL;
+	return v;
 }
 
 int main(int argc, char **argv)
@@ -42,11 +99,29 @@ int main(int argc, char **argv)
 	char *src = NULL;
 	size_t len = 0;
 	struct inst_result res = { 0 };
+	char **flags = calloc((size_t)argc + 1, sizeof *flags), **cpp = NULL, *words = NULL;
+	int n_flags = 0, takes_next;
+	if (!flags) {
+		fprintf(stderr, "scalegraph instrument: error: out of memory\n");
+		return 1;
+	}
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
+		if (cpp_flag(a, &takes_next)) {
+			if (takes_next && i + 1 >= argc) {
+				fprintf(stderr, "scalegraph instrument: error: %s needs a value\n", a);
+				free(flags);
+				return 2;
+			}
+			flags[n_flags++] = argv[i];
+			if (takes_next)
+				flags[n_flags++] = argv[++i];
+			continue;
+		}
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage(stdout);
+			free(flags);
 			return 0;
 		} else if ((!strcmp(a, "-o") || !strcmp(a, "--filter") || !strcmp(a, "--name")) &&
 			   i + 1 < argc) {
@@ -65,31 +140,45 @@ int main(int argc, char **argv)
 		} else if (a[0] == '-' && a[1] != '\0') {
 			fprintf(stderr, "scalegraph instrument: error: unknown option '%s'\n", a);
 			usage(stderr);
-			return 2;
+			goto usage_error;
 		} else if (!in) {
 			in = a;
 		} else {
 			fprintf(stderr, "scalegraph instrument: error: more than one input file\n");
-			return 2;
+			goto usage_error;
 		}
 	}
 	if (!in) {
 		usage(stderr);
-		return 2;
+		goto usage_error;
+	}
+	if (n_flags && !strcmp(in, "-")) {
+		fprintf(stderr, "scalegraph instrument: error: preprocessing flags (%s) need the "
+			"input as a file, not stdin\n", flags[0]);
+		goto usage_error;
 	}
 	if (filter_path && inst_filter_load(filter_path, stderr, &filter))
-		return 2;
+		goto usage_error;
+	if (n_flags && !(cpp = cpp_command(flags, n_flags, in, &words))) {
+		fprintf(stderr, "scalegraph instrument: error: out of memory\n");
+		goto out;
+	}
 	opt.filter = filter;
 	int e = inst_read_file(in, &src, &len);
 	if (e) {
 		fprintf(stderr, "%s: error: cannot read: %s\n", in, strerror(-e));
 		goto out;
 	}
-	e = inst_file(src, len, name ? name : in, &opt, &res);
+	int used_cpp;
+	e = inst_file_cpp(src, len, name ? name : in, cpp, in, &opt, &res, &used_cpp);
 	if (e) {
 		fprintf(stderr, "%s: error: cannot instrument: %s\n", in, strerror(-e));
 		goto out;
 	}
+	if (used_cpp < 0 && !opt.quiet && !inst_has_line_directive(src, len)) /* #line: as documented */
+		fprintf(stderr, "%s: warning: the preprocessor (%s -E) failed or its line markers do "
+			"not fit this file: which #if branches are compiled is not known, all are "
+			"read as without -D/-U/-I\n", name ? name : in, cpp[0]);
 	FILE *f = out ? fopen(out, "wb") : stdout;
 	if (!f) {
 		fprintf(stderr, "%s: error: cannot write: %s\n", out, strerror(errno));
@@ -109,5 +198,11 @@ out:
 	inst_result_free(&res);
 	free(src);
 	inst_filter_free(filter);
+	free(cpp);
+	free(words);
+	free(flags);
 	return rc;
+usage_error:
+	free(flags);
+	return 2;
 }

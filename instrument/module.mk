@@ -5,7 +5,8 @@
 INST_GEN  := $(B)/gen/instrument
 INST_SRCS := instrument/inst_tree.c instrument/inst_directive.c instrument/inst_edit.c \
              instrument/inst_select.c \
-             instrument/inst_probe.c instrument/inst_filter.c instrument/inst_file.c
+             instrument/inst_probe.c instrument/inst_filter.c instrument/inst_file.c \
+             instrument/inst_live.c instrument/inst_cpp.c
 INST_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(INST_SRCS)) \
              $(OBJ)/instrument/gen/inst_parser.o $(OBJ)/instrument/gen/inst_lexer.o
 INST_LIB  := $(OBJ)/instrument/libinstrument.a
@@ -40,7 +41,8 @@ $(LIBEXEC)/scalegraph-instrument: $(OBJ)/instrument/instrument_main.o $(INST_LIB
 	$(CC) $(ALL_CFLAGS) -o $@ $^
 
 $(LIBEXEC)/scalegraph-cc: $(OBJ)/instrument/cc_main.o $(OBJ)/instrument/cc_args.o \
-                          $(OBJ)/instrument/cc_diag.o $(INST_LIB)
+                          $(OBJ)/instrument/cc_diag.o $(OBJ)/instrument/cc_sidecar.o \
+                          $(OBJ)/instrument/cc_settle.o $(INST_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^
 

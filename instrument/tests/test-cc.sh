@@ -357,3 +357,176 @@ M
 else
 	echo "SKIP: cc link tests: $B/lib/libsgtrace.so not built"
 fi
+
+# Issue 20. defect20-ifdef-split-header: a function whose header differs per `#ifdef _WIN32`
+# branch, with pthread_create/pthread_join in the #else branch of its body (PARSEC
+# blackscholes' bs_thread). The first parse reads every branch and the braces do not balance;
+# the fallback read the first branch of each #if, the one this build does not compile: 0 calls
+# renamed, no warning, a traced run of one thread. scalegraph cc asks the compiler's own
+# preprocessor which branches it compiles and reads those.
+mkdir -p split
+cat >split/bs.c <<'C'
+#include <pthread.h>
+static void *worker(void *arg) { return arg; }
+#ifdef _WIN32
+DWORD WINAPI run(LPVOID arg) {
+#else
+int run(void *arg) {
+#endif
+#ifdef _WIN32
+	WaitForSingleObject(CreateThread(NULL, 0, worker, arg, 0, NULL), INFINITE);
+#else
+	pthread_t t; pthread_create(&t, NULL, worker, arg); pthread_join(t, NULL);
+#endif
+	return 0;
+}
+int main(void) { return run(NULL); }
+C
+INST=$B_ABS/libexec/scalegraph/scalegraph-instrument
+if [ $have_lib -eq 1 ]; then
+	rm -rf split/tr
+	if ! "$SGCC" -O2 split/bs.c -o split/bs 2>split/cc.err; then
+		ko "defect20-ifdef-split-header" "build failed: $(head -2 split/cc.err)"
+	elif [ -s split/cc.err ]; then
+		ko "defect20-ifdef-split-header" "scalegraph cc warned: $(head -2 split/cc.err)"
+	elif ! nm split/bs | grep -q 'U sg_pthread_create' || ! nm split/bs | grep -q 'U sg_pthread_join_at'; then
+		ko "defect20-ifdef-split-header" "pthread_create/pthread_join not renamed: $(nm split/bs | grep -c ' U sg_') sg_ symbols"
+	elif ! SG_TRACE_DIR=split/tr ./split/bs; then
+		ko "defect20-ifdef-split-header" "the traced program failed"
+	else
+		threads=$("$B_ABS/bin/scalegraph" dump split/tr 2>/dev/null | grep -c '^[0-9][0-9]* [0-9][0-9]* thread_begin ')
+		[ "$threads" = 2 ] && ok "defect20-ifdef-split-header: scalegraph cc renames both calls of the #else branch, no warning, the traced run has $threads threads" ||
+			ko "defect20-ifdef-split-header" "the traced run has $threads threads, not 2"
+	fi
+fi
+# the same through scalegraph instrument alone: no flags, no preprocessor; the fallback reads
+# the first branches and says which lines it did not read
+"$INST" --stats split/bs.c -o split/bs.fb.c 2>split/fb.err
+if grep -q '^split/bs.c:5:1: warning: line 6 not instrumented (this #else branch)' split/fb.err &&
+   grep -q '^split/bs.c:10:1: warning: line 11 not instrumented (this #else branch).*-D/-U' split/fb.err &&
+   grep -q '0 calls renamed' split/fb.err; then
+	ok "defect20-ifdef-fallback-warning: scalegraph instrument without flags names the lines it did not read (6, 11) and how to have them read"
+else
+	ko "defect20-ifdef-fallback-warning" "$(tr '\n' '|' <split/fb.err | head -c 400)"
+fi
+# with the build's flags scalegraph instrument does what cc does: -D_WIN32 reads the other
+# branch (no pthread call there), any flag without it the #else branches (both calls)
+"$INST" --stats --explain -D_WIN32 split/bs.c -o split/bs.win.c 2>split/win.err
+"$INST" --stats -DNDEBUG -I split split/bs.c -o split/bs.posix.c 2>split/posix.err
+if grep -q '^split/bs.c:4 run: ' split/win.err && grep -q '0 calls renamed' split/win.err &&
+   ! grep -q 'warning:' split/win.err && grep -q '2 calls renamed' split/posix.err &&
+   ! grep -q 'warning:' split/posix.err && grep -q 'sg_pthread_join_at' split/bs.posix.c; then
+	ok "defect20-ifdef-flags: scalegraph instrument -D_WIN32 reads the _WIN32 branches, -DNDEBUG the others, as the compiler would"
+else
+	ko "defect20-ifdef-flags" "$(cat split/win.err split/posix.err | tr '\n' '|' | head -c 400)"
+fi
+
+# defect20-knr-main: a K&R main with implicit int (NPB 3.0) is a definition: its probe records
+cat >src/knr.c <<'C'
+#include <stdio.h>
+static int total;
+add(a) int a; { total += a; return total; }
+main(argc, argv)
+	int argc;
+	char **argv;
+{
+	int i;
+	for (i = 0; i < 3; i++)
+		add(i + argc);
+	printf("%d %s\n", total, argv[0] ? "ok" : "");
+	return 0;
+}
+C
+if [ $have_lib -eq 1 ]; then
+	rm -rf knr.tr
+	if "$SGCC" -std=gnu89 -w src/knr.c -o knr 2>cc.err && SG_TRACE_DIR=knr.tr ./knr >/dev/null &&
+	   "$B_ABS/bin/scalegraph" dump knr.tr 2>/dev/null | grep -q 'func_enter main (src/knr.c:4)'; then
+		ok "defect20-knr-main: a K&R main with implicit int gets its probe (func_enter main)"
+	else
+		ko "defect20-knr-main" "no func_enter main in the trace: $(head -2 cc.err)"
+	fi
+fi
+
+# defect20-tiny-helper-across-files: helper.c defines a tiny helper (WATER-SPATIAL's CSHIFT:
+# a 14-iteration loop, a libm call); a.c and b.c call it inside loops. Built with scalegraph
+# cc in both compile orders and linked, the helper records nothing either way (the sidecars and
+# the link settle it), and the same shape called once (once()) keeps its probe.
+mkdir -p x3
+cat >x3/helper.h <<'C'
+void shift(double *xl, double box);
+double once(double x);
+void work_a(double *v, int n);
+void work_b(double *v, int n);
+C
+cat >x3/helper.c <<'C'
+#include <math.h>
+#include "helper.h"
+
+void shift(double *xl, double box)
+{
+	for (int i = 0; i < 14; i++)
+		if (fabs(xl[i]) > box)
+			xl[i] -= box;
+}
+
+double once(double x)
+{
+	for (int i = 0; i < 3; i++)
+		x = fabs(x) * 0.5;
+	return x;
+}
+C
+cat >x3/a.c <<'C'
+#include <stdio.h>
+#include "helper.h"
+
+void work_a(double *v, int n)
+{
+	for (int k = 0; k < n; k++)
+		shift(v + (k % 16), 0.25);
+}
+
+int main(void)
+{
+	static double v[64];
+	for (int i = 0; i < 64; i++)
+		v[i] = i * 0.1;
+	work_a(v, 20000);
+	work_b(v, 20000);
+	printf("%.3f %.3f\n", v[5], once(v[7]));
+	return 0;
+}
+C
+cat >x3/b.c <<'C'
+#include "helper.h"
+
+void work_b(double *v, int n)
+{
+	int k = 0;
+	while (k < n)
+		shift(v + (k++ % 8), 0.5);
+}
+C
+if [ $have_lib -eq 1 ]; then
+	for order in "helper a b" "a b helper"; do
+		(
+			cd x3 || exit 1
+			rm -f ./*.o ./*.sgsel prog explain.err
+			rm -rf tr
+			for f in $order; do "$SGCC" -O2 -c $f.c 2>>cc.err || exit 1; done
+			"$SGCC" --sg-explain a.o b.o helper.o -o prog -lm 2>explain.err || exit 1
+			SG_TRACE_DIR=tr ./prog >/dev/null || exit 1
+			"$B_ABS/bin/scalegraph" dump tr >dump.txt 2>/dev/null
+		) || { ko "defect20-tiny-helper-across-files" "order '$order': build or run failed: $(head -3 x3/cc.err)"; continue; }
+		n_shift=$(grep -c 'func_enter shift ' x3/dump.txt)
+		n_once=$(grep -c 'func_enter once ' x3/dump.txt)
+		why=$(grep -h 'shift' x3/explain.err x3/helper.o.sgsel | tr '\n' '|')
+		if [ "$n_shift" = 0 ] && [ "$n_once" = 1 ] &&
+		   { grep -q 'helper.c:4 shift: left out: tiny helper called in a loop at [ab].c:7, in another file' x3/explain.err ||
+		     grep -qx 'def shift 4 1' x3/helper.o.sgsel; }; then
+			ok "defect20-tiny-helper-across-files: compiled in the order '$order', shift() records no call (0 of 40000), once() keeps its probe; why: $why"
+		else
+			ko "defect20-tiny-helper-across-files" "order '$order': shift entered $n_shift times, once $n_once; $why"
+		fi
+	done
+fi

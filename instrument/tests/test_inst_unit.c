@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <unistd.h>
 
 #include "inst_int.h"
 
@@ -398,6 +399,198 @@ static void test_unparsable_warns(void **state)
 	inst_result_free(&r);
 }
 
+/* Lines `seen` (a list ending with 0) of a file of n_lines lines, as inst_cpp_lines gives them. */
+static struct inst_lines lines_of(size_t n_lines, const unsigned *seen)
+{
+	struct inst_lines l = { calloc(n_lines + 2, 1), n_lines + 2 };
+	assert_non_null(l.seen);
+	for (; *seen; seen++)
+		l.seen[*seen] = 1;
+	return l;
+}
+
+/* The text the parser reads for `src` when lines `seen` are compiled (NULL: nothing blanked);
+ * *rc gets inst_live_text's result. */
+static char *live_of(const char *src, const unsigned *seen, int *rc)
+{
+	size_t n = 1;
+	for (const char *p = src; *p; p++)
+		n += *p == '\n';
+	struct inst_lines l = lines_of(n, seen);
+	char *out = NULL;
+	*rc = inst_live_text(src, strlen(src), &l, &out);
+	inst_lines_free(&l);
+	if (out) { /* NUL-terminated for the checks; same length, same newlines */
+		char *t = malloc(strlen(src) + 1);
+		assert_non_null(t);
+		memcpy(t, out, strlen(src));
+		t[strlen(src)] = '\0';
+		for (size_t i = 0; src[i]; i++)
+			assert_true((src[i] == '\n') == (t[i] == '\n'));
+		free(out);
+		out = t;
+	}
+	return out;
+}
+
+/* Issue 20 item 3: the #if groups the compiler does not compile are blanked for the parser,
+ * judged by their own code lines; kept when unsure (no code line, inside parentheses, a
+ * complete #if/#else none of whose groups showed up); a text the lines do not fit is refused. */
+static void defect20_live_groups(void **state)
+{
+	(void)state;
+	int rc;
+	/* the split header: lines 3 and 8 (the _WIN32 branches) are not compiled */
+	const char *split = "#include <pthread.h>\n"          /* 1 */
+			    "#ifdef _WIN32\n"                  /* 2 */
+			    "DWORD WINAPI f(LPVOID a) {\n"     /* 3 */
+			    "#else\n"                          /* 4 */
+			    "int f(void *a) {\n"               /* 5 */
+			    "#endif\n"                         /* 6 */
+			    "#ifdef _WIN32\n"                  /* 7 */
+			    "\tWait(a); /* # else */\n"        /* 8 */
+			    "#else\n"                          /* 9 */
+			    "\tpthread_join(*(pthread_t *)a, 0);\n" /* 10 */
+			    "#endif\n"                         /* 11 */
+			    "\treturn 0;\n"                    /* 12 */
+			    "}\n";                             /* 13 */
+	char *t = live_of(split, (const unsigned[]){ 5, 10, 12, 13, 0 }, &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(t);
+	assert_null(strstr(t, "DWORD"));
+	assert_null(strstr(t, "Wait"));
+	assert_non_null(strstr(t, "int f(void *a) {"));
+	assert_non_null(strstr(t, "pthread_join"));
+	assert_non_null(strstr(t, "#else\n"));
+	free(t);
+	/* a conditional among a macro's arguments: its expansion shows on the invocation's line,
+	 * so neither group shows up; both are kept */
+	const char *args = "int g(void)\n{\n\treturn M(1,\n#ifdef X\n\t\t2\n#else\n\t\t3\n#endif\n\t);\n}\n";
+	assert_null(live_of(args, (const unsigned[]){ 1, 2, 3, 9, 10, 0 }, &rc));
+	assert_int_equal(rc, 0);
+	/* #if/#else with neither group seen (something hid them): kept; a lone #ifdef group
+	 * with code not seen: blanked; a group of comments only: nothing to blank */
+	const char *hid = "int x;\n#if A\nint y;\n#else\nint z;\n#endif\n#ifdef B\nint w;\n#endif\n"
+			  "#ifdef C\n/* only a comment */\n#endif\n";
+	t = live_of(hid, (const unsigned[]){ 1, 0 }, &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(t);
+	assert_non_null(strstr(t, "int y;"));
+	assert_non_null(strstr(t, "int z;"));
+	assert_null(strstr(t, "int w;"));
+	assert_non_null(strstr(t, "only a comment"));
+	free(t);
+	/* nested groups are judged on their own; a #pragma line counts as code; a directive
+	 * inside a comment is no directive */
+	const char *nest = "int a;\n#ifdef OUT\n#ifdef IN\nint b;\n#endif\nint c;\n#endif\n"
+			   "#ifdef P\n#pragma scalegraph region begin \"r\"\n#endif\n/*\n#if 1\n*/\n"
+			   "int d;\n";
+	t = live_of(nest, (const unsigned[]){ 1, 6, 14, 0 }, &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(t);
+	assert_null(strstr(t, "int b;"));
+	assert_non_null(strstr(t, "int c;"));
+	assert_null(strstr(t, "#pragma"));
+	assert_non_null(strstr(t, "int d;"));
+	free(t);
+	/* lines that cannot be this file's: no line outside the conditionals showed up */
+	assert_null(live_of(hid, (const unsigned[]){ 5, 0 }, &rc));
+	assert_int_equal(rc, -EPROTO);
+	assert_int_equal(inst_has_line_directive("int x;\n#line 7 \"y.y\"\n", 21), 1);
+	assert_int_equal(inst_has_line_directive("  # 12 \"y.c\" 2\n", 15), 1);
+	assert_int_equal(inst_has_line_directive("#define lineno 3\n#linear\n", 25), 0);
+}
+
+/* Issue 20 item 3: the build's own preprocessor tells which lines are compiled (here `cc`),
+ * and a failing one (a missing header) tells nothing. */
+static void defect20_cpp_lines(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/sg-test-cpp-XXXXXX.c";
+	const char *src = "#ifdef TWO\nint two;\n#else\nint one;\n#endif\nint all;\n";
+	int fd = mkstemps(path, 2);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, src, strlen(src)), (ssize_t)strlen(src));
+	close(fd);
+	char *argv[] = { "cc", "-DTWO", "-E", "-x", "c", path, NULL };
+	struct inst_lines l;
+	assert_int_equal(inst_cpp_lines(argv, path, src, strlen(src), &l), 0);
+	assert_true(l.n_lines > 6);
+	assert_true(l.seen[2] && !l.seen[4] && l.seen[6]);
+	inst_lines_free(&l);
+	char *argv2[] = { "cc", "-E", "-x", "c", path, NULL };
+	assert_int_equal(inst_cpp_lines(argv2, path, src, strlen(src), &l), 0);
+	assert_true(!l.seen[2] && l.seen[4] && l.seen[6]);
+	inst_lines_free(&l);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("#include \"sg-no-such-header.h\"\nint x;\n", f);
+	fclose(f);
+	assert_int_equal(inst_cpp_lines(argv2, path, "#include \"sg-no-such-header.h\"\nint x;\n",
+					39, &l), -EPROTO);
+	unlink(path);
+}
+
+/* Issue 20 item 4: definitions with no type before the name (implicit int, C89): K&R ones
+ * with parameter declarations, `name(a, b) {` and `main() {`; an all-caps NAME(x) { is still
+ * taken for a macro. */
+static void defect20_implicit_int(void **state)
+{
+	(void)state;
+	struct inst_result r;
+	struct inst_options o = { .func_mode = INST_FUNC_ALL, .quiet = 1 };
+	const char *src = "main(argc, argv) int argc; char **argv; { return argc; }\n"
+			  "foo(a) int a; { return a; }\n"
+			  "bar(a, b) { return a + b; }\n"
+			  "baz() { return 0; }\n"
+			  "TEST(x) { return 0; }\n";
+	assert_int_equal(inst_file(src, strlen(src), "k.c", &o, &r), 0);
+	assert_int_equal(r.n_functions, 4);
+	assert_non_null(strstr(r.text, "{ static struct sg_func_desc sg_fd__ = { \"main\""));
+	assert_null(strstr(r.text, "\"TEST\""));
+	inst_result_free(&r);
+}
+
+/* Issue 20 item 5: a non-static tiny function is a candidate for the rule across files (the
+ * summary lists it, with the calls of other files' functions in loops), and is left out when
+ * another file calls it in a loop. */
+static void defect20_tiny_across_files(void **state)
+{
+	(void)state;
+	const char *src = "void shift(double *x) { for (int i = 0; i < 14; i++) x[i] = fabs(x[i]); }\n"
+			  "static void local(double *x) { for (int i = 0; i < 3; i++) x[i] = sqrt(x[i]); }\n"
+			  "void user(double *x, int n) { for (int k = 0; k < n; k++) other(x + k); local(x); }\n";
+	char buf[1024] = "";
+	FILE *mem = fmemopen(buf, sizeof buf, "w");
+	struct inst_options o = { .summary = 1, .explain = mem, .quiet = 1 };
+	struct inst_result r;
+	assert_int_equal(inst_file(src, strlen(src), "h.c", &o, &r), 0);
+	fflush(mem);
+	assert_non_null(strstr(buf, "h.c:1 shift: selected: loops and calls other functions"));
+	assert_int_equal(r.summary.n_defs, 1); /* `local` is static: no other file calls it */
+	assert_string_equal(r.summary.defs[0].name, "shift");
+	assert_int_equal(r.summary.defs[0].ext, 0);
+	int found = 0;
+	for (size_t k = 0; k < r.summary.n_calls; k++)
+		found |= !strcmp(r.summary.calls[k].name, "other") && !r.summary.calls[k].rec &&
+			 !strcmp(r.summary.calls[k].caller, "user") && r.summary.calls[k].line == 3;
+	assert_true(found);
+	inst_result_free(&r);
+	fclose(mem);
+	const struct inst_ext_call calls[] = { { "shift", "a.c", "work_a", 7, 0 } };
+	mem = fmemopen(buf, sizeof buf, "w");
+	o.explain = mem;
+	o.ext_calls = calls;
+	o.n_ext_calls = 1;
+	assert_int_equal(inst_file(src, strlen(src), "h.c", &o, &r), 0);
+	fclose(mem);
+	assert_non_null(strstr(buf, "h.c:1 shift: left out: tiny helper called in a loop at a.c:7, "
+			       "in another file"));
+	assert_int_equal(r.summary.defs[0].ext, 1);
+	assert_null(strstr(r.text, "\"shift\""));
+	inst_result_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -415,6 +608,10 @@ int main(void)
 		cmocka_unit_test(test_site_calls),
 		cmocka_unit_test(test_never_crash),
 		cmocka_unit_test(test_unparsable_warns),
+		cmocka_unit_test(defect20_live_groups),
+		cmocka_unit_test(defect20_cpp_lines),
+		cmocka_unit_test(defect20_implicit_int),
+		cmocka_unit_test(defect20_tiny_across_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
