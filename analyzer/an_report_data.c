@@ -97,18 +97,11 @@ int an_report_run_csv(FILE *f, const struct an_run *r)
 
 /* ---- JSON ---- */
 
+/* Every string through the tools' one JSON writer: valid UTF-8 whatever the bytes of a name
+ * (docs/report-json.md "Strings"). */
 static void js_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
+	sgr_json_fput(f, s);
 }
 
 static void js_num(FILE *f, double v)

@@ -80,3 +80,14 @@ TESTS += analyzer/tests/test-sites-e2e.sh
 analyzer/tests/test-sites-e2e.sh: $(LIBEXEC)/scalegraph-report $(LIBEXEC)/scalegraph-cc \
 	$(LIBEXEC)/scalegraph-run $(BIN)/scalegraph $(LIBDIR)/libsgtrace.a $(LIBDIR)/libsgtrace.so \
 	$(INCDIR)/sgtrace.h
+
+# Every JSON string the tools write is valid UTF-8 (issue 20, item 11): a trace whose names and
+# directory hold bytes that are not UTF-8 (analyzer/tests/an_mkname.c), through report --json
+# and export --chrome, parsed by python3's strict json.
+TESTS += analyzer/tests/test-json-utf8.sh
+$(AN_TESTDIR)/an_mkname: $(OBJ)/analyzer/tests/an_mkname.o $(LIBDIR)/libsgtread.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $^
+analyzer/tests/test-json-utf8.sh: $(AN_TESTDIR)/an_mkname $(AN_TESTDIR)/an_mksites \
+	$(LIBEXEC)/scalegraph-report $(LIBEXEC)/scalegraph-export \
+	$(BIN)/scalegraph

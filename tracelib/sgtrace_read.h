@@ -30,6 +30,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "sgtrace_format.h"
 
@@ -245,5 +246,15 @@ struct sgr_iter {
 void sgr_iter_init(struct sgr_iter *it, struct sgr_trace *t, size_t thread_pos);
 /* Sets *ev to the next event; returns 1, or 0 at the end. */
 int sgr_iter_next(struct sgr_iter *it, struct sgr_event *ev);
+
+/* JSON strings, for every tool that writes JSON (sgr_json.c): s (NULL: "") as a JSON string
+ * literal, quotes included, always valid UTF-8 — each byte of s that is not part of a
+ * well-formed UTF-8 sequence becomes U+FFFD ("\ufffd"), '"' and '\\' are escaped, control
+ * characters written "\u00XX" (docs/report-json.md "Strings"). sgr_json_quote writes into out,
+ * which holds SGR_JSON_MAX(strlen(s)) bytes, and returns the length without the NUL;
+ * sgr_json_fput writes to f and returns 0 or -EIO. */
+#define SGR_JSON_MAX(len) (6 * (len) + 3)
+size_t sgr_json_quote(char *out, const char *s);
+int sgr_json_fput(FILE *f, const char *s);
 
 #endif /* SGTRACE_READ_H */
