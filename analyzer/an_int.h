@@ -516,6 +516,9 @@ void an_stats(const double *v, size_t n, double *med, double *min, double *max);
 #define AN_SITE_SOURCES_MAX 16
 typedef struct an_sites an_sites_row[AN_SITE_SOURCES_MAX];
 an_sites_row *an_exp_sites_table(const struct an_exp *e, int *recorded);
+/* The state of a row of sources (a point's): recorded when any source is, else none known when
+ * any has time at the unknown site, else the first source's. */
+enum an_sites_state an_sites_row_state(const struct an_sites *v, size_t n_src);
 void an_exp_sites_table_free(const struct an_exp *e, an_sites_row *v);
 
 #endif /* AN_INT_H */

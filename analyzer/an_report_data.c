@@ -235,7 +235,20 @@ static void js_site_sources(FILE *f, const struct an_sites *v, size_t n_src)
 	fputs("]", f);
 }
 
-/* "call_sites" of a run: {"recorded": bool, "sources": [...]} */
+/* "state": "no_call", "why": "call sites: no wrapped call was made (...)" (null when
+ * recorded) */
+static void js_sites_state(FILE *f, enum an_sites_state st)
+{
+	fputs("\"state\": ", f);
+	js_str(f, an_sites_state_name(st));
+	fputs(", \"why\": ", f);
+	if (st == AN_SITES_RECORDED)
+		fputs("null", f);
+	else
+		js_str(f, an_sites_state_text(st));
+}
+
+/* "call_sites" of a run: {"recorded": bool, "state": ..., "why": ..., "sources": [...]} */
 static void js_run_sites(FILE *f, const struct an_run *r)
 {
 	size_t n_src = an_site_n_sources();
@@ -243,8 +256,10 @@ static void js_run_sites(FILE *f, const struct an_run *r)
 	for (size_t k = 0; k < n_src; k++)
 		if (an_run_sites(r, an_site_source_at(k), &v[k]) < 0)
 			memset(&v[k], 0, sizeof v[k]);
-	fprintf(f, ",\n \"call_sites\": {\"recorded\": %s, \"sources\": ",
+	fprintf(f, ",\n \"call_sites\": {\"recorded\": %s, ",
 		an_run_sites_recorded(r) ? "true" : "false");
+	js_sites_state(f, an_run_sites_state(r));
+	fputs(", \"sources\": ", f);
 	js_site_sources(f, v, n_src);
 	fputc('}', f);
 	for (size_t k = 0; k < n_src; k++)
@@ -274,8 +289,10 @@ static void js_exp_sites(FILE *f, const struct an_exp *e)
 		js_str(f, o->model);
 		fputs(", \"method\": ", f);
 		js_str(f, o->method);
-		fprintf(f, ", \"N\": %d, \"point_id\": %lld, \"recorded\": %s, \"sources\": ",
+		fprintf(f, ", \"N\": %d, \"point_id\": %lld, \"recorded\": %s, ",
 			o->n_threads, (long long)o->id, rec ? "true" : "false");
+		js_sites_state(f, an_sites_row_state(v[i], n_src));
+		fputs(", \"sources\": ", f);
 		js_site_sources(f, v[i], n_src);
 		fputc('}', f);
 	}

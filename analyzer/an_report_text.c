@@ -328,7 +328,6 @@ int an_report_run_text_flags(FILE *f, const struct an_run *r, unsigned flags)
 /* ---- call sites (an_sites.c) ---- */
 
 #define SITES_TOP 3           /* call sites listed per source */
-#define SITES_NOT_RECORDED "call sites: not recorded (no readable trace, or a program built before format 1.4)"
 
 /* The top sites of every source with time, one line each:
  *   IT_barrier  lu.c:412 in daxpy_sweep  61 % of barrier waiting (3.2 ms; threads 1 2 3) */
@@ -363,13 +362,14 @@ static void sites_lines(FILE *f, const char *indent, const struct an_sites *v, s
 		fprintf(f, "%sno time in synchronization\n", indent);
 }
 
-/* The run's call sites, or the one line saying they were not recorded. */
+/* The run's call sites, or the one line saying why there are none (an_sites_state_text). */
 static void run_sites_text(FILE *f, const struct an_run *r)
 {
 	size_t n_src = an_site_n_sources();
 	an_sites_row v;
-	if (!an_run_sites_recorded(r)) {
-		fprintf(f, "\n%s\n", SITES_NOT_RECORDED);
+	enum an_sites_state st = an_run_sites_state(r);
+	if (st != AN_SITES_RECORDED) {
+		fprintf(f, "\n%s\n", an_sites_state_text(st));
 		return;
 	}
 	for (size_t k = 0; k < n_src; k++)
@@ -382,16 +382,22 @@ static void run_sites_text(FILE *f, const struct an_run *r)
 		an_sites_free(&v[k]);
 }
 
-/* A point's sites were recorded (some source says so). */
-static int recorded_point(const struct an_sites *v, size_t n_src)
+/* The state every method's point shares (AN_SITES_UNREADABLE when no method has a point), or
+ * -1 when they differ. */
+static int exp_sites_common(const struct an_exp *e, an_sites_row *v, size_t n_src)
 {
-	for (size_t k = 0; k < n_src; k++)
-		if (v[k].recorded)
-			return 1;
-	return 0;
+	int common = -2;
+	for (size_t i = 0; i < an_exp_n_methods(e); i++) {
+		if (!an_exp_sites_point(e, an_exp_method(e, i)))
+			continue;
+		int st = (int)an_sites_row_state(v[i], n_src);
+		common = common == -2 || common == st ? st : -1;
+	}
+	return common == -2 ? (int)AN_SITES_UNREADABLE : common;
 }
 
-/* Each method at its largest N (an_exp_sites_point): the median repetition's call sites. */
+/* Each method at its largest N (an_exp_sites_point): the median repetition's call sites, or
+ * one line saying why there are none — once when every method's point says the same. */
 static void exp_sites_text(FILE *f, const struct an_exp *e)
 {
 	size_t n_src = an_site_n_sources(), n_m = an_exp_n_methods(e);
@@ -399,8 +405,9 @@ static void exp_sites_text(FILE *f, const struct an_exp *e)
 	an_sites_row *v = an_exp_sites_table(e, &recorded);
 	if (!v)
 		return;
-	if (!recorded) {
-		fprintf(f, "\n%s\n", SITES_NOT_RECORDED);
+	int common = exp_sites_common(e, v, n_src);
+	if (!recorded && common >= 0) {
+		fprintf(f, "\n%s\n", an_sites_state_text((enum an_sites_state)common));
 	} else {
 		fprintf(f, "\nCall sites (each method at its largest N, the median repetition's; top %d "
 			"per source, its share, the processors behind it)\n", SITES_TOP);
@@ -408,13 +415,10 @@ static void exp_sites_text(FILE *f, const struct an_exp *e)
 			const struct an_point *o = an_exp_sites_point(e, an_exp_method(e, i));
 			if (!o)
 				continue;
-			int rec = 0;   /* sites, or no time in synchronization at all */
-			for (size_t k = 0; k < n_src; k++)
-				rec |= v[i][k].recorded || v[i][k].total > 0;
-			rec = !rec || recorded_point(v[i], n_src);
-			fprintf(f, "  %s N=%d%s\n", o->method, o->n_threads,
-				rec ? "" : ": " SITES_NOT_RECORDED);
-			if (rec)
+			enum an_sites_state st = an_sites_row_state(v[i], n_src);
+			fprintf(f, "  %s N=%d%s%s\n", o->method, o->n_threads,
+				st == AN_SITES_RECORDED ? "" : ": ", an_sites_state_text(st));
+			if (st == AN_SITES_RECORDED)
 				sites_lines(f, "    ", v[i], n_src);
 		}
 	}

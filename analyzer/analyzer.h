@@ -474,6 +474,25 @@ struct an_site {
 	struct an_site_thread *threads;   /* the processors behind it, most time first */
 };
 
+/* What a run or point says about call sites: a table, or why there is none — each with the one
+ * line the text report, the JSON ("state", "why") and the GUI print in its place
+ * (an_sites_state_text; docs/analyzer.md "Call sites in the report"). */
+enum an_sites_state {
+	AN_SITES_RECORDED = 0,     /* the trace defines call sites: the table */
+	AN_SITES_NO_CALL,          /* format 1.4: no wrapped call was made (one thread, no lock,
+				      barrier, condition variable or semaphore) */
+	AN_SITES_NO_WAIT,          /* format 1.4: wrapped calls made, no time at any source */
+	AN_SITES_NO_SITE,          /* format 1.4: time, but every wait through a wrapper without a
+				      site (a function pointer, code built against an older
+				      sgtrace.h): all of it at the unknown site */
+	AN_SITES_OLD_FORMAT,       /* a program built before format 1.4 */
+	AN_SITES_UNREADABLE,       /* no readable trace */
+};
+/* "call sites: no wrapped call was made (...)"; "" for AN_SITES_RECORDED. */
+const char *an_sites_state_text(enum an_sites_state s);
+/* JSON's "state": "recorded", "no_call", "no_wait", "no_site", "old_format", "unreadable". */
+const char *an_sites_state_name(enum an_sites_state s);
+
 /* One source's sites in a run or a point. The sites with time at this source, most first; they
  * add up to `total`, which is the source's figure (a run's an_run_fig; a point's median, from
  * the repetition(s) the median is made of: the middle one, or the mean of the middle two). */
@@ -484,6 +503,7 @@ struct an_sites {
 	int recorded;              /* the trace defines call sites or has SYNC_SITE records: 0 for
 				      a program built before format 1.4 (all time is then at the
 				      unknown site) */
+	enum an_sites_state state; /* the run's (a point: its median repetition's) */
 	int window;                /* a part of the run only (an_run_sites_window) */
 	size_t n;
 	struct an_site *v;         /* owned: an_sites_free; strings belong to the runs */
@@ -500,6 +520,8 @@ int an_run_sites_window(const struct an_run *r, enum an_metric source, int64_t f
 			int64_t to_ns, struct an_sites *out);
 /* 1 when the run's trace has call sites (format 1.4 with instrumented sync calls). */
 int an_run_sites_recorded(const struct an_run *r);
+/* Why the run has call sites or none (AN_SITES_RECORDED when it has). */
+enum an_sites_state an_run_sites_state(const struct an_run *r);
 /* The sites of `source` at point p: its median repetition's. -ENOENT when no repetition has a
  * readable trace. Reads the repetitions' traces (an_exp_run) when their figures were cached. */
 int an_exp_point_sites(const struct an_exp *e, const struct an_point *p, enum an_metric source,

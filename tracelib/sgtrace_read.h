@@ -46,6 +46,8 @@ struct sgr_info {
 	double offset_ns;          /* t_ns = offset_ns + ticks * ns_per_tick */
 	uint32_t n_clock_pairs;    /* pairs the fit could choose from */
 	const char *counters_off;  /* why no counter exists in this process, or NULL */
+	unsigned version_minor;    /* the format's minor version of defs.sgd (1.4: 4): what the
+				      program could record (call sites since 4) */
 };
 
 struct sgr_function {

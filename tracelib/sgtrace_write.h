@@ -34,6 +34,8 @@ struct sgw_options {
 	uint32_t parent_pid;     /* non-zero for the trace of a forked child */
 	uint64_t epoch_ns;       /* CLOCK_MONOTONIC ns at tick 0 */
 	uint32_t chunk_recs;     /* records per chunk before an automatic flush; 0: 4096 */
+	uint16_t version_minor;  /* 0: the current one; else written into every file header, for
+				    a test that needs a trace of an older format (1.3: no sites) */
 };
 
 /* Creates directory `dir` (which may exist) and its definitions file. On success *out owns the

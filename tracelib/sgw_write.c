@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,10 @@ static int open_with_header(struct sgw_trace *w, const char *name, const char *m
 	struct sgf_file_header h;
 	sgf_file_header_make(&h, magic, clock ? clock : w->opt.clock, w->opt.pid,
 			     w->opt.parent_pid, thread, w->opt.epoch_ns, 0);
+	if (w->opt.version_minor) {
+		h.version_minor = w->opt.version_minor;
+		h.hash = sgf_hash(&h, offsetof(struct sgf_file_header, hash));
+	}
 	rc = sgt_write_all(fd, &h, sizeof h);
 	if (rc < 0) {
 		close(fd);
