@@ -101,6 +101,10 @@ struct sgr_thread {
 	uint64_t n_damaged;        /* chunks found damaged (grows as payloads are checked) */
 	int write_errno;           /* the writer stopped on this write error (ENOSPC), else 0 */
 	uint64_t n_recovered;      /* records (in n_recs) read back from a killed writer's buffer */
+	uint64_t n_out_of_order;   /* records (in n_recs) left out for breaking time order: before
+				      the record before them, before the clock pair of the chunk
+				      before, or after their chunk's own (grows as chunks are read,
+				      as n_damaged does; docs/trace-format.md "Reading rules") */
 };
 
 /* The process's sched stream (sched.sgs, format 1.2): kernel context-switch records of its
