@@ -289,6 +289,7 @@ struct an_run {
 	uint64_t budget_t;         /* raw ticks of the first SG_EV_TRACE_BUDGET; UINT64_MAX none */
 	uint64_t budget_bytes;     /* the bytes it says the process had written */
 	int n_proc;
+	const char *n_unsure;      /* why N is not certain (an_procs.c), NULL when it is */
 	struct an_fig fig[AN_N_METRICS];
 	char **problems;
 	size_t n_problems, cap_problems;
@@ -307,6 +308,9 @@ void an_run_problem_add(struct an_run *r, const char *fmt, ...) __attribute__((f
 void an_run_note_add(struct an_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A string owned by the run (printf format); "" on ENOMEM. */
 const char *an_run_str(struct an_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Chooses the processors (th[].processor, why, n_proc, n_unsure; an_procs.c): the threads of
+ * the parallel phase. After the budget, before the parallelism sweep. 0 or -ENOMEM. */
+int an_procs_choose(struct an_run *r);
 int64_t an_ticks_ns(const struct an_run *r, uint64_t ticks);   /* a duration */
 int64_t an_time_ns(const struct an_run *r, uint64_t ticks);    /* a time since the epoch */
 

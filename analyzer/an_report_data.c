@@ -306,8 +306,13 @@ static void js_run_body(FILE *f, const struct an_run *r)
 	an_run_span(r, &t0, &t1);
 	fputs("{\"kind\": \"run\", \"dir\": ", f);
 	js_str(f, an_run_dir(r));
-	fprintf(f, ", \"events\": %llu, \"t0_ns\": %lld, \"t1_ns\": %lld,\n \"figures\": {",
+	fprintf(f, ", \"events\": %llu, \"t0_ns\": %lld, \"t1_ns\": %lld, \"N_unsure\": ",
 		(unsigned long long)an_run_n_events(r), (long long)t0, (long long)t1);
+	if (an_run_n_unsure(r))
+		js_str(f, an_run_n_unsure(r));
+	else
+		fputs("null", f);
+	fputs(",\n \"figures\": {", f);
 	for (int m = 0; m < AN_N_METRICS; m++) {
 		fprintf(f, "%s\n  \"%s\": ", m ? "," : "", an_metric_name((enum an_metric)m));
 		js_fig(f, an_run_fig(r, (enum an_metric)m));

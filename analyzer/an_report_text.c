@@ -220,6 +220,8 @@ int an_report_run_text_flags(FILE *f, const struct an_run *r, unsigned flags)
 		struct an_fig x = an_run_fig(r, run_rows[k]);
 		fprintf(f, "%-18s", an_metric_name(run_rows[k]));
 		fig_cell(f, 12, x, run_rows[k]);
+		if (run_rows[k] == AN_N && an_run_n_unsure(r))   /* said beside N (an_procs.c) */
+			fprintf(f, "  (not certain: %s)", an_run_n_unsure(r));
 		fputs(x.unavailable ? "  unavailable\n" : "\n", f);
 	}
 	if (flags & AN_REPORT_COMPENSATE) {

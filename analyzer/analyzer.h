@@ -172,6 +172,10 @@ struct an_thread {
 	uint64_t unrec_calls;      /* calls counted, not recorded, inside [t0, t1] (throttled) */
 	int64_t trace_cost_ns;     /* estimated tracing cost in [t0, t1]; -1 unknown */
 };
+/* Why the run's N is not certain, said beside N (ties at the cut, a thread doing part work,
+ * threads the trace does not record that ran: docs/analyzer.md "Processors"); NULL when it is.
+ * Belongs to the run. */
+const char *an_run_n_unsure(const struct an_run *r);
 size_t an_run_n_threads(const struct an_run *r);
 const struct an_thread *an_run_thread(const struct an_run *r, size_t i);
 

@@ -3,7 +3,7 @@
 # belong to the exporters and are built by their own fragment.
 CFLAGS_analyzer := -Ianalyzer -Icollector
 
-AN_LIB_SRCS := an_metric.c an_run.c an_scan.c an_join.c an_sync.c an_budget.c an_objects.c an_source.c \
+AN_LIB_SRCS := an_metric.c an_run.c an_procs.c an_scan.c an_join.c an_sync.c an_budget.c an_objects.c an_source.c \
 	an_timeline.c an_exp.c \
 	an_exp_runs.c an_cache.c \
 	an_matrix.c an_sites.c an_report_text.c an_report_data.c
@@ -25,7 +25,7 @@ $(LIBEXEC)/scalegraph-report: $(OBJ)/analyzer/report_main.o $(LIBDIR)/libsganaly
 
 # Tests: cmocka programs on synthetic traces written with sgtrace_write.h.
 AN_TESTDIR := $(B)/tests/analyzer
-AN_CMOCKA := test_an_run test_an_budget test_an_exp test_an_throttle test_an_sites
+AN_CMOCKA := test_an_run test_an_budget test_an_exp test_an_throttle test_an_sites test_an_procs
 TESTS += $(addprefix $(AN_TESTDIR)/,$(AN_CMOCKA))
 
 $(addprefix $(AN_TESTDIR)/,$(AN_CMOCKA)): $(AN_TESTDIR)/%: $(OBJ)/analyzer/tests/%.o \
@@ -91,3 +91,9 @@ $(AN_TESTDIR)/an_mkname: $(OBJ)/analyzer/tests/an_mkname.o $(LIBDIR)/libsgtread.
 analyzer/tests/test-json-utf8.sh: $(AN_TESTDIR)/an_mkname $(AN_TESTDIR)/an_mksites \
 	$(LIBEXEC)/scalegraph-report $(LIBEXEC)/scalegraph-export \
 	$(BIN)/scalegraph
+
+# The run's N on real programs (issue 20, item 6): a serial main phase before 4 workers, and
+# threads the trace does not record (analyzer/tests/programs/serial_main.c, untraced_*.c).
+TESTS += analyzer/tests/test-n-choice.sh
+analyzer/tests/test-n-choice.sh: $(LIBEXEC)/scalegraph-report $(LIBEXEC)/scalegraph-cc \
+	$(BIN)/scalegraph $(LIBDIR)/libsgtrace.a $(LIBDIR)/libsgtrace.so $(INCDIR)/sgtrace.h
