@@ -311,6 +311,11 @@ const char *an_run_str(struct an_run *r, const char *fmt, ...) __attribute__((fo
 /* Chooses the processors (th[].processor, why, n_proc, n_unsure; an_procs.c): the threads of
  * the parallel phase. After the budget, before the parallelism sweep. 0 or -ENOMEM. */
 int an_procs_choose(struct an_run *r);
+/* Sets L_W1 = l_w1 and checks (3) and (10) of the figures f (N, L, U set) for T_seq ts and the
+ * T_para te that E used (tref: the runner's T_para, else the trace's; wall: E from wall-clock
+ * times, no (10)): T_para (1 - E) = L + U/N - L(W,1)/N (an_run.c; the experiment calls it
+ * again for runs from the cache when U's baseline moves). */
+void an_checks_set(struct an_fig *f, double ts, double te, double tref, double l_w1, int wall);
 int64_t an_ticks_ns(const struct an_run *r, uint64_t ticks);   /* a duration */
 int64_t an_time_ns(const struct an_run *r, uint64_t ticks);    /* a time since the epoch */
 

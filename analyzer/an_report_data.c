@@ -300,6 +300,39 @@ static void js_exp_sites(FILE *f, const struct an_exp *e)
 	an_exp_sites_table_free(e, v);
 }
 
+/* A p_x entry's (10): "L_from_E" (the point's), "identity" (an_point_l_e_note) and "terms":
+ * {"runs": [2], "L": s, "U_over_N": s, "L_W1_over_N": s, "check3": x}, the terms of the
+ * repetition of the median T_para (an_point_identity), null without one or by construction. */
+static void js_px_identity(FILE *f, const struct an_exp *e, const struct an_point *o)
+{
+	struct an_identity x;
+	if (!o)
+		return;
+	fputs(", \"L_from_E\": ", f);
+	js_fig(f, o->med[AN_L_E]);
+	fputs(", \"identity\": ", f);
+	js_str(f, an_point_l_e_note(o));
+	fputs(", \"terms\": ", f);
+	if (!strncmp(an_point_l_e_note(o), "by construction", 15) || an_point_identity(e, o, &x) < 0) {
+		fputs("null", f);
+		return;
+	}
+	fputs("{\"runs\": [", f);
+	for (int k = 0; k < x.n_runs; k++)
+		fprintf(f, "%s%lld", k ? ", " : "", (long long)x.run_ids[k]);
+	fputs("], \"T_para_1_minus_E\": ", f);
+	js_num(f, x.l_e);
+	fputs(", \"L\": ", f);
+	js_num(f, x.l);
+	fputs(", \"U_over_N\": ", f);
+	js_num(f, x.u_n);
+	fputs(", \"L_W1_over_N\": ", f);
+	js_num(f, x.l_w1_n);
+	fputs(", \"check3\": ", f);
+	js_num(f, x.check3);
+	fputc('}', f);
+}
+
 static void js_run_body(FILE *f, const struct an_run *r)
 {
 	int64_t t0, t1;
@@ -514,6 +547,7 @@ int an_report_exp_json(FILE *f, const struct an_exp *e, unsigned flags)
 		js_fig(f, tp);
 		fputs(", \"L\": ", f);
 		js_fig(f, lat);
+		js_px_identity(f, e, an_exp_point_find(e, "method", an_exp_method(e, i), px));
 		fputc('}', f);
 	}
 	int ns[256];

@@ -194,8 +194,8 @@ static enum an_metric measured_of(enum an_metric m)
 static const enum an_metric run_rows[] = {
 	AN_N, AN_T_PARA, AN_T_SEQ, AN_E, AN_S, AN_L, AN_IT_EDGE, AN_IT_BARRIER, AN_IT_LOCK,
 	AN_IT_COND, AN_IT_SEM, AN_IT_JOIN, AN_IT_SCHED, AN_IT_BLOCKED, AN_PT_BARRIER, AN_PT_LOCK,
-	AN_PT_SEM, AN_PT_THREAD, AN_ML, AN_ML_RAW, AN_COMPUTE, AN_U, AN_CLOSURE, AN_L_E, AN_CHECK3,
-	AN_CHECK10, AN_PARALLELISM, AN_PAR_SHARE, AN_CPU_UTIL, AN_MEM_RATE, AN_MISS_RATE,
+	AN_PT_SEM, AN_PT_THREAD, AN_ML, AN_ML_RAW, AN_COMPUTE, AN_U, AN_CLOSURE, AN_L_E, AN_L_W1,
+	AN_CHECK3, AN_CHECK10, AN_PARALLELISM, AN_PAR_SHARE, AN_CPU_UTIL, AN_MEM_RATE, AN_MISS_RATE,
 	AN_OVERSUB, AN_TRACE_COST, AN_TRACE_SHARE,
 };
 
@@ -222,6 +222,9 @@ int an_report_run_text_flags(FILE *f, const struct an_run *r, unsigned flags)
 		fig_cell(f, 12, x, run_rows[k]);
 		if (run_rows[k] == AN_N && an_run_n_unsure(r))   /* said beside N (an_procs.c) */
 			fprintf(f, "  (not certain: %s)", an_run_n_unsure(r));
+		if (run_rows[k] == AN_L_E && !x.unavailable)   /* (10), one definition */
+			fputs(an_run_fig(r, AN_L_W1).value != 0 ? "  (= L + U/N - L(W,1)/N: T_seq is "
+			      "the N=1 runs', with their own overhead L_W1)" : "  (= L + U/N)", f);
 		fputs(x.unavailable ? "  unavailable\n" : "\n", f);
 	}
 	if (flags & AN_REPORT_COMPENSATE) {
@@ -425,6 +428,35 @@ static void exp_sites_text(FILE *f, const struct an_exp *e)
 		}
 	}
 	an_exp_sites_table_free(e, v);
+}
+
+/* The p_x line's latencies: L, then T_para (1 - E) stated with its terms, which add up (the
+ * repetition of the median T_para, named: an_point_identity):
+ *   L = 97.5 ns   (T_para (1 - E) = 210 ns: L + U/N - L(W,1)/N = 97.5 ns + 168 ns - 55.0 ns,
+ *   run 2's, the repetition of the median T_para; (3) holds to 0.00 %) */
+static void px_identity_text(FILE *f, const struct an_exp *e, const struct an_point *o,
+			     const char *lat)
+{
+	char c[5][16];
+	struct an_identity x;
+	const char *note = an_point_l_e_note(o);
+	fprintf(f, "%s   (T_para (1 - E) = %s: %s", lat,
+		fmt_time(c[0], sizeof c[0], o->med[AN_L_E].value), note);
+	if (!strncmp(note, "by construction", 15) || an_point_identity(e, o, &x) < 0) {
+		fputs(")\n", f);
+		return;
+	}
+	fprintf(f, " = %s + %s", fmt_time(c[1], sizeof c[1], x.l),
+		fmt_time(c[2], sizeof c[2], x.u_n));
+	if (strstr(note, "L(W,1)"))
+		fprintf(f, " - %s", fmt_time(c[3], sizeof c[3], x.l_w1_n));
+	if (x.n_runs == 2)
+		fprintf(f, ", the mean of runs %lld and %lld's, the repetitions of the median T_para",
+			(long long)x.run_ids[0], (long long)x.run_ids[1]);
+	else
+		fprintf(f, ", run %lld's, the repetition of the median T_para",
+			(long long)x.run_ids[0]);
+	fprintf(f, "; (3) holds to %.2f %%)\n", 100 * x.check3);
 }
 
 static const enum an_metric exp_cols[] = {
@@ -881,10 +913,7 @@ int an_report_exp_text(FILE *f, const struct an_exp *e, unsigned flags)
 			if (lat.unavailable)
 				fprintf(f, "unavailable (%s)\n", lat.unavailable);
 			else if (o && !o->med[AN_L_E].unavailable)
-				fprintf(f, "%s   (T_para (1 - E) = %s: %s)\n",
-					fmt_time(c[1], sizeof c[1], lat.value),
-					fmt_time(c[2], sizeof c[2], o->med[AN_L_E].value),
-					an_point_l_e_note(o));
+				px_identity_text(f, e, o, fmt_time(c[1], sizeof c[1], lat.value));
 			else
 				fprintf(f, "%s\n", fmt_time(c[1], sizeof c[1], lat.value));
 		}

@@ -84,6 +84,10 @@ enum an_metric {
 	AN_COMPUTE_C,    /* s: compute without the function probes' cost */
 	AN_U_C,          /* s: U of the compensated compute */
 	AN_CLOSURE_C,    /* closure of the compensated books */
+	/* s: L(W,1), the overhead that T_seq holds beyond U's baseline: T_seq less the N=1 runs'
+	 * CPU time in compute when T_seq is the N=1 runs' T_para (the program's own overhead at one
+	 * thread), else 0. (3) and (10) then read T_para (1 - E) = L + U/N - L_W1/N (issue 20) */
+	AN_L_W1,
 	AN_N_METRICS
 };
 
@@ -386,11 +390,26 @@ size_t an_exp_curve(const struct an_exp *e, const char *model, const char *metho
  * times)", ...); o->t_seq_how says it in a sentence. A static string. */
 const char *an_point_t_seq_basis(const struct an_point *o);
 /* How T_para (1 - E) relates to L at point o, as the report's p_x line says it: "L + U/N" (10),
- * or why it is 0 ("by construction, T_seq is this N=1 run"). A static string. */
+ * "L + U/N - L(W,1)/N" where T_seq is the N=1 runs' (it holds their own overhead), or why it is
+ * 0 ("by construction, T_seq is this N=1 run"). A static string. */
 const char *an_point_l_e_note(const struct an_point *o);
+/* (10) at point o with its terms: T_para (1 - E) = L + U/N - L(W,1)/N (L(W,1) = 0 unless T_seq
+ * is the N=1 runs', an_point_l_e_note says which form), of the repetition whose T_para is the
+ * point's median — the one its E and L_from_E use (the mean of the middle two for an even
+ * count: every term is linear) — so that the terms printed add up, to that run's books
+ * (check3), and are that run's own report's. 0, -ENOENT without such a repetition. */
+struct an_identity {
+	double l_e;                /* s: T_para (1 - E), the point's L_from_E */
+	double l, u_n, l_w1_n;     /* s: L, U / N, L(W,1) / N */
+	double check3;             /* (T_para - T_seq/N - (L + U/N - L(W,1)/N)) / T_para */
+	int n_runs;
+	int64_t run_ids[2];
+};
+int an_point_identity(const struct an_exp *e, const struct an_point *o, struct an_identity *out);
 
 /* p_x of a method: the N with the smallest T_para, and L = (ML + IT + PT) / N there (the L of
- * the point's figures; T_para (1 - E) adds U / N to it). -ENOENT without points. */
+ * the point's figures; T_para (1 - E) adds U / N to it, less L(W,1) / N on the N=1 basis:
+ * an_point_identity). -ENOENT without points. */
 int an_exp_px(const struct an_exp *e, const char *method, int *px, struct an_fig *t_para,
 	      struct an_fig *latency);
 

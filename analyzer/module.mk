@@ -97,3 +97,13 @@ analyzer/tests/test-json-utf8.sh: $(AN_TESTDIR)/an_mkname $(AN_TESTDIR)/an_mksit
 TESTS += analyzer/tests/test-n-choice.sh
 analyzer/tests/test-n-choice.sh: $(LIBEXEC)/scalegraph-report $(LIBEXEC)/scalegraph-cc \
 	$(BIN)/scalegraph $(LIBDIR)/libsgtrace.a $(LIBDIR)/libsgtrace.so $(INCDIR)/sgtrace.h
+
+# The experiment's figures on the "N = 1 runs as T_seq" basis (issue 20, item 7): a synthetic
+# store whose L, U, L(W,1) and checks are known by hand (analyzer/tests/an_mkn1.c).
+TESTS += analyzer/tests/test-n1-identity.sh
+$(AN_TESTDIR)/an_mkn1: $(OBJ)/analyzer/tests/an_mkn1.o $(LIBDIR)/libsgstore.a \
+		$(LIBDIR)/libsgtread.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ -lsqlite3 -lm $(LDLIBS_THREAD)
+analyzer/tests/test-n1-identity.sh: $(AN_TESTDIR)/an_mkn1 $(LIBEXEC)/scalegraph-report \
+	$(BIN)/scalegraph
