@@ -178,6 +178,12 @@ for k in back spike; do
 	grep -qx "T_para  *7.00 ms" "$d.rep" && grep -qx "N  *2" "$d.rep" && grep -qF -- "$want" "$d.rep"
 	ok "defect20-time-$k-t-para" $? "$(grep -E '^(T_para|N) ' "$d.rep" | tr '\n' '|') $(grep -c '^problem' "$d.rep") problem(s)"
 done
+# --no-verify skips the payload checks, but a chunk's first and last records are still checked
+# against its window: the record 405 s back begins its chunk
+timeout 10 "$sg" report --no-verify "$work/tback" >"$work/tback.nv" 2>&1
+grep -qx "T_para  *7.00 ms" "$work/tback.nv" && grep -q "chunk 2: record 0 goes back 405.003 s" "$work/tback.nv"
+ok defect20-time-back-no-verify $? "$(grep -E '^T_para ' "$work/tback.nv")"
+
 
 # chunks of a stream file: python3 chunks.py FILE OUT ORDER... writes FILE's header, its
 # chunks in ORDER (indexes in the file; "-" none), its trailer and whatever follows it
