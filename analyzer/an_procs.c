@@ -4,9 +4,8 @@
  * N is the number of threads that run the parallel phase: the threads doing work while others
  * work too. The phase is where two or more threads are alive; a thread's work there is its
  * compute time inside the phase (its time less every wait and primitive: a main thread that
- * only joins its workers has none, however long its serial phase before them was), less the
- * share of its compute it spent asleep (a thread asleep in an untraced read() is not working;
- * one waiting for a CPU is). For a bare trace every thread whose
+ * only joins its workers has none, however long its serial phase before them was), on CPU (a
+ * thread asleep in an untraced read() is not working). For a bare trace every thread whose
  * work is at least a tenth of the busiest thread's is a processor; with the run's N given (a
  * series, --threads), the N that worked most there. (Issue 20: the rule before it, on CPU over
  * the whole interval with the main thread taken last only when it joined half its time or
@@ -111,16 +110,14 @@ static uint64_t in_phase(const struct seg *p, size_t n, size_t *k, uint64_t x, u
 
 /* Thread i's work in the phase, in ticks: its compute time there (its time there less its
  * waits and primitives, each interval counted once as the budget does), times the share of
- * its compute it was not asleep — on CPU or runnable: a worker that waited for a CPU taken by
- * others (4 workers on 2 CPUs, a busy machine) works as much as the one that had it; one asleep
- * in an untraced read() does not. Without switch records the kernel's CPU time and run delay
- * from the samples give that share. */
-static double phase_work(const struct an_run *r, size_t i, const struct seg *p, size_t n,
-			 double *on_cpu)
+ * its compute it was on CPU — work is CPU time: a thread asleep in an untraced read() does
+ * none, and of 4 workers on 2 CPUs each does its part whoever waited longer for a CPU (runnable
+ * time counted as work made billiards' equal workers read 13 to 100 % of each other). Without
+ * switch records the kernel's CPU time from the samples gives that share. */
+static double phase_work(const struct an_run *r, size_t i, const struct seg *p, size_t n)
 {
 	const struct an_tscan *s = &r->ts[i];
 	const struct an_budget *b = &r->bud[i];
-	*on_cpu = 0;
 	if (!s->seen)
 		return 0;
 	size_t k = 0, kv = 0;
@@ -134,18 +131,11 @@ static double phase_work(const struct an_run *r, size_t i, const struct seg *p, 
 		cur = e;
 	}
 	double work = span > in ? (double)(span - in) : 0;
-	double total = (double)b->total[CAT_COMPUTE], on = total, cpu = total;
-	if (r->budget_ok) {
-		on = (double)(b->total[CAT_COMPUTE] - b->sleep[CAT_COMPUTE]);
-		cpu = on - (double)b->run[CAT_COMPUTE];
-	} else if (b->cpu_kernel_ns >= 0) {
-		cpu = (double)b->cpu_kernel_ns / r->info->ns_per_tick;
-		on = cpu + (double)(b->delay_kernel_ns > 0 ? b->delay_kernel_ns : 0) /
-			   r->info->ns_per_tick;
-	}
-	/* on CPU there too, for the threads the trace does not record (their switch records
-	 * give only that) */
-	*on_cpu = total > 0 && cpu < total ? work * (cpu > 0 ? cpu / total : 0) : work;
+	double total = (double)b->total[CAT_COMPUTE], on = total;
+	if (r->budget_ok)
+		on = (double)(b->total[CAT_COMPUTE] - b->run[CAT_COMPUTE] - b->sleep[CAT_COMPUTE]);
+	else if (b->cpu_kernel_ns >= 0)
+		on = (double)b->cpu_kernel_ns / r->info->ns_per_tick;
 	if (total > 0 && on < total)
 		work *= on > 0 ? on / total : 0;
 	return work;
@@ -298,7 +288,7 @@ static void part_work(const struct an_run *r, const double *work, double best, c
 int an_procs_choose(struct an_run *r)
 {
 	size_t n = r->n_threads, n_seen = 0;
-	double *work = calloc(n ? n : 1, sizeof *work), best = 0, best_cpu = 0, cpu = 0;
+	double *work = calloc(n ? n : 1, sizeof *work), best = 0;
 	struct seg *phase = NULL;
 	long n_phase = phase_make(r, &phase);
 	int rc = -ENOMEM;
@@ -312,11 +302,9 @@ int an_procs_choose(struct an_run *r)
 		if (!r->ts[i].seen)
 			continue;
 		n_seen++;
-		work[i] = phase_work(r, i, phase, (size_t)n_phase, &cpu);
+		work[i] = phase_work(r, i, phase, (size_t)n_phase);
 		if (work[i] > best)
 			best = work[i];
-		if (cpu > best_cpu)
-			best_cpu = cpu;
 	}
 	int want = r->opts.n_threads;
 	if (want > 0) {
@@ -356,7 +344,7 @@ int an_procs_choose(struct an_run *r)
 	 * threads than the run had), so that a series' runs pay no extra pass */
 	int n_foreign = 0;
 	if ((want == 0 || (size_t)want > n_seen) && sgr_sched(r->tr)->present &&
-	    untraced_threads(r, PROC_MIN_SHARE * best_cpu, &n_foreign) < 0)
+	    untraced_threads(r, PROC_MIN_SHARE * best, &n_foreign) < 0)
 		goto out;
 	if (n_foreign) {
 		size_t used = strlen(unsure);
