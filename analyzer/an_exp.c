@@ -617,3 +617,59 @@ const struct an_point *an_exp_point_find(const struct an_exp *e, const char *mod
 	}
 	return NULL;
 }
+
+/* ---- (10) at a point, with its terms (issue 20) ---- */
+
+struct rep_te {
+	const struct an_exp_run *x;
+	double te;                 /* the T_para its E used */
+};
+
+static int rep_te_cmp(const void *a, const void *b)
+{
+	const struct rep_te *x = a, *y = b;
+	if (x->te != y->te)
+		return x->te < y->te ? -1 : 1;
+	return (x->x->id > y->x->id) - (x->x->id < y->x->id);
+}
+
+int an_point_identity(const struct an_exp *e, const struct an_point *o, struct an_identity *out)
+{
+	memset(out, 0, sizeof *out);
+	struct rep_te *v = calloc(o->n_reps ? (size_t)o->n_reps : 1, sizeof *v);
+	size_t n = 0;
+	if (!v)
+		return -ENOMEM;
+	for (int i = 0; i < o->n_reps; i++) {
+		const struct an_exp_run *x = an_exp_run_find(e, o->rep_ids[i]);
+		if (!x || !x->have_fig)
+			continue;
+		const struct an_fig *f = x->fig;
+		if (f[AN_E].unavailable || f[AN_T_SEQ].unavailable || f[AN_L].unavailable ||
+		    f[AN_U].unavailable || f[AN_L_W1].unavailable || f[AN_CHECK3].unavailable ||
+		    !(f[AN_E].value > 0) || !(f[AN_N].value > 0))
+			continue;
+		v[n++] = (struct rep_te){ x, f[AN_T_SEQ].value / (f[AN_N].value * f[AN_E].value) };
+	}
+	if (!n) {
+		free(v);
+		return -ENOENT;
+	}
+	/* the repetition of the median T_para, as the point's E and L_from_E take it: the middle
+	 * one, or the mean of the middle two (every term is linear in the runs' figures) */
+	qsort(v, n, sizeof *v, rep_te_cmp);
+	size_t a = (n - 1) / 2, b = n / 2;
+	double w = a == b ? 1.0 : 0.5;
+	for (size_t k = a; k <= b; k++) {
+		const struct an_fig *f = v[k].x->fig;
+		double N = f[AN_N].value;
+		out->l_e += w * (v[k].te - f[AN_T_SEQ].value / N);
+		out->l += w * f[AN_L].value;
+		out->u_n += w * f[AN_U].value / N;
+		out->l_w1_n += w * f[AN_L_W1].value / N;
+		out->check3 += w * f[AN_CHECK3].value;
+		out->run_ids[out->n_runs++] = v[k].x->id;
+	}
+	free(v);
+	return 0;
+}

@@ -269,6 +269,12 @@ void an_exp_n1_baseline(struct an_exp *e, struct an_pt *p)
 		x->fig[AN_U] = an_fig_val(x->fig[AN_COMPUTE].value - md - ml);
 		if (!x->fig[AN_U_C].unavailable && !x->fig[AN_COMPUTE_C].unavailable && mdc > 0)
 			x->fig[AN_U_C] = an_fig_val(x->fig[AN_COMPUTE_C].value - mdc - ml);
+		/* (3) and (10) with the baseline U now has: T_seq holds L(W,1) = T_seq - md (the
+		 * figures, cached or not, are the run's own report's: issue 20) */
+		double tp = x->fig[AN_T_PARA].value;
+		if (!x->fig[AN_T_SEQ].unavailable && tp > 0)
+			an_checks_set(x->fig, x->opts.t_seq_s, tp, x->opts.t_para_ref_s > 0
+				      ? x->opts.t_para_ref_s : tp, x->opts.t_seq_s - md, 0);
 		if (x->run)
 			an_run_set_opts(x->run, &x->opts);
 	}

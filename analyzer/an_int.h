@@ -289,6 +289,7 @@ struct an_run {
 	uint64_t budget_t;         /* raw ticks of the first SG_EV_TRACE_BUDGET; UINT64_MAX none */
 	uint64_t budget_bytes;     /* the bytes it says the process had written */
 	int n_proc;
+	const char *n_unsure;      /* why N is not certain (an_procs.c), NULL when it is */
 	struct an_fig fig[AN_N_METRICS];
 	char **problems;
 	size_t n_problems, cap_problems;
@@ -307,6 +308,14 @@ void an_run_problem_add(struct an_run *r, const char *fmt, ...) __attribute__((f
 void an_run_note_add(struct an_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A string owned by the run (printf format); "" on ENOMEM. */
 const char *an_run_str(struct an_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Chooses the processors (th[].processor, why, n_proc, n_unsure; an_procs.c): the threads of
+ * the parallel phase. After the budget, before the parallelism sweep. 0 or -ENOMEM. */
+int an_procs_choose(struct an_run *r);
+/* Sets L_W1 = l_w1 and checks (3) and (10) of the figures f (N, L, U set) for T_seq ts and the
+ * T_para te that E used (tref: the runner's T_para, else the trace's; wall: E from wall-clock
+ * times, no (10)): T_para (1 - E) = L + U/N - L(W,1)/N (an_run.c; the experiment calls it
+ * again for runs from the cache when U's baseline moves). */
+void an_checks_set(struct an_fig *f, double ts, double te, double tref, double l_w1, int wall);
 int64_t an_ticks_ns(const struct an_run *r, uint64_t ticks);   /* a duration */
 int64_t an_time_ns(const struct an_run *r, uint64_t ticks);    /* a time since the epoch */
 
@@ -516,6 +525,9 @@ void an_stats(const double *v, size_t n, double *med, double *min, double *max);
 #define AN_SITE_SOURCES_MAX 16
 typedef struct an_sites an_sites_row[AN_SITE_SOURCES_MAX];
 an_sites_row *an_exp_sites_table(const struct an_exp *e, int *recorded);
+/* The state of a row of sources (a point's): recorded when any source is, else none known when
+ * any has time at the unknown site, else the first source's. */
+enum an_sites_state an_sites_row_state(const struct an_sites *v, size_t n_src);
 void an_exp_sites_table_free(const struct an_exp *e, an_sites_row *v);
 
 #endif /* AN_INT_H */

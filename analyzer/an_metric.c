@@ -61,6 +61,7 @@ static const struct {
 	[AN_COMPUTE_C] = { "compute_comp", "s" },
 	[AN_U_C] = { "U_comp", "s" },
 	[AN_CLOSURE_C] = { "closure_comp", "" },
+	[AN_L_W1] = { "L_W1", "s" },
 };
 
 const char *an_metric_name(enum an_metric m)
@@ -162,5 +163,9 @@ const char *an_point_l_e_note(const struct an_point *o)
 	 * L(W,1) is the program's overhead at one thread, which (10) does not see */
 	if (o->n_threads == 1 && o->t_seq_source && !strcmp(o->t_seq_source, "n1"))
 		return "by construction, T_seq is this N=1 run";
+	/* with T_seq the N=1 runs', T_seq holds their own overhead L(W,1) and U is measured
+	 * against their CPU time in compute: (10) is L + U/N - L(W,1)/N (issue 20) */
+	if (!o->med[AN_L_W1].unavailable && o->med[AN_L_W1].value != 0)
+		return "L + U/N - L(W,1)/N";
 	return "L + U/N";
 }

@@ -97,18 +97,11 @@ int an_report_run_csv(FILE *f, const struct an_run *r)
 
 /* ---- JSON ---- */
 
+/* Every string through the tools' one JSON writer: valid UTF-8 whatever the bytes of a name
+ * (docs/report-json.md "Strings"). */
 static void js_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
+	sgr_json_fput(f, s);
 }
 
 static void js_num(FILE *f, double v)
@@ -242,7 +235,20 @@ static void js_site_sources(FILE *f, const struct an_sites *v, size_t n_src)
 	fputs("]", f);
 }
 
-/* "call_sites" of a run: {"recorded": bool, "sources": [...]} */
+/* "state": "no_call", "why": "call sites: no wrapped call was made (...)" (null when
+ * recorded) */
+static void js_sites_state(FILE *f, enum an_sites_state st)
+{
+	fputs("\"state\": ", f);
+	js_str(f, an_sites_state_name(st));
+	fputs(", \"why\": ", f);
+	if (st == AN_SITES_RECORDED)
+		fputs("null", f);
+	else
+		js_str(f, an_sites_state_text(st));
+}
+
+/* "call_sites" of a run: {"recorded": bool, "state": ..., "why": ..., "sources": [...]} */
 static void js_run_sites(FILE *f, const struct an_run *r)
 {
 	size_t n_src = an_site_n_sources();
@@ -250,8 +256,10 @@ static void js_run_sites(FILE *f, const struct an_run *r)
 	for (size_t k = 0; k < n_src; k++)
 		if (an_run_sites(r, an_site_source_at(k), &v[k]) < 0)
 			memset(&v[k], 0, sizeof v[k]);
-	fprintf(f, ",\n \"call_sites\": {\"recorded\": %s, \"sources\": ",
+	fprintf(f, ",\n \"call_sites\": {\"recorded\": %s, ",
 		an_run_sites_recorded(r) ? "true" : "false");
+	js_sites_state(f, an_run_sites_state(r));
+	fputs(", \"sources\": ", f);
 	js_site_sources(f, v, n_src);
 	fputc('}', f);
 	for (size_t k = 0; k < n_src; k++)
@@ -281,13 +289,48 @@ static void js_exp_sites(FILE *f, const struct an_exp *e)
 		js_str(f, o->model);
 		fputs(", \"method\": ", f);
 		js_str(f, o->method);
-		fprintf(f, ", \"N\": %d, \"point_id\": %lld, \"recorded\": %s, \"sources\": ",
+		fprintf(f, ", \"N\": %d, \"point_id\": %lld, \"recorded\": %s, ",
 			o->n_threads, (long long)o->id, rec ? "true" : "false");
+		js_sites_state(f, an_sites_row_state(v[i], n_src));
+		fputs(", \"sources\": ", f);
 		js_site_sources(f, v[i], n_src);
 		fputc('}', f);
 	}
 	fputs("]}", f);
 	an_exp_sites_table_free(e, v);
+}
+
+/* A p_x entry's (10): "L_from_E" (the point's), "identity" (an_point_l_e_note) and "terms":
+ * {"runs": [2], "L": s, "U_over_N": s, "L_W1_over_N": s, "check3": x}, the terms of the
+ * repetition of the median T_para (an_point_identity), null without one or by construction. */
+static void js_px_identity(FILE *f, const struct an_exp *e, const struct an_point *o)
+{
+	struct an_identity x;
+	if (!o)
+		return;
+	fputs(", \"L_from_E\": ", f);
+	js_fig(f, o->med[AN_L_E]);
+	fputs(", \"identity\": ", f);
+	js_str(f, an_point_l_e_note(o));
+	fputs(", \"terms\": ", f);
+	if (!strncmp(an_point_l_e_note(o), "by construction", 15) || an_point_identity(e, o, &x) < 0) {
+		fputs("null", f);
+		return;
+	}
+	fputs("{\"runs\": [", f);
+	for (int k = 0; k < x.n_runs; k++)
+		fprintf(f, "%s%lld", k ? ", " : "", (long long)x.run_ids[k]);
+	fputs("], \"T_para_1_minus_E\": ", f);
+	js_num(f, x.l_e);
+	fputs(", \"L\": ", f);
+	js_num(f, x.l);
+	fputs(", \"U_over_N\": ", f);
+	js_num(f, x.u_n);
+	fputs(", \"L_W1_over_N\": ", f);
+	js_num(f, x.l_w1_n);
+	fputs(", \"check3\": ", f);
+	js_num(f, x.check3);
+	fputc('}', f);
 }
 
 static void js_run_body(FILE *f, const struct an_run *r)
@@ -296,8 +339,13 @@ static void js_run_body(FILE *f, const struct an_run *r)
 	an_run_span(r, &t0, &t1);
 	fputs("{\"kind\": \"run\", \"dir\": ", f);
 	js_str(f, an_run_dir(r));
-	fprintf(f, ", \"events\": %llu, \"t0_ns\": %lld, \"t1_ns\": %lld,\n \"figures\": {",
+	fprintf(f, ", \"events\": %llu, \"t0_ns\": %lld, \"t1_ns\": %lld, \"N_unsure\": ",
 		(unsigned long long)an_run_n_events(r), (long long)t0, (long long)t1);
+	if (an_run_n_unsure(r))
+		js_str(f, an_run_n_unsure(r));
+	else
+		fputs("null", f);
+	fputs(",\n \"figures\": {", f);
 	for (int m = 0; m < AN_N_METRICS; m++) {
 		fprintf(f, "%s\n  \"%s\": ", m ? "," : "", an_metric_name((enum an_metric)m));
 		js_fig(f, an_run_fig(r, (enum an_metric)m));
@@ -499,6 +547,7 @@ int an_report_exp_json(FILE *f, const struct an_exp *e, unsigned flags)
 		js_fig(f, tp);
 		fputs(", \"L\": ", f);
 		js_fig(f, lat);
+		js_px_identity(f, e, an_exp_point_find(e, "method", an_exp_method(e, i), px));
 		fputc('}', f);
 	}
 	int ns[256];

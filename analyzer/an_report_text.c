@@ -194,8 +194,8 @@ static enum an_metric measured_of(enum an_metric m)
 static const enum an_metric run_rows[] = {
 	AN_N, AN_T_PARA, AN_T_SEQ, AN_E, AN_S, AN_L, AN_IT_EDGE, AN_IT_BARRIER, AN_IT_LOCK,
 	AN_IT_COND, AN_IT_SEM, AN_IT_JOIN, AN_IT_SCHED, AN_IT_BLOCKED, AN_PT_BARRIER, AN_PT_LOCK,
-	AN_PT_SEM, AN_PT_THREAD, AN_ML, AN_ML_RAW, AN_COMPUTE, AN_U, AN_CLOSURE, AN_L_E, AN_CHECK3,
-	AN_CHECK10, AN_PARALLELISM, AN_PAR_SHARE, AN_CPU_UTIL, AN_MEM_RATE, AN_MISS_RATE,
+	AN_PT_SEM, AN_PT_THREAD, AN_ML, AN_ML_RAW, AN_COMPUTE, AN_U, AN_CLOSURE, AN_L_E, AN_L_W1,
+	AN_CHECK3, AN_CHECK10, AN_PARALLELISM, AN_PAR_SHARE, AN_CPU_UTIL, AN_MEM_RATE, AN_MISS_RATE,
 	AN_OVERSUB, AN_TRACE_COST, AN_TRACE_SHARE,
 };
 
@@ -220,6 +220,11 @@ int an_report_run_text_flags(FILE *f, const struct an_run *r, unsigned flags)
 		struct an_fig x = an_run_fig(r, run_rows[k]);
 		fprintf(f, "%-18s", an_metric_name(run_rows[k]));
 		fig_cell(f, 12, x, run_rows[k]);
+		if (run_rows[k] == AN_N && an_run_n_unsure(r))   /* said beside N (an_procs.c) */
+			fprintf(f, "  (not certain: %s)", an_run_n_unsure(r));
+		if (run_rows[k] == AN_L_E && !x.unavailable)   /* (10), one definition */
+			fputs(an_run_fig(r, AN_L_W1).value != 0 ? "  (= L + U/N - L(W,1)/N: T_seq is "
+			      "the N=1 runs', with their own overhead L_W1)" : "  (= L + U/N)", f);
 		fputs(x.unavailable ? "  unavailable\n" : "\n", f);
 	}
 	if (flags & AN_REPORT_COMPENSATE) {
@@ -328,7 +333,6 @@ int an_report_run_text_flags(FILE *f, const struct an_run *r, unsigned flags)
 /* ---- call sites (an_sites.c) ---- */
 
 #define SITES_TOP 3           /* call sites listed per source */
-#define SITES_NOT_RECORDED "call sites: not recorded (no readable trace, or a program built before format 1.4)"
 
 /* The top sites of every source with time, one line each:
  *   IT_barrier  lu.c:412 in daxpy_sweep  61 % of barrier waiting (3.2 ms; threads 1 2 3) */
@@ -363,13 +367,14 @@ static void sites_lines(FILE *f, const char *indent, const struct an_sites *v, s
 		fprintf(f, "%sno time in synchronization\n", indent);
 }
 
-/* The run's call sites, or the one line saying they were not recorded. */
+/* The run's call sites, or the one line saying why there are none (an_sites_state_text). */
 static void run_sites_text(FILE *f, const struct an_run *r)
 {
 	size_t n_src = an_site_n_sources();
 	an_sites_row v;
-	if (!an_run_sites_recorded(r)) {
-		fprintf(f, "\n%s\n", SITES_NOT_RECORDED);
+	enum an_sites_state st = an_run_sites_state(r);
+	if (st != AN_SITES_RECORDED) {
+		fprintf(f, "\n%s\n", an_sites_state_text(st));
 		return;
 	}
 	for (size_t k = 0; k < n_src; k++)
@@ -382,16 +387,22 @@ static void run_sites_text(FILE *f, const struct an_run *r)
 		an_sites_free(&v[k]);
 }
 
-/* A point's sites were recorded (some source says so). */
-static int recorded_point(const struct an_sites *v, size_t n_src)
+/* The state every method's point shares (AN_SITES_UNREADABLE when no method has a point), or
+ * -1 when they differ. */
+static int exp_sites_common(const struct an_exp *e, an_sites_row *v, size_t n_src)
 {
-	for (size_t k = 0; k < n_src; k++)
-		if (v[k].recorded)
-			return 1;
-	return 0;
+	int common = -2;
+	for (size_t i = 0; i < an_exp_n_methods(e); i++) {
+		if (!an_exp_sites_point(e, an_exp_method(e, i)))
+			continue;
+		int st = (int)an_sites_row_state(v[i], n_src);
+		common = common == -2 || common == st ? st : -1;
+	}
+	return common == -2 ? (int)AN_SITES_UNREADABLE : common;
 }
 
-/* Each method at its largest N (an_exp_sites_point): the median repetition's call sites. */
+/* Each method at its largest N (an_exp_sites_point): the median repetition's call sites, or
+ * one line saying why there are none — once when every method's point says the same. */
 static void exp_sites_text(FILE *f, const struct an_exp *e)
 {
 	size_t n_src = an_site_n_sources(), n_m = an_exp_n_methods(e);
@@ -399,8 +410,9 @@ static void exp_sites_text(FILE *f, const struct an_exp *e)
 	an_sites_row *v = an_exp_sites_table(e, &recorded);
 	if (!v)
 		return;
-	if (!recorded) {
-		fprintf(f, "\n%s\n", SITES_NOT_RECORDED);
+	int common = exp_sites_common(e, v, n_src);
+	if (!recorded && common >= 0) {
+		fprintf(f, "\n%s\n", an_sites_state_text((enum an_sites_state)common));
 	} else {
 		fprintf(f, "\nCall sites (each method at its largest N, the median repetition's; top %d "
 			"per source, its share, the processors behind it)\n", SITES_TOP);
@@ -408,17 +420,43 @@ static void exp_sites_text(FILE *f, const struct an_exp *e)
 			const struct an_point *o = an_exp_sites_point(e, an_exp_method(e, i));
 			if (!o)
 				continue;
-			int rec = 0;   /* sites, or no time in synchronization at all */
-			for (size_t k = 0; k < n_src; k++)
-				rec |= v[i][k].recorded || v[i][k].total > 0;
-			rec = !rec || recorded_point(v[i], n_src);
-			fprintf(f, "  %s N=%d%s\n", o->method, o->n_threads,
-				rec ? "" : ": " SITES_NOT_RECORDED);
-			if (rec)
+			enum an_sites_state st = an_sites_row_state(v[i], n_src);
+			fprintf(f, "  %s N=%d%s%s\n", o->method, o->n_threads,
+				st == AN_SITES_RECORDED ? "" : ": ", an_sites_state_text(st));
+			if (st == AN_SITES_RECORDED)
 				sites_lines(f, "    ", v[i], n_src);
 		}
 	}
 	an_exp_sites_table_free(e, v);
+}
+
+/* The p_x line's latencies: L, then T_para (1 - E) stated with its terms, which add up (the
+ * repetition of the median T_para, named: an_point_identity):
+ *   L = 97.5 ns   (T_para (1 - E) = 210 ns: L + U/N - L(W,1)/N = 97.5 ns + 168 ns - 55.0 ns,
+ *   run 2's, the repetition of the median T_para; (3) holds to 0.00 %) */
+static void px_identity_text(FILE *f, const struct an_exp *e, const struct an_point *o,
+			     const char *lat)
+{
+	char c[5][16];
+	struct an_identity x;
+	const char *note = an_point_l_e_note(o);
+	fprintf(f, "%s   (T_para (1 - E) = %s: %s", lat,
+		fmt_time(c[0], sizeof c[0], o->med[AN_L_E].value), note);
+	if (!strncmp(note, "by construction", 15) || an_point_identity(e, o, &x) < 0) {
+		fputs(")\n", f);
+		return;
+	}
+	fprintf(f, " = %s + %s", fmt_time(c[1], sizeof c[1], x.l),
+		fmt_time(c[2], sizeof c[2], x.u_n));
+	if (strstr(note, "L(W,1)"))
+		fprintf(f, " - %s", fmt_time(c[3], sizeof c[3], x.l_w1_n));
+	if (x.n_runs == 2)
+		fprintf(f, ", the mean of runs %lld and %lld's, the repetitions of the median T_para",
+			(long long)x.run_ids[0], (long long)x.run_ids[1]);
+	else
+		fprintf(f, ", run %lld's, the repetition of the median T_para",
+			(long long)x.run_ids[0]);
+	fprintf(f, "; (3) holds to %.2f %%)\n", 100 * x.check3);
 }
 
 static const enum an_metric exp_cols[] = {
@@ -877,10 +915,7 @@ int an_report_exp_text(FILE *f, const struct an_exp *e, unsigned flags)
 			if (lat.unavailable)
 				fprintf(f, "unavailable (%s)\n", lat.unavailable);
 			else if (o && !o->med[AN_L_E].unavailable)
-				fprintf(f, "%s   (T_para (1 - E) = %s: %s)\n",
-					fmt_time(c[1], sizeof c[1], lat.value),
-					fmt_time(c[2], sizeof c[2], o->med[AN_L_E].value),
-					an_point_l_e_note(o));
+				px_identity_text(f, e, o, fmt_time(c[1], sizeof c[1], lat.value));
 			else
 				fprintf(f, "%s\n", fmt_time(c[1], sizeof c[1], lat.value));
 		}

@@ -101,6 +101,72 @@ int an_run_sites_recorded(const struct an_run *r)
 	return sgr_n_sites(r->tr) > 0;
 }
 
+/* ---- why there is no table (issue 20, item 8) ---- */
+
+static const char *const state_text[] = {
+	[AN_SITES_RECORDED] = "",
+	[AN_SITES_NO_CALL] = "call sites: no wrapped call was made (one thread, and no lock, barrier, "
+			     "condition variable or semaphore in the trace)",
+	[AN_SITES_NO_WAIT] = "call sites: no time in synchronization (wrapped calls were made; none "
+			     "took time in the processors' waits or primitives)",
+	[AN_SITES_NO_SITE] = "call sites: none known (every wait went through a wrapper without a "
+			     "site: a call through a function pointer, or code built against an "
+			     "older sgtrace.h)",
+	[AN_SITES_OLD_FORMAT] = "call sites: not recorded (program built before format 1.4)",
+	[AN_SITES_UNREADABLE] = "call sites: not recorded (no readable trace)",
+};
+static const char *const state_name[] = {
+	[AN_SITES_RECORDED] = "recorded", [AN_SITES_NO_CALL] = "no_call",
+	[AN_SITES_NO_WAIT] = "no_wait", [AN_SITES_NO_SITE] = "no_site",
+	[AN_SITES_OLD_FORMAT] = "old_format", [AN_SITES_UNREADABLE] = "unreadable",
+};
+
+const char *an_sites_state_text(enum an_sites_state st)
+{
+	return (unsigned)st <= AN_SITES_UNREADABLE ? state_text[st] : "";
+}
+
+const char *an_sites_state_name(enum an_sites_state st)
+{
+	return (unsigned)st <= AN_SITES_UNREADABLE ? state_name[st] : "?";
+}
+
+/* What trace t (its definitions) and the run's figures fig say: sites defined; else the format
+ * the program was built with; else whether any wrapped call was made (libsgtrace defines an
+ * object at its first call, and a second thread means a pthread_create); else whether any
+ * source has time. */
+static enum an_sites_state state_of(const struct sgr_trace *t, const struct an_fig *fig)
+{
+	if (sgr_n_sites(t) > 0)
+		return AN_SITES_RECORDED;
+	if (sgr_info(t)->version_minor < 4)
+		return AN_SITES_OLD_FORMAT;
+	if (!sgr_n_objects(t) && sgr_n_threads(t) <= 1)
+		return AN_SITES_NO_CALL;
+	double sum = 0;
+	for (size_t k = 0; k < N_SRC; k++)
+		if (!fig[src_tab[k].m].unavailable && fig[src_tab[k].m].value > 0)
+			sum += fig[src_tab[k].m].value;
+	return sum > 0 ? AN_SITES_NO_SITE : AN_SITES_NO_WAIT;
+}
+
+enum an_sites_state an_run_sites_state(const struct an_run *r)
+{
+	return state_of(r->tr, r->fig);
+}
+
+enum an_sites_state an_sites_row_state(const struct an_sites *v, size_t n_src)
+{
+	enum an_sites_state st = n_src ? v[0].state : AN_SITES_UNREADABLE;
+	for (size_t k = 0; k < n_src; k++) {
+		if (v[k].recorded || v[k].state == AN_SITES_RECORDED)
+			return AN_SITES_RECORDED;
+		if (v[k].state == AN_SITES_NO_SITE)
+			st = AN_SITES_NO_SITE;
+	}
+	return st;
+}
+
 const char *an_site_label(const struct an_site *s, char *buf, size_t len)
 {
 	if (s->id == SG_NO_ID)
@@ -298,6 +364,7 @@ int an_run_sites_window(const struct an_run *r, enum an_metric source, int64_t f
 	if (k < 0)
 		return -EINVAL;
 	out->recorded = an_run_sites_recorded(r);
+	out->state = an_run_sites_state(r);
 	out->n_runs = 1;
 	size_t n_slots = sgr_n_sites(r->tr) + 1;
 	uint64_t lo = 0, hi = SG_TICKS_MAX;
@@ -398,21 +465,21 @@ static int rep_cmp(const void *a, const void *b)
 	return (x->x->id > y->x->id) - (x->x->id < y->x->id);
 }
 
-/* 1 when run x's trace defines call sites; read from its definitions alone when the run was
- * not analyzed (its figures came from the store's cache): a report of a store recorded before
- * format 1.4 then reads no trace to say so. */
-static int rep_has_sites(const struct an_exp *e, const struct an_exp_run *x)
+/* Run x's call-site state; read from its definitions alone when the run was not analyzed (its
+ * figures came from the store's cache): a report of a store recorded before format 1.4, or of a
+ * program without synchronization, then reads no trace to say so. */
+static enum an_sites_state rep_state(const struct an_exp *e, const struct an_exp_run *x)
 {
 	if (x->run)
-		return an_run_sites_recorded(x->run);
+		return an_run_sites_state(x->run);
 	char dir[4096];
 	struct sgr_trace *t = NULL;
 	snprintf(dir, sizeof dir, "%s/runs/%lld/trace", e->dir, (long long)x->id);
 	if (sgr_open(dir, SGR_NO_VERIFY, &t, NULL, 0) < 0)
-		return 1;   /* let the analysis say what is wrong */
-	int n = sgr_n_sites(t) > 0;
+		return AN_SITES_RECORDED;   /* let the analysis say what is wrong */
+	enum an_sites_state st = state_of(t, x->fig);
 	sgr_close(t);
-	return n;
+	return st;
 }
 
 /* A repetition without call sites: all of the source at the unknown site, the threads not
@@ -461,7 +528,10 @@ int an_exp_point_sites(const struct an_exp *e, const struct an_point *p, enum an
 		double w = a == b ? 1.0 : 0.5;
 		const struct an_run *r;
 		out->run_ids[out->n_runs++] = rv[k].x->id;
-		if (!rep_has_sites(e, rv[k].x)) {
+		enum an_sites_state st = rep_state(e, rv[k].x);
+		if (st != AN_SITES_RECORDED) {
+			if (!out->recorded && out->state != AN_SITES_NO_SITE)
+				out->state = st;
 			rc = sites_unrecorded(out, source, rv[k].v, w);
 			continue;
 		}
@@ -471,6 +541,8 @@ int an_exp_point_sites(const struct an_exp *e, const struct an_point *p, enum an
 		}
 		if ((rc = an_run_sites(r, source, &one)) < 0)
 			break;
+		if (one.state == AN_SITES_RECORDED || out->state != AN_SITES_NO_SITE)
+			out->state = one.state;
 		rc = sites_add(out, &one, w);
 		an_sites_free(&one);
 	}
@@ -479,6 +551,8 @@ int an_exp_point_sites(const struct an_exp *e, const struct an_point *p, enum an
 		an_sites_free(out);
 		return rc;
 	}
+	if (out->recorded)
+		out->state = AN_SITES_RECORDED;
 	sites_finish(out);
 	return 0;
 }
@@ -493,8 +567,10 @@ an_sites_row *an_exp_sites_table(const struct an_exp *e, int *recorded)
 	for (size_t i = 0; i < n_m; i++) {
 		const struct an_point *o = an_exp_sites_point(e, an_exp_method(e, i));
 		for (size_t k = 0; o && k < n_src; k++) {
-			if (an_exp_point_sites(e, o, an_site_source_at(k), &v[i][k]) < 0)
+			if (an_exp_point_sites(e, o, an_site_source_at(k), &v[i][k]) < 0) {
 				memset(&v[i][k], 0, sizeof v[i][k]);
+				v[i][k].state = AN_SITES_UNREADABLE;
+			}
 			*recorded |= v[i][k].recorded;
 		}
 	}

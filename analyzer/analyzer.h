@@ -84,6 +84,10 @@ enum an_metric {
 	AN_COMPUTE_C,    /* s: compute without the function probes' cost */
 	AN_U_C,          /* s: U of the compensated compute */
 	AN_CLOSURE_C,    /* closure of the compensated books */
+	/* s: L(W,1), the overhead that T_seq holds beyond U's baseline: T_seq less the N=1 runs'
+	 * CPU time in compute when T_seq is the N=1 runs' T_para (the program's own overhead at one
+	 * thread), else 0. (3) and (10) then read T_para (1 - E) = L + U/N - L_W1/N (issue 20) */
+	AN_L_W1,
 	AN_N_METRICS
 };
 
@@ -172,6 +176,10 @@ struct an_thread {
 	uint64_t unrec_calls;      /* calls counted, not recorded, inside [t0, t1] (throttled) */
 	int64_t trace_cost_ns;     /* estimated tracing cost in [t0, t1]; -1 unknown */
 };
+/* Why the run's N is not certain, said beside N (ties at the cut, a thread doing part work,
+ * threads the trace does not record that ran: docs/analyzer.md "Processors"); NULL when it is.
+ * Belongs to the run. */
+const char *an_run_n_unsure(const struct an_run *r);
 size_t an_run_n_threads(const struct an_run *r);
 const struct an_thread *an_run_thread(const struct an_run *r, size_t i);
 
@@ -387,11 +395,26 @@ size_t an_exp_curve(const struct an_exp *e, const char *model, const char *metho
  * times)", ...); o->t_seq_how says it in a sentence. A static string. */
 const char *an_point_t_seq_basis(const struct an_point *o);
 /* How T_para (1 - E) relates to L at point o, as the report's p_x line says it: "L + U/N" (10),
- * or why it is 0 ("by construction, T_seq is this N=1 run"). A static string. */
+ * "L + U/N - L(W,1)/N" where T_seq is the N=1 runs' (it holds their own overhead), or why it is
+ * 0 ("by construction, T_seq is this N=1 run"). A static string. */
 const char *an_point_l_e_note(const struct an_point *o);
+/* (10) at point o with its terms: T_para (1 - E) = L + U/N - L(W,1)/N (L(W,1) = 0 unless T_seq
+ * is the N=1 runs', an_point_l_e_note says which form), of the repetition whose T_para is the
+ * point's median — the one its E and L_from_E use (the mean of the middle two for an even
+ * count: every term is linear) — so that the terms printed add up, to that run's books
+ * (check3), and are that run's own report's. 0, -ENOENT without such a repetition. */
+struct an_identity {
+	double l_e;                /* s: T_para (1 - E), the point's L_from_E */
+	double l, u_n, l_w1_n;     /* s: L, U / N, L(W,1) / N */
+	double check3;             /* (T_para - T_seq/N - (L + U/N - L(W,1)/N)) / T_para */
+	int n_runs;
+	int64_t run_ids[2];
+};
+int an_point_identity(const struct an_exp *e, const struct an_point *o, struct an_identity *out);
 
 /* p_x of a method: the N with the smallest T_para, and L = (ML + IT + PT) / N there (the L of
- * the point's figures; T_para (1 - E) adds U / N to it). -ENOENT without points. */
+ * the point's figures; T_para (1 - E) adds U / N to it, less L(W,1) / N on the N=1 basis:
+ * an_point_identity). -ENOENT without points. */
 int an_exp_px(const struct an_exp *e, const char *method, int *px, struct an_fig *t_para,
 	      struct an_fig *latency);
 
@@ -484,6 +507,25 @@ struct an_site {
 	struct an_site_thread *threads;   /* the processors behind it, most time first */
 };
 
+/* What a run or point says about call sites: a table, or why there is none — each with the one
+ * line the text report, the JSON ("state", "why") and the GUI print in its place
+ * (an_sites_state_text; docs/analyzer.md "Call sites in the report"). */
+enum an_sites_state {
+	AN_SITES_RECORDED = 0,     /* the trace defines call sites: the table */
+	AN_SITES_NO_CALL,          /* format 1.4: no wrapped call was made (one thread, no lock,
+				      barrier, condition variable or semaphore) */
+	AN_SITES_NO_WAIT,          /* format 1.4: wrapped calls made, no time at any source */
+	AN_SITES_NO_SITE,          /* format 1.4: time, but every wait through a wrapper without a
+				      site (a function pointer, code built against an older
+				      sgtrace.h): all of it at the unknown site */
+	AN_SITES_OLD_FORMAT,       /* a program built before format 1.4 */
+	AN_SITES_UNREADABLE,       /* no readable trace */
+};
+/* "call sites: no wrapped call was made (...)"; "" for AN_SITES_RECORDED. */
+const char *an_sites_state_text(enum an_sites_state s);
+/* JSON's "state": "recorded", "no_call", "no_wait", "no_site", "old_format", "unreadable". */
+const char *an_sites_state_name(enum an_sites_state s);
+
 /* One source's sites in a run or a point. The sites with time at this source, most first; they
  * add up to `total`, which is the source's figure (a run's an_run_fig; a point's median, from
  * the repetition(s) the median is made of: the middle one, or the mean of the middle two). */
@@ -494,6 +536,7 @@ struct an_sites {
 	int recorded;              /* the trace defines call sites or has SYNC_SITE records: 0 for
 				      a program built before format 1.4 (all time is then at the
 				      unknown site) */
+	enum an_sites_state state; /* the run's (a point: its median repetition's) */
 	int window;                /* a part of the run only (an_run_sites_window) */
 	size_t n;
 	struct an_site *v;         /* owned: an_sites_free; strings belong to the runs */
@@ -510,6 +553,8 @@ int an_run_sites_window(const struct an_run *r, enum an_metric source, int64_t f
 			int64_t to_ns, struct an_sites *out);
 /* 1 when the run's trace has call sites (format 1.4 with instrumented sync calls). */
 int an_run_sites_recorded(const struct an_run *r);
+/* Why the run has call sites or none (AN_SITES_RECORDED when it has). */
+enum an_sites_state an_run_sites_state(const struct an_run *r);
 /* The sites of `source` at point p: its median repetition's. -ENOENT when no repetition has a
  * readable trace. Reads the repetitions' traces (an_exp_run) when their figures were cached. */
 int an_exp_point_sites(const struct an_exp *e, const struct an_point *p, enum an_metric source,

@@ -100,26 +100,13 @@ static void put_us(struct chrome *c, int64_t ns)
 	put(c, frac, sizeof frac);
 }
 
-/* A JSON string literal of s (quotes included), malloc'ed; NULL when out of memory. */
+/* A JSON string literal of s (quotes included), malloc'ed; NULL when out of memory. The one
+ * JSON string writer of the tools (sgr_json.c): valid UTF-8 whatever the bytes of a name. */
 static char *json_string(const char *s)
 {
-	size_t len = strlen(s);
-	char *out = malloc(6 * len + 3), *p = out;
-	if (!out)
-		return NULL;
-	*p++ = '"';
-	for (const unsigned char *q = (const unsigned char *)s; *q; q++) {
-		if (*q == '"' || *q == '\\') {
-			*p++ = '\\';
-			*p++ = (char)*q;
-		} else if (*q < 0x20) {
-			p += sprintf(p, "\\u%04x", *q);
-		} else {
-			*p++ = (char)*q;
-		}
-	}
-	*p++ = '"';
-	*p = '\0';
+	char *out = malloc(SGR_JSON_MAX(strlen(s)));
+	if (out)
+		sgr_json_quote(out, s);
 	return out;
 }
 

@@ -3,7 +3,7 @@
 # belong to the exporters and are built by their own fragment.
 CFLAGS_analyzer := -Ianalyzer -Icollector
 
-AN_LIB_SRCS := an_metric.c an_run.c an_scan.c an_join.c an_sync.c an_budget.c an_objects.c an_source.c \
+AN_LIB_SRCS := an_metric.c an_run.c an_procs.c an_scan.c an_join.c an_sync.c an_budget.c an_objects.c an_source.c \
 	an_timeline.c an_exp.c \
 	an_exp_runs.c an_cache.c \
 	an_matrix.c an_sites.c an_report_text.c an_report_data.c
@@ -25,7 +25,7 @@ $(LIBEXEC)/scalegraph-report: $(OBJ)/analyzer/report_main.o $(LIBDIR)/libsganaly
 
 # Tests: cmocka programs on synthetic traces written with sgtrace_write.h.
 AN_TESTDIR := $(B)/tests/analyzer
-AN_CMOCKA := test_an_run test_an_budget test_an_exp test_an_throttle test_an_sites
+AN_CMOCKA := test_an_run test_an_budget test_an_exp test_an_throttle test_an_sites test_an_procs
 TESTS += $(addprefix $(AN_TESTDIR)/,$(AN_CMOCKA))
 
 $(addprefix $(AN_TESTDIR)/,$(AN_CMOCKA)): $(AN_TESTDIR)/%: $(OBJ)/analyzer/tests/%.o \
@@ -80,3 +80,30 @@ TESTS += analyzer/tests/test-sites-e2e.sh
 analyzer/tests/test-sites-e2e.sh: $(LIBEXEC)/scalegraph-report $(LIBEXEC)/scalegraph-cc \
 	$(LIBEXEC)/scalegraph-run $(BIN)/scalegraph $(LIBDIR)/libsgtrace.a $(LIBDIR)/libsgtrace.so \
 	$(INCDIR)/sgtrace.h
+
+# Every JSON string the tools write is valid UTF-8 (issue 20, item 11): a trace whose names and
+# directory hold bytes that are not UTF-8 (analyzer/tests/an_mkname.c), through report --json
+# and export --chrome, parsed by python3's strict json.
+TESTS += analyzer/tests/test-json-utf8.sh
+$(AN_TESTDIR)/an_mkname: $(OBJ)/analyzer/tests/an_mkname.o $(LIBDIR)/libsgtread.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $^
+analyzer/tests/test-json-utf8.sh: $(AN_TESTDIR)/an_mkname $(AN_TESTDIR)/an_mksites \
+	$(LIBEXEC)/scalegraph-report $(LIBEXEC)/scalegraph-export \
+	$(BIN)/scalegraph
+
+# The run's N on real programs (issue 20, item 6): a serial main phase before 4 workers, and
+# threads the trace does not record (analyzer/tests/programs/serial_main.c, untraced_*.c).
+TESTS += analyzer/tests/test-n-choice.sh
+analyzer/tests/test-n-choice.sh: $(LIBEXEC)/scalegraph-report $(LIBEXEC)/scalegraph-cc \
+	$(BIN)/scalegraph $(LIBDIR)/libsgtrace.a $(LIBDIR)/libsgtrace.so $(INCDIR)/sgtrace.h
+
+# The experiment's figures on the "N = 1 runs as T_seq" basis (issue 20, item 7): a synthetic
+# store whose L, U, L(W,1) and checks are known by hand (analyzer/tests/an_mkn1.c).
+TESTS += analyzer/tests/test-n1-identity.sh
+$(AN_TESTDIR)/an_mkn1: $(OBJ)/analyzer/tests/an_mkn1.o $(LIBDIR)/libsgstore.a \
+		$(LIBDIR)/libsgtread.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ -lsqlite3 -lm $(LDLIBS_THREAD)
+analyzer/tests/test-n1-identity.sh: $(AN_TESTDIR)/an_mkn1 $(LIBEXEC)/scalegraph-report \
+	$(BIN)/scalegraph

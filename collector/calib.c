@@ -7,6 +7,7 @@
  */
 #include "calib.h"
 #include "fsutil.h"
+#include "sgtrace_read.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -282,19 +283,11 @@ out:
 	return rc;
 }
 
-/* Appends JSON-escaped `s` in quotes. */
+/* Appends `s` as a JSON string: the tools' one JSON string writer (tracelib/sgr_json.c), valid
+ * UTF-8 whatever the bytes (a CPU model or kernel name is data from elsewhere). */
 static void json_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
+	sgr_json_fput(f, s);
 }
 
 int calib_to_json(const struct calib *c, char **json)

@@ -28,7 +28,8 @@ $(LIBEXEC)/sg-calib-probe: $(OBJ)/collector/calib_probe.o $(LIBDIR)/libsgtrace.a
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBDIR)/libsgtrace.a $(SGTRACE_COUNTER_LIBS) $(LDLIBS_THREAD) -lm
 $(OBJ)/collector/calib_probe.o: $(INCDIR)/sgtrace.h
 
-$(LIBEXEC)/scalegraph-calibrate: $(OBJ)/collector/calibrate_main.o $(COLL_CALIB_OBJS)
+$(LIBEXEC)/scalegraph-calibrate: $(OBJ)/collector/calibrate_main.o $(COLL_CALIB_OBJS) \
+		$(LIBDIR)/libsgtread.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ -lpfm -pthread -lm
 

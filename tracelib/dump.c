@@ -482,6 +482,9 @@ static void print_summary(struct sgr_trace *t, const uint64_t *per_kind, const c
 		if (th->n_recovered)
 			printf("  thread %" PRIu32 ": %" PRIu64 " records recovered from the killed "
 			       "writer's buffer\n", th->index, th->n_recovered);
+		if (th->n_out_of_order)
+			printf("  thread %" PRIu32 ": %" PRIu64 " records out of time order, left "
+			       "out\n", th->index, th->n_out_of_order);
 	}
 	char ltot[96];
 	if (unknown)

@@ -133,6 +133,12 @@ static size_t drop_outliers(struct sgr_trace *t, struct sgr_pair *p, size_t n,
 		}
 		if (p[i].src == SGR_PAIR_EPOCH)
 			*epoch_off = 1;
+		/* a chunk's pair bounds its records' ticks (sgr_stream.c, chunk_order): not one
+		 * off the line */
+		struct sgr_chunk *c = p[i].src < t->n_streams && p[i].seq != SGR_PAIR_TRAILER
+				      ? sgr_chunk_of(t, p[i].src, p[i].seq) : NULL;
+		if (c)
+			c->pair_off = 1;
 		if (dropped++ < MAX_REPORTED) {
 			char where[96];
 			pair_where(t, &p[i], where, sizeof where);

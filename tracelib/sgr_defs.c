@@ -434,6 +434,7 @@ int sgr_defs_read(struct sgr_trace *t, char *err, size_t errlen)
 	t->info.clock = (enum sgf_clock)h.clock;
 	t->info.epoch_ns = h.epoch_ns;
 	t->info.epoch_real_ns = h.epoch_real_ns;
+	t->info.version_minor = h.version_minor;
 	sgr_pair_add(t, 0, h.epoch_ns, SGR_PAIR_EPOCH, 0);
 	rc = defs_walk(t, p, size);
 	if (rc < 0)

@@ -12,11 +12,20 @@
 #include "sgf_int.h"
 #include "sgtrace_read.h"
 
-enum { CHUNK_UNCHECKED = 0, CHUNK_OK = 1, CHUNK_BAD = 2 };
+/* A chunk's state, set once, the first time a cursor reaches it: OK, BAD (its payload checksum
+ * fails: not read), or FIXED: some of its records are out of time order and are left out, the
+ * others read from a copy (sgr_stream.c, chunk_order). */
+enum { CHUNK_UNCHECKED = 0, CHUNK_OK = 1, CHUNK_BAD = 2, CHUNK_FIXED = 3 };
 
 struct sgr_chunk {
 	const struct sgf_chunk_header *h;  /* in the mapped file; records follow */
 	int state;                          /* CHUNK_*, read and written atomically */
+	uint32_t n_fixed;                   /* CHUNK_FIXED: the records kept, in `fixed` */
+	const struct sg_event_rec *fixed;   /* CHUNK_FIXED: a copy of those (owned) */
+	uint8_t pair_off;                   /* its clock pair is off the line of the others
+					       (sgr_clock.c): not a bound of its records */
+	uint8_t recovered;                  /* read back from a killed writer's open buffer: its
+					       pair is the chunk's start, not its end */
 };
 
 struct sgr_stream {
@@ -27,6 +36,8 @@ struct sgr_stream {
 	struct sgr_chunk *chunks;
 	size_t n_chunks;
 	void *open_copy;                   /* a chunk read back from the open buffer (sgr_status.c) */
+	uint32_t n_order_lines;            /* problem lines written for chunks out of time order
+					      (atomically: the first few are named) */
 };
 
 /* Where a clock pair came from, for the problem line that rejects it. */
@@ -117,6 +128,10 @@ void sgr_status_free(struct sgr_trace *t);
 int sgr_procs_find(struct sgr_trace *t, char *err, size_t errlen);
 void sgr_procs_free(struct sgr_trace *t);
 void sgr_streams_free(struct sgr_trace *t);
+
+/* The chunk numbered seq of the stream at position pos (not the sched stream), NULL when it has
+ * none: for the clock fit to mark a chunk whose pair it left out (pair_off). */
+struct sgr_chunk *sgr_chunk_of(struct sgr_trace *t, uint32_t pos, uint64_t seq);
 
 /* Grows an array *p of *cap elements of `size` bytes to hold n+1. 0 or -ENOMEM. */
 int sgr_grow(void *p, size_t *cap, size_t n, size_t size);

@@ -58,7 +58,7 @@ static int chunk_append(struct sgr_trace *t, struct sgr_stream *s, struct sgf_ch
 	if (!c)
 		return -ENOMEM;
 	s->chunks = c;
-	s->chunks[s->n_chunks++] = (struct sgr_chunk){ h, CHUNK_UNCHECKED };
+	s->chunks[s->n_chunks++] = (struct sgr_chunk){ .h = h, .recovered = 1 };
 	s->th.n_chunks++;
 	s->th.n_recs += h->n_recs;
 	s->th.n_recovered += h->n_recs;

@@ -88,28 +88,123 @@ static int header_at(const struct sgr_stream *s, size_t off)
 	return sgf_chunk_header_check(p) == 0 || sgf_trailer_check(p) == 0;
 }
 
-/* Has stream s a chunk numbered seq? Its table is sorted by seq (stream_walk takes only
- * increasing numbers). */
-static int chunk_seen(const struct sgr_stream *s, uint64_t seq)
+/* The position in chunks[0..n) (sorted by seq) of the first chunk numbered seq or more. */
+static size_t chunk_find(const struct sgr_chunk *chunks, size_t n, uint64_t seq)
 {
-	size_t lo = 0, hi = s->n_chunks;
+	size_t lo = 0, hi = n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (s->chunks[mid].h->seq < seq)
+		if (chunks[mid].h->seq < seq)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+/* Has stream s a chunk numbered seq? Its table is sorted by seq. */
+static int chunk_seen(const struct sgr_stream *s, uint64_t seq)
+{
+	size_t lo = chunk_find(s->chunks, s->n_chunks, seq);
 	return lo < s->n_chunks && s->chunks[lo].h->seq == seq;
+}
+
+struct sgr_chunk *sgr_chunk_of(struct sgr_trace *t, uint32_t pos, uint64_t seq)
+{
+	struct sgr_stream *s = sgr_stream_at(t, pos);
+	if (!s)
+		return NULL;
+	size_t k = chunk_find(s->chunks, s->n_chunks, seq);
+	return k < s->n_chunks && s->chunks[k].h->seq == seq ? &s->chunks[k] : NULL;
+}
+
+static int chunk_cmp(const void *a, const void *b)
+{
+	uint64_t x = ((const struct sgr_chunk *)a)->h->seq, y = ((const struct sgr_chunk *)b)->h->seq;
+	return (x > y) - (x < y);
+}
+
+/* Puts the chunks that came after a later one (late[0..n_late), in file order) in their
+ * places by number: a chunk is identified by its number, so one written out of order is read
+ * where it belongs (issue 20: it was dropped while the thread line said "0 lost"). One sort
+ * and one merge, whatever their number; a number met twice is read once. 0 or -ENOMEM. */
+static int chunks_merge_late(struct sgr_trace *t, struct sgr_stream *s, struct sgr_chunk *late,
+			     size_t n_late)
+{
+	if (!n_late)
+		return 0;
+	qsort(late, n_late, sizeof *late, chunk_cmp);   /* (stable enough: equal seqs are one) */
+	struct sgr_chunk *m = malloc((s->n_chunks + n_late) * sizeof *m);
+	if (!m)
+		return -ENOMEM;
+	size_t i = 0, j = 0, k = 0;
+	while (i < s->n_chunks || j < n_late) {
+		if (j == n_late || (i < s->n_chunks && s->chunks[i].h->seq <= late[j].h->seq)) {
+			m[k++] = s->chunks[i++];
+			continue;
+		}
+		const struct sgf_chunk_header *h = late[j++].h;
+		if (k && m[k - 1].h->seq == h->seq) {
+			sgr_problem_add(t, "%s: chunk %llu duplicated: skipped", s->file,
+					(unsigned long long)h->seq);
+			continue;
+		}
+		if (i < s->n_chunks && s->chunks[i].h->seq == h->seq)
+			continue;   /* reported as duplicated at the walk */
+		sgr_problem_add(t, "%s: chunk %llu out of order (after a later chunk): read in its "
+				"place", s->file, (unsigned long long)h->seq);
+		m[k++] = (struct sgr_chunk){ .h = h };
+		s->th.n_chunks++;
+		s->th.n_recs += h->n_recs;
+		if (s->th.index != SGF_SCHED_THREAD)
+			sgr_pair_add(t, h->pair_ticks, h->pair_ns, (uint32_t)(s - t->streams),
+				     h->seq);
+	}
+	free(s->chunks);
+	s->chunks = m;
+	s->n_chunks = k;
+	return 0;
+}
+
+/* After the walk: the gaps between chunk numbers (the out-of-order chunks in their places),
+ * and what the trailer counts against what was read — the difference is lost. */
+static void stream_counts(struct sgr_trace *t, struct sgr_stream *s,
+			  const struct sgf_trailer *tr)
+{
+	uint64_t next = 0;
+	for (size_t k = 0; k < s->n_chunks; k++) {
+		uint64_t seq = s->chunks[k].h->seq;
+		if (seq != next)
+			sgr_problem_add(t, "%s: chunk %llu: expected chunk %llu (chunks missing)",
+					s->file, (unsigned long long)seq, (unsigned long long)next);
+		next = seq + 1;
+	}
+	if (!tr || (tr->n_chunks == s->th.n_chunks && tr->n_recs == s->th.n_recs))
+		return;
+	if (tr->n_recs > s->th.n_recs) {
+		uint64_t lost = tr->n_recs - s->th.n_recs;
+		s->th.lost += lost;
+		sgr_problem_add(t, "%s: trailer counts %llu chunks / %llu records, %llu / %llu read: "
+				"%llu records lost", s->file, (unsigned long long)tr->n_chunks,
+				(unsigned long long)tr->n_recs, (unsigned long long)s->th.n_chunks,
+				(unsigned long long)s->th.n_recs, (unsigned long long)lost);
+	} else {
+		sgr_problem_add(t, "%s: trailer counts %llu chunks / %llu records, %llu / %llu read: "
+				"the trailer does not count them all", s->file,
+				(unsigned long long)tr->n_chunks, (unsigned long long)tr->n_recs,
+				(unsigned long long)s->th.n_chunks, (unsigned long long)s->th.n_recs);
+	}
 }
 
 /* Walks the chunk headers of a mapped stream, building its chunk table. */
 static int stream_walk(struct sgr_trace *t, struct sgr_stream *s)
 {
-	size_t cap = 0;
+	size_t cap = 0, cap_late = 0, n_late = 0;
+	struct sgr_chunk *late = NULL;
 	size_t off = sizeof(struct sgf_file_header);
 	uint64_t next_seq = 0;
 	const size_t hsz = sizeof(struct sgf_chunk_header);
+	int rc = 0;
 	while (off + hsz <= s->size) {
 		const struct sgf_chunk_header *h = (const void *)(s->map + off);
 		const struct sgf_trailer *tr = (const void *)(s->map + off);
@@ -119,11 +214,14 @@ static int stream_walk(struct sgr_trace *t, struct sgr_stream *s)
 			if (s->th.index != SGF_SCHED_THREAD)   /* its ticks are ns: not in the fit */
 				sgr_pair_add(t, tr->pair_ticks, tr->pair_ns,
 					     (uint32_t)(s - t->streams), SGR_PAIR_TRAILER);
-			if (tr->n_chunks != next_seq)
-				sgr_problem_add(t, "%s: trailer counts %llu chunks, stream has %llu",
-						s->file, (unsigned long long)tr->n_chunks,
-						(unsigned long long)next_seq);
-			return 0;
+			off += sizeof *tr;
+			if (off < s->size)   /* the writer writes nothing after its trailer */
+				sgr_problem_add(t, "%s: %zu bytes after the trailer (offset %zu): not "
+						"read", s->file, s->size - off, off);
+			if ((rc = chunks_merge_late(t, s, late, n_late)) == 0)
+				stream_counts(t, s, tr);
+			free(late);
+			return rc;
 		}
 		if (sgf_chunk_header_check(h) < 0) {
 			size_t skip = off + 16;
@@ -151,24 +249,33 @@ static int stream_walk(struct sgr_trace *t, struct sgr_stream *s)
 		/* (against the last chunk taken, not next_seq: that wraps after seq 2^64-1) */
 		if (s->n_chunks && h->seq <= s->chunks[s->n_chunks - 1].h->seq) {
 			/* a chunk number already read: the same chunk written twice (or a copy
-			 * gone wrong) is read once; one out of order cannot be put in its place */
-			sgr_problem_add(t, "%s: chunk %llu %s: skipped", s->file,
-					(unsigned long long)h->seq,
-					chunk_seen(s, h->seq) ? "duplicated" :
-					"out of order (after a later chunk)");
+			 * gone wrong) is read once; one out of order is put in its place after
+			 * the walk (chunks_merge_late) */
+			if (chunk_seen(s, h->seq)) {
+				sgr_problem_add(t, "%s: chunk %llu duplicated: skipped", s->file,
+						(unsigned long long)h->seq);
+			} else if (h->thread != s->th.index) {
+				sgr_problem_add(t, "%s: chunk %llu: belongs to thread %u; out of "
+						"order (after a later chunk): skipped", s->file,
+						(unsigned long long)h->seq, h->thread);
+			} else {
+				if (sgr_grow(&late, &cap_late, n_late, sizeof *late) < 0) {
+					free(late);
+					return -ENOMEM;
+				}
+				late[n_late++] = (struct sgr_chunk){ .h = h };
+			}
 			off += bytes;
 			continue;
 		}
-		if (h->seq != next_seq)
-			sgr_problem_add(t, "%s: chunk %llu: expected chunk %llu (chunks missing)",
-					s->file, (unsigned long long)h->seq,
-					(unsigned long long)next_seq);
 		if (h->thread != s->th.index)
 			sgr_problem_add(t, "%s: chunk %llu: belongs to thread %u", s->file,
 					(unsigned long long)h->seq, h->thread);
-		if (sgr_grow(&s->chunks, &cap, s->n_chunks, sizeof *s->chunks) < 0)
+		if (sgr_grow(&s->chunks, &cap, s->n_chunks, sizeof *s->chunks) < 0) {
+			free(late);
 			return -ENOMEM;
-		s->chunks[s->n_chunks++] = (struct sgr_chunk){ h, CHUNK_UNCHECKED };
+		}
+		s->chunks[s->n_chunks++] = (struct sgr_chunk){ .h = h };
 		s->th.n_chunks++;
 		s->th.n_recs += h->n_recs;
 		if (s->th.index != SGF_SCHED_THREAD)
@@ -180,6 +287,11 @@ static int stream_walk(struct sgr_trace *t, struct sgr_stream *s)
 	if (off < s->size && off + hsz > s->size)
 		sgr_problem_add(t, "%s: chunk %llu: cut short (%zu bytes of a header)", s->file,
 				(unsigned long long)next_seq, s->size - off);
+	rc = chunks_merge_late(t, s, late, n_late);
+	free(late);
+	if (rc < 0)
+		return rc;
+	stream_counts(t, s, NULL);
 	if (s->th.write_errno)   /* sgr_status.c: not a crash */
 		sgr_problem_add(t, "%s: no trailer: the stream stopped after %llu whole chunks "
 				"(its file could not be written: %s)", s->file,
@@ -327,6 +439,8 @@ static void stream_unmap(struct sgr_stream *s)
 {
 	if (s->map)
 		munmap((void *)s->map, s->size);
+	for (size_t k = 0; k < s->n_chunks; k++)
+		free((void *)s->chunks[k].fixed);
 	free(s->chunks);
 	free(s->open_copy);
 }
@@ -348,25 +462,184 @@ struct sgr_stream *sgr_stream_at(struct sgr_trace *t, size_t pos)
 	return pos < t->n_streams ? &t->streams[pos] : NULL;
 }
 
-/* Checks chunk c of stream s once; reports it when damaged. Returns 1 when readable. */
+/* ---- time order (issue 20: a stream whose ticks ran backwards read T_para 405 s for a 7 ms
+ * run, "problems: 0") ----
+ *
+ * A thread's records are in time order, and libsgtrace takes a chunk's clock pair when it
+ * writes the chunk, after its records and before the next chunk's: so every record of chunk k
+ * lies in [pair of chunk k-1, pair of chunk k] and is not before the record before it. A record
+ * that breaks this — before the one before it, before the previous chunk's pair, after its own
+ * chunk's pair — cannot be placed in time, whatever its checksum says; figures built on it (a
+ * thread's span, a call's length) are wrong by as much. It is left out (so is a VALUE whose
+ * record was), the rest of the chunk is read from a copy, and a problem line names the chunk,
+ * the record and by how much it was off. A pair the clock fit left out (pair_off) bounds
+ * nothing; a recovered chunk's pair is its start. The sched stream (per-CPU rings, not in time
+ * order) is not checked. The check rides on the checksum's pass (hash_and_order); with
+ * SGR_NO_VERIFY, which skips the payload checks, a chunk's first and last records are still
+ * checked against its window (a chunk shifted in time, or cut and pasted elsewhere). */
+
+/* Problem lines naming a chunk out of time order, per stream; after them one line says more
+ * were found (the thread's n_out_of_order counts every record). */
+#define ORDER_LINES_MAX 4
+
+/* "405 s", "1.2 ms": how far a tick count is from another, in the trace's time. */
+static void ticks_amount(const struct sgr_trace *t, uint64_t a, uint64_t b, char *out, size_t len)
+{
+	double ns = (double)(a > b ? a - b : b - a) * t->info.ns_per_tick;
+	if (ns >= 1e9)
+		snprintf(out, len, "%.6g s", ns / 1e9);
+	else if (ns >= 1e6)
+		snprintf(out, len, "%.6g ms", ns / 1e6);
+	else if (ns >= 1e3)
+		snprintf(out, len, "%.6g us", ns / 1e3);
+	else
+		snprintf(out, len, "%.6g ns", ns);
+}
+
+/* Chunk c's records kept in time order into a fresh copy (c->fixed, c->n_fixed; published with
+ * a compare-and-swap: a second reader racing on the chunk frees its own, which is the same), and
+ * one problem line. Returns CHUNK_FIXED, or CHUNK_BAD with *oom set when out of memory (the
+ * chunk is then not read at all). */
+static int chunk_fix(struct sgr_trace *t, struct sgr_stream *s, struct sgr_chunk *c,
+		     uint64_t lo, uint64_t hi, int *oom)
+{
+	const struct sg_event_rec *r = (const void *)(c->h + 1);
+	uint32_t n = c->h->n_recs, kept = 0;
+	struct sg_event_rec *copy = malloc((n ? n : 1) * sizeof *copy);
+	if (!copy) {
+		*oom = 1;
+		return CHUNK_BAD;
+	}
+	uint64_t prev = lo, first_x = 0, first_ref = 0;
+	size_t first_i = n;
+	int first_late = 0, last_kept = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t x = sg_rec_ticks(&r[i]);
+		int in_order = x >= prev && x <= hi;
+		/* a VALUE belongs to the record before it: left out with it */
+		int keep = in_order && (sg_rec_kind(&r[i]) != SG_EV_VALUE || last_kept);
+		if (keep) {
+			copy[kept++] = r[i];
+			prev = x;
+		} else if (!in_order && first_i == n) {
+			first_i = i, first_x = x;
+			first_late = x > hi;
+			first_ref = first_late ? hi : prev;
+		}
+		last_kept = keep;
+	}
+	__atomic_store_n(&c->n_fixed, kept, __ATOMIC_RELAXED);
+	const struct sg_event_rec *none = NULL;
+	if (!__atomic_compare_exchange_n(&c->fixed, &none, copy, 0, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		free(copy);   /* another reader made the same copy first, and says so */
+		return CHUNK_FIXED;
+	}
+	uint64_t out = n - kept;
+	__atomic_add_fetch(&s->th.n_out_of_order, out, __ATOMIC_RELAXED);
+	uint32_t line = __atomic_fetch_add(&s->n_order_lines, 1, __ATOMIC_RELAXED);
+	if (line > ORDER_LINES_MAX)
+		return CHUNK_FIXED;
+	if (line == ORDER_LINES_MAX) {
+		sgr_problem_add(t, "%s: more chunks out of time order (every record left out is "
+				"counted in the thread's summary)", s->file);
+		return CHUNK_FIXED;
+	}
+	char amount[32];
+	ticks_amount(t, first_x, first_ref, amount, sizeof amount);
+	if (first_late)
+		sgr_problem_add(t, "%s: chunk %llu: record %zu is %s after the chunk's clock pair "
+				"(tick %llu, pair %llu): out of time order; %llu of its %u records "
+				"left out", s->file, (unsigned long long)c->h->seq, first_i, amount,
+				(unsigned long long)first_x, (unsigned long long)first_ref,
+				(unsigned long long)out, n);
+	else
+		sgr_problem_add(t, "%s: chunk %llu: record %zu goes back %s (tick %llu after %llu%s): "
+				"out of time order; %llu of its %u records left out", s->file,
+				(unsigned long long)c->h->seq, first_i, amount,
+				(unsigned long long)first_x, (unsigned long long)first_ref,
+				first_i == 0 && first_ref == lo ? ", the previous chunk's clock pair"
+								 : "",
+				(unsigned long long)out, n);
+	return CHUNK_FIXED;
+}
+
+/* XXH64 of n records (what sgf_hash gives for their n * 16 bytes) and, in the same pass, in
+ * *back the OR of every record's ticks less the ticks of the record before it: the ticks are
+ * below 2^56, so bit 63 is set when and only when some record goes back. The four lanes of
+ * the hash wait on their multiplies; the differences fill those gaps. (A pass of its own over
+ * the records cost the analysis a fifth of its speed: analyzer_bench, docs/trace-format.md.) */
+static uint64_t hash_and_order(const struct sg_event_rec *r, uint32_t n, uint64_t *back)
+{
+	uint64_t v[4], h, acc = 0, prev = n ? r[0].w0 >> 8 : 0, len = (uint64_t)n * sizeof *r;
+	uint32_t i = 0;
+	sgf_xxh_init(v);
+	for (; i + 2 <= n; i += 2) {
+		uint64_t a = r[i].w0, b = r[i + 1].w0;
+		v[0] = sgf_xxh_round(v[0], a);
+		v[1] = sgf_xxh_round(v[1], r[i].w1);
+		v[2] = sgf_xxh_round(v[2], b);
+		v[3] = sgf_xxh_round(v[3], r[i + 1].w1);
+		acc |= ((a >> 8) - prev) | ((b >> 8) - (a >> 8));
+		prev = b >> 8;
+	}
+	h = sgf_xxh_lanes(v, len >= 32) + len;
+	if (i < n) {
+		acc |= (r[i].w0 >> 8) - prev;
+		h = sgf_xxh_tail8(h, r[i].w0);
+		h = sgf_xxh_tail8(h, r[i].w1);
+	}
+	*back = acc;
+	return sgf_xxh_avalanche(h);
+}
+
+/* The window of chunk c's records: [the clock pair of the chunk before it, its own]. */
+static void chunk_window(const struct sgr_stream *s, const struct sgr_chunk *c, uint64_t *lo,
+			 uint64_t *hi)
+{
+	size_t k = (size_t)(c - s->chunks);
+	*lo = 0, *hi = UINT64_MAX;
+	if (k > 0 && !s->chunks[k - 1].pair_off && !s->chunks[k - 1].recovered)
+		*lo = s->chunks[k - 1].h->pair_ticks;
+	if (!c->pair_off && !c->recovered)
+		*hi = c->h->pair_ticks;
+}
+
+/* Checks chunk c of stream s once: its payload checksum and, in the same pass, its time order
+ * (with SGR_NO_VERIFY, which skips the payload checks, only its first and last records against
+ * its window), and reports what is wrong. Returns 1 when readable (span_of gives its records:
+ * the copy without those out of order, when some were). */
 static int chunk_ok(struct sgr_trace *t, struct sgr_stream *s, struct sgr_chunk *c)
 {
 	int st = __atomic_load_n(&c->state, __ATOMIC_ACQUIRE);
 	if (st == CHUNK_UNCHECKED) {
-		if (t->flags & SGR_NO_VERIFY)
-			return 1;
-		const struct sg_event_rec *recs = (const void *)(c->h + 1);
-		int want = sgf_chunk_payload_check(c->h, recs) == 0 ? CHUNK_OK : CHUNK_BAD;
+		const struct sg_event_rec *r = (const void *)(c->h + 1);
+		uint32_t n = c->h->n_recs;
+		int want = CHUNK_OK, oom = 0, sched = s->th.index == SGF_SCHED_THREAD;
+		uint64_t back = 0, lo, hi;
+		chunk_window(s, c, &lo, &hi);
+		if (!(t->flags & SGR_NO_VERIFY)) {
+			if (sched)
+				want = sgf_chunk_payload_check(c->h, r) == 0 ? CHUNK_OK : CHUNK_BAD;
+			else if (hash_and_order(r, n, &back) != c->h->payload_hash)
+				want = CHUNK_BAD;
+		}
+		if (want == CHUNK_OK && !sched && n &&
+		    ((back >> 63) || sg_rec_ticks(&r[0]) < lo || sg_rec_ticks(&r[n - 1]) > hi ||
+		     sg_rec_ticks(&r[0]) > sg_rec_ticks(&r[n - 1])))
+			want = chunk_fix(t, s, c, lo, hi, &oom);
 		int expected = CHUNK_UNCHECKED;
 		if (__atomic_compare_exchange_n(&c->state, &expected, want, 0, __ATOMIC_ACQ_REL,
 						__ATOMIC_ACQUIRE) && want == CHUNK_BAD) {
 			__atomic_add_fetch(&s->th.n_damaged, 1, __ATOMIC_RELAXED);
-			sgr_problem_add(t, "%s: chunk %llu: bad checksum", s->file,
-					(unsigned long long)c->h->seq);
+			sgr_problem_add(t, "%s: chunk %llu: %s", s->file,
+					(unsigned long long)c->h->seq,
+					oom ? "out of memory for its records in time order; not read"
+					    : "bad checksum");
 		}
-		st = want;
+		st = __atomic_load_n(&c->state, __ATOMIC_ACQUIRE);
 	}
-	return st == CHUNK_OK;
+	return st == CHUNK_OK || st == CHUNK_FIXED;
 }
 
 uint64_t sgr_verify(struct sgr_trace *t)
@@ -387,11 +660,17 @@ void sgr_cursor_init(struct sgr_cursor *c, struct sgr_trace *t, size_t thread_po
 	c->chunk = 0;
 }
 
-/* The records of a checked chunk as a span; returns 1. */
+/* The records of a checked chunk as a span (those kept in time order when some were not);
+ * returns 1. */
 static int span_of(const struct sgr_chunk *ch, struct sgr_span *span)
 {
-	span->recs = (const struct sg_event_rec *)(ch->h + 1);
-	span->n = ch->h->n_recs;
+	if (__builtin_expect(ch->state == CHUNK_FIXED, 0)) {
+		span->recs = ch->fixed;
+		span->n = ch->n_fixed;
+	} else {
+		span->recs = (const struct sg_event_rec *)(ch->h + 1);
+		span->n = ch->h->n_recs;
+	}
 	span->seq = ch->h->seq;
 	return 1;
 }

@@ -30,6 +30,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "sgtrace_format.h"
 
@@ -45,6 +46,8 @@ struct sgr_info {
 	double offset_ns;          /* t_ns = offset_ns + ticks * ns_per_tick */
 	uint32_t n_clock_pairs;    /* pairs the fit could choose from */
 	const char *counters_off;  /* why no counter exists in this process, or NULL */
+	unsigned version_minor;    /* the format's minor version of defs.sgd (1.4: 4): what the
+				      program could record (call sites since 4) */
 };
 
 struct sgr_function {
@@ -98,6 +101,10 @@ struct sgr_thread {
 	uint64_t n_damaged;        /* chunks found damaged (grows as payloads are checked) */
 	int write_errno;           /* the writer stopped on this write error (ENOSPC), else 0 */
 	uint64_t n_recovered;      /* records (in n_recs) read back from a killed writer's buffer */
+	uint64_t n_out_of_order;   /* records (in n_recs) left out for breaking time order: before
+				      the record before them, before the clock pair of the chunk
+				      before, or after their chunk's own (grows as chunks are read,
+				      as n_damaged does; docs/trace-format.md "Reading rules") */
 };
 
 /* The process's sched stream (sched.sgs, format 1.2): kernel context-switch records of its
@@ -245,5 +252,15 @@ struct sgr_iter {
 void sgr_iter_init(struct sgr_iter *it, struct sgr_trace *t, size_t thread_pos);
 /* Sets *ev to the next event; returns 1, or 0 at the end. */
 int sgr_iter_next(struct sgr_iter *it, struct sgr_event *ev);
+
+/* JSON strings, for every tool that writes JSON (sgr_json.c): s (NULL: "") as a JSON string
+ * literal, quotes included, always valid UTF-8 — each byte of s that is not part of a
+ * well-formed UTF-8 sequence becomes U+FFFD ("\ufffd"), '"' and '\\' are escaped, control
+ * characters written "\u00XX" (docs/report-json.md "Strings"). sgr_json_quote writes into out,
+ * which holds SGR_JSON_MAX(strlen(s)) bytes, and returns the length without the NUL;
+ * sgr_json_fput writes to f and returns 0 or -EIO. */
+#define SGR_JSON_MAX(len) (6 * (len) + 3)
+size_t sgr_json_quote(char *out, const char *s);
+int sgr_json_fput(FILE *f, const char *s);
 
 #endif /* SGTRACE_READ_H */

@@ -34,6 +34,8 @@ struct sgw_options {
 	uint32_t parent_pid;     /* non-zero for the trace of a forked child */
 	uint64_t epoch_ns;       /* CLOCK_MONOTONIC ns at tick 0 */
 	uint32_t chunk_recs;     /* records per chunk before an automatic flush; 0: 4096 */
+	uint16_t version_minor;  /* 0: the current one; else written into every file header, for
+				    a test that needs a trace of an older format (1.3: no sites) */
 };
 
 /* Creates directory `dir` (which may exist) and its definitions file. On success *out owns the
@@ -78,7 +80,9 @@ int sgw_value(struct sgw_stream *s, uint64_t ticks, enum sg_ev_kind kind, uint32
 int sgw_raw(struct sgw_stream *s, const struct sg_event_rec *rec);
 
 /* Writes the buffered events as one chunk now. The chunk's clock pair is the last one given to
- * sgw_stream_pair, else (last ticks, epoch_ns + last ticks) — exact for SGF_CLOCK_NS. */
+ * sgw_stream_pair, else (latest ticks, epoch_ns + latest ticks) with the latest tick written to
+ * the stream so far — exact for SGF_CLOCK_NS, and after the chunk's records as libsgtrace's
+ * pair is (a reader leaves out records after their chunk's pair: docs/trace-format.md). */
 int sgw_flush(struct sgw_stream *s);
 int sgw_stream_pair(struct sgw_stream *s, uint64_t ticks, uint64_t ns);
 /* Sets the lost-event count written into the stream's trailer. */

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,8 @@ struct sgw_stream {
 	uint64_t seq;                /* chunks written */
 	uint64_t n_written;          /* records written */
 	uint64_t lost;
-	uint64_t last_ticks;
+	uint64_t last_ticks;         /* the latest tick written: a chunk's default pair, taken
+					after its records as libsgtrace's is */
 	int has_pair;
 	uint64_t pair_ticks, pair_ns;
 };
@@ -62,6 +64,10 @@ static int open_with_header(struct sgw_trace *w, const char *name, const char *m
 	struct sgf_file_header h;
 	sgf_file_header_make(&h, magic, clock ? clock : w->opt.clock, w->opt.pid,
 			     w->opt.parent_pid, thread, w->opt.epoch_ns, 0);
+	if (w->opt.version_minor) {
+		h.version_minor = w->opt.version_minor;
+		h.hash = sgf_hash(&h, offsetof(struct sgf_file_header, hash));
+	}
 	rc = sgt_write_all(fd, &h, sizeof h);
 	if (rc < 0) {
 		close(fd);
@@ -270,6 +276,8 @@ int sgw_raw(struct sgw_stream *s, const struct sg_event_rec *rec)
 	int rc = reserve(s, 1);
 	if (rc < 0)
 		return rc;
+	if (sg_rec_ticks(rec) > s->last_ticks)
+		s->last_ticks = sg_rec_ticks(rec);
 	s->recs[s->n++] = *rec;
 	return 0;
 }
@@ -280,7 +288,6 @@ int sgw_event(struct sgw_stream *s, uint64_t ticks, enum sg_ev_kind kind, uint32
 	if (ticks > SG_TICKS_MAX || (unsigned)kind >= SG_EV_KIND_COUNT)
 		return -EINVAL;
 	struct sg_event_rec r = { sg_rec_w0(ticks, kind), sg_rec_w1(id, aux) };
-	s->last_ticks = ticks;
 	return sgw_raw(s, &r);
 }
 
@@ -297,7 +304,8 @@ int sgw_value(struct sgw_stream *s, uint64_t ticks, enum sg_ev_kind kind, uint32
 	int rc = reserve(s, 2);
 	if (rc < 0)
 		return rc;
-	s->last_ticks = ticks;
+	if (ticks > s->last_ticks)
+		s->last_ticks = ticks;
 	s->recs[s->n].w0 = sg_rec_w0(ticks, kind);
 	s->recs[s->n++].w1 = sg_rec_w1(id, 0);
 	s->recs[s->n].w0 = sg_rec_w0(ticks, SG_EV_VALUE);

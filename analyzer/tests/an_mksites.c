@@ -2,7 +2,7 @@
  * an_mksites.c — writes a synthetic experiment store whose waits are known per call site, for
  * test-sites-report.sh (the report's call-site section) and the GUI's sites pane test:
  *
- *   an_mksites DIR [--no-sites]
+ *   an_mksites DIR [--no-sites | --plain | --no-sync]
  *
  * Method "fixed" and the time-bound model (the same runs: a matrix cell 1 -> 2 for the GUI):
  * an N=1 point (one thread, no synchronization) and an N=2 point of three repetitions, the same program at time scales 2, 1 and 0.5 (every time multiplied): the
@@ -20,7 +20,11 @@
  * So at N=2 (run 3): IT_barrier 3 ms, 100 % at A (thread 1); PT_barrier 1 ms at A (threads 1
  * and 2); IT_lock 3 ms: C 2 ms (67 %, thread 2), B 1 ms (33 %, thread 1); PT_lock the release
  * part, 4 releases x 5 ns (half the store's calibrated mutex_lock_unlock_ns of 10): C 10 ns
- * (50 %), B 5 ns (25 %), unknown 5 ns (25 %). With --no-sites the same events without any site.
+ * (50 %), B 5 ns (25 %), unknown 5 ns (25 %). With --no-sites the same events without any site
+ * in a trace of format 1.3 (a program built before call sites); with --plain the same in a
+ * format 1.4 trace (every wait through a wrapper without a site); with --no-sync a format 1.4
+ * trace whose two threads only compute (no object: no wrapped call but the thread creation).
+ * The N=1 run is one thread without synchronization in every mode (format 1.3 with --no-sites).
  */
 #include <math.h>
 #include <stdint.h>
@@ -39,7 +43,9 @@ struct ev {
 	uint32_t id, aux;
 };
 
-static int no_sites;
+static int no_sites;            /* no SITE definition, no SYNC_SITE record */
+static int no_sync;             /* the N=2 threads without any synchronization */
+static struct sgw_options opts; /* version_minor 3 with --no-sites */
 
 static void die(const char *what, int rc)
 {
@@ -90,10 +96,23 @@ static void trace_two(const char *tdir, double scale)
 		{ 8.5 * MS, SG_EV_BARRIER_LEAVE, 1, 1 },
 		{ 10 * MS, SG_EV_THREAD_END, 2, 0 },
 	};
+	static const struct ev c1[] = {
+		{ 0, SG_EV_THREAD_BEGIN, 1, SG_NO_ID }, { 10 * MS, SG_EV_THREAD_END, 1, 0 },
+	};
+	static const struct ev c2[] = {
+		{ 0, SG_EV_THREAD_BEGIN, 2, SG_NO_ID }, { 10 * MS, SG_EV_THREAD_END, 2, 0 },
+	};
 	struct sgw_trace *w;
-	int rc = sgw_create(tdir, NULL, &w);
+	int rc = sgw_create(tdir, &opts, &w);
 	if (rc)
 		die(tdir, rc);
+	if (no_sync) {
+		thread_events(w, 1, c1, 2, scale);
+		thread_events(w, 2, c2, 2, scale);
+		if ((rc = sgw_close(w, 0)))
+			die("sgw_close", rc);
+		return;
+	}
 	if (sgw_object(w, 1, SG_OBJ_BARRIER, 0x1000) || sgw_object(w, 2, SG_OBJ_MUTEX, 0x2000) ||
 	    sgw_object(w, 3, SG_OBJ_MUTEX, 0x3000))
 		die("objects", -1);
@@ -113,7 +132,7 @@ static void trace_one(const char *tdir)
 		{ 0, SG_EV_THREAD_BEGIN, 0, SG_NO_ID }, { 15 * MS, SG_EV_THREAD_END, 0, 0 },
 	};
 	struct sgw_trace *w;
-	int rc = sgw_create(tdir, NULL, &w);
+	int rc = sgw_create(tdir, &opts, &w);
 	if (rc)
 		die(tdir, rc);
 	thread_events(w, 0, t1, 2, 1.0);
@@ -167,11 +186,16 @@ static void add_point(struct store *st, const char *model, int n, int n_ids, con
 
 int main(int argc, char **argv)
 {
-	if (argc < 2 || (argc == 3 && strcmp(argv[2], "--no-sites")) || argc > 3) {
-		fprintf(stderr, "usage: an_mksites DIR [--no-sites]\n");
+	const char *mode = argc == 3 ? argv[2] : "";
+	if (argc < 2 || argc > 3 || (argc == 3 && strcmp(mode, "--no-sites") &&
+				     strcmp(mode, "--plain") && strcmp(mode, "--no-sync"))) {
+		fprintf(stderr, "usage: an_mksites DIR [--no-sites | --plain | --no-sync]\n");
 		return 2;
 	}
 	no_sites = argc == 3;
+	no_sync = !strcmp(mode, "--no-sync");
+	if (!strcmp(mode, "--no-sites"))
+		opts.version_minor = 3;
 	struct store *st;
 	if (store_open(argv[1], STORE_WRITE, &st))
 		die(argv[1], -1);

@@ -227,11 +227,13 @@ static void test_experiment(void **state)
 	assert_non_null(strstr(buf, "the paper's caveat"));
 	free(buf);
 	/* the terminal table: times with their unit (T_para 2000 ns, T_seq 800 ns), E with 3
-	 * decimals, p_x's T_para and L as in the table, beside T_para (1 - E) = 1000 ns (1 - 0.8) */
+	 * decimals, p_x's T_para and L as in the table, beside T_para (1 - E) = 1000 ns (1 - 0.8)
+	 * stated with its terms, which add up (issue 20) */
 	buf = report(an_report_exp_text, e, 0);
 	assert_non_null(strstr(buf, "\nmethod       fixed         2        100    3   2.00 us    800 ns     0.200"));
 	assert_non_null(strstr(buf, "p_x = 1   T_para = 1.00 us   L = 0   (T_para (1 - E) = 200 ns: "
-				    "L + U/N)"));
+				    "L + U/N = 0 + 200 ns, run 1's, the repetition of the median "
+				    "T_para; (3) holds to 0.00 %)"));
 	free(buf);
 	an_exp_free(e);
 

@@ -12,6 +12,12 @@
  *                   1.7e19 ns: ticks times the fitted rate overflowed an int64 (defect 8)
  *   big-id          a function, an object and a thread whose ids are beyond SG_ID_LIMIT
  *                   (0xfffffff0 and 0x10000000, defect 5's ids), used by events
+ *   time-back       ns clock, 2 threads over 7 ms starting 405 s after the epoch, 42 records
+ *                   each in 6 chunks (10, 8, 8, 8, 8, 2); in thread 1 the first record of
+ *                   chunk 2 (record 0, the 17th function event) has tick 1000: 405 s back, every
+ *                   checksum valid (issue 20, item 13: T_para read 405 s, "problems: 0")
+ *   time-spike      as time-back, but that record is 405 s late instead (a forward jump; the
+ *                   records after it then go back)
  */
 #include <stdio.h>
 #include <string.h>
@@ -105,14 +111,54 @@ static int big_id_trace(const char *dir)
 	return bad;
 }
 
+/* time-back / time-spike: each thread's 40 function events over [from, to], flushed every 8,
+ * each chunk's clock pair the time of its flush (as libsgtrace takes it); in thread 1 the 17th
+ * event's tick is `bad` instead. */
+static int time_trace(const char *dir, uint64_t bad)
+{
+	struct sgw_options o = { .clock = SGF_CLOCK_NS, .pid = 4245, .epoch_ns = EPOCH_NS,
+				 .chunk_recs = 1000 };
+	const uint64_t from = 405000000000ull, to = from + 7000000;
+	struct sgw_trace *w;
+	struct sgw_stream *s[2];
+	if (check(sgw_create(dir, &o, &w), dir))
+		return 1;
+	int rc = check(sgw_function(w, 1, "work", "prog.c", 7), "function");
+	for (uint32_t k = 0; k < 2; k++) {
+		rc |= check(sgw_thread(w, k, k ? 0 : SG_NO_ID, (int32_t)(100 + k), &s[k]), "thread");
+		uint64_t step = (to - from) / 41;
+		rc |= check(sgw_event(s[k], from + k, SG_EV_THREAD_BEGIN, k, k ? 0 : SG_NO_ID),
+			    "event");
+		for (int i = 1; i <= 40; i++) {
+			uint64_t tk = k == 1 && i == 17 ? bad : from + (uint64_t)i * step;
+			rc |= check(sgw_event(s[k], tk, i % 2 ? SG_EV_FUNC_ENTER : SG_EV_FUNC_EXIT, 1,
+					      0), "event");
+			if (i % 8 == 0) {
+				/* the pair libsgtrace takes at the flush: the time then */
+				uint64_t now = from + (uint64_t)i * step;
+				rc |= check(sgw_stream_pair(s[k], now, EPOCH_NS + now), "pair");
+				rc |= check(sgw_flush(s[k]), "flush");
+			}
+		}
+		rc |= check(sgw_event(s[k], to, SG_EV_THREAD_END, k, 0), "event");
+		rc |= check(sgw_stream_pair(s[k], to, EPOCH_NS + to), "pair");
+	}
+	rc |= check(sgw_close(w, 0), "close");
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: mkbad clock-ok|clock-absurd|clock-overflow|big-id DIR\n");
+		fprintf(stderr, "usage: mkbad clock-ok|clock-absurd|clock-overflow|big-id|time-back|time-spike DIR\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "big-id"))
 		return big_id_trace(argv[2]);
+	if (!strcmp(argv[1], "time-back"))
+		return time_trace(argv[2], 1000);
+	if (!strcmp(argv[1], "time-spike"))
+		return time_trace(argv[2], 810000000000ull);
 	int rc = clock_trace(argv[2], argv[1]);
 	if (rc == 2)
 		fprintf(stderr, "mkbad: error: unknown kind '%s'\n", argv[1]);

@@ -156,3 +156,82 @@ timeout 10 "$dump" "$work/big" >"$work/big.out" 2>&1; rc=$?
 	grep -qF "40 0 func_enter work (prog.c:2)" "$work/big.out"
 ok readers-total-id-limit $? "exit $rc: $(head -c 600 "$work/big.out" | tr '\n' '|')"
 # (what `report` makes of such events is the analyzer's: analyzer/tests, defect 5)
+
+# --- issue 20, item 13: what the reader took in silence ------------------------------------
+# (a) a stream whose ticks run backwards: thread 1's chunk 2 begins with a record 405 s back
+# (mkbad time-back; every checksum valid) read T_para 405 s for a 7 ms run, "problems: 0"; one
+# 405 s late (time-spike) made the records after it go back. Each record out of time order is
+# named with its chunk and record and how far it was off, and left out.
+"$mkbad" time-back "$work/tback" && "$mkbad" time-spike "$work/tspike" ||
+	{ echo "FAIL: defect20: mkbad failed"; exit 1; }
+for k in back spike; do
+	d="$work/t$k"
+	timeout 10 "$dump" --summary "$d" >"$d.sum" 2>&1
+	timeout 10 "$sg" report "$d" >"$d.rep" 2>&1
+	case $k in
+	back) want="thread.1.sgs: chunk 2: record 0 goes back 405.003 s (tick 1000 after 405002731696, the previous chunk's clock pair): out of time order; 1 of its 8 records left out" ;;
+	spike) want="thread.1.sgs: chunk 2: record 0 is 404.996 s after the chunk's clock pair (tick 810000000000, pair 405004097544): out of time order; 1 of its 8 records left out" ;;
+	esac
+	grep -qF -- "$want" "$d.sum" && grep -qx "  thread 1: 1 records out of time order, left out" "$d.sum" &&
+		grep -qx "problems: 1" "$d.sum"
+	ok "defect20-time-$k-named" $? "$(grep -A3 '^problems' "$d.sum" | tr '\n' '|')"
+	grep -qx "T_para  *7.00 ms" "$d.rep" && grep -qx "N  *2" "$d.rep" && grep -qF -- "$want" "$d.rep"
+	ok "defect20-time-$k-t-para" $? "$(grep -E '^(T_para|N) ' "$d.rep" | tr '\n' '|') $(grep -c '^problem' "$d.rep") problem(s)"
+done
+# --no-verify skips the payload checks, but a chunk's first and last records are still checked
+# against its window: the record 405 s back begins its chunk
+timeout 10 "$sg" report --no-verify "$work/tback" >"$work/tback.nv" 2>&1
+grep -qx "T_para  *7.00 ms" "$work/tback.nv" && grep -q "chunk 2: record 0 goes back 405.003 s" "$work/tback.nv"
+ok defect20-time-back-no-verify $? "$(grep -E '^T_para ' "$work/tback.nv")"
+
+
+# chunks of a stream file: python3 chunks.py FILE OUT ORDER... writes FILE's header, its
+# chunks in ORDER (indexes in the file; "-" none), its trailer and whatever follows it
+cat >"$work/chunks.py" <<'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+off, chunks = 64, []
+while off + 64 <= len(d) and struct.unpack_from('<I', d, off)[0] != struct.unpack_from('<I', d, len(d) - 64)[0]:
+    n = struct.unpack_from('<I', d, off + 16)[0]
+    chunks.append(d[off:off + 64 + 16 * n])
+    off += 64 + 16 * n
+order = [int(x) for x in sys.argv[3:] if x != '-']
+open(sys.argv[2], 'wb').write(d[:64] + b''.join(chunks[i] for i in order) + d[off:])
+PY
+"$mkbad" clock-ok "$work/ord" || { echo "FAIL: defect20: mkbad failed"; exit 1; }
+timeout 10 "$dump" "$work/ord" >"$work/ord.out" 2>&1
+t0_ok="thread 0: parent -, tid 100, 44 records in 6 chunks, 0 lost, 0 damaged chunks, complete"
+
+# (b) data after a trailer was ignored in silence: thread 0 of the synthetic trace with its
+# chunk 1 written once more after the trailer (64 + 192 + 192 + 64 = 512 bytes before it)
+cp -r "$work/syn" "$work/after"
+python3 - "$work/after/thread.0.sgs" <<'PY'
+import sys
+p = sys.argv[1]
+d = open(p, 'rb').read()
+open(p, 'wb').write(d + d[64 + 192:64 + 384])
+PY
+timeout 10 "$dump" "$work/after" >"$work/after.out" 2>&1
+diff <(grep '^[0-9]' "$work/syn.out") <(grep '^[0-9]' "$work/after.out") >/dev/null &&
+	grep -qF "thread.0.sgs: 192 bytes after the trailer (offset 512): not read" "$work/after.out"
+ok defect20-data-after-trailer $? "$(grep -A3 '^problems' "$work/after.out" | tr '\n' '|')"
+
+# (c) a valid chunk out of order was dropped while the thread line said "0 lost ... complete":
+# thread 0's chunks 2 and 3 swapped in the file; it is read in its place (the same events)
+cp -r "$work/ord" "$work/swap"
+python3 "$work/chunks.py" "$work/ord/thread.0.sgs" "$work/swap/thread.0.sgs" 0 1 3 2 4 5
+timeout 10 "$dump" "$work/swap" >"$work/swap.out" 2>&1
+diff <(grep '^[0-9]' "$work/ord.out") <(grep '^[0-9]' "$work/swap.out") >/dev/null &&
+	grep -qF "thread.0.sgs: chunk 2 out of order (after a later chunk): read in its place" "$work/swap.out" &&
+	! grep -q "chunks missing" "$work/swap.out" && grep -qxF "$t0_ok" "$work/swap.out"
+ok defect20-out-of-order-chunk-read $? "$(grep -E '^thread 0|^  .*thread.0' "$work/swap.out" | tr '\n' '|')"
+
+# ... and the trailer's counts are checked against what was read: chunk 3 of thread 0 gone,
+# the trailer still counts it (6 chunks / 44 records, 5 / 36 read): 8 records lost, said so
+cp -r "$work/ord" "$work/gone"
+python3 "$work/chunks.py" "$work/ord/thread.0.sgs" "$work/gone/thread.0.sgs" 0 1 2 4 5
+timeout 10 "$dump" --summary "$work/gone" >"$work/gone.out" 2>&1
+grep -qF "thread.0.sgs: trailer counts 6 chunks / 44 records, 5 / 36 read: 8 records lost" "$work/gone.out" &&
+	grep -qF "thread.0.sgs: chunk 4: expected chunk 3 (chunks missing)" "$work/gone.out" &&
+	grep -qxF "thread 0: parent -, tid 100, 36 records in 5 chunks, 8 lost, 0 damaged chunks, complete" "$work/gone.out"
+ok defect20-trailer-counts-lost $? "$(grep -E '^thread 0|thread.0.sgs' "$work/gone.out" | tr '\n' '|')"

@@ -1,18 +1,22 @@
 /*
  * test_format.c — the encoding layer shared by writer and reader (sgf.c): the XXH64 checksum
  * (reference value, every flipped byte detected), chunk headers, trailers, file headers and
- * definition records (sealed, checked, damage and truncation detected), kind names.
+ * definition records (sealed, checked, damage and truncation detected), kind names; the JSON
+ * string writer every tool shares (sgr_json.c: valid UTF-8 whatever the bytes).
  */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "sgf_int.h"
+#include "sgtrace_read.h"
 
 static void test_hash_reference(void **state)
 {
@@ -142,6 +146,54 @@ static void test_kind_names(void **state)
 	assert_string_equal(sg_lock_mode_name(0), "?");
 }
 
+/* Issue 20, item 11: every byte that is not part of a well-formed UTF-8 sequence becomes
+ * U+FFFD, well-formed sequences of every length stay as they are (RFC 3629's table). */
+static void defect20_json_utf8_bytes(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "plain", "\"plain\"" },
+		{ "q\"b\\n\x01\x1f", "\"q\\\"b\\\\n\\u0001\\u001f\"" },
+		{ "\xff\xfe", "\"\\ufffd\\ufffd\"" },
+		{ "a\xc3\xa9z", "\"a\xc3\xa9z\"" },                     /* é */
+		{ "\xe2\x82\xac", "\"\xe2\x82\xac\"" },                 /* € */
+		{ "\xf0\x9f\x98\x80", "\"\xf0\x9f\x98\x80\"" },         /* U+1F600 */
+		{ "\xe2\x82x", "\"\\ufffd\\ufffdx\"" },                 /* truncated */
+		{ "\xc3", "\"\\ufffd\"" },                              /* cut at the end */
+		{ "\x80\xbf", "\"\\ufffd\\ufffd\"" },                   /* stray continuations */
+		{ "\xc0\xaf", "\"\\ufffd\\ufffd\"" },                   /* overlong '/' */
+		{ "\xe0\x80\xaf", "\"\\ufffd\\ufffd\\ufffd\"" },        /* overlong */
+		{ "\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"" },        /* a surrogate */
+		{ "\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"" }, /* above U+10FFFF */
+		{ "\xf4\x8f\xbf\xbf", "\"\xf4\x8f\xbf\xbf\"" },         /* U+10FFFF */
+		{ "\x7f", "\"\x7f\"" },
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		char out[SGR_JSON_MAX(16)];
+		size_t n = sgr_json_quote(out, cases[k].in);
+		assert_string_equal(out, cases[k].out);
+		assert_int_equal(n, strlen(cases[k].out));
+		assert_true(n < SGR_JSON_MAX(strlen(cases[k].in)));
+	}
+	char out[8];
+	sgr_json_quote(out, NULL);
+	assert_string_equal(out, "\"\"");
+	/* the FILE form: the same bytes, also across its buffer (a long name of bad bytes) */
+	char big[1000], want[SGR_JSON_MAX(1000)], *got = NULL;
+	size_t len = 0;
+	memset(big, 0xff, sizeof big - 1);
+	big[sizeof big - 1] = 0;
+	sgr_json_quote(want, big);
+	FILE *f = open_memstream(&got, &len);
+	assert_non_null(f);
+	assert_int_equal(sgr_json_fput(f, big), 0);
+	fclose(f);
+	assert_string_equal(got, want);
+	free(got);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -151,6 +203,7 @@ int main(void)
 		cmocka_unit_test(test_trailer_and_file_header),
 		cmocka_unit_test(test_def_encode_check),
 		cmocka_unit_test(test_kind_names),
+		cmocka_unit_test(defect20_json_utf8_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
