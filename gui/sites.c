@@ -122,11 +122,12 @@ static void rows_of(struct sites_view *v, const char *head, const struct an_site
 	row_add(v, 0, "%s: %s %s%s%s", head, model_metric_name(v->source), t,
 		s->window ? " in the selected interval" : "", runs);
 	if (!s->recorded && s->total > 0) {
-		row_add(v, 0, "  call sites: not recorded (no readable trace, or a program built before format 1.4)");
+		/* the analyzer's one sentence for why there is no table (the report's too) */
+		const char *why = an_sites_state_text(s->state);
+		row_add(v, 0, "  %s", why);
 		if (!v->status[0])
-			snprintf(v->status, sizeof(v->status), "sites: %s at %s: call sites not "
-				 "recorded (program built before format 1.4)",
-				 model_metric_name(v->source), head);
+			snprintf(v->status, sizeof(v->status), "sites: %s at %s: %s",
+				 model_metric_name(v->source), head, why);
 		return;
 	}
 	if (!s->n) {

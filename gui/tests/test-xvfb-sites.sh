@@ -126,7 +126,7 @@ fi
 gui_run sites_old "$OUT/old" "open:sites;sites-point:fixed,2;sites-export:$OUT/old.txt;quit"
 expect sites_not_recorded "$OUT/old.txt" \
 	"fixed N=2: IT_barrier 3 ms, run 3 (the median repetition)" \
-	" call sites: not recorded (no readable trace, or a program built before format 1.4)"
+	" call sites: not recorded (program built before format 1.4)"
 if ! grep -q "unknown site" "$OUT/old.txt"; then pass sites_not_recorded_no_table
 else fail sites_not_recorded_no_table "a table on a store without sites"; fi
 
@@ -135,7 +135,7 @@ gui_run sites_compare "$OUT/exp" "compare-add:$OUT/old;open:sites;sites-point:ol
 expect sites_compare_second "$OUT/cmp.txt" \
 	"IT_barrier (barrier waiting) at old:fixed N=2" \
 	"old:fixed N=2: IT_barrier 3 ms, run 3 (the median repetition)" \
-	" call sites: not recorded (no readable trace, or a program built before format 1.4)"
+	" call sites: not recorded (program built before format 1.4)"
 
 # a CSV experiment (the fixture): no store behind it, said so
 gui_run sites_csv "$FIX" "open:sites;sites-point:fixed,4;sites-export:$OUT/csv.txt;quit"
