@@ -45,6 +45,11 @@ struct sgr_info {
 	double offset_ns;          /* t_ns = offset_ns + ticks * ns_per_tick */
 	uint32_t n_clock_pairs;    /* pairs the fit could choose from */
 	const char *counters_off;  /* why no counter exists in this process, or NULL */
+	const char *stopped;       /* format 1.5: tracing stopped before the process ended, because
+				      of this call ("execve /no/such/prog": an exec that failed),
+				      or NULL; what the process did afterwards is not in the trace */
+	int stopped_errno;         /* the errno that call failed with */
+	int64_t stopped_ns;        /* when, in ns since the epoch */
 };
 
 struct sgr_function {
