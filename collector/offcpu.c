@@ -333,7 +333,7 @@ static void unavailable(const char *what, int err)
 
 int sgc_sched_start(void)
 {
-	const char *env = getenv("SG_SCHED");
+	const char *env = secure_getenv("SG_SCHED");
 	const char *what = "";
 	offcpu_process_init();
 	oc.drain_tid = -1;

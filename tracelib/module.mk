@@ -119,7 +119,7 @@ tracelib/tests/test-sites.sh: $(TESTS_DEPS_tracelib) $(LIBEXEC)/scalegraph-cc $(
 # Issue 20: programs that end their own way (main's pthread_exit, _exit, _Exit, exec, a forked
 # child's _exit; endee.c built by the script with scalegraph cc, and run under scalegraph run
 # too), and outputs nobody else can redirect (a set-uid copy, links in SG_TRACE_DIR).
-SGT_ISSUE20_TESTS := tracelib/tests/test-defect20-ends.sh
+SGT_ISSUE20_TESTS := tracelib/tests/test-defect20-ends.sh tracelib/tests/test-defect20-outputs.sh
 TESTS += $(SGT_ISSUE20_TESTS)
 $(SGT_ISSUE20_TESTS): $(TESTS_DEPS_tracelib) $(LIBEXEC)/scalegraph-cc $(LIBDIR)/libsgtrace.a \
 	$(INCDIR)/sgtrace.h $(BIN)/scalegraph $(LIBEXEC)/scalegraph-run \

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -186,7 +187,7 @@ static void env_export(void)
  * trace is proc.<pid>/ and this one's proc.<pid>.2/ (docs/trace-format.md). */
 static uint32_t env_parent(void)
 {
-	const char *v = getenv("SG_TRACE_PARENT");
+	const char *v = secure_getenv("SG_TRACE_PARENT");
 	char *end;
 	if (!v || !*v)
 		return 0;
@@ -219,7 +220,12 @@ __attribute__((constructor)) static void sgt_init(void)
 {
 	struct sgt_config cfg;
 	char err[512];
-	if (sgt_env_parse(getenv, &cfg, err, sizeof err) < 0) {
+	/* A set-uid or set-gid program, or one with file capabilities (AT_SECURE): its environment
+	 * is its caller's, who must not choose where a privileged process writes, nor make it
+	 * write at all. Tracing is off, silently (docs/tracelib.md "Files and rights"). */
+	if (getauxval(AT_SECURE))
+		return;
+	if (sgt_env_parse(secure_getenv, &cfg, err, sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return;
 	}
