@@ -323,12 +323,13 @@ struct sgt_thread {
 	int fork_reset;            /* forked child: restart as thread 0 of the child's trace */
 	int in_lib;                /* recursion guard around registry calls */
 	int in_notes;              /* writing its throttle notes (sgt_throttle_notes) */
-	int live;                  /* counted among the threads recording now (sgt_threads_live) */
 	struct sgt_fn_cold *fn_cold;   /* the cold part of fns, same length */
 	uint64_t seq, n_written, lost;
 	uint64_t file_bytes;       /* bytes written to the stream file so far */
 	uint64_t lost_written;     /* part of `lost` already in the trailer or a LOST definition */
 	pid_t tid;
+	int live;                  /* counted among the threads recording now (sgt_threads_live);
+				      here, in the hole before objs: the hot fields keep their offsets */
 	struct sgt_map objs;       /* sync objects: (address, kind) -> id, episodes */
 	struct sgt_map names;      /* regions and user counters: name pointer -> id */
 	struct sgt_thread *next;   /* all threads, for exit and fatal-signal flushing */
