@@ -49,6 +49,7 @@ static struct {
 	int drain_started;
 	sigset_t prog_mask;              /* the signal mask of the thread that started it */
 	int lock;                        /* flag lock around draining */
+	int wake_lock;                   /* flag lock around wake_fd's writes and its close */
 	int stopping;
 	int32_t drain_tid;
 	uint32_t pid;
@@ -308,9 +309,13 @@ static void *drain_main(void *arg)
 void sgc_sched_wake(void)
 {
 	uint64_t one = 1;
-	int fd = __atomic_load_n(&oc.wake_fd, __ATOMIC_ACQUIRE);
-	if (fd >= 0 && write(fd, &one, sizeof one) < 0)
-		return;   /* the counter is full: the drain thread has a wake-up pending anyway */
+	if (!sgt_flag_trylock(&oc.wake_lock, -1))
+		return;   /* past a deadline (sgt_flag.h): the process is ending anyway */
+	if (oc.wake_fd >= 0 && !__atomic_load_n(&oc.stopping, __ATOMIC_ACQUIRE) &&
+	    write(oc.wake_fd, &one, sizeof one) < 0) {
+		/* the counter is full: the drain thread has a wake-up pending anyway */
+	}
+	sgt_flag_unlock(&oc.wake_lock);
 }
 
 /* ---- start and stop ---- */
@@ -318,9 +323,13 @@ void sgc_sched_wake(void)
 static void close_all(void)
 {
 	swrec_close(&oc.sw);
+	/* under wake_lock: a thread ending now (sgc_sched_wake) must not write into a descriptor
+	 * number that something else may have been given meanwhile */
+	sgt_flag_trylock(&oc.wake_lock, -1);
 	if (oc.wake_fd >= 0)
 		close(oc.wake_fd);
 	oc.wake_fd = -1;
+	sgt_flag_unlock(&oc.wake_lock);
 }
 
 static void unavailable(const char *what, int err)
@@ -417,6 +426,7 @@ void sgc_sched_stop(int in_signal)
 void sgc_sched_fork_child(void)
 {
 	/* the parent's events, rings and drain thread are the parent's */
+	oc.wake_lock = 0;
 	close_all();
 	oc.drain_started = 0;
 	oc.lock = 0;

@@ -34,7 +34,7 @@ static int configured;   /* the constructor set tracing up successfully */
  * most END_WAIT_NS) until the first is done, so that the process does not vanish half-way. */
 enum { END_RUNNING, END_BUSY, END_DONE };
 static int end_state;
-static __thread int end_here;            /* this thread is ending the trace */
+static __thread int end_here __attribute__((tls_model("initial-exec")));   /* ending it */
 static volatile sig_atomic_t end_deferred;   /* a fatal signal that came meanwhile, to raise */
 #define END_WAIT_NS 1000000000u
 
