@@ -105,7 +105,8 @@ static const struct env_var gui_vars[] = {
 static const struct env_group groups[] = {
 	{ "A traced program (libsgtrace; docs/tracelib.md, \"Environment\"). Parsed strictly when "
 	  "it starts: a bad value is reported once on stderr, tracing stays off, and the program "
-	  "runs on unchanged.", lib_vars },
+	  "runs on unchanged. A set-uid or set-gid program reads none of them and is not traced "
+	  "(trace a copy without the bit).", lib_vars },
 	{ "scalegraph cc (docs/instrumenter.md)", cc_vars },
 	{ "scalegraph run and scalegraph calibrate (docs/collector.md)", run_vars },
 	{ "scalegraph (the command dispatcher)", cli_vars },

@@ -115,7 +115,7 @@ int sgc_process_init(void)
 	cs.sched_id = SG_NO_ID;
 	for (int i = 0; i < PMU_N_TASK; i++)
 		cs.task_id[i] = SG_NO_ID;
-	const char *env = getenv("SG_EVENTS");
+	const char *env = secure_getenv("SG_EVENTS");
 	if (pmu_events_parse(env ? env : PMU_DEFAULT_EVENTS, &list, err, sizeof err) < 0) {
 		fprintf(stderr, "sgtrace: %s; counters are off\n", err);
 		trace_counters_unavailable(err);

@@ -17,6 +17,7 @@
  * exclude_kernel); where the kernel refuses, the trace says why in its SCHED definition and
  * reports say "unavailable" for what depends on it. SG_SCHED=0 turns it off.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -26,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,10 +44,12 @@
 
 static struct {
 	struct swrec sw;
-	int wake_fd;                     /* eventfd: stop the drain thread */
+	int wake_fd;                     /* eventfd: stop or wake the drain thread */
 	pthread_t drain;
 	int drain_started;
+	sigset_t prog_mask;              /* the signal mask of the thread that started it */
 	int lock;                        /* flag lock around draining */
+	int wake_lock;                   /* flag lock around wake_fd's writes and its close */
 	int stopping;
 	int32_t drain_tid;
 	uint32_t pid;
@@ -220,25 +224,98 @@ static void drain_all(int in_signal)
 	sgt_flag_unlock(&oc.lock);
 }
 
+/* Is the calling thread (the drain thread) the only one of the process still running? The
+ * others have left /proc/self/task, or are zombies: the initial thread after pthread_exit stays
+ * one, as thread group leader, until the whole process ends. */
+static int alone(void)
+{
+	char path[64], buf[512];
+	int32_t self = (int32_t)syscall(SYS_gettid);
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	int others = 0;
+	if (!d)
+		return 0;
+	while (!others && (e = readdir(d))) {
+		long tid = strtol(e->d_name, NULL, 10);
+		if (tid <= 0 || tid == self)
+			continue;
+		snprintf(path, sizeof path, "/proc/self/task/%ld/stat", tid);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;   /* gone meanwhile */
+		ssize_t k = read(fd, buf, sizeof buf - 1);
+		close(fd);
+		if (k <= 0)
+			continue;
+		buf[k] = '\0';
+		const char *p = strrchr(buf, ')');   /* "tid (comm) S ...": comm may hold ')' */
+		if (p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X' && p[2] != 'x')
+			others = 1;
+	}
+	closedir(d);
+	return !others;
+}
+
+/* The drain thread: moves switch records into the sched stream whenever a ring is half full,
+ * until stopped (sgc_sched_stop). Woken when main has called pthread_exit and the last thread
+ * recording ended (sgc_sched_wake), it looks every few ms whether it is the last thread of the
+ * process; then nothing else will end the trace (glibc ends such a process when its last
+ * thread exits, and this one would never exit): it ends the trace itself, takes back the
+ * program's signal mask (a SIGTERM sent meanwhile acts now) and returns, and glibc calls
+ * exit(0) on it, which runs the program's atexit handlers and flushes its stdio, as its last
+ * thread would have. docs/tracelib.md "Life cycle". */
 static void *drain_main(void *arg)
 {
 	(void)arg;
 	static struct pollfd pfd[SWREC_MAX_CPUS + 1];
-	int n = oc.sw.n;
+	int n = oc.sw.n, wait_ms = -1, last = 0;
 	trace_thread_ignore();
 	oc.drain_tid = (int32_t)syscall(SYS_gettid);
+	/* 15 bytes at most: a stuck process shows what this thread is (ps -L, top -H, gdb) */
+	prctl(PR_SET_NAME, "sgtrace-drain", 0, 0, 0);
 	for (int k = 0; k < n; k++)
 		pfd[k] = (struct pollfd){ .fd = oc.sw.fd[k], .events = POLLIN };
 	pfd[n] = (struct pollfd){ .fd = oc.wake_fd, .events = POLLIN };
 	while (!__atomic_load_n(&oc.stopping, __ATOMIC_ACQUIRE)) {
-		int r = poll(pfd, (nfds_t)n + 1, -1);
+		int r = poll(pfd, (nfds_t)n + 1, wait_ms);
 		if (r < 0 && errno != EINTR)
 			break;
-		if (pfd[n].revents)
+		if (pfd[n].revents) {
+			uint64_t v;
+			if (read(oc.wake_fd, &v, sizeof v) < 0 && errno != EAGAIN)
+				break;
+		}
+		if (__atomic_load_n(&oc.stopping, __ATOMIC_ACQUIRE))
 			break;
 		drain_all(0);
+		if (!trace_main_gone()) {
+			wait_ms = -1;
+		} else if (alone()) {
+			last = 1;
+			break;
+		} else {
+			/* the threads that ended are on their way out, or others run untraced */
+			wait_ms = wait_ms < 0 ? 1 : wait_ms < 32 ? wait_ms * 2 : 32;
+		}
+	}
+	if (last) {
+		trace_process_end();
+		pthread_sigmask(SIG_SETMASK, &oc.prog_mask, NULL);
 	}
 	return NULL;
+}
+
+void sgc_sched_wake(void)
+{
+	uint64_t one = 1;
+	if (!sgt_flag_trylock(&oc.wake_lock, -1))
+		return;   /* past a deadline (sgt_flag.h): the process is ending anyway */
+	if (oc.wake_fd >= 0 && !__atomic_load_n(&oc.stopping, __ATOMIC_ACQUIRE) &&
+	    write(oc.wake_fd, &one, sizeof one) < 0) {
+		/* the counter is full: the drain thread has a wake-up pending anyway */
+	}
+	sgt_flag_unlock(&oc.wake_lock);
 }
 
 /* ---- start and stop ---- */
@@ -246,9 +323,13 @@ static void *drain_main(void *arg)
 static void close_all(void)
 {
 	swrec_close(&oc.sw);
+	/* under wake_lock: a thread ending now (sgc_sched_wake) must not write into a descriptor
+	 * number that something else may have been given meanwhile */
+	sgt_flag_trylock(&oc.wake_lock, -1);
 	if (oc.wake_fd >= 0)
 		close(oc.wake_fd);
 	oc.wake_fd = -1;
+	sgt_flag_unlock(&oc.wake_lock);
 }
 
 static void unavailable(const char *what, int err)
@@ -261,7 +342,7 @@ static void unavailable(const char *what, int err)
 
 int sgc_sched_start(void)
 {
-	const char *env = getenv("SG_SCHED");
+	const char *env = secure_getenv("SG_SCHED");
 	const char *what = "";
 	offcpu_process_init();
 	oc.drain_tid = -1;
@@ -281,11 +362,11 @@ int sgc_sched_start(void)
 	if (rc == 0) {
 		/* the drain thread inherits a mask with every signal blocked: the program's
 		 * signals go to its own threads */
-		sigset_t all, old;
+		sigset_t all;
 		sigfillset(&all);
-		pthread_sigmask(SIG_SETMASK, &all, &old);
+		pthread_sigmask(SIG_SETMASK, &all, &oc.prog_mask);
 		rc = -pthread_create(&oc.drain, NULL, drain_main, NULL);
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		pthread_sigmask(SIG_SETMASK, &oc.prog_mask, NULL);
 		if (rc == 0)
 			oc.drain_started = 1;
 		else
@@ -304,25 +385,48 @@ int sgc_sched_start(void)
 	return 0;
 }
 
+/* Waits for the drain thread to end: as long as it takes, or on a thread with a deadline
+ * (sgt_flag.h: the trace ended from _exit or an exec) until then; 0 when it ended. */
+static int drain_join(void)
+{
+	if (!sgt_flag_deadline)
+		return pthread_join(oc.drain, NULL);
+	uint64_t now = mono_ns(), left = sgt_flag_deadline > now ? sgt_flag_deadline - now : 0;
+	struct timespec at;
+	clock_gettime(CLOCK_REALTIME, &at);
+	at.tv_sec += (time_t)(left / 1000000000u);
+	at.tv_nsec += (long)(left % 1000000000u);
+	if (at.tv_nsec >= 1000000000L) {
+		at.tv_sec++;
+		at.tv_nsec -= 1000000000L;
+	}
+	return pthread_timedjoin_np(oc.drain, NULL, &at);
+}
+
 void sgc_sched_stop(int in_signal)
 {
 	if (oc.sw.n == 0)
 		return;
 	__atomic_store_n(&oc.stopping, 1, __ATOMIC_RELEASE);
+	int joined = 1;
 	if (!in_signal && oc.drain_started) {
 		uint64_t one = 1;
-		if (write(oc.wake_fd, &one, sizeof one) == (ssize_t)sizeof one)
-			pthread_join(oc.drain, NULL);
+		if (pthread_equal(pthread_self(), oc.drain))
+			pthread_detach(oc.drain);   /* the drain thread ends the trace itself */
+		else if (write(oc.wake_fd, &one, sizeof one) != (ssize_t)sizeof one ||
+			 drain_join() != 0)
+			joined = 0;   /* still running: it must find its descriptors open */
 		oc.drain_started = 0;
 	}
 	drain_all(in_signal);
-	if (!in_signal)
+	if (!in_signal && joined)
 		close_all();
 }
 
 void sgc_sched_fork_child(void)
 {
 	/* the parent's events, rings and drain thread are the parent's */
+	oc.wake_lock = 0;
 	close_all();
 	oc.drain_started = 0;
 	oc.lock = 0;

@@ -4,7 +4,8 @@
  * where it is compiled whenever the code that needs it is), skips `#if 0` blocks and, on the
  * second parse attempt, every #elif/#else branch (unbalanced braces across branches are the
  * usual reason the first attempt fails); it recognises `#pragma scalegraph region` lines and
- * finds calls to wrapped functions (pthread, POSIX semaphores) inside #define bodies.
+ * finds calls to wrapped functions (pthread, POSIX semaphores, _exit and exec) inside #define
+ * bodies.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -38,6 +39,14 @@ static const struct wrapped_name wrapped_sem[] = {
 	W("sem_timedwait"), W("sem_clockwait"),
 };
 
+/* Calls that end the process without exit() or replace it (libsgtrace ends the trace first:
+ * docs/tracelib.md "Life cycle"). sg_execvpe and sg_fexecve are declared under the feature
+ * macros of their real functions, like sem_clockwait's. */
+static const struct wrapped_name wrapped_end[] = {
+	W("_exit"), W("_Exit"), W("execve"), W("execv"), W("execvp"), W("execvpe"), W("execl"),
+	W("execlp"), W("execle"), W("fexecve"),
+};
+
 /* The wrapped names whose wrappers begin a wait: their calls get a call site (sgtrace.h
  * sg_NAME_at). Unlock, post, signal, broadcast, create and init take none: the trace applies a
  * site to a wait-begin, the events that end it and the release of that lock hold. */
@@ -51,11 +60,15 @@ static const struct wrapped_name site_calls[] = {
 #undef W
 
 /* By first letter, the lengths a wrapped name may have (bit n: length n, n < 32): "pthread_*"
- * names are 12..24 bytes, "sem_*" ones 8..13 (test_inst_unit.c checks every name passes). */
+ * names are 12..24 bytes, "sem_*" ones 8..13, "_exit"/"_Exit" 5, "exec*" 5..7, "fexecve" 7
+ * (test_inst_unit.c checks every name passes). */
 #define LEN_BITS(lo, hi) ((UINT32_C(1) << ((hi) + 1)) - (UINT32_C(1) << (lo)))
 static const uint32_t wrapped_lens[256] = {
 	['p'] = LEN_BITS(12, 24),
 	['s'] = LEN_BITS(8, 13),
+	['_'] = LEN_BITS(5, 5),
+	['e'] = LEN_BITS(5, 7),
+	['f'] = LEN_BITS(7, 7),
 };
 #undef LEN_BITS
 
@@ -87,8 +100,11 @@ int inst_is_wrapped(const char *s, size_t len)
 		return !memcmp(s, "pthread_", 8) &&
 		       wrapped_find(wrapped_pthread, sizeof wrapped_pthread / sizeof *wrapped_pthread,
 				    s, len);
-	return !memcmp(s, "sem_", 4) &&
-	       wrapped_find(wrapped_sem, sizeof wrapped_sem / sizeof *wrapped_sem, s, len);
+	if (s[0] == 's')
+		return !memcmp(s, "sem_", 4) &&
+		       wrapped_find(wrapped_sem, sizeof wrapped_sem / sizeof *wrapped_sem, s, len);
+	return (s[1] == 'x' || s[1] == 'E' || s[1] == 'e') &&
+	       wrapped_find(wrapped_end, sizeof wrapped_end / sizeof *wrapped_end, s, len);
 }
 
 int inst_is_site_call(const char *s, size_t len)

@@ -42,3 +42,7 @@ void sgc_sched_stop(int in_signal)
 void sgc_sched_fork_child(void)
 {
 }
+
+void sgc_sched_wake(void)
+{
+}

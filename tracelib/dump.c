@@ -444,7 +444,9 @@ static void print_summary(struct sgr_trace *t, const uint64_t *per_kind, const c
 		total += per_kind[k];
 	printf("# summary of %s\n", dir);
 	printf("pid %" PRIu32, in->pid);
-	if (in->parent_pid)
+	if (in->parent_pid == in->pid)
+		printf(" (executed by the traced image before it)");
+	else if (in->parent_pid)
 		printf(" (child of %" PRIu32 ")", in->parent_pid);
 	printf(", clock %s", in->clock == SGF_CLOCK_TSC ? "tsc" : "ns");
 	if (in->clock == SGF_CLOCK_TSC)
@@ -504,6 +506,9 @@ static void print_summary(struct sgr_trace *t, const uint64_t *per_kind, const c
 		       !sc->present ? ", sched.sgs missing" : sc->complete ? "" : ", cut short");
 	if (sc->write_errno)
 		printf("  sched: write error: %s\n", strerror(sc->write_errno));
+	if (in->stopped)
+		printf("tracing stopped at %.3f ms, before the process ended: %s failed (%s)\n",
+		       (double)in->stopped_ns / 1e6, in->stopped, strerror(in->stopped_errno));
 	if (in->counters_off)
 		printf("counters: unavailable: %s\n", in->counters_off);
 	for (size_t i = 0; i < sgr_n_counters(t); i++) {
@@ -538,8 +543,10 @@ static void print_processes(struct sgr_trace *t)
 	       "directory)\n", n, sgr_info(t)->pid);
 	for (size_t i = 0; i < n; i++) {
 		const struct sgr_process *p = sgr_process(t, i);
-		char parent[32] = "not traced here";
-		if (p->parent_pid)
+		char parent[48] = "not traced here";
+		if (p->parent_pid == p->pid)
+			snprintf(parent, sizeof parent, "its earlier image (exec)");
+		else if (p->parent_pid)
 			snprintf(parent, sizeof parent, "%" PRIu32, p->parent_pid);
 		printf("  pid %" PRIu32 ", parent %s: %s%s\n", p->pid, parent, p->dir,
 		       p->read ? " (this one)" : "");

@@ -10,7 +10,7 @@ CFLAGS_tracelib := -fPIC -fvisibility=hidden
 
 SGF_OBJS := $(OBJ)/tracelib/sgf.o $(OBJ)/tracelib/sgf_names.o $(OBJ)/tracelib/sgt_io.o
 SGT_CORE_OBJS := $(addprefix $(OBJ)/tracelib/,sgt_env.o sgt_clock.o sgt_registry.o sgt_throttle.o \
-	sgt_thread.o sgt_core.o sgt_wrap.o sgt_probe.o sgt_sched.o) $(SGF_OBJS)
+	sgt_thread.o sgt_core.o sgt_wrap.o sgt_probe.o sgt_sched.o sgt_end.o) $(SGF_OBJS)
 SGT_COUNTER_OBJS = $(patsubst %.c,$(OBJ)/sgtc/%.o,$(or $(SGTRACE_COUNTER_SRCS),tracelib/counters_none.c))
 # the trace root and process directory made safely, the open buffer files (kill, full disk)
 SGT_CORE_OBJS += $(OBJ)/tracelib/sgt_dir.o $(OBJ)/tracelib/sgt_obuf.o
@@ -118,3 +118,11 @@ $(SGT_TESTDIR)/mkbig: $(OBJ)/tracelib/tests/mkbig.o $(LIBDIR)/libsgtread.a
 TESTS += tracelib/tests/test-sites.sh
 tracelib/tests/test-sites.sh: $(TESTS_DEPS_tracelib) $(LIBEXEC)/scalegraph-cc $(LIBDIR)/libsgtrace.a \
 	$(INCDIR)/sgtrace.h
+# Issue 20: programs that end their own way (main's pthread_exit, _exit, _Exit, exec, a forked
+# child's _exit; endee.c built by the script with scalegraph cc, and run under scalegraph run
+# too), and outputs nobody else can redirect (a set-uid copy, links in SG_TRACE_DIR).
+SGT_ISSUE20_TESTS := tracelib/tests/test-defect20-ends.sh tracelib/tests/test-defect20-outputs.sh
+TESTS += $(SGT_ISSUE20_TESTS)
+$(SGT_ISSUE20_TESTS): $(TESTS_DEPS_tracelib) $(LIBEXEC)/scalegraph-cc $(LIBDIR)/libsgtrace.a \
+	$(INCDIR)/sgtrace.h $(BIN)/scalegraph $(LIBEXEC)/scalegraph-run \
+	$(LIBEXEC)/scalegraph-calibrate $(LIBEXEC)/sg-calib-probe

@@ -39,6 +39,13 @@ int sgc_sched_start(void);
 void sgc_sched_sample_all(void);
 void sgc_sched_stop(int in_signal);
 void sgc_sched_fork_child(void);
+/*   sgc_sched_wake        main has called pthread_exit and no thread records any more: the
+ *                         drain thread looks whether it is the process's last thread, and if
+ *                         so ends the trace (trace_process_end) and returns, so that the
+ *                         process ends (glibc's last thread calls exit(0)). Async-signal-safe.
+ * sgc_sched_stop called on the drain thread itself (trace_process_end) does not join it; on a
+ * thread with a deadline (sgt_flag.h) it waits for the drain thread until then only. */
+void sgc_sched_wake(void);
 
 /* Implemented by libsgtrace. Defines a counter (once per process) and returns its id, or
  * SG_NO_ID on failure. `unavailable` is NULL for a working counter, else the reason it could not
@@ -71,5 +78,10 @@ uint32_t trace_pid(void);
 size_t trace_thread_tids(int32_t *tids, size_t max);
 /* The calling thread is never traced (the drain thread). */
 void trace_thread_ignore(void);
+/* Main has called pthread_exit and no thread records now (the drain thread may be the last). */
+int trace_main_gone(void);
+/* Ends the process's trace as the destructor does: called by the drain thread once it is the
+ * process's last thread, before it returns (the process then ends through exit(0)). */
+void trace_process_end(void);
 
 #endif /* SG_COUNTERS_INT_H */

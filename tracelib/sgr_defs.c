@@ -184,6 +184,16 @@ static int def_decode(struct sgr_trace *t, struct defs_walk *cap, const struct s
 			t->sched.text = strdup(s[0]);
 		}
 		return 0;
+	case SGF_DEF_STOPPED:
+		if (len < 16 || take_strings((const char *)pl + 16, len - 16, s, 1) < 0)
+			return -EINVAL;
+		memcpy(u, pl, 16);
+		if (!t->stopped) {
+			t->stopped = strdup(s[0]);
+			t->stopped_ticks = (uint64_t)u[0] | (uint64_t)u[1] << 32;
+			t->stopped_errno = (int32_t)u[2];
+		}
+		return 0;
 	case SGF_DEF_COUNTERS_OFF:
 		if (take_strings((const char *)pl, len, s, 1) < 0)
 			return -EINVAL;

@@ -62,6 +62,9 @@ struct sgr_trace {
 	unsigned flags;
 	struct sgr_info info;
 	char *counters_off;
+	char *stopped;                     /* SGF_DEF_STOPPED's text (format 1.5), or NULL */
+	uint64_t stopped_ticks;
+	int stopped_errno;
 	struct sgr_function *funcs;
 	size_t n_funcs;
 	struct sgr_region *regions;

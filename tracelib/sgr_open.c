@@ -66,6 +66,16 @@ int sgr_open(const char *dir, unsigned flags, struct sgr_trace **out, char *err,
 	if (!t->sched.text)
 		t->sched.text = strdup("");
 	sgr_clock_fit(t);
+	if (t->stopped) {
+		/* a trace that stopped is not a whole one: said where every problem is */
+		t->info.stopped = t->stopped;
+		t->info.stopped_errno = t->stopped_errno;
+		t->info.stopped_ns = sgr_ticks_to_ns(&t->info, t->stopped_ticks);
+		sgr_problem_add(t, "%s: tracing stopped at %.3f ms, before the process ended: %s "
+				"failed (%s); what the process did afterwards is not in the trace",
+				SGF_DEFS_NAME, (double)t->info.stopped_ns / 1e6, t->stopped,
+				strerror(t->stopped_errno));
+	}
 out:
 	if (rc < 0) {
 		if (rc == -ENOMEM && err)
@@ -107,6 +117,7 @@ void sgr_close(struct sgr_trace *t)
 	free(t->problems);
 	free(t->pairs);
 	free(t->counters_off);
+	free(t->stopped);
 	free((char *)t->sched.text);
 	sgr_procs_free(t);
 	free(t->root);

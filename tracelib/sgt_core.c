@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,8 +24,35 @@
 
 SG_EXPORT volatile int sg_trace_active;
 struct sgt_global sgt_g;
+__thread uint64_t sgt_flag_deadline __attribute__((tls_model("initial-exec")));
 
 static int configured;   /* the constructor set tracing up successfully */
+
+/* The trace of a process ends once, whoever gets there first: the destructor (exit), a wrapper
+ * of _exit, _Exit or an exec (sgt_end.c), the drain thread when it is the last thread of a
+ * process whose main called pthread_exit, or a fatal signal. Whoever comes second waits (at
+ * most END_WAIT_NS) until the first is done, so that the process does not vanish half-way. */
+enum { END_RUNNING, END_BUSY, END_DONE };
+static int end_state;
+static __thread int end_here __attribute__((tls_model("initial-exec")));   /* ending it */
+static volatile sig_atomic_t end_deferred;   /* a fatal signal that came meanwhile, to raise */
+#define END_WAIT_NS 1000000000u
+
+static int end_claim(void)
+{
+	int want = END_RUNNING;
+	return __atomic_compare_exchange_n(&end_state, &want, END_BUSY, 0, __ATOMIC_ACQ_REL,
+					   __ATOMIC_ACQUIRE);
+}
+
+/* Waits, yielding, until the thread ending the trace is done (or a second has passed).
+ * Async-signal-safe. */
+static void end_wait(void)
+{
+	uint64_t until = sgt_mono_ns() + END_WAIT_NS;
+	while (__atomic_load_n(&end_state, __ATOMIC_ACQUIRE) == END_BUSY && sgt_mono_ns() < until)
+		sched_yield();
+}
 
 /* A traced program is quiet (docs/tracelib.md "Messages"): warnings whose facts the trace
  * records anyway go to stderr only with SG_VERBOSE=1. */
@@ -42,15 +70,32 @@ static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGABRT, SIGTERM, SIGINT }
 #define N_FATAL (sizeof fatal_signals / sizeof fatal_signals[0])
 static struct sigaction old_actions[N_FATAL];
 static int installed[N_FATAL];
-static int in_fatal;
+
+/* Restores sig's original disposition and raises it: the process dies as it would have. */
+static void fatal_raise(int sig)
+{
+	for (size_t i = 0; i < N_FATAL; i++)
+		if (fatal_signals[i] == sig)
+			sigaction(sig, &old_actions[i], NULL);
+	raise(sig);
+}
 
 /* Fatal signal: flush this thread's buffer first, then every other thread's (each only if
  * its io lock can be had: a thread caught inside its own flush keeps its last chunk), then die
- * the way the original disposition says. Async-signal-safe: write, close, clock_gettime. */
+ * the way the original disposition says. When another thread is ending the trace (exit, _exit,
+ * the last thread), wait until it is done; when this one is, a SIGTERM or SIGINT waits until it
+ * is done (trace_end raises it then), a fault kills at once. Async-signal-safe: write, close,
+ * clock_gettime, sched_yield. */
 static void fatal_handler(int sig)
 {
 	int saved = errno;
-	if (!__atomic_exchange_n(&in_fatal, 1, __ATOMIC_ACQ_REL)) {
+	if (end_here) {
+		if (sig == SIGTERM || sig == SIGINT) {
+			end_deferred = sig;
+			errno = saved;
+			return;
+		}
+	} else if (end_claim()) {
 		sg_trace_active = 0;
 		sgc_sched_stop(1);
 		sgt_sched_close(1);
@@ -62,12 +107,12 @@ static void fatal_handler(int sig)
 				sgt_thread_finish_foreign(t, 0);
 		sgt_thread_failed_report(0);
 		sgt_obuf_process_end();
+		__atomic_store_n(&end_state, END_DONE, __ATOMIC_RELEASE);
+	} else {
+		end_wait();
 	}
-	for (size_t i = 0; i < N_FATAL; i++)
-		if (fatal_signals[i] == sig)
-			sigaction(sig, &old_actions[i], NULL);
 	errno = saved;
-	raise(sig);
+	fatal_raise(sig);
 }
 
 /* Installs the handler only where the disposition is the default one: a program that handles
@@ -117,6 +162,9 @@ static void atfork_child(void)
 	sgt_g.func_stop = 0;
 	sgt_g.func_fast = SGT_FAST_CLOCK;
 	sgt_g.fork_pending = 1;
+	end_state = END_RUNNING;   /* the child's trace ends on its own */
+	end_deferred = 0;
+	sgt_thread_main_mark();   /* the forking thread is the child's initial thread */
 	struct sgt_thread *self = sgt_self;
 	sgt_thread_fork_child(self);
 	if (!self)
@@ -134,16 +182,17 @@ static void env_export(void)
 	setenv("SG_TRACE_PARENT", pid, 1);
 }
 
-/* The traced process that started this one through exec (SG_TRACE_PARENT), else 0. */
+/* The traced process that started this one through exec (SG_TRACE_PARENT), else 0. Its own
+ * pid when this program replaced a traced image of the same process by an exec: that image's
+ * trace is proc.<pid>/ and this one's proc.<pid>.2/ (docs/trace-format.md). */
 static uint32_t env_parent(void)
 {
-	const char *v = getenv("SG_TRACE_PARENT");
+	const char *v = secure_getenv("SG_TRACE_PARENT");
 	char *end;
 	if (!v || !*v)
 		return 0;
 	unsigned long p = strtoul(v, &end, 10);
-	return *end == '\0' && p > 0 && p < UINT32_MAX && p != (unsigned long)getpid()
-	       ? (uint32_t)p : 0;
+	return *end == '\0' && p > 0 && p < UINT32_MAX ? (uint32_t)p : 0;
 }
 
 /* Called on a forked child's first event: creates <root>/proc.<pid>/ with definitions
@@ -171,7 +220,12 @@ __attribute__((constructor)) static void sgt_init(void)
 {
 	struct sgt_config cfg;
 	char err[512];
-	if (sgt_env_parse(getenv, &cfg, err, sizeof err) < 0) {
+	/* A set-uid or set-gid program, or one with file capabilities (AT_SECURE): its environment
+	 * is its caller's, who must not choose where a privileged process writes, nor make it
+	 * write at all. Tracing is off, silently (docs/tracelib.md "Files and rights"). */
+	if (getauxval(AT_SECURE))
+		return;
+	if (sgt_env_parse(secure_getenv, &cfg, err, sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return;
 	}
@@ -220,26 +274,80 @@ __attribute__((constructor)) static void sgt_init(void)
 	sgt_thread_start(SG_NO_ID, SG_NO_ID);   /* the main thread is thread 0 */
 }
 
-__attribute__((destructor)) static void sgt_fini(void)
+/* Ends the process's trace (see end_state): the calling thread's stream gets its THREAD_END,
+ * every stream its last chunk and trailer, the sched stream its last records and trailer, the
+ * definitions a last clock pair; the open buffer files go. Recording is off from here on.
+ *   SGT_END_EXIT  the destructor (exit), or the drain thread as the process's last thread: as
+ *                 long as it takes; nothing is left allocated.
+ *   SGT_END_NOW   _exit, _Exit, an exec: possibly inside a signal handler (both are
+ *                 async-signal-safe), which may have interrupted the library or malloc on this
+ *                 thread: no memory is freed, and no lock is waited for beyond END_WAIT_NS (a
+ *                 stream whose lock stays taken keeps its open buffer for the reader).
+ * With keep_defs the definitions file stays open (an exec that may fail: sgt_core_exec_failed
+ * writes why tracing stopped). Returns 1 when this call ended the trace. */
+int sgt_core_end(enum sgt_end how, int keep_defs)
 {
-	if (!configured || sgt_g.fork_pending)
-		return;
+	if (!configured || sgt_g.fork_pending || sgt_g.pid != (uint32_t)getpid())
+		return 0;   /* off, a forked child that recorded nothing, a vfork child */
+	if (!end_claim()) {
+		if (!end_here)
+			end_wait();
+		return 0;
+	}
+	end_here = 1;
+	if (how == SGT_END_NOW)
+		sgt_flag_deadline = sgt_mono_ns() + END_WAIT_NS;
 	struct sgt_thread *me = sgt_self;
-	if (me && sg_trace_active)
-		sgt_thread_finish(me);
+	if (me && !me->fork_reset) {
+		if (how != SGT_END_NOW)
+			sgt_thread_finish(me);
+		else if (__atomic_load_n(&me->io_lock, __ATOMIC_ACQUIRE) == 0)
+			sgt_thread_finish_now(me);   /* not interrupted inside its own flush */
+	}
 	sg_trace_active = 0;
 	for (struct sgt_thread *t = sgt_thread_list(); t; t = t->next) {
 		if (t != me)
 			sgt_thread_finish_foreign(t, 1);
 		sgt_thread_lost_report(t);   /* events dropped after a stream ended */
 	}
-	sgt_thread_failed_report(1);
+	sgt_thread_failed_report(how != SGT_END_NOW);
 	sgt_obuf_process_end();
 	sgc_sched_stop(0);
 	sgt_sched_close(0);
 	sgt_registry_clock_pair();
-	sgt_registry_close();
+	if (!keep_defs)
+		sgt_registry_close();
 	configured = 0;
+	sgt_flag_deadline = 0;
+	end_here = 0;
+	__atomic_store_n(&end_state, END_DONE, __ATOMIC_RELEASE);
+	int sig = end_deferred;
+	if (sig)
+		fatal_raise(sig);   /* a SIGTERM or SIGINT that came while this thread ended it */
+	return 1;
+}
+
+/* ---- the drain thread's part (sg_counters_int.h) ---- */
+
+int trace_main_gone(void)
+{
+	return sgt_thread_main_exited() && sgt_threads_live() == 0;
+}
+
+void trace_process_end(void)
+{
+	sgt_core_end(SGT_END_EXIT, 0);
+}
+
+void sgt_core_exec_failed(const char *what, int err)
+{
+	sgt_registry_stopped(sgt_ticks(), err, what);
+	sgt_registry_close();
+}
+
+__attribute__((destructor)) static void sgt_fini(void)
+{
+	sgt_core_end(SGT_END_EXIT, 0);
 }
 
 SG_EXPORT void sg_trace_flush(void)

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -33,16 +34,17 @@ static const char *root_refusal(const struct stat *st)
 	return "owned by another user (and not a sticky directory of root's)";
 }
 
-/* Opens directory `path` without following a final symbolic link and checks it: a descriptor,
- * or -errno with the reason in *why. */
-static int root_fd_open(const char *path, const char **why)
+/* Opens directory `name` in directory dirfd without following a final symbolic link and
+ * checks it: a descriptor, or -errno with the reason in *why. */
+static int root_fd_open(int dirfd, const char *name, const char **why)
 {
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
 	if (fd < 0) {
 		int err = errno;
 		struct stat lst;
-		if ((err == ELOOP || err == ENOTDIR) && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+		if ((err == ELOOP || err == ENOTDIR) &&
+		    fstatat(dirfd, name, &lst, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(lst.st_mode))
 			*why = "a symbolic link, not a directory";
 		else
 			*why = strerror(err);
@@ -86,22 +88,38 @@ static int root_default(const char *dir, char *err, size_t errlen)
 
 int sgt_root_open(const char *dir, const char *var, char *err, size_t errlen)
 {
-	int rc;
+	int rc, pfd = AT_FDCWD;
 	const char *why = NULL;
+	char last[NAME_MAX + 1];
+	const char *name = last;
 	if (!var) {
 		rc = root_default(dir, err, errlen);
 		if (rc < 0)
 			return rc;
+		name = sgt_g.root;   /* ./sgtrace-<program>-<time>-<pid>[.<k>], made just now */
 	} else {
+		/* its parents walked as every output path is (sgt_io.h), the root made in the last */
+		char whybuf[PATH_MAX + 128];
 		snprintf(sgt_g.root, sizeof sgt_g.root, "%s", dir);
-		rc = sgt_mkdir_p(dir, SGT_DIR_MODE);
+		rc = pfd = sgt_dir_walk(dir, SGT_DIR_MODE, last, sizeof last, whybuf, sizeof whybuf);
+		if (rc >= 0 && mkdirat(pfd, last, SGT_DIR_MODE) < 0 && errno != EEXIST) {
+			rc = -errno;
+			close(pfd);
+		}
+		if (rc == -EPERM && whybuf[0]) {
+			snprintf(err, errlen, "sgtrace: error: %s=%s: %s; tracing is off", var, dir,
+				 whybuf);
+			return rc;
+		}
 		if (rc < 0) {
 			snprintf(err, errlen, "sgtrace: error: %s: cannot create the trace directory: "
-				 "%s; tracing is off", dir, strerror(-rc));
+				 "%s; tracing is off", dir, whybuf[0] ? whybuf : strerror(-rc));
 			return rc;
 		}
 	}
-	rc = root_fd_open(sgt_g.root, &why);
+	rc = root_fd_open(pfd, name, &why);
+	if (pfd >= 0)
+		close(pfd);
 	if (rc < 0) {
 		snprintf(err, errlen, "sgtrace: error: %s%s%s: refused as the trace root: %s; "
 			 "tracing is off", var ? var : "", var ? "=" : "", sgt_g.root, why);

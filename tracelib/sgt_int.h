@@ -110,6 +110,15 @@ extern struct sgt_global sgt_g;
 /* Says a warning on stderr only with SG_VERBOSE=1: its facts are in the trace already. */
 void sgt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* How the process's trace ends (sgt_core.c, sgt_core_end): at exit, or by the drain thread
+ * as the process's last thread (SGT_END_EXIT); at _exit, _Exit or an exec, perhaps in a signal
+ * handler (SGT_END_NOW: bounded waits, nothing freed). */
+enum sgt_end { SGT_END_EXIT, SGT_END_NOW };
+int sgt_core_end(enum sgt_end how, int keep_defs);
+/* An exec that sgt_core_end ended the trace for failed with errno err: writes why tracing
+ * stopped into the definitions and closes them; the process runs on untraced (sgt_end.c). */
+void sgt_core_exec_failed(const char *what, int err);
+
 /* ---- where the files go (sgt_dir.c) ---- */
 /* Sets up the trace root `dir` (from `var`, NULL for the default
  * ./sgtrace-<program>-<time>-<pid>): the default is created fresh (a new name with .<k> appended
@@ -319,6 +328,8 @@ struct sgt_thread {
 	uint64_t file_bytes;       /* bytes written to the stream file so far */
 	uint64_t lost_written;     /* part of `lost` already in the trailer or a LOST definition */
 	pid_t tid;
+	int live;                  /* counted among the threads recording now (sgt_threads_live);
+				      here, in the hole before objs: the hot fields keep their offsets */
 	struct sgt_map objs;       /* sync objects: (address, kind) -> id, episodes */
 	struct sgt_map names;      /* regions and user counters: name pointer -> id */
 	struct sgt_thread *next;   /* all threads, for exit and fatal-signal flushing */
@@ -445,6 +456,8 @@ void sgt_fns_reset(struct sgt_thread *t, int free_them);
 struct sgt_thread *sgt_thread_start(uint32_t index, uint32_t parent);
 /* Finishes the calling thread: THREAD_END, last chunk, trailer; frees its buffer. */
 void sgt_thread_finish(struct sgt_thread *t);
+/* The same, freeing nothing (the process is about to end: _exit, an exec; sgt_core_end). */
+void sgt_thread_finish_now(struct sgt_thread *t);
 /* Writes the calling thread's buffer as a chunk now. */
 void sgt_thread_flush(struct sgt_thread *t);
 /* Finishes another thread's stream from outside (process exit, fatal signal): writes what it
@@ -462,8 +475,15 @@ struct sgt_thread *sgt_thread_list(void);
 void sgt_thread_list_add(struct sgt_thread *t);
 /* In a forked child: forgets the parent's other threads and arms the restart of `self`. */
 void sgt_thread_fork_child(struct sgt_thread *self);
-/* pthread key whose destructor finishes threads not created through sg_pthread_create. */
+/* pthread key whose destructor finishes threads not created through sg_pthread_create, and
+ * every thread that ends with pthread_exit. */
 int sgt_thread_key_init(void);
+/* The process's initial thread ended through pthread_exit (the process lives on until its last
+ * thread ends); the threads recording now. The drain thread asks both (collector/offcpu.c). */
+int sgt_thread_main_exited(void);
+/* Marks the calling thread as the process's initial one (a forked child's forking thread). */
+void sgt_thread_main_mark(void);
+unsigned sgt_threads_live(void);
 extern __thread int sgt_thread_done __attribute__((tls_model("initial-exec")));
 
 /* Per-thread map lookup: the slot of `key`, inserting it with id from `make` on a miss. */
@@ -524,6 +544,10 @@ uint32_t sgt_registry_counter(const char *name, const char *unit, enum sg_counte
 			      const char *unavailable, const char **stored);
 int sgt_registry_thread(uint32_t index, uint32_t parent, pid_t tid);
 int sgt_registry_clock_pair(void);
+/* The STOPPED definition (format 1.5): tracing stopped at `ticks` before the process ended,
+ * because of `what` (an exec that failed with errno err after its trace was ended). `what` is
+ * short (under 400 bytes): written from the stack. */
+int sgt_registry_stopped(uint64_t ticks, int err, const char *what);
 /* The SCHED definition: how this process's sched stream is recorded, or why it is not. */
 int sgt_registry_sched(unsigned flags, unsigned n_cpus, const char *text);
 /* Appends a LOST definition (thread `index` lost `n` more events): one write() to the

@@ -1,8 +1,13 @@
 /*
- * sgt_io.c — whole writes and `mkdir -p` for the recorder and the writer (sgt_io.h).
+ * sgt_io.c — whole writes and `mkdir -p` for the recorder and the writer (sgt_io.h), the latter
+ * through the walk every output path takes (docs/tracelib.md "Files and rights"): component by
+ * component under the parent's descriptor, never following a symbolic link that someone other
+ * than root or the effective user owns.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -27,34 +32,150 @@ int sgt_write_all(int fd, const void *p, size_t n)
 	return 0;
 }
 
-static int mkdir_one(const char *path, mode_t mode)
+/* Appends "/" and the n bytes of c to the walked path (messages only), cut to fit. */
+static void walked_add(char *walked, size_t len, const char *c, size_t n)
 {
-	if (mkdir(path, mode) == 0)
-		return 0;
-	int err = errno;
-	struct stat st;
-	if (err == EEXIST && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return 0;
-	return -err;
+	size_t k = strlen(walked);
+	if (k > 0 && k + 1 < len && !(k == 1 && walked[0] == '/'))
+		walked[k++] = '/';
+	if (n > len - 1 - k)
+		n = len - 1 - k;
+	memcpy(walked + k, c, n);
+	walked[k + n] = '\0';
+}
+
+int sgt_dir_walk(const char *path, mode_t mode, char *last, size_t lastlen, char *why,
+		 size_t whylen)
+{
+	char rest[PATH_MAX], tmp[PATH_MAX], target[PATH_MAX], walked[PATH_MAX];
+	int links = 0, rc;
+	size_t n = strlen(path);
+	why[0] = '\0';
+	if (n == 0)
+		return -ENOENT;
+	if (n >= sizeof rest)
+		return -ENAMETOOLONG;
+	memcpy(rest, path, n + 1);
+	int fd = open(rest[0] == '/' ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	snprintf(walked, sizeof walked, "%s", rest[0] == '/' ? "/" : "");
+	const char *p = rest;
+	for (;;) {
+		while (*p == '/')
+			p++;
+		const char *end = strchr(p, '/');
+		size_t clen = end ? (size_t)(end - p) : strlen(p);
+		const char *after = end ? end : p + clen;
+		while (*after == '/')
+			after++;
+		if (*after == '\0') {
+			/* the last component: the caller's (the trace root has a rule of its own) */
+			if (clen == 0) {
+				p = ".";   /* "/" or a path ending in "/": the directory itself */
+				clen = 1;
+			}
+			if (clen >= lastlen) {
+				rc = -ENAMETOOLONG;
+				goto fail;
+			}
+			memcpy(last, p, clen);
+			last[clen] = '\0';
+			return fd;
+		}
+		char comp[NAME_MAX + 1];
+		if (clen > NAME_MAX) {
+			rc = -ENAMETOOLONG;
+			goto fail;
+		}
+		memcpy(comp, p, clen);
+		comp[clen] = '\0';
+		p = after;
+		if (!strcmp(comp, "."))
+			continue;
+		int nfd = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (nfd < 0 && errno == ENOENT) {
+			if (mkdirat(fd, comp, mode) < 0 && errno != EEXIST) {
+				rc = -errno;
+				walked_add(walked, sizeof walked, comp, clen);
+				snprintf(why, whylen, "%s: %s", walked, strerror(-rc));
+				goto fail;
+			}
+			/* whatever is there now (another process may have been quicker), checked
+			 * as any component */
+			nfd = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		}
+		if (nfd >= 0) {
+			close(fd);
+			fd = nfd;
+			walked_add(walked, sizeof walked, comp, clen);
+			continue;
+		}
+		rc = -errno;
+		struct stat st;
+		walked_add(walked, sizeof walked, comp, clen);
+		if ((rc != -ELOOP && rc != -ENOTDIR) || fstatat(fd, comp, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISLNK(st.st_mode)) {
+			snprintf(why, whylen, "%s: %s", walked, strerror(-rc));
+			goto fail;
+		}
+		/* a symbolic link: followed only when its owner could have written the path
+		 * anyway (root, or the effective user), as the kernel's protected_symlinks does in
+		 * sticky directories, here in every directory */
+		if (st.st_uid != 0 && st.st_uid != geteuid()) {
+			rc = -EPERM;
+			snprintf(why, whylen, "%s: a symbolic link owned by uid %u, neither root nor "
+				 "this user: not followed", walked, (unsigned)st.st_uid);
+			goto fail;
+		}
+		ssize_t tl = readlinkat(fd, comp, target, sizeof target);
+		if (tl < 0 || (size_t)tl >= sizeof target || ++links > 40) {
+			rc = tl < 0 ? -errno : (size_t)tl >= sizeof target ? -ENAMETOOLONG : -ELOOP;
+			snprintf(why, whylen, "%s: %s", walked, strerror(-rc));
+			goto fail;
+		}
+		target[tl] = '\0';
+		int k = snprintf(tmp, sizeof tmp, "%s/%s", target, p);
+		if (k < 0 || (size_t)k >= sizeof tmp) {
+			rc = -ENAMETOOLONG;
+			goto fail;
+		}
+		memcpy(rest, tmp, (size_t)k + 1);
+		p = rest;
+		if (target[0] == '/') {
+			int rfd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			if (rfd < 0) {
+				rc = -errno;
+				goto fail;
+			}
+			close(fd);
+			fd = rfd;
+			snprintf(walked, sizeof walked, "/");
+		} else {
+			size_t wl = strlen(walked);   /* back to the link's directory */
+			walked[wl >= clen ? wl - clen : 0] = '\0';
+			wl = strlen(walked);
+			if (wl > 1 && walked[wl - 1] == '/')
+				walked[wl - 1] = '\0';
+		}
+	}
+fail:
+	close(fd);
+	return rc;
 }
 
 int sgt_mkdir_p(const char *path, mode_t mode)
 {
-	char buf[PATH_MAX];
-	size_t n = strlen(path);
-	if (n == 0)
+	char full[PATH_MAX], last[8], why[8];
+	int n = snprintf(full, sizeof full, "%s/.", path);
+	if (*path == '\0')
 		return -ENOENT;
-	if (n >= sizeof buf)
+	if (n < 0 || (size_t)n >= sizeof full)
 		return -ENAMETOOLONG;
-	memcpy(buf, path, n + 1);
-	for (size_t i = 1; i < n; i++) {
-		if (buf[i] != '/')
-			continue;
-		buf[i] = '\0';
-		int rc = mkdir_one(buf, mode);
-		buf[i] = '/';
-		if (rc < 0)
-			return rc;
-	}
-	return mkdir_one(buf, mode);
+	/* every component of path is an intermediate one of path/. : created, links checked */
+	int fd = sgt_dir_walk(full, mode, last, sizeof last, why, sizeof why);
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sgt_flag.h"
 #include "sgt_int.h"
 #include "sgt_io.h"
 
@@ -45,6 +46,9 @@ struct join_entry {
 static struct join_entry *joins;
 static size_t n_joins, joins_cap;
 
+static int reg_enter(void);
+static void reg_leave(void);
+
 /* Appends an encoded definition to defs.sgd and, unless it is per-process, to the replay log.
  * Called with reg_lock held. */
 static int def_emit(enum sgf_def_type type, const void *fixed, size_t fixed_len,
@@ -64,7 +68,8 @@ static int def_emit(enum sgf_def_type type, const void *fixed, size_t fixed_len,
 	rc = defs_fd >= 0 ? sgt_write_all(defs_fd, buf, (size_t)n) : -EBADF;
 	if (rc < 0 && rc != -EBADF)
 		sgt_say_write_failed(SGF_DEFS_NAME, -rc);
-	if (type == SGF_DEF_THREAD || type == SGF_DEF_CLOCK || type == SGF_DEF_SCHED)
+	if (type == SGF_DEF_THREAD || type == SGF_DEF_CLOCK || type == SGF_DEF_SCHED ||
+	    type == SGF_DEF_STOPPED)
 		goto out;
 	if (replay_len + (size_t)n > replay_cap) {
 		size_t ncap = replay_cap ? replay_cap * 2 : 4096;
@@ -115,11 +120,22 @@ out:
 
 void sgt_registry_close(void)
 {
-	pthread_mutex_lock(&reg_lock);
+	if (reg_enter() < 0)
+		return;   /* the descriptor is close-on-exec, and the process is ending */
 	if (defs_fd >= 0)
 		close(defs_fd);
 	defs_fd = -1;
-	pthread_mutex_unlock(&reg_lock);
+	reg_leave();
+}
+
+int sgt_registry_stopped(uint64_t ticks, int err, const char *what)
+{
+	if (reg_enter() < 0)
+		return -EDEADLK;
+	uint32_t f[4] = { (uint32_t)ticks, (uint32_t)(ticks >> 32), (uint32_t)err, 0 };
+	int rc = def_emit(SGF_DEF_STOPPED, f, sizeof f, &what, 1);
+	reg_leave();
+	return rc;
 }
 
 uint32_t sgt_registry_next_index(void)
@@ -127,16 +143,39 @@ uint32_t sgt_registry_next_index(void)
 	return __atomic_fetch_add(&next_index, 1, __ATOMIC_RELAXED);
 }
 
+/* Takes reg_lock; on a thread with a deadline (sgt_flag.h: ending the trace from _exit or an
+ * exec, perhaps in a signal handler that interrupted the registry) for a bounded time only.
+ * 0 or -ETIMEDOUT. */
+static int reg_lock_take(void)
+{
+	if (!sgt_flag_deadline)
+		return -pthread_mutex_lock(&reg_lock);
+	uint64_t left = sgt_flag_deadline - sgt_mono_ns();
+	struct timespec at;
+	clock_gettime(CLOCK_REALTIME, &at);
+	if ((int64_t)left < 0)
+		left = 0;
+	at.tv_sec += (time_t)(left / 1000000000u);
+	at.tv_nsec += (long)(left % 1000000000u);
+	if (at.tv_nsec >= 1000000000L) {
+		at.tv_sec++;
+		at.tv_nsec -= 1000000000L;
+	}
+	return -pthread_mutex_timedlock(&reg_lock, &at);
+}
+
 /* Enters the registry from thread t (may be NULL). Returns 0, or -EDEADLK when the thread is
- * already inside it (a re-entrant call from a hook). */
+ * already inside it (a re-entrant call from a hook), or -ETIMEDOUT past a deadline. */
 static int reg_enter(void)
 {
 	struct sgt_thread *t = sgt_self;
 	if (t && t->in_lib)
 		return -EDEADLK;
+	int rc = reg_lock_take();
+	if (rc < 0)
+		return rc;
 	if (t)
 		t->in_lib = 1;
-	pthread_mutex_lock(&reg_lock);
 	return 0;
 }
 

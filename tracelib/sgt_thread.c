@@ -24,7 +24,11 @@ __thread struct sgt_thread *sgt_self __attribute__((tls_model("initial-exec")));
 __thread int sgt_thread_done __attribute__((tls_model("initial-exec")));
 
 static struct sgt_thread *thread_list;
-static pthread_key_t thread_key;
+static pthread_key_t thread_key, main_key;
+/* Threads recording now (started, not finished by themselves), and whether the process's
+ * initial thread ended through pthread_exit: see key_destructor. */
+static unsigned threads_live;
+static int main_exited;
 
 /* Threads that could not start recording (no memory for their state, no file descriptor for
  * their stream) have no stream to count their losses in. The process counts them here: the
@@ -170,7 +174,8 @@ void sgt_thread_lost_report(struct sgt_thread *t)
 
 void sgt_thread_flush(struct sgt_thread *t)
 {
-	sgt_flag_trylock(&t->io_lock, -1);
+	if (!sgt_flag_trylock(&t->io_lock, -1))
+		return;   /* only past a finishing thread's deadline (sgt_flag.h) */
 	size_t n = (size_t)(t->pos - t->buf);
 	if (t->finished) {
 		lost_add(t, n);
@@ -207,7 +212,10 @@ static void map_free(struct sgt_map *m)
 	m->mask = m->used = 0;
 }
 
-void sgt_thread_finish(struct sgt_thread *t)
+/* The calling thread t ends: THREAD_END, last chunk, trailer. `release`: free what it holds
+ * (its buffer, maps, function states); without it (sgt_thread_finish_now) nothing is freed, so
+ * that it may run where malloc or the slot lock may have been interrupted. */
+static void thread_end(struct sgt_thread *t, int release)
 {
 	if (t->fork_reset || sgt_self != t)
 		return;
@@ -215,26 +223,51 @@ void sgt_thread_finish(struct sgt_thread *t)
 	if (t->n_throttled)
 		sgt_throttle_notes(t, 1);
 	sgt_rec_t(t, SG_EV_THREAD_END, t->index, 0);
-	sgt_flag_trylock(&t->io_lock, -1);
-	size_t n = (size_t)(t->pos - t->buf);
-	if (t->finished) {
-		lost_add(t, n);
-	} else {
-		chunk_write(t, n, 1);
-		trailer_write(t);
+	if (sgt_flag_trylock(&t->io_lock, -1)) {
+		size_t n = (size_t)(t->pos - t->buf);
+		if (t->finished) {
+			lost_add(t, n);
+		} else {
+			chunk_write(t, n, 1);
+			trailer_write(t);
+		}
+		if (release) {
+			sgt_obuf_free(&t->ob);
+			t->chunk = NULL;
+			t->buf = t->pos = t->end = NULL;
+		}
+		sgt_flag_unlock(&t->io_lock);
 	}
-	sgt_obuf_free(&t->ob);
-	t->chunk = NULL;
-	t->buf = t->pos = t->end = NULL;
-	sgt_flag_unlock(&t->io_lock);
+	/* the last thread recording after main's pthread_exit: the drain thread looks whether it
+	 * is left alone (main_key_destructor) */
+	if (t->live) {
+		t->live = 0;
+		if (__atomic_sub_fetch(&threads_live, 1, __ATOMIC_ACQ_REL) == 0 &&
+		    __atomic_load_n(&main_exited, __ATOMIC_ACQUIRE))
+			sgc_sched_wake();
+	}
+	sgt_self = NULL;
+	sgt_thread_done = 1;
+	if (!release)
+		return;
 	map_free(&t->objs);
 	map_free(&t->names);
 	sgt_fns_reset(t, 1);
-	sgt_self = NULL;
-	sgt_thread_done = 1;
 	pthread_setspecific(thread_key, NULL);
 }
 
+void sgt_thread_finish(struct sgt_thread *t)
+{
+	thread_end(t, 1);
+}
+
+void sgt_thread_finish_now(struct sgt_thread *t)
+{
+	thread_end(t, 0);
+}
+
+/* A thread's end: pthread_exit or the return of its start function, never exit() (which runs
+ * the destructor instead). */
 static void key_destructor(void *p)
 {
 	struct sgt_thread *t = p;
@@ -242,9 +275,45 @@ static void key_destructor(void *p)
 		sgt_thread_finish(t);
 }
 
+/* The destructor of main_key, whose value is set on the process's initial thread only (in a
+ * forked child, the forking thread): main called pthread_exit (it runs no key destructor when
+ * main returns: that is exit()). The process then ends when its last thread does (glibc calls
+ * exit(0) there), and the library's drain thread, which never ends by itself, must notice when
+ * it is that thread (collector/offcpu.c; docs/tracelib.md "Life cycle"). Whether main recorded
+ * or not, before or after key_destructor finished it: the wake comes from whichever of the two
+ * runs second (sgt_thread_finish wakes when the last recording thread ends after this). */
+static void main_key_destructor(void *p)
+{
+	(void)p;
+	__atomic_store_n(&main_exited, 1, __ATOMIC_RELEASE);
+	if (__atomic_load_n(&threads_live, __ATOMIC_ACQUIRE) == 0)
+		sgc_sched_wake();
+}
+
+void sgt_thread_main_mark(void)
+{
+	static char marker;
+	pthread_setspecific(main_key, &marker);
+}
+
+int sgt_thread_main_exited(void)
+{
+	return __atomic_load_n(&main_exited, __ATOMIC_ACQUIRE);
+}
+
+unsigned sgt_threads_live(void)
+{
+	return __atomic_load_n(&threads_live, __ATOMIC_ACQUIRE);
+}
+
 int sgt_thread_key_init(void)
 {
-	return -pthread_key_create(&thread_key, key_destructor);
+	int rc = pthread_key_create(&thread_key, key_destructor);
+	if (rc == 0 && (rc = pthread_key_create(&main_key, main_key_destructor)) != 0)
+		pthread_key_delete(thread_key);
+	if (rc == 0)
+		sgt_thread_main_mark();   /* the constructor runs on the initial thread */
+	return -rc;
 }
 
 /* Creates the stream file of t (never one that exists: sgt_dir.c) and writes its header. */
@@ -337,6 +406,8 @@ struct sgt_thread *sgt_thread_start(uint32_t index, uint32_t parent)
 		goto fail;
 	if (index == SG_NO_ID)
 		sgt_registry_join_put(pthread_self(), t->index);
+	t->live = 1;
+	__atomic_add_fetch(&threads_live, 1, __ATOMIC_ACQ_REL);
 	sgt_thread_list_add(t);
 	return t;
 fail:
@@ -368,10 +439,13 @@ void sgt_thread_fork_child(struct sgt_thread *self)
 	}
 	thread_list = NULL;
 	failed_threads = failed_lost = 0;   /* the parent's, reported by the parent */
+	threads_live = 0;   /* the forking thread counts again when its trace starts */
+	main_exited = 0;
 	if (self) {
 		/* its function states start again with the child's trace, at once: a throttled
 		 * function would otherwise be counted without the child's trace ever starting */
 		sgt_fns_reset(self, 0);
+		self->live = 0;
 		/* Its buffered events belong to the parent, which writes them; its buffer is the
 		 * parent's file, not mapped here (fork_restart gives it its own). */
 		self->pos = self->end = self->buf = NULL;
@@ -402,6 +476,8 @@ static struct sgt_thread *fork_restart(struct sgt_thread *t)
 		t->end = t->buf + t->ob.n_filled;
 		return t;
 	}
+	t->live = 1;
+	__atomic_add_fetch(&threads_live, 1, __ATOMIC_ACQ_REL);
 	sgt_thread_list_add(t);
 	return t;
 }
@@ -424,10 +500,12 @@ struct sgt_thread *sgt_slow(unsigned need)
 		return NULL;
 	if ((size_t)(t->end - t->pos) < need && t->ob.n_filled < t->ob.n_recs) {
 		/* the end of the part of the buffer file written so far: write more of it */
-		sgt_flag_trylock(&t->io_lock, -1);
-		if (!t->finished)
-			__atomic_store_n(&t->end, t->buf + sgt_obuf_grow(&t->ob), __ATOMIC_RELEASE);
-		sgt_flag_unlock(&t->io_lock);
+		if (sgt_flag_trylock(&t->io_lock, -1)) {
+			if (!t->finished)
+				__atomic_store_n(&t->end, t->buf + sgt_obuf_grow(&t->ob),
+						 __ATOMIC_RELEASE);
+			sgt_flag_unlock(&t->io_lock);
+		}
 	}
 	if ((size_t)(t->end - t->pos) < need)
 		sgt_thread_flush(t);

@@ -7,7 +7,8 @@
  * events of DESIGN.md, and calls the real function.
  *
  * The library starts itself (constructor) and finishes itself (destructor, thread exit, fatal
- * signals). Environment, parsed strictly (a bad value is reported once on stderr and tracing is
+ * signals, _exit and exec through the wrappers below, the last thread of a process whose main
+ * called pthread_exit). Environment, parsed strictly (a bad value is reported once on stderr and tracing is
  * turned off; the program itself runs on unchanged):
  *   SG_TRACE=0|1          0 disables recording (default 1)
  *   SG_TRACE_DIR=PATH     trace root (default ./sgtrace-<program>-<YYYYmmdd_HHMMSS>-<pid>)
@@ -41,7 +42,8 @@ extern "C" {
 #endif
 
 #define SGTRACE_VERSION_MAJOR 1
-#define SGTRACE_VERSION_MINOR 1   /* 1: the _at wrappers and struct sg_site_desc */
+#define SGTRACE_VERSION_MINOR 2   /* 1: the _at wrappers and struct sg_site_desc; 2: the
+				     wrappers of _exit, _Exit and the exec family */
 
 /* Non-zero while recording is on. Read by the inline probes below so that a disabled probe is
  * one predictable branch in the caller. Written only by the library. */
@@ -220,6 +222,35 @@ int sg_sem_timedwait_at(struct sg_site_desc *site, sem_t *sem, const struct time
 int sg_sem_clockwait(sem_t *sem, clockid_t clock, const struct timespec *abstime);
 int sg_sem_clockwait_at(struct sg_site_desc *site, sem_t *sem, clockid_t clock,
 			const struct timespec *abstime);
+#endif
+
+/* Programs that end their own way (docs/tracelib.md "Life cycle"): _exit, _Exit and the exec
+ * family never return through exit(), whose destructor finishes the trace. These wrappers
+ * finish it first (every stream gets its trailer), then call the real function: same
+ * signatures, return values and errno. A failed exec returns -1 as the real one does, and the
+ * process runs on with tracing off, which its trace says (a STOPPED definition). Safe in a
+ * signal handler, as the real functions are. The variadic ones take their argument list up to
+ * the NULL as glibc's do. */
+#if defined(__GNUC__) || defined(__clang__)
+#define SG_NORETURN_ __attribute__((__noreturn__))
+#define SG_SENTINEL_(n) __attribute__((__sentinel__(n)))
+#else
+#define SG_NORETURN_
+#define SG_SENTINEL_(n)
+#endif
+void sg__exit(int status) SG_NORETURN_;
+void sg__Exit(int status) SG_NORETURN_;
+int sg_execve(const char *path, char *const argv[], char *const envp[]);
+int sg_execv(const char *path, char *const argv[]);
+int sg_execvp(const char *file, char *const argv[]);
+int sg_execl(const char *path, const char *arg, ...) SG_SENTINEL_(0);
+int sg_execlp(const char *file, const char *arg, ...) SG_SENTINEL_(0);
+int sg_execle(const char *path, const char *arg, ...) SG_SENTINEL_(1);
+#if !defined(__GLIBC__) || defined(__USE_GNU)
+int sg_execvpe(const char *file, char *const argv[], char *const envp[]);
+#endif
+#if !defined(__GLIBC__) || defined(__USE_XOPEN2K8)
+int sg_fexecve(int fd, char *const argv[], char *const envp[]);
 #endif
 
 /* Markers for hand-instrumented code: nothing at all unless compiled with -DSG_TRACE. */

@@ -194,7 +194,7 @@ const char *sg_obj_kind_name(enum sg_obj_kind kind);
 #define SGF_CHUNK_MAGIC      UINT32_C(0x4b434753)   /* "SGCK" */
 #define SGF_TRAILER_MAGIC    UINT32_C(0x444e4547)   /* "GEND" */
 #define SGF_VERSION_MAJOR    1
-#define SGF_VERSION_MINOR    4
+#define SGF_VERSION_MINOR    5
 
 enum sgf_clock {
 	SGF_CLOCK_TSC = 1,   /* ticks are TSC cycles since the epoch; convert with clock pairs */
@@ -273,6 +273,11 @@ enum sgf_def_type {
 				     site of synchronization calls (SG_EV_SYNC_SITE); function is
 				     the enclosing function as written in the source, "" outside
 				     any (a macro body); file as the compiler was given it */
+	SGF_DEF_STOPPED = 11,     /* u64 ticks, i32 errno, u32 0, text NUL (format 1.5): tracing
+				     stopped at `ticks` before the process ended, and why: an exec
+				     that failed after the trace was finished for it ("execve
+				     /no/such/prog", errno ENOENT); what the process did afterwards
+				     is not in the trace */
 };
 
 /*

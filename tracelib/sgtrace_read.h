@@ -48,6 +48,11 @@ struct sgr_info {
 	const char *counters_off;  /* why no counter exists in this process, or NULL */
 	unsigned version_minor;    /* the format's minor version of defs.sgd (1.4: 4): what the
 				      program could record (call sites since 4) */
+	const char *stopped;       /* format 1.5: tracing stopped before the process ended, because
+				      of this call ("execve /no/such/prog": an exec that failed),
+				      or NULL; what the process did afterwards is not in the trace */
+	int stopped_errno;         /* the errno that call failed with */
+	int64_t stopped_ns;        /* when, in ns since the epoch */
 };
 
 struct sgr_function {

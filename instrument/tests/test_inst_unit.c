@@ -243,6 +243,8 @@ static void test_is_wrapped(void **state)
 		"pthread_cond_signal", "pthread_cond_broadcast",
 		"sem_init", "sem_open", "sem_wait", "sem_trywait", "sem_post", "sem_timedwait",
 		"sem_clockwait",
+		"_exit", "_Exit", "execve", "execv", "execvp", "execvpe", "execl", "execlp",
+		"execle", "fexecve",
 	};
 	static const char *no[] = {
 		"", "s", "p", "sem_", "sem_w", "sem_wai", "sem_waitx", "sem_wait_count",
@@ -250,6 +252,8 @@ static void test_is_wrapped(void **state)
 		"sem_timedwaitx", "sem_clockwai", "semwait", "sem_post_", "pthread_",
 		"pthread_mutex_init", "pthread_create_x", "pthread_self", "pthread_exit",
 		"sg_sem_wait", "sg_pthread_mutex_lock", "main",
+		"exit", "_exi", "_exit_", "__exit", "_EXIT", "exec", "execx", "execvx", "execlpe",
+		"fexecv", "fexecvex", "extern", "errno", "_Bool", "fprintf", "sg__exit",
 	};
 	for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
 		assert_true(inst_is_wrapped(yes[i], strlen(yes[i])));
