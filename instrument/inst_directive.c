@@ -107,6 +107,11 @@ int inst_is_wrapped(const char *s, size_t len)
 	       wrapped_find(wrapped_end, sizeof wrapped_end / sizeof *wrapped_end, s, len);
 }
 
+int inst_is_end_call(const char *s, size_t len)
+{
+	return wrapped_find(wrapped_end, sizeof wrapped_end / sizeof *wrapped_end, s, len);
+}
+
 int inst_is_site_call(const char *s, size_t len)
 {
 	return wrapped_find(site_calls, sizeof site_calls / sizeof *site_calls, s, len);

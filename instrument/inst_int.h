@@ -190,6 +190,9 @@ int inst_is_wrapped(const char *s, size_t len);
 /* Does the wrapper of wrapped name s[0..len) begin a wait (a lock, barrier, condition,
  * semaphore wait or join), so that its calls pass their call site (sg_NAME_at, sgtrace.h)? */
 int inst_is_site_call(const char *s, size_t len);
+/* Of the wrapped names, is this one that ends or replaces the process (_exit, exec*)? Renamed
+ * like the others, but no synchronisation: for the probe rule it stays an ordinary call. */
+int inst_is_end_call(const char *s, size_t len);
 /* Non-zero when c may appear in an identifier. */
 static inline int inst_is_idch(int c)
 {

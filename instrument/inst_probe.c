@@ -326,7 +326,9 @@ static int walk(struct probe *p, int32_t i, enum walk_ctx ctx, int code, int loo
 		} else if (inst_is_wrapped(p->src + n->off, l)) {
 			rename_call(p, n->off, l, N(p, n->a)->off, n->line, p->fi);
 			site_add(p, n->cond);
-			if (p->fi >= 0)
+			if (p->fi >= 0 && inst_is_end_call(p->src + n->off, l))
+				inst_select_call(&p->sel, p->fi, n, l, loop);   /* as before renaming */
+			else if (p->fi >= 0)
 				p->fns.v[p->fi].has_sync = 1;
 		} else if (p->fi >= 0) {
 			inst_select_call(&p->sel, p->fi, n, l, loop);

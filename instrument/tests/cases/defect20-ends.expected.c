@@ -12,7 +12,7 @@
 #include <sgtrace.h>
 #line 12 "defect20-ends.c"
 static int child(int how)
-{ static struct sg_func_desc sg_fd__ = { "child", "defect20-ends.c", 12, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
+{
 	pid_t pid = fork();
 	if (pid == 0) {
 		char *argv[] = { "true", NULL };
