@@ -18,9 +18,11 @@
 #include "an_int.h"
 #include "store.h"
 
-#define AN_CACHE_VERSION 6u   /* 3: the time budget, format 1.2 traces; 4: switch-ins at the
+#define AN_CACHE_VERSION 7u   /* 3: the time budget, format 1.2 traces; 4: switch-ins at the
 				 switch; 5: run delay without the kernel's clock skip; 6: tracing
-				 cost and compensated figures, counted calls (format 1.3) */
+				 cost and compensated figures, counted calls (format 1.3);
+				 7: the run delay over the books' window, corrected both
+				 ways by the kernel's CPU time (issue 20) */
 #define KEY_NAME "analysis_key"
 #define PROBLEM_NAME "problem"
 
