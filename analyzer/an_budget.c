@@ -9,8 +9,11 @@
  *     joins); the time outside every primitive is compute;
  *   - when it was off CPU, and whether it left its CPU preempted (still runnable) or blocked,
  *     come from the kernel's context-switch records in the sched stream (collector/offcpu.c);
- *   - how long it was runnable in all comes from the kernel's run delay (schedstat), sampled at
- *     the thread's begin and end and at region boundaries.
+ *   - how long it was runnable in all comes from the kernel's figures (schedstat), sampled at
+ *     the thread's begin and end and at region boundaries, carried from the samples' window to
+ *     the thread's (or the region's) by the records: under load a whole time slice of another
+ *     process can fall between a sample and the edge it stands for (a sample taken while the
+ *     thread was off CPU holds its figures as of its switch out: smp_time).
  * A preempted span is runnable throughout: IT_sched wherever it falls. A blocked span inside a
  * wait, before the moment the wait was released (the last arrival, the holder's release, the
  * post, the signal, the joined thread's end), is waiting: it stays in that wait's IT part. The
@@ -24,14 +27,18 @@
  * On CPU is by the records. The kernel charges a thread from the moment it picks it, and the
  * switch-in record comes after the switch: a switch in right after another traced thread's
  * switch out on the same CPU is read as beginning at that switch out (sched_pass), which makes
- * the two agree. A thread woken on an idle CPU is still charged by the kernel from its enqueue
- * on (the kernel skips the clock update of that switch: the idle CPU's wake-up is the thread's
- * CPU time, not its run delay), and a thread preempted by a wake-up from another CPU is charged
- * run delay from that wake-up on (the same skip: the resched IPI's latency is run delay, not CPU
- * time): the run delay used here has what the kernel's CPU time lacks against the records taken
- * out (thread_budget). The thread table shows both CPU times.
+ * the two agree. The kernel's split between CPU time and run delay is not the records' where
+ * its run-queue clock was not updated at a switch (a wake-up that asks for a reschedule skips
+ * that update): the thread preempted by a wake-up from another CPU is charged run delay from
+ * that wake-up on though it ran until the resched IPI landed, and the thread picked next is
+ * charged CPU time from the same moment though it was still waiting. The sum of the two, the
+ * time the kernel says the thread was awake, does not depend on that clock. So the run delay
+ * used here is that sum less the records' time on CPU, over the samples' window (thread_budget):
+ * the kernel's run delay less what its CPU time lacks against the records, plus what it has
+ * beyond them. The thread table shows both CPU times.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -602,6 +609,30 @@ static const struct smp *smp_near(const struct sched_load *L, size_t pos, uint64
 	return best;
 }
 
+/* The moment a sample of thread pos taken at t holds the kernel's figures of: the kernel adds a
+ * thread's run delay when the thread gets a CPU (sched_info_arrive) and its CPU time while it
+ * runs, so a sample taken while the thread was off CPU (another thread read its schedstat at a
+ * region boundary) holds them as of its switch out. */
+static uint64_t smp_time(const struct an_run *r, size_t pos, uint64_t t)
+{
+	if (!r->budget_ok)
+		return t;
+	size_t k = span_from(r, pos, t);
+	return k < r->n_off[pos] && r->off[pos][k].a < t ? r->off[pos][k].a : t;
+}
+
+/* a + b - c, or 0 with *ok cleared where it does not fit (the samples are the file's: any
+ * int64, and a sum of two may not be one) */
+static int64_t add3(int64_t a, int64_t b, int64_t c, int *ok)
+{
+	int64_t x;
+	if (__builtin_add_overflow(a, b, &x) || __builtin_sub_overflow(x, c, &x)) {
+		*ok = 0;
+		return 0;
+	}
+	return x;
+}
+
 /* The budget of one thread seen in the interval. */
 static void thread_budget(struct an_run *r, const struct sched_load *L, size_t pos)
 {
@@ -609,47 +640,51 @@ static void thread_budget(struct an_run *r, const struct sched_load *L, size_t p
 	struct an_budget *b = &r->bud[pos];
 	uint64_t lo = s->first, hi = s->last;
 	memset(b, 0, sizeof *b);
-	b->cpu_kernel_ns = b->delay_kernel_ns = -1;
+	b->cpu_kernel_ns = -1;
 	budget_sweep(r, pos, lo, hi, b, NULL);
-	/* the kernel's CPU time and run delay between the samples nearest to the edges */
+	/* The kernel's CPU time and run delay between the samples nearest to the edges, [ta, tb),
+	 * carried over to the books' window [lo, hi) by the records: under load a whole time
+	 * slice of another process can fall between a sample and the edge it stands for. */
 	const struct smp *sa = L ? smp_near(L, pos, lo) : NULL, *sb = L ? smp_near(L, pos, hi) : NULL;
 	int64_t wake = -1;
 	if (sa && sb && sb->t > sa->t) {
-		if (sa->cpu >= 0 && sb->cpu >= 0) {
+		uint64_t ta = smp_time(r, pos, sa->t), tb = smp_time(r, pos, sb->t);
+		int have_cpu = sa->cpu >= 0 && sb->cpu >= 0, ok = 1;
+		int64_t c = 0, on_s = 0;
+		if (have_cpu) {
 			/* over [lo, hi): the kernel's figure over [ta, tb) corrected by the records'
 			 * difference between the two windows */
-			/* the samples are the file's: any int64 (a sum of two may not be) */
-			int64_t c = sb->cpu - sa->cpu;
-			if (r->budget_ok &&
-			    __builtin_add_overflow(c, an_ticks_ns(r, an_budget_oncpu(r, pos, lo, hi)) -
-						   an_ticks_ns(r, an_budget_oncpu(r, pos, sa->t,
-										  sb->t)), &c))
-				c = -1;   /* unknown */
-			b->cpu_kernel_ns = c;
+			c = add3(sb->cpu, 0, sa->cpu, &ok);
+			if (ok && r->budget_ok) {
+				on_s = an_ticks_ns(r, an_budget_oncpu(r, pos, ta, tb));
+				int64_t on_w = an_ticks_ns(r, an_budget_oncpu(r, pos, lo, hi));
+				int64_t cw = add3(c, on_w, on_s, &ok);
+				b->cpu_kernel_ns = ok ? cw : -1;   /* -1: unknown */
+			} else {
+				b->cpu_kernel_ns = ok ? c : -1;
+			}
+			have_cpu = ok;
 		}
 		if (sa->delay >= 0 && sb->delay >= 0) {
-			int64_t d = sb->delay - sa->delay;
-			if (r->budget_ok) {
-				int64_t pre = an_ticks_ns(r, off_within(r, pos, sa->t, sb->t, 1));
-				/* a preemption's run delay starts at the kernel's run-queue clock,
-				 * which a wake-up from another CPU set and the switch did not update
-				 * (the resched IPI took some 15 us in this VM): time the thread was
-				 * still running, which the kernel also took off its CPU time. So
-				 * what the kernel's CPU time lacks against the records is run
-				 * delay that was not (down to the preempted spans) */
-				if (sa->cpu >= 0 && sb->cpu >= 0) {
-					int64_t lack = an_ticks_ns(r, an_budget_oncpu(r, pos, sa->t,
-										    sb->t)) -
-						       (sb->cpu - sa->cpu);
-					int64_t room = d - pre;
-					if (lack > 0 && room > 0)
-						d -= lack < room ? lack : room;
-				}
-				wake = d - pre;
-				if (wake < 0)
-					wake = 0;
+			ok = 1;
+			int64_t d = add3(sb->delay, 0, sa->delay, &ok);
+			if (r->budget_ok && ok) {
+				/* (B) the kernel's time awake less the records' on CPU: its
+				 * run delay corrected both ways by what its CPU time lacks
+				 * against the records or has beyond them (the top of the file) */
+				if (have_cpu)
+					d = add3(d, c, on_s, &ok);
+				/* (A) then over the books' window, as the CPU time: the
+				 * preempted spans are runnable throughout, so the two windows'
+				 * differ by the records' preempted spans exactly; the rest (the
+				 * wake-ups' runnable part) is the samples' */
+				int64_t pre_s = an_ticks_ns(r, off_within(r, pos, ta, tb, 1));
+				int64_t pre_w = an_ticks_ns(r, off_within(r, pos, lo, hi, 1));
+				wake = add3(d, 0, pre_s, &ok);
+				d = add3(pre_w, wake, 0, &ok);
 			}
 			b->delay_kernel_ns = d;
+			b->delay_known = ok;
 		}
 	}
 	if (!r->budget_ok)
@@ -659,7 +694,10 @@ static void thread_budget(struct an_run *r, const struct sched_load *L, size_t p
 	uint64_t tails = 0;
 	for (int c = 0; c < AN_N_CATS; c++)
 		tails += b->tail[c];
+	/* a negative wake is the kernel's time awake below the records' on-CPU and preempted
+	 * time: nothing to place, and the closure shows it */
 	double w = wake > 0 ? (double)wake / r->info->ns_per_tick : 0;   /* ticks */
+	b->short_ns = b->delay_known && wake < 0 ? -wake : 0;
 	double f1 = tails ? (w < (double)tails ? w / (double)tails : 1.0) : 0;
 	double placed = 0;
 	b->tail_run = f1;
@@ -678,6 +716,37 @@ static void thread_budget(struct an_run *r, const struct sched_load *L, size_t p
 		rest -= (double)mv;
 	}
 	b->unplaced_ns = rest > 0 ? an_ticks_ns(r, (uint64_t)rest) : 0;
+}
+
+void an_budget_note(struct an_run *r)
+{
+	if (!r->budget_ok)
+		return;
+	double nt = (double)r->n_proc * (double)an_ticks_ns(r, r->t1 - r->t0), sum = 0;
+	char list[512] = "";
+	size_t n = 0;
+	for (size_t i = 0; i < r->n_threads; i++) {
+		const struct an_budget *b = &r->bud[i];
+		if (!r->th[i].processor || !b->delay_known || (!b->unplaced_ns && !b->short_ns))
+			continue;
+		sum += (double)b->short_ns - (double)b->unplaced_ns;
+		if (n < sizeof list - 1)
+			n += (size_t)snprintf(list + n, sizeof list - n, "%sthread %u: %s %.6f s",
+					      n ? "; " : "", sgr_thread(r->tr, i)->index,
+					      b->unplaced_ns ? "run delay beyond its off-CPU room"
+							     : "time awake short of on CPU and "
+							       "preempted",
+					      (double)(b->unplaced_ns ? b->unplaced_ns : b->short_ns) *
+						      1e-9);
+	}
+	/* only where it is a part of the closure worth naming: 0.1 % of N T_para */
+	if (nt <= 0 || !(sum >= 1e-3 * nt || sum <= -1e-3 * nt))
+		return;
+	an_run_note_add(r, "closure: %+.6f s of it is the kernel's figures beyond what the switch "
+			"records leave room for (%s): a wake-up before the release of a wait it did "
+			"not end, or the kernel's clock catching up at once (where sched_clock is "
+			"unstable, as in VMs booted with tsc=unstable, by a tick or more)",
+			sum * 1e-9, list);
 }
 
 int an_budget_build(struct an_run *r)

@@ -22,7 +22,8 @@
 				 switch; 5: run delay without the kernel's clock skip; 6: tracing
 				 cost and compensated figures, counted calls (format 1.3); 7: the
 				 processors of the parallel phase, records out of time order left
-				 out, L_W1 and the checks with it (issue 20) */
+				 out, L_W1 and the checks with it, the run delay over the books'
+				 window corrected both ways by the kernel's CPU time (issue 20) */
 #define KEY_NAME "analysis_key"
 #define PROBLEM_NAME "problem"
 

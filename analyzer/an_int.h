@@ -210,8 +210,11 @@ struct an_budget {
 	uint64_t tail[AN_N_CATS];  /* blocked after the wait's release (the wake-up), before the
 				      run delay is placed in it */
 	int64_t cpu_kernel_ns;     /* the kernel's CPU time over [first, last], -1 unknown */
-	int64_t delay_kernel_ns;   /* its run delay there, -1 unknown */
+	int64_t delay_kernel_ns;   /* the books' run delay there (thread_budget): any sign */
+	int delay_known;           /* 0: no run-delay samples, delay_kernel_ns unknown */
 	int64_t unplaced_ns;       /* run delay the records had no room for */
+	int64_t short_ns;          /* the kernel's time awake below the records' on CPU and
+				      preempted (a negative wake-up share), else 0 */
 	double tail_run;           /* the share of the wake-up tails that was runnable */
 };
 
@@ -403,6 +406,11 @@ uint64_t an_budget_oncpu(const struct an_run *r, size_t pos, uint64_t x, uint64_
 /* The slot of SITE id (1 + its position among the definitions), 0 for SG_NO_ID or an id the
  * definitions do not declare. */
 uint32_t an_site_slot(const struct an_run *r, uint32_t id);
+
+/* an_budget.c: after the processors are chosen, a note on what of the closure is the kernel's
+ * figures beyond what the records leave room for (docs/analyzer.md, "The run delay of the
+ * books"). */
+void an_budget_note(struct an_run *r);
 
 /* an_budget.c, for an_sites.c: thread pos's budget over [lo, hi] (ticks, inside the thread's
  * [first, last]) split by the site of each interval: per[iv_slot[k]] gets interval k's parts

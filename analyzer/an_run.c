@@ -343,7 +343,7 @@ void an_run_set_opts(struct an_run *r, const struct an_run_opts *opts)
 		for (size_t i = 0; i < r->n_threads; i++) {
 			if (!r->th[i].processor)
 				continue;
-			if (r->bud[i].delay_kernel_ns < 0)
+			if (!r->bud[i].delay_known)
 				kd = 0;
 			delay += (double)r->bud[i].delay_kernel_ns * 1e-9;
 		}
@@ -727,13 +727,15 @@ int an_run_open(const char *dir, const struct an_run_opts *opts, struct an_run *
 	if ((rc = an_objects_settle(r)) < 0)
 		goto out;
 	cond_barrier_notes(r);
-	if (r->budget_ok)
+	if (r->budget_ok) {
 		an_run_note_add(r, "time budget: every thread's time split into on CPU, runnable "
 				"(IT_sched) and blocked by the kernel's context-switch records and "
 				"run delay");
-	else
+		an_budget_note(r);
+	} else {
 		an_run_note_add(r, "time budget unavailable: %s; IT_sched overlaps the waits and "
 				"is not a part of L, U is the residual of (3)", r->budget_why);
+	}
 	an_source_funcs(r);
 	an_source_counters(r);
 	an_source_problems(r);

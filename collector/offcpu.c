@@ -9,7 +9,7 @@
  * How: the per-CPU context-switch events of swrec.h, opened on the main thread in the
  * constructor, inherited by every thread created later. Nothing happens per traced event; the
  * kernel writes 32 bytes per switch. A drain thread,
- * blocked in poll() until a ring is half full, moves the records into the sched stream
+ * blocked in poll() until a ring is an eighth full, moves the records into the sched stream
  * (sched.sgs); the destructor and the fatal-signal handler drain the rest. The drain thread
  * is never traced and its own switches are dropped.
  *

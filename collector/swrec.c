@@ -31,7 +31,11 @@ static void attr_make(struct perf_event_attr *a, size_t data_size, int inherit_t
 	a->inherit = 1;
 	a->inherit_thread = (unsigned)inherit_thread;
 	a->watermark = 1;
-	a->wakeup_watermark = (uint32_t)(data_size / 2);
+	/* the drain thread is woken at an eighth of the ring: on a loaded machine it waits tens of
+	 * milliseconds for a CPU or for the disk, while the threads of one CPU write half a million
+	 * switches a second (issue 20: half a 1 MiB ring lost 10,000-30,000 records under a
+	 * fork/exec loop, an fsyncing dd and a spinner) */
+	a->wakeup_watermark = (uint32_t)(data_size / 8);
 }
 
 /* The event of CPU `cpu` (fd or -errno), with inherit_thread where the kernel has it. */
@@ -51,12 +55,24 @@ static int open_cpu(struct swrec *s, int cpu, size_t data_size)
 	}
 }
 
-/* Maps ring k with the largest data area the limits allow (1 MiB down to 64 KiB per CPU; the
- * first ring's size for the others). */
+/* Bytes of each ring's data area asked for: 8 MiB over the CPUs, at least 1 MiB and at most
+ * 4 MiB each (a power of 2): the fewer the CPUs, the more switches each one holds. */
+static size_t ring_size(long n_cpus)
+{
+	size_t sz = (size_t)1 << 20;
+	while (sz < ((size_t)4 << 20) && (long)(2 * sz) * n_cpus <= ((long)8 << 20))
+		sz *= 2;
+	return sz;
+}
+
+/* Maps ring k with the largest data area the limits allow (ring_size down to 64 KiB per CPU;
+ * the first ring's size for the others). */
 static int map_ring(struct swrec *s, int k)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	for (size_t pages = s->data_size ? s->data_size / (size_t)page : 256; pages >= 16;
+	for (size_t pages = s->data_size ? s->data_size / (size_t)page
+					 : ring_size(sysconf(_SC_NPROCESSORS_CONF)) / (size_t)page;
+	     pages >= 16;
 	     pages /= 4) {
 		size_t len = (pages + 1) * (size_t)page;
 		void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd[k], 0);
@@ -84,7 +100,7 @@ int swrec_open(struct swrec *s, const char **what)
 		n_cpus = SWREC_MAX_CPUS;
 	*what = "perf_event_open(context_switch)";
 	for (int c = 0; c < n_cpus; c++) {
-		int fd = open_cpu(s, c, s->data_size ? s->data_size : (size_t)256 * 4096);
+		int fd = open_cpu(s, c, s->data_size ? s->data_size : ring_size(n_cpus));
 		if (fd == -ENODEV || fd == -EINVAL)
 			continue;   /* an offline CPU */
 		if (fd < 0) {

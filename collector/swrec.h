@@ -33,9 +33,9 @@ struct swrec_ev {
 	uint64_t lost;
 };
 
-/* Opens the events on the calling thread, with rings of up to 1 MiB per CPU (less where the
- * limits allow less). Returns 0, or -errno with what failed ("perf_event_open", "mmap") in
- * *what. */
+/* Opens the events on the calling thread, with rings of up to 4 MiB per CPU (8 MiB over the
+ * CPUs, at least 1 MiB each; less where the limits allow less). Returns 0, or -errno with what
+ * failed ("perf_event_open", "mmap") in *what. */
 int swrec_open(struct swrec *s, const char **what);
 /* Unmaps and closes everything (in a forked child: forgets the parent's). */
 void swrec_close(struct swrec *s);

@@ -10,6 +10,7 @@ the figures: the barriers' wait and ovh to IT_barrier and PT_barrier, the semaph
 and PT_sem, the locks' wait to IT_lock (their ovh is at most PT_lock: the release cost is
 calibrated per thread)."""
 import json
+import re
 import sys
 
 
@@ -26,6 +27,13 @@ TABLES = ("close(sum(b['wait_ns'] for b in bars), f['IT_barrier']) and "
           "sum(l['ovh_ns'] for l in locks) * 1e-9 <= f['PT_lock'] + 1e-6")
 
 
+def kernel_beyond(notes):
+    """What of the closure (s) the run's note names as the kernel's figures beyond what the
+    switch records leave room for (docs/analyzer.md, "The run delay of the books"), else 0."""
+    return sum(float(m.group(1)) for n in notes
+               for m in [re.match(r"closure: ([-+0-9.e]+) s of it", n)] if m)
+
+
 def main():
     rep = json.load(open(sys.argv[1]))
     f = {k: v.get("value") for k, v in rep["figures"].items()}
@@ -33,7 +41,8 @@ def main():
     env = {"f": f, "threads": rep["threads"], "sems": rep.get("semaphores", []),
            "bars": rep.get("barriers", []), "locks": rep.get("locks", []), "close": close,
            "notes": rep["notes"], "problems": rep["problems"], "abs": abs, "min": min,
-           "max": max, "len": len, "any": any, "all": all}
+           "max": max, "len": len, "any": any, "all": all,
+           "kernel_beyond": kernel_beyond}
     off = next((n for n in rep["notes"] if n.startswith("time budget unavailable")), None)
     args = sys.argv[2:] + ["tables add up to the figures", TABLES]
     for name, expr in zip(args[0::2], args[1::2]):

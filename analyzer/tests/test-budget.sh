@@ -6,7 +6,8 @@
 # overhead; parallelism at most the CPUs), its two workers pinned to one CPU (the report says
 # they shared it), a read() on a pipe (IT_blocked), a recursive mutex and
 # a try-lock (IT_lock), and a parent running traced children with the same SG_TRACE_DIR (one
-# directory per process, linked). Every run's books must close within 2 %.
+# directory per process, linked). Every run's books must close within 0.5 %, but what the report
+# names as the kernel's own figures beyond the records (issue 20).
 # Timings are loose on purpose (a loaded CI machine): the budget's structure is what is tested.
 set -u
 B=${B:-build}
@@ -39,7 +40,9 @@ run() {
 		{ echo "FAIL: $name report: $(cat "$tmp/$name.err")"; return 1; }
 }
 
-books='abs(f["closure"]) <= 0.02 and abs(f["N"] * f["T_para"] - (f["IT"] + f["PT"] + f["compute"])) <= 0.02 * f["N"] * f["T_para"]'
+# the closure within 0.5 % but what the report names as the kernel's own figures beyond the
+# records (its clock lags and catches up by milliseconds at once on this VM), that under 5 %
+books='abs(f["closure"]) <= 0.05 and abs(f["closure"] - kernel_beyond(notes) / (f["N"] * f["T_para"])) <= 0.005 and abs(f["N"] * f["T_para"] - (f["IT"] + f["PT"] + f["compute"])) <= 0.02 * f["N"] * f["T_para"]'
 
 # a semaphore pool: the worker waits 200 ms for the post
 if build sem_pool && run sem_pool; then
