@@ -615,6 +615,41 @@ static void defect20_books_residual_named(void **state)
 	}
 }
 
+/* A switch in is read as beginning at another thread's switch out on the same CPU only when it
+ * follows within a switch's length (3 us), not after the CPU idled. On CPU 0, thread 2 (tid
+ * 962) blocks outside any primitive at 100; the CPU idles 10 us; thread 1 (tid 961), asleep
+ * since 50 on CPU 1, is woken at 10050 and switches in on CPU 0 at 10100 (50 ns of run delay);
+ * thread 2 is back at 20000 on CPU 1. The kernel charges thread 1 29950 ns of CPU time: the
+ * records agree (they said 39950 when the 20 us rule took the idle gap for its CPU time, and the
+ * closure was +12.5 %). Runnable 50, blocked 10000 + 19900, compute 29950 + 20100. */
+static void defect20_books_idle_gap_not_on_cpu(void **state)
+{
+	static const struct syn_ev t1[] = {
+		E(0, THREAD_BEGIN, 1, SG_NO_ID), E(40000, THREAD_END, 1, 0), END
+	};
+	static const struct syn_ev t2[] = {
+		E(0, THREAD_BEGIN, 2, SG_NO_ID), E(40000, THREAD_END, 2, 0), END
+	};
+	static const struct syn_ev sched[] = {
+		SAMPLE(0, 961, 0, 0), SAMPLE(0, 962, 0, 0),
+		E(50, SWITCH_OUT, 961, 1), E(100, SWITCH_OUT, 962, 0),
+		E(10100, SWITCH_IN, 961, 0), E(20000, SWITCH_IN, 962, 1),
+		SAMPLE(40000, 961, 29950, 50), SAMPLE(40000, 962, 20100, 0), END
+	};
+	static const struct syn_ev *const threads[] = { t1, t2 };
+	const char *dir = syn_trace(0, 1, 961, threads, 2, sched);
+	struct an_run *r = syn_open_run(dir, NULL);
+	syn_assert_fig(r, AN_N, 2);
+	assert_int_equal(an_run_thread(r, 0)->cpu_ns, 29950);
+	assert_int_equal(an_run_thread(r, 0)->cpu_kernel_ns, 29950);
+	syn_assert_fig_ns(r, AN_IT_SCHED, 50);
+	syn_assert_fig_ns(r, AN_IT_BLOCKED, 10000 + 19900);
+	syn_assert_fig_ns(r, AN_COMPUTE, 29950 + 20100);
+	assert_books_close(r);
+	an_run_free(r);
+	syn_rmtree(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -632,6 +667,7 @@ int main(void)
 		cmocka_unit_test(defect20_books_sample_while_off_cpu),
 		cmocka_unit_test(defect20_books_kernel_cpu_excess),
 		cmocka_unit_test(defect20_books_residual_named),
+		cmocka_unit_test(defect20_books_idle_gap_not_on_cpu),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
