@@ -9,6 +9,7 @@ include config.mk
 PROGRAMS :=
 LIBS     :=
 TESTS    :=
+FUZZ_TESTS :=
 BENCHES  :=
 HEADERS  :=
 CLEAN    :=
@@ -19,6 +20,12 @@ MODULES := cli tracelib examples instrument collector analyzer gui bench
 include $(wildcard $(addsuffix /module.mk,$(MODULES)))
 include $(filter-out %/module.mk,$(wildcard $(addsuffix /*.mk,$(MODULES))))
 
+# The libFuzzer targets (FUZZ_TESTS: each briefly on its seed corpus) are built by their own
+# clang rules with ASan and UBSan whatever the build, so the sanitizer stage does not run them a
+# second time (it had: 2 minutes of the same fuzzing).
+ifeq ($(SAN_FLAGS),)
+TESTS += $(FUZZ_TESTS)
+endif
 # The call-heavy program of issue 14: what overhead control throttles, sync events complete.
 TESTS += tests/test-callheavy.sh
 # Last: the whole suite again under AddressSanitizer and UBSan (check-sanitize, below).

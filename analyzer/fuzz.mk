@@ -17,7 +17,7 @@ $(FUZZ_TRACE): $(FUZZ_TRACE_SRCS) $(wildcard analyzer/*.h tracelib/*.h collector
 	  -Ianalyzer -Icollector -Itracelib -o $@ $(FUZZ_TRACE_SRCS) \
 	  -lsqlite3 -lm -pthread
 
-TESTS += analyzer/tests/test-fuzz-trace.sh
+FUZZ_TESTS += analyzer/tests/test-fuzz-trace.sh
 analyzer/tests/test-fuzz-trace.sh: $(FUZZ_TRACE)
 
 fuzz:: $(FUZZ_TRACE)

@@ -86,7 +86,7 @@ $(B)/fuzz/fuzz-store: collector/tests/fuzz_store.c collector/store.c collector/s
 	@mkdir -p $(@D)
 	$(COLL_FUZZ_CC) -o $@ collector/tests/fuzz_store.c collector/store.c \
 		$(addprefix analyzer/,$(AN_LIB_SRCS)) $(COLL_SGR_SRCS) -lsqlite3 -lm -pthread
-TESTS += collector/tests/test-fuzz-spec.sh collector/tests/test-fuzz-store.sh
+FUZZ_TESTS += collector/tests/test-fuzz-spec.sh collector/tests/test-fuzz-store.sh
 collector/tests/test-fuzz-spec.sh: $(B)/fuzz/fuzz-spec
 collector/tests/test-fuzz-store.sh: $(B)/fuzz/fuzz-store
 fuzz:: $(B)/fuzz/fuzz-spec

@@ -17,7 +17,8 @@ INST_GEN_CFLAGS := -Wno-sign-compare -Wno-unused-function -Wno-missing-prototype
 PROGRAMS += $(LIBEXEC)/scalegraph-instrument $(LIBEXEC)/scalegraph-cc
 TESTS    += $(B)/tests/instrument/test-inst-unit instrument/tests/test-golden.sh \
             instrument/tests/test-cc.sh instrument/tests/test-robust.sh \
-            instrument/tests/test-examples.sh instrument/tests/test-fuzz.sh
+            instrument/tests/test-examples.sh
+FUZZ_TESTS += instrument/tests/test-fuzz.sh
 CLEAN    +=
 
 $(INST_GEN)/inst_parser.c $(INST_GEN)/inst_parser.h &: instrument/inst_parser.y
