@@ -686,7 +686,13 @@ static void thread_budget(struct an_run *r, const struct sched_load *L, size_t p
 				int64_t pre_s = an_ticks_ns(r, off_within(r, pos, ta, tb, 1));
 				int64_t pre_w = an_ticks_ns(r, off_within(r, pos, lo, hi, 1));
 				wake = add3(d, 0, pre_s, &ok);
-				d = add3(pre_w, wake, 0, &ok);
+				/* a negative wake is time the kernel counted as neither CPU
+				 * time nor run delay while the records have the thread on CPU
+				 * or preempted: interrupts and steal time on its CPU, which it
+				 * charges to no task (or its clock catching up). The records'
+				 * spans are the books'; the shortfall is said (short_ns), not
+				 * taken out of the preempted time */
+				d = add3(pre_w, wake > 0 ? wake : 0, 0, &ok);
 			}
 			b->delay_kernel_ns = d;
 			b->delay_known = ok;
@@ -700,7 +706,7 @@ static void thread_budget(struct an_run *r, const struct sched_load *L, size_t p
 	for (int c = 0; c < AN_N_CATS; c++)
 		tails += b->tail[c];
 	/* a negative wake is the kernel's time awake below the records' on-CPU and preempted
-	 * time: nothing to place, and the closure shows it */
+	 * time: nothing to place; an_budget_note says it */
 	double w = wake > 0 ? (double)wake / r->info->ns_per_tick : 0;   /* ticks */
 	b->short_ns = b->delay_known && wake < 0 ? -wake : 0;
 	double f1 = tails ? (w < (double)tails ? w / (double)tails : 1.0) : 0;
@@ -723,35 +729,52 @@ static void thread_budget(struct an_run *r, const struct sched_load *L, size_t p
 	b->unplaced_ns = rest > 0 ? an_ticks_ns(r, (uint64_t)rest) : 0;
 }
 
+/* Appends to `list` (at *n) "thread K: S s" for each processor with run delay beyond its room
+ * (`short_side` 0) or time awake short of the records (1); their sum in ns. */
+static double budget_list(const struct an_run *r, int short_side, char *list, size_t len,
+			  size_t *n)
+{
+	double sum = 0;
+	for (size_t i = 0; i < r->n_threads; i++) {
+		const struct an_budget *b = &r->bud[i];
+		int64_t v = short_side ? b->short_ns : b->unplaced_ns;
+		if (!r->th[i].processor || !b->delay_known || !v)
+			continue;
+		sum += (double)v;
+		if (*n < len - 1)
+			*n += (size_t)snprintf(list + *n, len - *n, "%sthread %u: %.6f s",
+					       *n ? "; " : "", sgr_thread(r->tr, i)->index,
+					       (double)v * 1e-9);
+	}
+	return sum;
+}
+
 void an_budget_note(struct an_run *r)
 {
 	if (!r->budget_ok)
 		return;
-	double nt = (double)r->n_proc * (double)an_ticks_ns(r, r->t1 - r->t0), sum = 0;
+	double nt = (double)r->n_proc * (double)an_ticks_ns(r, r->t1 - r->t0);
 	char list[512] = "";
 	size_t n = 0;
-	for (size_t i = 0; i < r->n_threads; i++) {
-		const struct an_budget *b = &r->bud[i];
-		if (!r->th[i].processor || !b->delay_known || (!b->unplaced_ns && !b->short_ns))
-			continue;
-		sum += (double)b->short_ns - (double)b->unplaced_ns;
-		if (n < sizeof list - 1)
-			n += (size_t)snprintf(list + n, sizeof list - n, "%sthread %u: %s %.6f s",
-					      n ? "; " : "", sgr_thread(r->tr, i)->index,
-					      b->unplaced_ns ? "run delay beyond its off-CPU room"
-							     : "time awake short of on CPU and "
-							       "preempted",
-					      (double)(b->unplaced_ns ? b->unplaced_ns : b->short_ns) *
-						      1e-9);
-	}
-	/* only where it is a part of the closure worth naming: 0.1 % of N T_para */
-	if (nt <= 0 || !(sum >= 1e-3 * nt || sum <= -1e-3 * nt))
-		return;
-	an_run_note_add(r, "closure: %+.6f s of it is the kernel's figures beyond what the switch "
-			"records leave room for (%s): a wake-up before the release of a wait it did "
-			"not end, or the kernel's clock catching up at once (where sched_clock is "
-			"unstable, as in VMs booted with tsc=unstable, by a tick or more)",
-			sum * 1e-9, list);
+	/* only where it is worth naming: 0.1 % of N T_para */
+	double unplaced = budget_list(r, 0, list, sizeof list, &n);
+	if (nt > 0 && unplaced >= 1e-3 * nt)
+		an_run_note_add(r, "closure: %+.6f s of it is the kernel's figures beyond what the "
+				"switch records leave room for (run delay beyond the threads' off-CPU "
+				"room: %s): a wake-up before the release of a wait it did not end, or "
+				"the kernel's clock catching up at once (where sched_clock is "
+				"unstable, as in VMs booted with tsc=unstable, by a tick or more)",
+				-unplaced * 1e-9, list);
+	list[0] = '\0';
+	n = 0;
+	double short_ns = budget_list(r, 1, list, sizeof list, &n);
+	if (nt > 0 && short_ns >= 1e-3 * nt)
+		an_run_note_add(r, "the kernel counted %.6f s less time awake (CPU time and run "
+				"delay) than the switch records show on CPU or preempted (%s): "
+				"interrupts and steal time on the threads' CPUs, which it charges to no "
+				"task, or its clock catching up; the books keep the records' spans "
+				"(compute or the primitive they fell in), the kernel CPU column shows "
+				"its figure", short_ns * 1e-9, list);
 }
 
 int an_budget_build(struct an_run *r)
