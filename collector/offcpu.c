@@ -47,6 +47,7 @@ static struct {
 	int wake_fd;                     /* eventfd: stop or wake the drain thread */
 	pthread_t drain;
 	int drain_started;
+	int drain_ready;                 /* set by the drain thread once it runs its own code */
 	sigset_t prog_mask;              /* the signal mask of the thread that started it */
 	int lock;                        /* flag lock around draining */
 	int wake_lock;                   /* flag lock around wake_fd's writes and its close */
@@ -277,6 +278,7 @@ static void *drain_main(void *arg)
 	for (int k = 0; k < n; k++)
 		pfd[k] = (struct pollfd){ .fd = oc.sw.fd[k], .events = POLLIN };
 	pfd[n] = (struct pollfd){ .fd = oc.wake_fd, .events = POLLIN };
+	__atomic_store_n(&oc.drain_ready, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&oc.stopping, __ATOMIC_ACQUIRE)) {
 		int r = poll(pfd, (nfds_t)n + 1, wait_ms);
 		if (r < 0 && errno != EINTR)
@@ -340,6 +342,18 @@ static void unavailable(const char *what, int err)
 	trace_sched_define(SGF_SCHED_UNAVAILABLE, 0, reason);
 }
 
+/* Waits (1 s at most) until the drain thread runs drain_main. A thread being born may hold
+ * locks that fork does not take: AddressSanitizer's allocator, for one, is locked while the
+ * new thread sets itself up, and a program that forks at the top of main then had a child
+ * whose own drain thread waited on that lock for ever (and the child's exit on its drain
+ * thread). With this wait, the program's first instruction runs beside a drain thread that is
+ * in poll(), holding nothing. */
+static void drain_wait_ready(void)
+{
+	for (int i = 0; i < 20000 && !__atomic_load_n(&oc.drain_ready, __ATOMIC_ACQUIRE); i++)
+		nanosleep(&(struct timespec){ .tv_nsec = 50000 }, NULL);
+}
+
 int sgc_sched_start(void)
 {
 	const char *env = secure_getenv("SG_SCHED");
@@ -347,6 +361,7 @@ int sgc_sched_start(void)
 	offcpu_process_init();
 	oc.drain_tid = -1;
 	oc.stopping = 0;
+	oc.drain_ready = 0;
 	if (env && !strcmp(env, "0")) {
 		trace_sched_define(SGF_SCHED_UNAVAILABLE, 0, "turned off (SG_SCHED=0)");
 		return 0;
@@ -367,9 +382,10 @@ int sgc_sched_start(void)
 		pthread_sigmask(SIG_SETMASK, &all, &oc.prog_mask);
 		rc = -pthread_create(&oc.drain, NULL, drain_main, NULL);
 		pthread_sigmask(SIG_SETMASK, &oc.prog_mask, NULL);
-		if (rc == 0)
+		if (rc == 0) {
 			oc.drain_started = 1;
-		else
+			drain_wait_ready();
+		} else
 			what = "the drain thread";
 	}
 	if (rc < 0) {
