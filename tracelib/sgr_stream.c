@@ -232,7 +232,9 @@ static int stream_walk(struct sgr_trace *t, struct sgr_stream *s)
 				sgr_problem_add(t, "%s: chunk %llu: bad header at offset %zu; nothing "
 						"readable after it", s->file,
 						(unsigned long long)next_seq, off);
-				return 0;
+				rc = chunks_merge_late(t, s, late, n_late);
+				free(late);
+				return rc;
 			}
 			sgr_problem_add(t, "%s: chunk %llu: bad header at offset %zu; skipped %zu "
 					"bytes", s->file, (unsigned long long)next_seq, off,
