@@ -40,6 +40,10 @@ static void usage(FILE *f)
 		"  --threads LIST      thread counts, e.g. 1,2,4 (replaces 'threads')\n"
 		"  --repeat K          repetitions per size (replaces 'repeat')\n"
 		"  --timeout T         per-run timeout, e.g. 120s (replaces 'timeout')\n"
+		"  --plain CMD         the program built with the ordinary compiler, one word\n"
+		"                      (quote it), placeholders as the program's (replaces\n"
+		"                      'plain'): run untraced beside the traced runs, so that the\n"
+		"                      report shows the measured overhead\n"
 		"  --no-trace          do not set SG_TRACE_DIR for the runs\n"
 		"  --same-command      allow a program command without {N} (the program chooses\n"
 		"                      its threads itself); without it that is an error\n"
@@ -237,6 +241,7 @@ int main(int argc, char **argv)
 	struct series se;
 	char err[4096] = "", out_dir[PATH_MAX] = "", overrides[2048] = "";
 	const char *spec_path = NULL, *threads = NULL, *repeat = NULL, *timeout = NULL;
+	const char *plain = NULL;
 	int cmd_at = -1, dry_run = 0, trace = 1, retry_failed = 0, analyze = 1, rc;
 	struct store *st = NULL;
 
@@ -280,6 +285,8 @@ int main(int argc, char **argv)
 			val = &repeat;
 		else if (!strcmp(a, "--timeout"))
 			val = &timeout;
+		else if (!strcmp(a, "--plain"))
+			val = &plain;
 		else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
 			if (i + 1 >= argc)
 				goto missing;
@@ -324,6 +331,10 @@ int main(int argc, char **argv)
 	if (timeout && spec_parse_duration(timeout, &spec.timeout_s) < 0) {
 		fprintf(stderr, "scalegraph run: error: bad --timeout '%s' (e.g. 120s, 500ms, 2m)\n",
 			timeout);
+		return bail(&spec, 2);
+	}
+	if (plain && spec_set_plain(&spec, plain, err, sizeof err) < 0) {
+		fprintf(stderr, "%s\n", err);
 		return bail(&spec, 2);
 	}
 	if (cmd_at > 0) {

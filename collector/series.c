@@ -110,9 +110,13 @@ int series_resolve(struct series *se, char *err, size_t err_len)
 	int rc = resolve_one(s, &s->program, "program", se->bin_dir, se->prog_path,
 			     sizeof se->prog_path, err, err_len);
 	se->seq_path[0] = '\0';
+	se->plain_path[0] = '\0';
 	if (rc == 0 && s->sequential.argc)
 		rc = resolve_one(s, &s->sequential, "sequential program", se->bin_dir, se->seq_path,
 				 sizeof se->seq_path, err, err_len);
+	if (rc == 0 && s->plain.argc)
+		rc = resolve_one(s, &s->plain, "plain build", se->bin_dir, se->plain_path,
+				 sizeof se->plain_path, err, err_len);
 	return rc;
 }
 
@@ -461,6 +465,114 @@ static int run_one(struct series *se, const char *kind, int n, const struct size
 	return 0;
 }
 
+/* One untraced run of the plain build (spec `plain`, issue 21), or the recorded one with the
+ * same identity (N, sizes, repetition). It runs with SG_TRACE=0 and no SG_TRACE_DIR, its
+ * outputs in runs/<id>/ (an id of the runs' sequence), its row written once it has finished
+ * (store.h). Returns 0 (out filled) or -EINTR / -errno. */
+static int plain_one(struct series *se, int n, const struct size_point *pt, int rep,
+		     struct store_run *out)
+{
+	char label[320], dir[PATH_MAX], argbuf[8192], name[32];
+	char *argv[SPEC_MAX_ARGS + 1];
+	struct runner_result res;
+	int rc;
+	snprintf(label, sizeof label, "plain N=%d %s rep %d", n, pt->text, rep + 1);
+	rc = spec_argv(se->spec, &se->spec->plain, n, pt->sizes, argv, argbuf, sizeof argbuf);
+	if (rc < 0) {
+		snprintf(se->errmsg, sizeof se->errmsg, "%s: the command line is %s", label,
+			 rc == -ERANGE ? "a number that does not fit"
+			 : "longer than 8191 bytes with its sizes filled in");
+		return rc;
+	}
+	if (se->dry_run) {
+		char cmd[1024];
+		memset(out, 0, sizeof *out);
+		snprintf(out->status, sizeof out->status, "dry-run");
+		join_argv(argv, cmd, sizeof cmd);
+		fprintf(se->out, "%-4s N=%-3d rep %d  %s (untraced)\n", "pln", n, rep + 1, cmd);
+		return 0;
+	}
+	rc = store_plain_find(se->st, n, pt->text, rep, out);
+	if (rc < 0 && rc != -ENOENT)
+		return store_error(se, rc);
+	if (rc == 0) {
+		if (counted(se, out->id))
+			return 0;
+		if ((rc = count_run(se, out->id)) < 0)
+			return rc;
+		se->runs_reused++;
+		progress_end(&se->progress, label, 0, out->t_wall_s, out->status);
+		return 0;
+	}
+	if (se->stop && *se->stop)
+		return -EINTR;
+	memset(out, 0, sizeof *out);
+	snprintf(out->kind, sizeof out->kind, "pln");
+	out->n_threads = n;
+	snprintf(out->sizes, sizeof out->sizes, "%s", pt->text);
+	out->rep = rep;
+	out->t_para_s = NAN;
+	join_argv(argv, out->argv, sizeof out->argv);
+	iso_now(out->started_at, sizeof out->started_at);
+	int dir_fd = -1;
+	for (int tries = 0; dir_fd < 0 && tries < 1000; tries++) {
+		if ((rc = store_plain_next_id(se->st, &out->id)) < 0)
+			return store_error(se, rc);
+		snprintf(name, sizeof name, "%lld", (long long)out->id);
+		run_dir(se, out->id, dir, sizeof dir);
+		if (mkdirat(store_runs_fd(se->st), name, 0700) == 0)
+			dir_fd = openat(store_runs_fd(se->st), name, O_RDONLY | O_DIRECTORY |
+					O_NOFOLLOW | O_CLOEXEC);
+		else if (errno != EEXIST)
+			break;
+	}
+	if (dir_fd < 0) {
+		rc = -errno;
+		snprintf(se->errmsg, sizeof se->errmsg, "%s: cannot create the run directory: %s", dir,
+			 strerror(errno));
+		return rc;
+	}
+	if ((rc = count_run(se, out->id)) < 0) {
+		close(dir_fd);
+		return rc;
+	}
+	progress_start(&se->progress, label);
+	rc = runner_exec(se->plain_path, argv, dir_fd, dir, 0, out->marker, se->spec->timeout_s,
+			 se->stop, NULL, NULL, &res);
+	close(dir_fd);
+	if (rc < 0) {
+		snprintf(se->errmsg, sizeof se->errmsg, "run %lld (plain): %s", (long long)out->id,
+			 res.reason[0] ? res.reason : strerror(-rc));
+		return rc;
+	}
+	if (res.interrupted) {
+		fs_remove_tree(dir);   /* no row: the next invocation makes it again */
+		return -EINTR;
+	}
+	iso_now(out->finished_at, sizeof out->finished_at);
+	out->exit_code = res.exit_code;
+	out->signal = res.signal;
+	out->t_wall_s = res.wall_s;
+	out->t_user_s = res.user_s;
+	out->t_sys_s = res.sys_s;
+	out->max_rss_kb = res.max_rss_kb;
+	snprintf(out->reason, sizeof out->reason, "%s", res.reason);
+	snprintf(out->status, sizeof out->status, "%s",
+		 res.timed_out ? "timeout" : res.reason[0] ? "failed" : "ok");
+	if ((rc = store_plain_put(se->st, out)) < 0)
+		return store_error(se, rc);
+	se->runs_made++;
+	if (strcmp(out->status, "ok"))
+		se->runs_failed++;
+	char outcome[300];
+	if (strcmp(out->status, "ok"))
+		snprintf(outcome, sizeof outcome, "%s: %.280s", out->status, out->reason);
+	else
+		snprintf(outcome, sizeof outcome, "ok %.3g s wall (untraced)", out->t_wall_s);
+	progress_end(&se->progress, label, 1, res.wall_s, outcome);
+	return 0;
+}
+
 /* The times of the successful runs of one size: their medians (mean of the middle two for an
  * even count), as the analyzer takes them, so that the progress lines, the searches and the
  * report divide the same numbers. Every successful run counts (no cap); tmean_end frees the
@@ -539,25 +651,63 @@ static int run_ok(const struct store_run *r)
 	return !strcmp(r->status, "ok") && !isnan(r->t_para_s);
 }
 
-/* T_para over repetitions [0, reps) of the program at the sizes of `pt`. */
+/* T_para over repetitions [0, reps) of the program at the sizes of `pt`. With `plain` (not
+ * NULL: the spec has a plain build) the plain build's runs at the same N and sizes are made
+ * interleaved with them — traced 1, plain 1, traced 2, plain 2, ..., the plain repetitions
+ * beyond `reps` after — so that a drift of the machine falls on both builds alike; *plain gets
+ * their median wall time. */
 static int mean_runs(struct series *se, const char *kind, int n, const struct size_point *pt,
-		     int reps, struct point_runs *pr, const char *role, struct tmean *m)
+		     int reps, struct point_runs *pr, const char *role, struct tmean *m,
+		     struct tmean *plain)
 {
+	int n_plain = plain ? se->spec->plain_repeat : 0;
+	int rc = 0;
 	memset(m, 0, sizeof *m);
-	for (int rep = 0; rep < reps; rep++) {
+	if (plain)
+		memset(plain, 0, sizeof *plain);
+	for (int rep = 0; rc == 0 && (rep < reps || rep < n_plain); rep++) {
 		struct store_run r;
-		int rc = run_one(se, kind, n, pt, rep, &r);
-		if (rc == 0 && !se->dry_run)
-			rc = add_run(pr, r.id, role);
-		if (rc == 0 && run_ok(&r))
-			rc = tmean_add(m, &r);
-		if (rc < 0) {
-			tmean_end(m);
-			return rc;
+		if (rep < reps) {
+			rc = run_one(se, kind, n, pt, rep, &r);
+			if (rc == 0 && !se->dry_run)
+				rc = add_run(pr, r.id, role);
+			if (rc == 0 && run_ok(&r))
+				rc = tmean_add(m, &r);
+		}
+		if (rc == 0 && rep < n_plain) {
+			rc = plain_one(se, n, pt, rep, &r);
+			if (rc == 0 && !se->dry_run && !strcmp(r.status, "ok") && !isnan(r.t_wall_s)) {
+				r.t_para_s = r.t_wall_s;   /* a plain run's only time is its wall time */
+				snprintf(r.t_para_source, sizeof r.t_para_source, "wall");
+				rc = tmean_add(plain, &r);
+			}
 		}
 	}
 	tmean_end(m);
-	return 0;
+	if (plain)
+		tmean_end(plain);
+	return rc;
+}
+
+/* After a point with a plain build: its measured overhead, as `scalegraph report` computes it
+ * (the traced repetitions' median wall time over the plain runs' median wall time, minus 1). */
+static void plain_print(struct series *se, const struct tmean *par, const struct tmean *plain)
+{
+	if (se->dry_run)
+		return;
+	if (!plain->ok) {
+		fprintf(se->out, "%-21s plain build: no successful run; overhead not measured\n", "");
+		return;
+	}
+	if (!par->ok) {
+		fprintf(se->out, "%-21s plain build: %.4g s wall (%d run%s); no traced run to compare\n",
+			"", plain->wall, plain->ok, plain->ok == 1 ? "" : "s");
+		return;
+	}
+	fprintf(se->out, "%-21s plain build: %.4g s wall (%d run%s), traced %.4g s wall: measured "
+		"overhead %+.1f %%\n", "", plain->wall, plain->ok, plain->ok == 1 ? "" : "s",
+		par->wall, 100 * (par->wall / plain->wall - 1));
+	fflush(se->out);
 }
 
 /* T_seq at the sizes of `pt`: the sequential program, else the program at N = 1. */
@@ -656,12 +806,16 @@ static int fixed_point(struct series *se, const char *model, int method, int n,
 	point_init(&p, model, se->spec->method[method].name, n, pt, target);
 	if (note)
 		snprintf(p.note, sizeof p.note, "%s", note);
-	struct tmean par, seq;
-	int rc = mean_runs(se, "par", n, pt, se->spec->repeat, &pr, "rep", &par);
+	struct tmean par, seq, plain;
+	int has_plain = se->spec->plain.argc > 0;
+	int rc = mean_runs(se, "par", n, pt, se->spec->repeat, &pr, "rep", &par,
+			   has_plain ? &plain : NULL);
 	if (rc == 0)
 		rc = t_seq(se, pt, se->spec->repeat, &pr, &seq, p.t_seq_source, sizeof p.t_seq_source);
 	if (rc == 0)
 		rc = point_store(se, &p, &pr, &par, &seq);
+	if (rc == 0 && has_plain)
+		plain_print(se, &par, &plain);
 	pr_free(&pr);
 	return rc;
 }
@@ -838,9 +992,10 @@ static int search_point_in(struct series *se, const struct spec_model *m, int n,
 		note_add(&p, why);
 	/* The probe is repetition 1 of the chosen size; make the others, unless the target is
 	 * out of reach (the closest probe, often the largest size, is reported as measured). */
-	struct tmean par, seq;
+	struct tmean par, seq, plain;
+	int has_plain = sp->plain.argc > 0;
 	int n_reps = strstr(why, "unreachable") ? 1 : sp->repeat;
-	rc = mean_runs(se, "par", n, &pt, n_reps, repsp, "rep", &par);
+	rc = mean_runs(se, "par", n, &pt, n_reps, repsp, "rep", &par, has_plain ? &plain : NULL);
 	if (rc == 0)
 		rc = t_seq(se, &pt, n_reps, repsp, &seq, p.t_seq_source, sizeof p.t_seq_source);
 	if (rc < 0)
@@ -860,7 +1015,10 @@ static int search_point_in(struct series *se, const struct spec_model *m, int n,
 				 e_mode ? "E" : "T_para", y);
 		}
 	}
-	return point_store(se, &p, prp, &par, &seq);
+	rc = point_store(se, &p, prp, &par, &seq);
+	if (rc == 0 && has_plain)
+		plain_print(se, &par, &plain);
+	return rc;
 fail_expr:
 	point_init(&p, spec_model_name(m->kind), sp->method[method].name, n, &pt, m->target);
 	p.converged = 0;
@@ -885,6 +1043,9 @@ int series_estimate(const struct series *se)
 	/* each point: its repetitions and, with a sequential program, as many T_seq runs and the
 	 * pattern series first (without one, T_seq is the N=1 runs already counted) */
 	int total = s->n_methods * per_n * (1 + 2 * seq);
+	/* the plain build's runs at every point placed */
+	if (s->plain.argc)
+		total += (s->n_methods + s->n_models) * s->n_threads * s->plain_repeat;
 	for (int i = 0; i < s->n_models; i++) {
 		int e = s->model[i].kind == SPEC_E_CONSERVED;
 		if (s->model[i].kind == SPEC_MEMORY_BOUND)
@@ -893,6 +1054,43 @@ int series_estimate(const struct series *se)
 			total += s->n_threads * (4 + (e ? 4 : 0) + 2 * s->repeat - 1);
 	}
 	return total;
+}
+
+/* The plain build's runs kept from earlier invocations: --retry-failed drops the failed ones;
+ * a plain command other than the one they were made with (meta `plain`) drops them all, since
+ * they measured another build. Their directories go with them. */
+static int plain_housekeeping(struct series *se)
+{
+	const struct spec *sp = se->spec;
+	char now[4096] = "", old[4096] = "";
+	int64_t *ids = NULL;
+	int n = 0, rc;
+	if (!sp->plain.argc)
+		return 0;
+	for (int i = 0; i < sp->plain.argc; i++) {
+		size_t used = strlen(now);
+		snprintf(now + used, sizeof now - used, "%s%s", i ? " " : "", sp->plain.argv[i]);
+	}
+	int changed = store_meta_get(se->st, "plain", old, sizeof old) == 0 && strcmp(old, now);
+	if (changed || se->retry_failed) {
+		n = store_plain_select(se->st, changed, &ids);
+		if (n < 0)
+			return n;
+		if (changed && n)
+			fprintf(se->out, "the plain build's command changed (was: %s): its %d run%s "
+				"are made again\n", old, n, n == 1 ? "" : "s");
+		for (int i = 0; i < n; i++) {
+			char dir[PATH_MAX];
+			if ((rc = store_plain_delete(se->st, ids[i])) < 0) {
+				free(ids);
+				return rc;
+			}
+			run_dir(se, ids[i], dir, sizeof dir);
+			fs_remove_tree(dir);
+		}
+		free(ids);
+	}
+	return store_meta_set(se->st, "plain", now);
 }
 
 int series_run(struct series *se, char *err, size_t err_len)
@@ -906,6 +1104,8 @@ int series_run(struct series *se, char *err, size_t err_len)
 		rc = drop_runs(se, 0);
 		if (rc == 0 && se->retry_failed)
 			rc = drop_runs(se, 1);
+		if (rc == 0)
+			rc = plain_housekeeping(se);
 		if (rc == 0)
 			rc = store_run_id_floor(se->st, max_dir_id(se));
 		if (rc < 0)

@@ -21,6 +21,7 @@ struct series {
 	char bin_dir[PATH_MAX];    /* build/bin (or PREFIX/bin) beside the libexec folder */
 	char prog_path[PATH_MAX];  /* the program found (argv[0] resolved) */
 	char seq_path[PATH_MAX];   /* the sequential program found, "" when none */
+	char plain_path[PATH_MAX]; /* the plain build found (spec `plain`), "" when none */
 	int n_cpus;
 	int trace;                 /* give each run SG_TRACE_DIR */
 	int dry_run;               /* list the runs instead of making them */
@@ -28,7 +29,8 @@ struct series {
 	volatile sig_atomic_t *stop;
 	FILE *out;                 /* progress and summary */
 	struct progress progress;
-	int runs_made, runs_reused, runs_failed;   /* reused: made by an earlier invocation */
+	int runs_made, runs_reused, runs_failed;   /* reused: made by an earlier invocation
+						      (plain runs included) */
 	int64_t *counted;          /* ids of the runs made or reused so far: a run found again
 				      (the N=1 runs as T_seq) is counted once */
 	int n_counted;

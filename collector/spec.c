@@ -57,6 +57,7 @@ void spec_init(struct spec *s)
 {
 	memset(s, 0, sizeof *s);
 	s->repeat = 1;
+	s->plain_repeat = 1;
 	s->timeout_s = 600;
 	snprintf(s->path, sizeof s->path, CMDLINE_PATH);
 }
@@ -72,6 +73,7 @@ void spec_free(struct spec *s)
 {
 	cmd_free(&s->program);
 	cmd_free(&s->sequential);
+	cmd_free(&s->plain);
 	free(s->text);
 	s->text = NULL;
 }
@@ -410,6 +412,24 @@ static int parse_line(struct spec_parser *p, char *line, int *seen_threads)
 		return set_cmd(p, &s->program, kw, w, n);
 	if (!strcmp(kw, "sequential"))
 		return set_cmd(p, &s->sequential, kw, w, n);
+	if (!strcmp(kw, "plain"))
+		return set_cmd(p, &s->plain, kw, w, n);
+	if (!strcmp(kw, "plain-repeat")) {
+		/* plain-repeat -> 'plain-repeat' K */
+		long v;
+		if (s->plain_repeat_line)
+			return perr(p, w[0].col, "duplicate 'plain-repeat' line");
+		if (n != 2)
+			return perr(p, n < 2 ? w[0].col + (int)strlen(kw) : w[2].col,
+				    "'%s' takes exactly one value", kw);
+		if (parse_int(w[1].text, 1, 1000, &v) < 0)
+			return perr(p, w[1].col, "plain-repeat must be an integer in 1..1000, not '%s'",
+				    w[1].text);
+		s->plain_repeat = (int)v;
+		s->plain_repeat_line = p->line;
+		s->plain_repeat_col = w[0].col;
+		return 0;
+	}
 	if (!strcmp(kw, "threads")) {
 		if (*seen_threads)
 			return perr(p, w[0].col, "duplicate 'threads' line");
@@ -611,6 +631,43 @@ int spec_set_program(struct spec *s, int argc, char **argv, char *err, size_t er
 	return 0;
 }
 
+int spec_set_plain(struct spec *s, const char *text, char *err, size_t err_len)
+{
+	struct word w[LINE_WORDS];
+	int n = 0, rc;
+	char *copy = strdup(text);
+	struct spec_parser p = { .s = s, .path = CMDLINE_PATH, .line = 0, .err = err,
+				 .err_len = err_len };
+	if (!copy)
+		return -ENOMEM;
+	rc = split_words(&p, copy, w, &n);
+	if (rc == 0 && (n < 1 || n > SPEC_MAX_ARGS))
+		rc = perr(&p, 1, "--plain needs a command of 1..%d words", SPEC_MAX_ARGS);
+	if (rc < 0) {
+		/* the splitter's message, said to be --plain's */
+		char msg[512];
+		snprintf(msg, sizeof msg, "%s", err);
+		const char *body = strstr(msg, "error: ");
+		snprintf(err, err_len, "scalegraph run: error: --plain: %s",
+			 body ? body + 7 : msg);
+		free(copy);
+		return -EINVAL;
+	}
+	cmd_free(&s->plain);
+	for (int i = 0; i < n; i++) {
+		s->plain.argv[i] = strdup(w[i].text);
+		if (!s->plain.argv[i]) {
+			free(copy);
+			return -ENOMEM;
+		}
+		s->plain.col[i] = 0;
+		s->plain.argc = i + 1;
+	}
+	s->plain.line = 0;
+	free(copy);
+	return 0;
+}
+
 /* Every {NAME} in the command names N or a parameter. */
 static int check_placeholders(struct spec_parser *p, const struct spec_cmd *c)
 {
@@ -620,7 +677,8 @@ static int check_placeholders(struct spec_parser *p, const struct spec_cmd *c)
 		for (const char *o = strchr(a, '{'); o; o = strchr(o + 1, '{')) {
 			const char *e = strchr(o, '}');
 			int col = c->col[i] + (int)(o - a);
-			const char *where = c->line ? "" : " in the command after --";
+			const char *where = c->line ? "" : c == &p->s->plain ? " in --plain"
+					    : " in the command after --";
 			if (!e)
 				return perr(p, col, "unterminated '{' in command%s", where);
 			size_t len = (size_t)(e - o - 1);
@@ -646,11 +704,12 @@ static int cmd_has_n(const struct spec_cmd *c)
  * word). The runner passes the count only through {N} (no environment variable), so without
  * it the error names the ways to write it, and --same-command for a program that chooses its
  * threads itself (all CPUs, a config file). One thread count compares nothing: allowed. */
-static int check_threads_reach(struct spec_parser *p, const struct spec *s)
+static int check_threads_reach(struct spec_parser *p, const struct spec *s,
+			       const struct spec_cmd *c)
 {
 	char list[128];
 	size_t used = 0;
-	if (s->n_threads < 2 || s->same_command || cmd_has_n(&s->program))
+	if (s->n_threads < 2 || s->same_command || cmd_has_n(c))
 		return 0;
 	list[0] = '\0';
 	for (int k = 0; k < s->n_threads && used < sizeof list; k++)
@@ -659,9 +718,11 @@ static int check_threads_reach(struct spec_parser *p, const struct spec *s)
 	static const char fix[] = "put {N} where it takes its thread count (e.g. --threads {N}, "
 				  "-p{N}, or a launcher: env OMP_NUM_THREADS={N} PROGRAM), or give "
 				  "--same-command if the program chooses its threads itself";
-	p->line = s->program.line;
-	return perr(p, s->program.col[0], "the %s has no {N}: it would run the same at every thread "
-		    "count (%s); %s", p->line ? "program's command" : "command after --", list, fix);
+	int plain = c == &s->plain;
+	p->line = c->line;
+	return perr(p, c->col[0], "the %s has no {N}: it would run the same at every thread "
+		    "count (%s); %s", plain ? (p->line ? "plain build's command" : "--plain command")
+		    : p->line ? "program's command" : "command after --", list, fix);
 }
 
 int spec_finish(struct spec *s, char *err, size_t err_len)
@@ -679,7 +740,16 @@ int spec_finish(struct spec *s, char *err, size_t err_len)
 	if (rc == 0)
 		rc = check_placeholders(&p, &s->sequential);
 	if (rc == 0)
-		rc = check_threads_reach(&p, s);
+		rc = check_placeholders(&p, &s->plain);
+	if (rc == 0)
+		rc = check_threads_reach(&p, s, &s->program);
+	if (rc == 0 && s->plain.argc)
+		rc = check_threads_reach(&p, s, &s->plain);
+	if (rc == 0 && s->plain_repeat_line && !s->plain.argc) {
+		p.line = s->plain_repeat_line;
+		rc = perr(&p, s->plain_repeat_col, "'plain-repeat' without a 'plain' line (or "
+			  "--plain): there is no plain build to repeat");
+	}
 	if (rc < 0)
 		return rc;
 	if (s->n_methods == 0) {
@@ -819,7 +889,8 @@ static int check_argv(const struct spec *s, const struct spec_cmd *c, const char
 			 c->line, what, n, rc == -ERANGE ? "a number that does not fit"
 			 : "longer than 8191 bytes with its sizes filled in");
 	else if (rc < 0)
-		snprintf(err, err_len, "scalegraph run: error: the command after -- at N = %d is %s", n,
+		snprintf(err, err_len, "scalegraph run: error: the %s at N = %d is %s",
+			 !strcmp(what, "plain build") ? "--plain command" : "command after --", n,
 			 rc == -ERANGE ? "a number that does not fit"
 			 : "longer than 8191 bytes with its sizes filled in");
 	return rc;
@@ -858,6 +929,8 @@ int spec_check_eval(const struct spec *s, char *err, size_t err_len)
 			if (rc == 0)
 				rc = check_argv(s, &s->sequential, "sequential program", 1, sizes, err,
 						err_len);
+			if (rc == 0)
+				rc = check_argv(s, &s->plain, "plain build", n, sizes, err, err_len);
 			if (rc < 0)
 				return rc;
 		}

@@ -62,6 +62,10 @@ struct spec {
 	char *text;            /* the file's text (owned), NULL for command-line-only specs */
 	struct spec_cmd program;
 	struct spec_cmd sequential;   /* argc == 0 when absent */
+	struct spec_cmd plain;        /* `plain`: the program built with the ordinary compiler,
+					 run untraced beside the traced runs; argc == 0: none */
+	int plain_repeat;             /* `plain-repeat K`: its runs per point (default 1) */
+	int plain_repeat_line, plain_repeat_col;   /* where it was written (0: not written) */
 	int n_threads;
 	int threads[SPEC_MAX_THREADS];
 	int repeat;                   /* default 1 */
@@ -93,6 +97,10 @@ int spec_load(struct spec *s, const char *path, char *err, size_t err_len);
 int spec_set_threads(struct spec *s, const char *list, char *err, size_t err_len);
 /* Replaces the program by argv words (placeholders allowed). */
 int spec_set_program(struct spec *s, int argc, char **argv, char *err, size_t err_len);
+
+/* Replaces the plain build's command by the words of `text` (--plain CMD: split at blanks,
+ * quotes group as in a spec). Returns 0 or -EINVAL with "scalegraph run: error: --plain: ...". */
+int spec_set_plain(struct spec *s, const char *text, char *err, size_t err_len);
 
 /* Checks the spec is complete (a program, threads, placeholders known; with more than one
  * thread count, {N} in the program's command unless same_command is set) and adds the implicit

@@ -75,6 +75,11 @@ static const char schema_sql[] =
 	"CREATE TABLE IF NOT EXISTS metrics(id INTEGER PRIMARY KEY, run_id INTEGER,\n"
 	"  point_id INTEGER, point2_id INTEGER, name TEXT NOT NULL, value REAL, unit TEXT,\n"
 	"  unavailable TEXT);\n"
+	/* schema 4 (issue 21): the plain build's runs, untraced, apart from runs */
+	"CREATE TABLE IF NOT EXISTS plain_runs(id INTEGER PRIMARY KEY, n_threads INTEGER NOT NULL,\n"
+	"  sizes TEXT NOT NULL, rep INTEGER NOT NULL, status TEXT NOT NULL, reason TEXT, argv TEXT,\n"
+	"  exit_code INTEGER, signal INTEGER, t_wall_s REAL, t_user_s REAL, t_sys_s REAL,\n"
+	"  max_rss_kb INTEGER, started_at TEXT, finished_at TEXT, UNIQUE(n_threads, sizes, rep));\n"
 	"CREATE INDEX IF NOT EXISTS metrics_by_point ON metrics(point_id, name);\n"
 	"CREATE INDEX IF NOT EXISTS metrics_by_run ON metrics(run_id, name);\n"
 	/* the generation: bumped by every change of what the readers show (runs, points, methods,
@@ -90,7 +95,9 @@ static const char schema_sql[] =
 	GEN_TRIGGER("methods_ins", "INSERT ON methods")
 	GEN_TRIGGER("methods_del", "DELETE ON methods")
 	GEN_TRIGGER("machine_ins", "INSERT ON machine")
-	GEN_TRIGGER("machine_upd", "UPDATE ON machine");
+	GEN_TRIGGER("machine_upd", "UPDATE ON machine")
+	GEN_TRIGGER("plain_ins", "INSERT ON plain_runs")
+	GEN_TRIGGER("plain_del", "DELETE ON plain_runs");
 
 /* The errno of an SQLite result: a full disk is -ENOSPC (the runner stops on it, saying so),
  * a busy database -EBUSY, anything else -EIO. */
@@ -611,7 +618,8 @@ static int check_damage(struct store *st, const char *db_path, enum store_mode m
 }
 
 /* Version 1 -> 2: the runs table gains the process of a running run (pid, pid_start, marker).
- * 2 -> 3 needs no statement: the generation and its triggers are made by schema_sql. */
+ * 2 -> 3 needs no statement: the generation and its triggers are made by schema_sql; nor does
+ * 3 -> 4: schema_sql makes the plain_runs table (empty) and its triggers. */
 static int migrate(struct store *st, int version)
 {
 	if (version == 1)
@@ -1051,6 +1059,114 @@ int store_run_find(struct store *st, const char *kind, int n_threads, const char
 	}
 	sqlite3_finalize(s);
 	return rc;
+}
+
+int store_plain_next_id(struct store *st, int64_t *id)
+{
+	int rc = store_begin(st);
+	if (rc < 0)
+		return rc;
+	int64_t next = last_run_id(st) + 1;
+	sqlite3_stmt *s;
+	/* a plain run's id is above every plain row too (their ids are runs' ids) */
+	if (prepare(st, "SELECT max(id) FROM plain_runs", &s) == 0) {
+		if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int64(s, 0) >= next)
+			next = sqlite3_column_int64(s, 0) + 1;
+		sqlite3_finalize(s);
+	}
+	rc = set_last_run_id(st, next);
+	rc = end_tx(st, rc);
+	if (rc == 0)
+		*id = next;
+	return rc;
+}
+
+int store_plain_put(struct store *st, const struct store_run *r)
+{
+	return exec_bound(st, "INSERT OR REPLACE INTO plain_runs(id, n_threads, sizes, rep, status, "
+			      "reason, argv, exit_code, signal, t_wall_s, t_user_s, t_sys_s, "
+			      "max_rss_kb, started_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
+			      "?, ?, ?, ?, ?, ?)", "lititttiirrrltt", r->id, r->n_threads, r->sizes,
+			  r->rep, r->status, r->reason[0] ? r->reason : NULL, r->argv, r->exit_code,
+			  r->signal, r->t_wall_s, r->t_user_s, r->t_sys_s, (int64_t)r->max_rss_kb,
+			  r->started_at, r->finished_at);
+}
+
+int store_plain_find(struct store *st, int n_threads, const char *sizes, int rep,
+		     struct store_run *out)
+{
+	sqlite3_stmt *s;
+	int rc = prepare(st, "SELECT id, status, reason, argv, exit_code, signal, t_wall_s, "
+			     "t_user_s, t_sys_s, max_rss_kb, started_at, finished_at FROM plain_runs "
+			     "WHERE n_threads = ? AND sizes = ? AND rep = ?", &s);
+	if (rc < 0)
+		return rc;
+	sqlite3_bind_int(s, 1, n_threads);
+	bind_text(s, 2, sizes);
+	sqlite3_bind_int(s, 3, rep);
+	int src = sqlite3_step(s);
+	if (src == SQLITE_ROW) {
+		memset(out, 0, sizeof *out);
+		out->id = sqlite3_column_int64(s, 0);
+		snprintf(out->kind, sizeof out->kind, "pln");
+		out->n_threads = n_threads;
+		snprintf(out->sizes, sizeof out->sizes, "%s", sizes);
+		out->rep = rep;
+		col_text(s, 1, out->status, sizeof out->status);
+		col_text(s, 2, out->reason, sizeof out->reason);
+		col_text(s, 3, out->argv, sizeof out->argv);
+		out->exit_code = sqlite3_column_int(s, 4);
+		out->signal = sqlite3_column_int(s, 5);
+		out->t_wall_s = col_real(s, 6);
+		out->t_user_s = col_real(s, 7);
+		out->t_sys_s = col_real(s, 8);
+		out->max_rss_kb = (long)sqlite3_column_int64(s, 9);
+		out->t_para_s = NAN;
+		col_text(s, 10, out->started_at, sizeof out->started_at);
+		col_text(s, 11, out->finished_at, sizeof out->finished_at);
+	} else {
+		rc = src == SQLITE_DONE ? -ENOENT : fail(st, src);
+	}
+	sqlite3_finalize(s);
+	return rc;
+}
+
+int store_plain_select(struct store *st, int all, int64_t **out)
+{
+	sqlite3_stmt *s;
+	int n = 0, cap = 0, src;
+	*out = NULL;
+	int rc = prepare(st, all ? "SELECT id FROM plain_runs ORDER BY id"
+			 : "SELECT id FROM plain_runs WHERE status <> 'ok' ORDER BY id", &s);
+	if (rc < 0)
+		return rc;
+	while ((src = sqlite3_step(s)) == SQLITE_ROW) {
+		if (n == cap) {
+			int nc = cap ? 2 * cap : 16;
+			int64_t *v = realloc(*out, (size_t)nc * sizeof *v);
+			if (!v) {
+				sqlite3_finalize(s);
+				free(*out);
+				*out = NULL;
+				return -ENOMEM;
+			}
+			*out = v;
+			cap = nc;
+		}
+		(*out)[n++] = sqlite3_column_int64(s, 0);
+	}
+	if (src != SQLITE_DONE) {
+		rc = fail(st, src);
+		free(*out);
+		*out = NULL;
+	}
+	sqlite3_finalize(s);
+	return rc < 0 ? rc : n;
+}
+
+int store_plain_delete(struct store *st, int64_t id)
+{
+	return exec_bound(st, "DELETE FROM plain_runs WHERE id = ?", "l", id);
 }
 
 static const char *drop_where(enum store_drop which)

@@ -14,8 +14,9 @@
 #include <stddef.h>
 #include <sqlite3.h>
 
-#define STORE_SCHEMA_VERSION 3   /* 2: runs.pid, pid_start, marker; status incomplete;
-				    3: status interrupted, meta generation (+ triggers), runner */
+#define STORE_SCHEMA_VERSION 4   /* 2: runs.pid, pid_start, marker; status incomplete;
+				    3: status interrupted, meta generation (+ triggers), runner;
+				    4: plain_runs (the plain build's untraced runs, issue 21) */
 
 struct store;
 
@@ -134,6 +135,26 @@ int store_run_finish(struct store *st, const struct store_run *r, int n_params,
 /* Finds the finished run with this identity; fills *out. -ENOENT when there is none. */
 int store_run_find(struct store *st, const char *kind, int n_threads, const char *sizes, int rep,
 		   struct store_run *out);
+
+/* The plain build's runs (spec `plain`, issue 21): untraced runs of the program built with the
+ * ordinary compiler, beside the traced ones at each point, in their own table (plain_runs) so
+ * that no reader of runs takes them for traced runs. A plain run takes its id from the runs'
+ * sequence (its outputs are in runs/<id>/, no trace), and its row is written once, when it has
+ * finished: a runner killed during one leaves no row (and the next makes it again). The
+ * store_run fields used: id, n_threads, sizes, rep, status, reason, argv, exit_code, signal,
+ * t_wall_s, t_user_s, t_sys_s, max_rss_kb, started_at, finished_at. */
+/* Gives the next run id (never given twice, as store_run_begin's) to a plain run. */
+int store_plain_next_id(struct store *st, int64_t *id);
+/* Records a finished plain run (r->id from store_plain_next_id). */
+int store_plain_put(struct store *st, const struct store_run *r);
+/* Finds the plain run with this identity; -ENOENT when there is none. */
+int store_plain_find(struct store *st, int n_threads, const char *sizes, int rep,
+		     struct store_run *out);
+/* The ids of the plain runs that failed or timed out (--retry-failed), or of all of them
+ * (all != 0: the plain command changed); *out malloc'd. Returns how many or -errno. */
+int store_plain_select(struct store *st, int all, int64_t **out);
+/* Deletes the plain run `id`'s row. */
+int store_plain_delete(struct store *st, int64_t id);
 
 /* Runs to drop: those left "running" or "interrupted" by a runner that died (kill -9), or
  * those that failed, timed out or are incomplete (`scalegraph run --retry-failed` makes them

@@ -274,6 +274,24 @@ static const struct { const char *text, *msg; } invalid[] = {
 	{ "threads 1\n\tprogram ./p\x01\n", "t.sgx:2:13: error: control character 0x01" },
 	{ "param x 3\nwork x*\n", "t.sgx:2:8: error: expected a number, a name or '(' at the end of the expression" },
 	/* issue 14: no {N} ran the same command at every thread count */
+	/* issue 21: the plain build (program built with the ordinary compiler) */
+	{ "plain\n", "t.sgx:1:6: error: 'plain' needs a command" },
+	{ "plain ./a\nplain ./b\n", "t.sgx:2:1: error: duplicate 'plain' line" },
+	{ "plain-repeat 0\n", "t.sgx:1:14: error: plain-repeat must be an integer in 1..1000, not '0'" },
+	{ "plain-repeat two\n", "t.sgx:1:14: error: plain-repeat must be an integer in 1..1000, not 'two'" },
+	{ "plain-repeat\n", "t.sgx:1:13: error: 'plain-repeat' takes exactly one value" },
+	{ "plain-repeat 1 2\n", "t.sgx:1:16: error: 'plain-repeat' takes exactly one value" },
+	{ "plain-repeat 2\nplain-repeat 3\n", "t.sgx:2:1: error: duplicate 'plain-repeat' line" },
+	{ "threads 1\nprogram ./p\n  plain-repeat 2\n",
+	  "t.sgx:3:3: error: 'plain-repeat' without a 'plain' line (or --plain): there is no plain "
+	  "build to repeat" },
+	{ "threads 1\nprogram ./p\nplain ./q --n {n}\n",
+	  "t.sgx:3:15: error: unknown placeholder '{n}' (N or a parameter)" },
+	{ "threads 1 2\nprogram ./p -p{N}\nplain   ./q -p2\n",
+	  "t.sgx:3:9: error: the plain build's command has no {N}: it would run the same at every "
+	  "thread count (1, 2); put {N} where it takes its thread count (e.g. --threads {N}, -p{N}, "
+	  "or a launcher: env OMP_NUM_THREADS={N} PROGRAM), or give --same-command if the program "
+	  "chooses its threads itself" },
 	{ "threads 1 2 4\nprogram  ./p -p4\n", "t.sgx:2:10: error: the program's command has no {N}: "
 	  "it would run the same at every thread count (1, 2, 4); put {N} where it takes its thread "
 	  "count (e.g. --threads {N}, -p{N}, or a launcher: env OMP_NUM_THREADS={N} PROGRAM), or "
@@ -360,6 +378,58 @@ static void flags_override(void **state)
 	spec_free(&s);
 }
 
+/* issue 21: `plain`, `plain-repeat` and --plain */
+static void plain_build(void **state)
+{
+	struct spec s;
+	char err[512] = "", buf[512], *argv[SPEC_MAX_ARGS + 1];
+	double sz[SPEC_MAX_PARAMS];
+	(void)state;
+	spec_init(&s);
+	assert_int_equal(spec_parse(&s, "t.sgx", "threads 1 2\nparam n 100\n"
+				    "program traced/prog --n {n} -p{N}\n"
+				    "plain   plain/prog --n {n} -p{N}\nplain-repeat 3\n", err,
+				    sizeof err), 0);
+	assert_int_equal(spec_finish(&s, err, sizeof err), 0);
+	assert_int_equal(spec_check_eval(&s, err, sizeof err), 0);
+	assert_int_equal(s.plain.argc, 4);
+	assert_int_equal(s.plain.line, 4);
+	assert_int_equal(s.plain.col[0], 9);
+	assert_int_equal(s.plain_repeat, 3);
+	assert_int_equal(spec_sizes(&s, 0, 2, sz, err, sizeof err), 0);
+	assert_int_equal(spec_argv(&s, &s.plain, 2, sz, argv, buf, sizeof buf), 0);
+	assert_string_equal(argv[0], "plain/prog");
+	assert_string_equal(argv[2], "100");
+	assert_string_equal(argv[3], "-p2");
+	/* --plain replaces the line; quotes group as in a spec */
+	assert_int_equal(spec_set_plain(&s, "sh -c 'plain/prog -p{N} > /dev/null'", err, sizeof err),
+			 0);
+	assert_int_equal(s.plain.argc, 3);
+	assert_string_equal(s.plain.argv[2], "plain/prog -p{N} > /dev/null");
+	assert_int_equal(s.plain.line, 0);
+	assert_int_equal(spec_finish(&s, err, sizeof err), 0);
+	assert_int_equal(spec_set_plain(&s, "./q 'open", err, sizeof err), -EINVAL);
+	assert_string_equal(err, "scalegraph run: error: --plain: unterminated single quote");
+	assert_int_equal(spec_set_plain(&s, "  ", err, sizeof err), -EINVAL);
+	assert_string_equal(err, "scalegraph run: error: --plain: --plain needs a command of 1..64 "
+			    "words");
+	assert_int_equal(spec_set_plain(&s, "./q {x} {N}", err, sizeof err), 0);
+	assert_int_equal(spec_finish(&s, err, sizeof err), -EINVAL);
+	assert_string_equal(err, "scalegraph run: error: unknown placeholder '{x}' in --plain (N or a "
+			    "parameter)");
+	assert_int_equal(spec_set_plain(&s, "./q", err, sizeof err), 0);
+	assert_int_equal(spec_finish(&s, err, sizeof err), -EINVAL);
+	assert_non_null(strstr(err, "scalegraph run: error: the --plain command has no {N}"));
+	spec_free(&s);
+	/* without a plain line: none, and the default repetitions */
+	spec_init(&s);
+	assert_int_equal(spec_parse(&s, "t.sgx", "threads 1\nprogram ./p\n", err, sizeof err), 0);
+	assert_int_equal(spec_finish(&s, err, sizeof err), 0);
+	assert_int_equal(s.plain.argc, 0);
+	assert_int_equal(s.plain_repeat, 1);
+	spec_free(&s);
+}
+
 static void durations(void **state)
 {
 	double v;
@@ -386,6 +456,7 @@ int main(void)
 		cmocka_unit_test(defect14_spec_functions_located),
 		cmocka_unit_test(invalid_specs),
 		cmocka_unit_test(flags_override),
+		cmocka_unit_test(plain_build),
 		cmocka_unit_test(durations),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
