@@ -518,8 +518,10 @@ int an_exp_open(const char *dir, unsigned flags, struct an_exp **out, char *err,
 		an_exp_n1_baseline(e, &e->pts[i]);
 	for (size_t i = 0; i < e->n_pts; i++)
 		an_exp_comp_t_seq(e, &e->pts[i]);
+	an_exp_overhead_read(e, db);
 	for (size_t i = 0; i < e->n_pts; i++)
 		point_stats(e, &e->pts[i]);
+	an_exp_overhead_finish(e);
 	size_t n_keyed = 0;
 	for (size_t i = 0; i < e->n_runs; i++)
 		n_keyed += e->runs[i].have_fig && e->runs[i].key;

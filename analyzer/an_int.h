@@ -488,6 +488,11 @@ struct an_exp_run *an_exp_run_find(const struct an_exp *e, int64_t id);
 void an_exp_point_opts(struct an_exp *e, struct an_pt *p);
 /* U of point p's repetitions against the N=1 runs' compute when T_seq is the N=1 run. */
 void an_exp_n1_baseline(struct an_exp *e, struct an_pt *p);
+/* The measured overhead of every point (an_overhead.c): an_exp_overhead_read before the points'
+ * statistics (the linked repetitions' wall times, the plain runs of the store), and
+ * an_exp_overhead_finish after them (the estimate from trace_cost_share, the mark). */
+void an_exp_overhead_read(struct an_exp *e, struct sqlite3 *db);
+void an_exp_overhead_finish(struct an_exp *e);
 /* With a calibrated record cost and T_seq from traced runs: T_seq without their tracing cost
  * (the median of their T_para_comp) into p->t_seq_comp, and its repetitions' E_comp and U_comp
  * made with it (docs/analyzer.md "Tracing cost"). */

@@ -23,7 +23,8 @@ static const enum an_metric csv_cols[] = {
 static const char csv_header[] =
 	"method,N,W,reps,T_para,T_seq,E,S,L,IT_edge,IT_barrier,IT_lock,IT_cond,IT_sem,IT_join,"
 	"IT_sched,IT_blocked,PT_barrier,PT_lock,PT_sem,PT_thread,ML,U,parallelism,closure,"
-	"oversubscribed\n";
+	"oversubscribed,T_plain,T_traced_wall,overhead_measured,overhead_estimated,"
+	"overhead_marked\n";
 
 static void csv_fig(FILE *f, struct an_fig x)
 {
@@ -79,7 +80,14 @@ int an_report_exp_csv(FILE *f, const struct an_exp *e, unsigned flags)
 		fprintf(f, ",%d,%.9g,%d", o->n_threads, o->work, o->n_reps);
 		for (size_t c = 0; c < N_CSV_COLS; c++)
 			csv_fig(f, o->med[csv_cols[c]]);
-		fprintf(f, ",%d\n", o->med[AN_OVERSUB].value > 0);
+		fprintf(f, ",%d", o->med[AN_OVERSUB].value > 0);
+		/* the distortion measured against the plain build (issue 21), empty where not
+		 * measured; overhead_marked: measured and estimated differ by more than 5 points */
+		csv_fig(f, o->t_plain);
+		csv_fig(f, o->t_traced_wall);
+		csv_fig(f, o->ovh_measured);
+		csv_fig(f, o->ovh_estimated);
+		fprintf(f, ",%d\n", o->ovh_marked);
 	}
 	return ferror(f) ? -EIO : 0;
 }
@@ -91,7 +99,7 @@ int an_report_run_csv(FILE *f, const struct an_run *r)
 	fprintf(f, ",%.0f,,1", an_run_fig(r, AN_N).value);
 	for (size_t c = 0; c < N_CSV_COLS; c++)
 		csv_fig(f, an_run_fig(r, csv_cols[c]));
-	fprintf(f, ",%d\n", an_run_fig(r, AN_OVERSUB).value > 0);
+	fprintf(f, ",%d,,,,,0\n", an_run_fig(r, AN_OVERSUB).value > 0);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -514,6 +522,20 @@ static void js_point(FILE *f, const struct an_point *o)
 		js_num(f, o->max[m].unavailable ? NAN : o->max[m].value);
 		fprintf(f, ", \"unit\": \"%s\"}", an_metric_unit((enum an_metric)m));
 	}
+	fputs("},\n   \"overhead\": {\"measured\": ", f);
+	js_fig(f, o->ovh_measured);
+	fputs(", \"estimated\": ", f);
+	js_fig(f, o->ovh_estimated);
+	fputs(", \"T_plain\": ", f);
+	js_fig(f, o->t_plain);
+	fputs(", \"T_traced_wall\": ", f);
+	js_fig(f, o->t_traced_wall);
+	fprintf(f, ", \"plain_runs\": %d, \"traced_runs\": %d, \"marked\": %s, \"why\": ",
+		o->n_plain, o->n_traced, o->ovh_marked ? "true" : "false");
+	if (o->ovh_why)
+		js_str(f, o->ovh_why);
+	else
+		fputs("null", f);
 	fputs("}}", f);
 }
 

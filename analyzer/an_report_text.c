@@ -842,6 +842,44 @@ static void cost_text(FILE *f, const struct an_exp *e, unsigned flags)
 	}
 }
 
+/* The distortion measured against the plain build (an_overhead.c), every point, beside the
+ * estimate; the points where they differ by more than AN_OVERHEAD_GAP_MARK carry ≠ and say why.
+ * Without a plain build, one line says so (no numbers). */
+static void overhead_text(FILE *f, const struct an_exp *e)
+{
+	size_t n = an_exp_n_points(e), n_none = 0, n_marked = 0;
+	fputs("\nMeasured overhead (traced / plain - 1: median wall time of the traced repetitions "
+	      "over that of the plain build's untraced runs at the same N and sizes), beside the "
+	      "estimate from the records (the tracing cost as the same slowdown: share / (1 - "
+	      "share))\n", f);
+	for (size_t i = 0; i < n; i++)
+		n_none += !strcmp(an_exp_point(e, i)->ovh_measured.unavailable ?
+				  an_exp_point(e, i)->ovh_measured.unavailable : "",
+				  "not measured (no plain build in the spec)");
+	if (n && n_none == n) {
+		fputs("  not measured (no plain build in the spec): add 'plain COMMAND', the program "
+		      "built with the ordinary compiler (README: two builds), or --plain CMD\n", f);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct an_point *o = an_exp_point(e, i);
+		char line[512];
+		an_point_overhead_text(o, line, sizeof line);
+		fprintf(f, "  %s/%s/N=%d: %s\n", o->model, o->method, o->n_threads, line);
+		n_marked += o->ovh_marked;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct an_point *o = an_exp_point(e, i);
+		if (o->ovh_marked)
+			fprintf(f, "  \xe2\x89\xa0 %s/%s/N=%d: %s\n", o->model, o->method, o->n_threads,
+				o->ovh_why);
+	}
+	if (n_marked)
+		fprintf(f, "  \xe2\x89\xa0 measured and estimated overhead differ by more than %.0f "
+			"points at this point: the estimate from record counts does not hold there\n",
+			100 * AN_OVERHEAD_GAP_MARK);
+}
+
 /* Every run that gave no measurement, with its reason and the end of its stderr. */
 static void failures_text(FILE *f, const struct an_exp *e)
 {
@@ -870,7 +908,7 @@ int an_report_exp_text(FILE *f, const struct an_exp *e, unsigned flags)
 	fprintf(f, "Experiment %s: %zu point(s), %d CPU(s)\n", an_exp_dir(e), an_exp_n_points(e),
 		an_exp_n_cpus(e));
 	if (!(flags & AN_REPORT_MATRIX_ONLY)) {
-		int n_marked = 0;
+		int n_marked = 0, n_ovh = 0;
 		fprintf(f, "\nPoints (median of repetitions)\n%-12s %-10s %4s %10s %4s", "model",
 			"method", "N", "W", "reps");
 		for (size_t c = 0; c < N_EXP_COLS; c++)
@@ -885,7 +923,9 @@ int an_report_exp_text(FILE *f, const struct an_exp *e, unsigned flags)
 			for (size_t c = 0; c < N_EXP_COLS; c++)
 				fig_cell_mark(f, exp_col_width(exp_cols[c]), o->med[exp_cols[c]],
 					      exp_cols[c], mark && is_source(exp_cols[c]) ? "!" : "");
-			fprintf(f, "  %s\n", o->med[AN_OVERSUB].value > 0 ? "yes" : "no");
+			fprintf(f, "  %s%s\n", o->med[AN_OVERSUB].value > 0 ? "yes" : "no",
+				o->ovh_marked ? "  \xe2\x89\xa0" : "");
+			n_ovh += o->ovh_marked;
 		}
 		for (size_t i = 0; i < an_exp_n_points(e); i++) {
 			const struct an_point *o = an_exp_point(e, i);
@@ -897,7 +937,12 @@ int an_report_exp_text(FILE *f, const struct an_exp *e, unsigned flags)
 			fprintf(f, "  ! the tracing cost is above %.0f %% of N·T_para at this point: its "
 				"latency sources hold that much of the library's own time (see Tracing "
 				"cost below; --compensate)\n", 100 * AN_TRACE_SHARE_MARK);
+		if (n_ovh)
+			fprintf(f, "  \xe2\x89\xa0 the measured overhead (against the plain build) and "
+				"the estimated tracing cost differ by more than %.0f points at this point "
+				"(see Measured overhead below)\n", 100 * AN_OVERHEAD_GAP_MARK);
 		cost_text(f, e, flags);
+		overhead_text(f, e);
 		failures_text(f, e);
 		t_seq_text(f, e);
 		fputs("\np_x (fixed size, the N of the smallest T_para) and the latency there\n", f);

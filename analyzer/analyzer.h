@@ -313,6 +313,21 @@ struct an_point {
 				      wall-clock times of whole processes), "runner" (the runner's
 				      T_seq taken as given: the store has no run behind it) */
 	const char *t_seq_how;     /* a sentence for reports */
+	/* The distortion measured (issue 21, an_overhead.c): the traced repetitions against the
+	 * plain build's untraced runs (spec `plain`) at the same N and sizes. Times are wall times
+	 * of whole processes (a plain run has no trace, so no T_para of its own), medians. Where
+	 * the spec has no plain build each figure is unavailable, "not measured (no plain build in
+	 * the spec)". */
+	struct an_fig t_plain;       /* s: median wall time of the plain runs */
+	struct an_fig t_traced_wall; /* s: median wall time of the traced repetitions */
+	struct an_fig ovh_measured;  /* t_traced_wall / t_plain - 1 */
+	struct an_fig ovh_estimated; /* the estimated tracing cost as the same slowdown:
+					trace_cost_share / (1 - trace_cost_share) */
+	int n_plain;                 /* plain runs behind t_plain */
+	int n_traced;                /* traced repetitions behind t_traced_wall */
+	int ovh_marked;              /* measured and estimated differ by more than
+					AN_OVERHEAD_GAP_MARK (|difference| of the two ratios) */
+	const char *ovh_why;         /* the mark in words (NULL when not marked) */
 };
 
 #define AN_EXP_NO_STORE_WRITE 1u   /* do not fill the store's metrics table */
@@ -574,6 +589,13 @@ const char *an_site_label(const struct an_site *s, char *buf, size_t len);
 /* The share of N T_para above which a point's latency sources carry a mark: the tracing cost
  * there is as large as a source worth reading (docs/analyzer.md "Tracing cost"). */
 #define AN_TRACE_SHARE_MARK 0.05
+/* Measured and estimated overhead (an_point.ovh_*) disagreeing by more than this (5 percentage
+ * points) mark the point: the build costs what its records do not show, or the reverse. */
+#define AN_OVERHEAD_GAP_MARK 0.05
+/* "measured overhead: +25.3 % (traced 1.62 s / plain 1.29 s wall, medians of 3 and 1 runs)" or
+ * why it is not measured, and the estimate beside it, one line without a newline, for reports
+ * and the GUI's readouts. */
+void an_point_overhead_text(const struct an_point *o, char *buf, size_t len);
 /* Terminal tables, CSV and JSON (docs/report-json.md) of an experiment or of one run. */
 int an_report_exp_text(FILE *f, const struct an_exp *e, unsigned flags);
 int an_report_exp_csv(FILE *f, const struct an_exp *e, unsigned flags);

@@ -5,7 +5,7 @@ CFLAGS_analyzer := -Ianalyzer -Icollector
 
 AN_LIB_SRCS := an_metric.c an_run.c an_procs.c an_scan.c an_join.c an_sync.c an_budget.c an_objects.c an_source.c \
 	an_timeline.c an_exp.c \
-	an_exp_runs.c an_cache.c \
+	an_exp_runs.c an_cache.c an_overhead.c \
 	an_matrix.c an_sites.c an_report_text.c an_report_data.c
 AN_LIB_OBJS := $(addprefix $(OBJ)/analyzer/,$(AN_LIB_SRCS:.c=.o))
 AN_LDLIBS := $(LIBDIR)/libsganalyze.a $(LIBDIR)/libsgstore.a $(LIBDIR)/libsgtread.a \
