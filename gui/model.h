@@ -61,6 +61,16 @@ struct model_point {
 	 * `!` after this point's L and latency sources */
 	struct model_fig trace_cost, trace_share;
 	int cost_marked;
+	/* The distortion measured against the plain build (issue 21; the analyzer's
+	 * an_point.ovh_*): ovh_measured = traced / plain - 1 of the wall times, ovh_estimated the
+	 * tracing cost as the same slowdown, t_plain the plain runs' median wall time; unavailable,
+	 * with the reason, where not measured ("not measured (no plain build in the spec)").
+	 * ovh_marked: the two differ by more than the report's 5 points (the report's ≠). ovh_text:
+	 * the report's line (an_point_overhead_text), ovh_why: the mark in words; both interned,
+	 * NULL when the experiment does not say (ovh_why: not marked) */
+	struct model_fig ovh_measured, ovh_estimated, t_plain;
+	int ovh_marked;
+	const char *ovh_text, *ovh_why;
 	/* Which T_seq E, S (and U) of this point are measured against, the analyzer's short
 	 * label (an_point_t_seq_basis: "traced sequential run", "N=1 run", ...; interned), NULL
 	 * when the experiment does not say (a CSV experiment: report --csv has no such column) */

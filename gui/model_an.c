@@ -81,6 +81,18 @@ static int add_points(struct model *m, const struct an_exp *e)
 		mp.trace_cost = fig_of(m, p->med[AN_TRACE_COST]);
 		mp.trace_share = fig_of(m, p->med[AN_TRACE_SHARE]);
 		mp.cost_marked = !mp.trace_share.why && mp.trace_share.v > AN_TRACE_SHARE_MARK;
+		/* the measured overhead against the plain build and the report's ≠ (an_overhead.c) */
+		{
+			char line[512];
+			mp.ovh_measured = fig_of(m, p->ovh_measured);
+			mp.ovh_estimated = fig_of(m, p->ovh_estimated);
+			mp.t_plain = fig_of(m, p->t_plain);
+			mp.ovh_marked = p->ovh_marked;
+			an_point_overhead_text(p, line, sizeof(line));
+			if (!(mp.ovh_text = model_intern(m, line)) ||
+			    (p->ovh_why && !(mp.ovh_why = model_intern(m, p->ovh_why))))
+				return -ENOMEM;
+		}
 		/* which T_seq E and S stand on, per point: the windows' notes say it */
 		if (!(mp.t_seq_basis = model_intern(m, an_point_t_seq_basis(p))))
 			return -ENOMEM;

@@ -81,6 +81,12 @@ int model_merge(struct model *dst, const struct model *src)
 					return -ENOMEM;
 			p.trace_cost = intern_fig(dst, p.trace_cost);
 			p.trace_share = intern_fig(dst, p.trace_share);
+			p.ovh_measured = intern_fig(dst, p.ovh_measured);
+			p.ovh_estimated = intern_fig(dst, p.ovh_estimated);
+			p.t_plain = intern_fig(dst, p.t_plain);
+			if ((p.ovh_text && !(p.ovh_text = model_intern(dst, p.ovh_text))) ||
+			    (p.ovh_why && !(p.ovh_why = model_intern(dst, p.ovh_why))))
+				return -ENOMEM;
 			if (p.t_seq_basis && !(p.t_seq_basis = model_intern(dst, p.t_seq_basis)))
 				return -ENOMEM;
 			if ((rc = model_add_point(dst, name, &p)) < 0)

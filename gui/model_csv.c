@@ -25,6 +25,12 @@ static const char report_header[] =
 	"method,N,W,reps,T_para,T_seq,E,S,L,IT_edge,IT_barrier,IT_lock,IT_cond,IT_sem,IT_join,"
 	"IT_sched,IT_blocked,PT_barrier,PT_lock,PT_sem,PT_thread,ML,U,parallelism,closure,"
 	"oversubscribed";
+/* the same with the measured overhead (issue 21) after it: what report --csv writes now; the
+ * header above (an older report's) is read too, without those figures */
+static const char report_header_ovh[] =
+	"method,N,W,reps,T_para,T_seq,E,S,L,IT_edge,IT_barrier,IT_lock,IT_cond,IT_sem,IT_join,"
+	"IT_sched,IT_blocked,PT_barrier,PT_lock,PT_sem,PT_thread,ML,U,parallelism,closure,"
+	"oversubscribed,T_plain,T_traced_wall,overhead_measured,overhead_estimated,overhead_marked";
 static const char matrix_header[] = "N,N2,time_bound,e_conserved,memory_bound";
 static const char runs_header[] = "method,N,W,rep,sizes,status,reason";
 static const char profile_header[] = "function,calls,incl_s,excl_s";
@@ -42,6 +48,7 @@ struct csv {
 	int n;
 	char *err;
 	size_t err_len;
+	int ovh;                      /* report.csv with the measured overhead's columns */
 };
 
 static int csv_error(struct csv *c, int col, const char *fmt, ...)
@@ -128,7 +135,8 @@ static int csv_open(struct csv *c, const char *path, const char *header)
 	for (p = c->buf; p < c->field[c->n - 1]; p++)
 		if (*p == '\0')
 			*p = ',';
-	if (strcmp(c->buf, header) != 0) {
+	c->ovh = header == report_header && strcmp(c->buf, report_header_ovh) == 0;
+	if (strcmp(c->buf, header) != 0 && !c->ovh) {
 		/* the same first three columns, other figures after them: written by another
 		 * version of the report */
 		const char *lead = header;
@@ -238,14 +246,25 @@ static int load_report(struct loader *ld, struct csv *c)
 	struct model_point p;
 	const char *no_cost = model_intern(ld->m, "report.csv has no tracing cost column (a store "
 					   "has it)");
+	const char *no_ovh = model_intern(ld->m, c->ovh ? "not measured (report.csv gives no value: "
+					  "no plain build in the spec, or no plain run here)" :
+					  "not measured (report.csv of an older scalegraph has no "
+					  "measured overhead column)");
 	int rc, k;
 
-	if (!no_cost)
+	if (!no_cost || !no_ovh)
 		return -ENOMEM;
 	while ((rc = csv_next(c)) > 0) {
 		memset(&p, 0, sizeof(p));
 		p.trace_cost = p.trace_share = (struct model_fig){ NAN, no_cost };
-		if ((rc = csv_want(c, REPORT_FIELDS)) < 0)
+		p.ovh_measured = p.ovh_estimated = p.t_plain = (struct model_fig){ NAN, no_ovh };
+		if ((rc = csv_want(c, REPORT_FIELDS + (c->ovh ? 5 : 0))) < 0)
+			return rc;
+		/* T_plain, T_traced_wall, overhead_measured, overhead_estimated, overhead_marked */
+		if (c->ovh && ((rc = parse_fig(c, REPORT_FIELDS, &p.t_plain, no_ovh)) < 0 ||
+			       (rc = parse_fig(c, REPORT_FIELDS + 2, &p.ovh_measured, no_ovh)) < 0 ||
+			       (rc = parse_fig(c, REPORT_FIELDS + 3, &p.ovh_estimated, no_ovh)) < 0 ||
+			       (rc = parse_int(c, REPORT_FIELDS + 4, &p.ovh_marked, 0)) < 0))
 			return rc;
 		if (c->field[0][0] == '\0')
 			return csv_error(c, 1, "empty method name");

@@ -32,22 +32,89 @@ static double fig_value(const struct model_fig *f)
 static void point_flags(struct view_pool *p, struct plot_series *s, size_t k, const struct model *m,
 			const struct model_method *me, const struct model_point *pt, int tag)
 {
-	char note[200] = "";
+	char note[600] = "";
 	int n = 0;
+	const char *mark;
 
 	if (pt->cost_marked && m->cost_mark > 0)
 		n = snprintf(note, sizeof(note), "! tracing cost %.1f %% of N\xc2\xb7T_para, above %.0f %%",
 			     100 * pt->trace_share.v, 100 * m->cost_mark);
 	if (pt->oversubscribed && n >= 0 && (size_t)n < sizeof(note)) {
 		if (me->exp == 0 && m->n_cpus > 0)
-			snprintf(note + n, sizeof(note) - (size_t)n, "%soversubscribed: N = %d > %d CPUs",
-				 n ? "; " : "", pt->n, m->n_cpus);
+			n += snprintf(note + n, sizeof(note) - (size_t)n, "%soversubscribed: N = %d > %d CPUs",
+				      n ? "; " : "", pt->n, m->n_cpus);
 		else
-			snprintf(note + n, sizeof(note) - (size_t)n, "%soversubscribed: N above the CPUs",
-				 n ? "; " : "");
+			n += snprintf(note + n, sizeof(note) - (size_t)n, "%soversubscribed: N above the CPUs",
+				      n ? "; " : "");
 	}
-	view_pool_point_text(p, s, k, tag && pt->cost_marked && m->cost_mark > 0 ? "!" : NULL,
-			     note[0] ? note : NULL);
+	/* the distortion measured against the plain build, or why it is not (issue 21) */
+	if (n >= 0 && (size_t)n < sizeof(note)) {
+		if (!pt->ovh_measured.why)
+			snprintf(note + n, sizeof(note) - (size_t)n, "%s%smeasured overhead %+.1f %%%s",
+				 n ? "; " : "", pt->ovh_marked ? "\xe2\x89\xa0 " : "",
+				 100 * pt->ovh_measured.v, "");
+		else if (pt->ovh_measured.why)
+			snprintf(note + n, sizeof(note) - (size_t)n, "%smeasured overhead: %s",
+				 n ? "; " : "", pt->ovh_measured.why);
+		if (!pt->ovh_measured.why && !pt->ovh_estimated.why) {
+			size_t u = strlen(note);
+			snprintf(note + u, sizeof(note) - u, " (estimated %+.1f %%)",
+				 100 * pt->ovh_estimated.v);
+		}
+	}
+	mark = tag && pt->cost_marked && m->cost_mark > 0 ? (pt->ovh_marked ? "! \xe2\x89\xa0" : "!")
+	       : pt->ovh_marked ? "\xe2\x89\xa0" : NULL;
+	view_pool_point_text(p, s, k, mark, note[0] ? note : NULL);
+}
+
+/* The measured overhead of the points (method `only`, else the shown ones) as note lines:
+ * "measured overhead (traced / plain - 1, wall): fixed N=1 +6.7 %, N=2 +40.9 %", the report's
+ * ≠ legend naming the points where the estimate does not hold, or "not measured (no plain build
+ * in the spec)" (issue 21). */
+static void ovh_note(char *buf, size_t len, const struct model *m, int only)
+{
+	char item[800], ml[160], why[400] = "";
+	size_t i, j;
+	int n = 0, nw = 0, any = 0;
+	const char *none = NULL;
+
+	for (i = 0; i < m->n_methods; i++) {
+		const struct model_method *me = &m->methods[i];
+		int first = 1;
+		if (only >= 0 ? (int)i != only : !me->shown)
+			continue;
+		model_method_label(m, i, ml, sizeof(ml));
+		for (j = 0; j < me->n_pts; j++) {
+			const struct model_point *pt = &me->pts[j];
+			any = 1;
+			if (pt->ovh_measured.why) {
+				none = none ? none : pt->ovh_measured.why;
+				continue;
+			}
+			if (n == 0)
+				n = snprintf(item, sizeof(item), "measured overhead (traced / plain - 1, wall):");
+			if (n > 0 && (size_t)n < sizeof(item))
+				n += snprintf(item + n, sizeof(item) - (size_t)n, "%s%s N=%d %+.1f %%",
+					      first ? (n > 45 ? "; " : " ") : ",", first ? ml : "", pt->n,
+					      100 * pt->ovh_measured.v);
+			first = 0;
+			if (pt->ovh_marked && nw >= 0 && (size_t)nw < sizeof(why))
+				nw += snprintf(why + nw, sizeof(why) - (size_t)nw, "%s %s N=%d (%+.1f %% vs %+.1f %%)",
+					       nw ? "," : "\xe2\x89\xa0 measured and estimated differ by more than 5 points at",
+					       ml, pt->n, 100 * pt->ovh_measured.v, 100 * pt->ovh_estimated.v);
+		}
+	}
+	if (!any)
+		return;
+	if (n > 0)
+		plot_note_add(buf, len, "", "\n", item);
+	else if (none)
+		plot_note_add(buf, len, "", "\n", !strcmp(none, "not measured (no plain build in the spec)")
+			      ? "measured overhead: not measured (no plain build in the spec)" : none);
+	if (nw > 0) {
+		plot_note_add(buf, len, "", "\n", why);
+		plot_note_add(buf, len, "", "\n", "  the estimate from record counts does not hold there");
+	}
 }
 
 /* One series per shown method: y = metric k at each point, x = N; the report's flags in each
@@ -432,6 +499,7 @@ int view_time_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	 * untraced sequential wall time at another must not pass for one baseline) */
 	t_seq_note(note, sizeof(note), m, -1);
 	s1_note(note, sizeof(note), m);
+	ovh_note(note, sizeof(note), m, -1);
 	c.note = note;
 	/* one legend for the three charts (same methods), at the bottom: small windows keep
 	 * their plots readable */
@@ -494,6 +562,7 @@ int view_latency_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	px_marks_make(&pm, m, MODEL_L, note, sizeof(note));
 	t_seq_note(note, sizeof(note), m, -1);
 	cost_note(note, sizeof(note), m, -1);
+	ovh_note(note, sizeof(note), m, -1);
 	c.note = note;
 	c.marks = pm.mk;
 	c.n_marks = pm.n;
@@ -734,6 +803,7 @@ int view_sources_draw(cairo_t *cr, double w, double h, const struct view_ctx *v)
 	closure_note(note, sizeof(note), me);
 	t_seq_note(note, sizeof(note), m, mi);   /* U is compute - T_seq - ML */
 	cost_note(note, sizeof(note), m, mi);
+	ovh_note(note, sizeof(note), m, mi);
 	chart_vs_n(&c, title, &p, 0,
 		   (struct plot_axis){ "per-thread latency (source / N)", PLOT_LOG10, PLOT_UNIT_SECONDS, y_min, NAN, 0 });
 	oversub_band(&c, m, mi, band, sizeof(band));

@@ -115,8 +115,9 @@ static double compact_table(cairo_t *cr, double w, double y, const struct plot_t
 	return compact_advance(slots >= t->n_rows ? t->n_rows : slots);
 }
 
-/* The points of method me that `scalegraph report` flags: "! N=2; oversub N=4,8" ("!": the
- * tracing cost above the report's mark; "oversub": N above the CPUs), "-" for none. */
+/* The points of method me that `scalegraph report` flags: "! N=2; oversub N=4,8; ≠ N=2" ("!":
+ * the tracing cost above the report's mark; "oversub": N above the CPUs; "≠": measured and
+ * estimated overhead differ by more than 5 points), "-" for none. */
 static void report_marks(char *buf, size_t len, const struct model *m,
 			 const struct model_method *me)
 {
@@ -125,10 +126,11 @@ static void report_marks(char *buf, size_t len, const struct model *m,
 	int f, last;
 
 	buf[0] = '\0';
-	for (f = 0; f < 2; f++) {
+	for (f = 0; f < 3; f++) {
 		for (j = 0, k = 0, last = 0, ns[0] = '\0'; j < me->n_pts && k < sizeof(ns); j++) {
 			const struct model_point *p = &me->pts[j];
-			if (f == 0 ? !(p->cost_marked && m->cost_mark > 0) : !p->oversubscribed)
+			if (f == 0 ? !(p->cost_marked && m->cost_mark > 0) : f == 1 ? !p->oversubscribed
+			    : !p->ovh_marked)
 				continue;
 			if (p->n == last)
 				continue;   /* one N once (several W at one N) */
@@ -137,7 +139,7 @@ static void report_marks(char *buf, size_t len, const struct model *m,
 		}
 		if (ns[0] && n < len)
 			n += (size_t)snprintf(buf + n, len - n, "%s%s%s", n ? "; " : "",
-					      f == 0 ? "! N=" : "oversub N=", ns);
+					      f == 0 ? "! N=" : f == 1 ? "oversub N=" : "\xe2\x89\xa0 N=", ns);
 	}
 	if (!buf[0])
 		snprintf(buf, len, "-");

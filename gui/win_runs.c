@@ -83,6 +83,25 @@ static int row_of(size_t k)
 	return -1;
 }
 
+/* The point run r is a repetition of (its method, N and W), or NULL (a sequential run, a
+ * search's probe at another size). */
+static const struct model_point *run_point(const struct model *m, const struct model_run *r)
+{
+	size_t i, j;
+
+	if (r->seq)
+		return NULL;
+	for (i = 0; i < m->n_methods; i++) {
+		const struct model_method *me = &m->methods[i];
+		if (me->exp != 0 || strcmp(me->name, r->method))
+			continue;
+		for (j = 0; j < me->n_pts; j++)
+			if (me->pts[j].n == r->n && fabs(me->pts[j].w - r->w) <= 1e-9 * fabs(r->w))
+				return &me->pts[j];
+	}
+	return NULL;
+}
+
 /* What the run's report says of it beside its figures, as lines for the detail pane: its tracing
  * cost (`scalegraph report STORE/runs/<id>`'s line, with the mark's words when above it) and
  * whether it was oversubscribed (its N above the CPUs). */
@@ -103,12 +122,19 @@ static void run_flags_text(char *buf, size_t len, const struct model *m, const s
 	}
 	if (r->oversubscribed && n >= 0 && (size_t)n < len) {
 		if (m->n_cpus > 0)
-			snprintf(buf + n, len - (size_t)n, "\noversubscribed: N = %d threads on %d CPUs "
-				 "(report: oversub yes)", r->n, m->n_cpus);
+			n += snprintf(buf + n, len - (size_t)n, "\noversubscribed: N = %d threads on %d "
+				      "CPUs (report: oversub yes)", r->n, m->n_cpus);
 		else
-			snprintf(buf + n, len - (size_t)n, "\noversubscribed: N above the CPUs "
-				 "(report: oversub yes)");
+			n += snprintf(buf + n, len - (size_t)n, "\noversubscribed: N above the CPUs "
+				      "(report: oversub yes)");
 	}
+	/* its point's distortion measured against the plain build (issue 21), the report's line,
+	 * and why the point is marked */
+	const struct model_point *pt = run_point(m, r);
+	if (pt && pt->ovh_text && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, "\nat its point, %s", pt->ovh_text);
+	if (pt && pt->ovh_why && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "\n\xe2\x89\xa0 %s", pt->ovh_why);
 }
 
 /* The report's marks of a run as a short column of the run list: "!" (tracing cost above the
@@ -116,14 +142,18 @@ static void run_flags_text(char *buf, size_t len, const struct model *m, const s
 static const char *run_marks(const struct model *m, const struct model_run *r)
 {
 	int cost = r->cost_marked && m->cost_mark > 0;
+	const struct model_point *pt = run_point(m, r);
 
+	if (pt && pt->ovh_marked)   /* its point's measured and estimated overhead disagree */
+		return cost && r->oversubscribed ? "! \xe2\x89\xa0 oversub" : cost ? "! \xe2\x89\xa0"
+		       : r->oversubscribed ? "\xe2\x89\xa0 oversub" : "\xe2\x89\xa0";
 	return cost && r->oversubscribed ? "! oversub" : cost ? "!" : r->oversubscribed ? "oversub" : "";
 }
 
 static void show_details(struct xsg_app *app, int k)
 {
 	const struct model_run *r;
-	char t[32] = "", flags[600];
+	char t[32] = "", flags[2000];
 
 	if (k < 0 || (size_t)k >= app->model.n_runs)
 		return;
