@@ -48,7 +48,8 @@ COLL_CMOCKA := test_pmu test_spec test_spec_fuzz test_search test_store test_tme
 TESTS += $(addprefix $(COLL_TEST_BIN)/,$(COLL_CMOCKA)) collector/tests/test-calibrate.sh \
 	collector/tests/test-run.sh collector/tests/test-counters.sh \
 	collector/tests/test-billiards.sh collector/tests/test-integrity.sh \
-	collector/tests/test-run-edges.sh collector/tests/test-run-outputs.sh
+	collector/tests/test-run-edges.sh collector/tests/test-run-outputs.sh \
+	collector/tests/test-plain.sh
 
 $(COLL_TEST_BIN)/test_pmu: $(OBJ)/collector/tests/test_pmu.o $(OBJ)/collector/pmu.o
 $(COLL_TEST_BIN)/test_spec: $(OBJ)/collector/tests/test_spec.o $(OBJ)/collector/spec.o \
