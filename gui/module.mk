@@ -21,7 +21,7 @@ TESTS    += $(B)/tests/gui/test_model $(B)/tests/gui/test_teach $(B)/tests/gui/t
             gui/tests/test-xvfb.sh gui/tests/test-xvfb-curves.sh gui/tests/test-xvfb-chrome.sh \
             gui/tests/test-xvfb-layout.sh gui/tests/test-xvfb-sites.sh gui/tests/test-xvfb-live.sh \
             gui/tests/test-xvfb-matrix.sh gui/tests/test-xvfb-outputs.sh \
-            gui/tests/test-xvfb-report-flags.sh
+            gui/tests/test-xvfb-report-flags.sh gui/tests/test-xvfb-plain.sh
 
 $(GUI_CORE_LIB): $(GUI_CORE_SRCS:%.c=$(OBJ)/%.o)
 	@mkdir -p $(@D)
