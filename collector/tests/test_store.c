@@ -95,6 +95,40 @@ static void run_lifecycle(void **state)
 	assert_int_equal(r3.id, 301);
 	assert_int_equal(store_run_delete(st, r3.id), 0);
 
+	/* issue 21: a plain run takes its id from the runs' sequence, is found by (N, sizes,
+	 * repetition), and is listed for --retry-failed only when it failed */
+	struct store_run pl, got;
+	int64_t *ids;
+	memset(&pl, 0, sizeof pl);
+	pl.n_threads = 2;
+	snprintf(pl.sizes, sizeof pl.sizes, "balls=10000 steps=100");
+	snprintf(pl.status, sizeof pl.status, "ok");
+	pl.t_wall_s = 0.9;
+	assert_int_equal(store_plain_next_id(st, &pl.id), 0);
+	assert_int_equal(pl.id, 302);
+	assert_int_equal(store_plain_put(st, &pl), 0);
+	assert_int_equal(store_run_begin(st, &r3), 0);
+	assert_int_equal(r3.id, 303);   /* never a plain run's id */
+	assert_int_equal(store_run_delete(st, r3.id), 0);
+	assert_int_equal(store_plain_find(st, 2, pl.sizes, 0, &got), 0);
+	assert_int_equal(got.id, 302);
+	assert_true(got.t_wall_s == 0.9);
+	assert_string_equal(got.status, "ok");
+	assert_int_equal(store_plain_find(st, 2, pl.sizes, 1, &got), -ENOENT);
+	pl.rep = 1;
+	snprintf(pl.status, sizeof pl.status, "failed");
+	snprintf(pl.reason, sizeof pl.reason, "exit status 3");
+	assert_int_equal(store_plain_next_id(st, &pl.id), 0);
+	assert_int_equal(store_plain_put(st, &pl), 0);
+	assert_int_equal(store_plain_select(st, 0, &ids), 1);
+	assert_int_equal(ids[0], pl.id);
+	free(ids);
+	assert_int_equal(store_plain_select(st, 1, &ids), 2);
+	free(ids);
+	assert_int_equal(store_plain_delete(st, pl.id), 0);
+	assert_int_equal(store_plain_select(st, 1, &ids), 1);
+	free(ids);
+
 	/* counters: the unavailable one has no value, only its reason */
 	sqlite3_stmt *s;
 	assert_int_equal(sqlite3_prepare_v2(store_db(st), "SELECT value IS NULL, unavailable FROM "
@@ -131,7 +165,7 @@ static void run_lifecycle(void **state)
 	char v[16];
 	assert_int_equal(store_open(dir, STORE_READ, &st), 0);
 	assert_int_equal(store_meta_get(st, "schema_version", v, sizeof v), 0);
-	assert_string_equal(v, "3");
+	assert_string_equal(v, "4");
 	assert_int_equal(store_meta_get(st, "nope", v, sizeof v), -ENOENT);
 	store_close(st);
 	assert_int_equal(store_open("/nonexistent/sg", STORE_READ, &st), -ENOENT);
