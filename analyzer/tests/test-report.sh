@@ -61,7 +61,7 @@ fi
 "$REPORT" --csv "$T/exp" > "$T/csv" 2>/dev/null
 head -1 "$T/csv" > "$T/csv.head"
 check csv_header "$(head -1 "$T/csv")" test "$(head -1 "$T/csv")" = \
-	"method,N,W,reps,T_para,T_seq,E,S,L,IT_edge,IT_barrier,IT_lock,IT_cond,IT_sem,IT_join,IT_sched,IT_blocked,PT_barrier,PT_lock,PT_sem,PT_thread,ML,U,parallelism,closure,oversubscribed"
+	"method,N,W,reps,T_para,T_seq,E,S,L,IT_edge,IT_barrier,IT_lock,IT_cond,IT_sem,IT_join,IT_sched,IT_blocked,PT_barrier,PT_lock,PT_sem,PT_thread,ML,U,parallelism,closure,oversubscribed,T_plain,T_traced_wall,overhead_measured,overhead_estimated,overhead_marked"
 rows=$(($(wc -l < "$T/csv") - 1))
 pts=$(sqlite3 "$T/exp/experiment.db" "select count(*) from points")
 check csv_row_per_point "$rows rows, $pts points" test "$rows" -eq "$pts"

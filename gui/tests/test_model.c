@@ -262,6 +262,35 @@ static void test_csv_errors(void **state)
 		assert_non_null(m.methods[0].pts[0].fig[MODEL_CLOSURE].why);
 		assert_true(m.methods[0].pts[0].fig[MODEL_PARALLELISM].v == 0.9);
 		assert_int_equal(m.methods[0].pts[0].oversubscribed, 0);
+		/* an older report.csv: no measured overhead, said so */
+		assert_non_null(m.methods[0].pts[0].ovh_measured.why);
+		assert_non_null(strstr(m.methods[0].pts[0].ovh_measured.why, "older scalegraph"));
+		model_clear(&m);
+	}
+	/* issue 21: the measured overhead's columns (T_plain, T_traced_wall, overhead_measured,
+	 * overhead_estimated, overhead_marked); an empty one is "not measured" */
+	{
+		static const char hdr2[] = "method,N,W,reps,T_para,T_seq,E,S,L,IT_edge,IT_barrier,"
+			"IT_lock,IT_cond,IT_sem,IT_join,IT_sched,IT_blocked,PT_barrier,PT_lock,PT_sem,"
+			"PT_thread,ML,U,parallelism,closure,oversubscribed,T_plain,T_traced_wall,"
+			"overhead_measured,overhead_estimated,overhead_marked\n";
+		struct model m;
+		char err[512];
+		snprintf(text, sizeof(text), "%sfixed,1,100,3,1,1,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0,,0,1,0,0,"
+			 "0.5,1.1,1.2,0.01,1\nfixed,2,100,3,1,1,0.5,1,0,0,0,0,0,0,0,0,0,0,0,0,0,,0,1,0,0,"
+			 ",,,,0\n", hdr2);
+		write_file(tmpdir, "report.csv", text);
+		model_init(&m);
+		if (model_load_csv_dir(&m, tmpdir, err, sizeof(err)) < 0)
+			fail_msg("%s", err);
+		assert_null(m.methods[0].pts[0].ovh_measured.why);
+		assert_true(m.methods[0].pts[0].ovh_measured.v == 1.2);
+		assert_true(m.methods[0].pts[0].ovh_estimated.v == 0.01);
+		assert_true(m.methods[0].pts[0].t_plain.v == 0.5);
+		assert_int_equal(m.methods[0].pts[0].ovh_marked, 1);
+		assert_non_null(m.methods[0].pts[1].ovh_measured.why);
+		assert_non_null(strstr(m.methods[0].pts[1].ovh_measured.why, "not measured"));
+		assert_int_equal(m.methods[0].pts[1].ovh_marked, 0);
 		model_clear(&m);
 	}
 }
