@@ -921,11 +921,14 @@ static void draw_tags(cairo_t *cr, const struct plot_chart *c, const struct plot
 			x = map(mx, s->x[k]);
 			y = map(my, s->y[k]);
 			w = plot_text_width(cr, s->tags[k]);
+			/* a point at the right end of the x axis: the tag goes left of it, inside
+			 * the plot (right of it, it was cut by the window's edge) */
+			double tx = x + 12 + w > fmax(mx->p0, mx->p1) ? x - 12 - w : x + 12;
 			cairo_set_source_rgba(cr, 1, 1, 1, 0.9);
-			cairo_rectangle(cr, x + 10, y - 9, w + 4, 17);
+			cairo_rectangle(cr, tx - 2, y - 9, w + 4, 17);
 			cairo_fill(cr);
 			cairo_set_source_rgb(cr, 0.75, 0.05, 0.05);
-			plot_text(cr, x + 12, y + 5, PLOT_LEFT, s->tags[k]);
+			plot_text(cr, tx, y + 5, PLOT_LEFT, s->tags[k]);
 		}
 	}
 	cairo_restore(cr);
