@@ -153,18 +153,20 @@ static void throttled_legend(FILE *f, const char *indent, const struct an_run *r
 		}
 }
 
-/* "tracing cost: 3.1 % of N·T_para (12.3 ms)", or why it is unavailable. */
-static void cost_line(FILE *f, const char *indent, struct an_fig cost, struct an_fig share)
+/* "tracing cost: 3.1 % of N·T_para (12.3 ms)", or why it is unavailable; `tail` (a point's
+ * measured overhead, "" for none) after it. */
+static void cost_line(FILE *f, const char *indent, struct an_fig cost, struct an_fig share,
+		      const char *tail)
 {
 	char t[16];
 	if (share.unavailable) {
-		fprintf(f, "%stracing cost: unavailable (%s)\n", indent, share.unavailable);
+		fprintf(f, "%stracing cost: unavailable (%s)%s\n", indent, share.unavailable, tail);
 		return;
 	}
-	fprintf(f, "%stracing cost: %.1f %% of N·T_para (%s)%s\n", indent, 100 * share.value,
+	fprintf(f, "%stracing cost: %.1f %% of N·T_para (%s)%s%s\n", indent, 100 * share.value,
 		fmt_time(t, sizeof t, cost.value),
 		share.value > AN_TRACE_SHARE_MARK ? ": above 5 %, the latency sources hold that much "
-		"of the library's own time" : "");
+		"of the library's own time" : "", tail);
 }
 
 static const enum an_metric comp_rows[] = {
@@ -214,7 +216,7 @@ int an_report_run_text_flags(FILE *f, const struct an_run *r, unsigned flags)
 		(unsigned long long)an_run_n_events(r), (long long)t0, (long long)t1);
 	for (size_t i = 0; i < an_run_n_notes(r); i++)
 		fprintf(f, "  note: %s\n", an_run_note(r, i));
-	cost_line(f, "  ", an_run_fig(r, AN_TRACE_COST), an_run_fig(r, AN_TRACE_SHARE));
+	cost_line(f, "  ", an_run_fig(r, AN_TRACE_COST), an_run_fig(r, AN_TRACE_SHARE), "");
 	fputs("\nFigure                    value\n", f);
 	for (size_t k = 0; k < sizeof run_rows / sizeof run_rows[0]; k++) {
 		struct an_fig x = an_run_fig(r, run_rows[k]);
@@ -815,7 +817,13 @@ static void cost_text(FILE *f, const struct an_exp *e, unsigned flags)
 		}
 		char head[96];
 		snprintf(head, sizeof head, "  %s/%s/N=%d: ", o->model, o->method, o->n_threads);
-		cost_line(f, head, o->med[AN_TRACE_COST], o->med[AN_TRACE_SHARE]);
+		/* the measured overhead beside it, where the spec has a plain build (Measured
+		 * overhead below has the times) */
+		char tail[96] = "";
+		if (!o->ovh_measured.unavailable)
+			snprintf(tail, sizeof tail, "; measured overhead %+.1f %%%s",
+				 100 * o->ovh_measured.value, o->ovh_marked ? " \xe2\x89\xa0" : "");
+		cost_line(f, head, o->med[AN_TRACE_COST], o->med[AN_TRACE_SHARE], tail);
 	}
 	if (n_na)
 		fprintf(f, "  %zu point(s): tracing cost unavailable (%s)\n", n_na, why);

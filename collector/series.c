@@ -537,7 +537,7 @@ static int plain_one(struct series *se, int n, const struct size_point *pt, int 
 		return rc;
 	}
 	progress_start(&se->progress, label);
-	rc = runner_exec(se->plain_path, argv, dir_fd, dir, 0, out->marker, se->spec->timeout_s,
+	rc = runner_exec(se->plain_path, argv, dir_fd, dir, 0, NULL, se->spec->timeout_s,
 			 se->stop, NULL, NULL, &res);
 	close(dir_fd);
 	if (rc < 0) {

@@ -246,10 +246,8 @@ static int load_report(struct loader *ld, struct csv *c)
 	struct model_point p;
 	const char *no_cost = model_intern(ld->m, "report.csv has no tracing cost column (a store "
 					   "has it)");
-	const char *no_ovh = model_intern(ld->m, c->ovh ? "not measured (report.csv gives no value: "
-					  "no plain build in the spec, or no plain run here)" :
-					  "not measured (report.csv of an older scalegraph has no "
-					  "measured overhead column)");
+	const char *no_ovh = model_intern(ld->m, "not measured (report.csv gives no value: no plain "
+					  "build in the spec, or no plain run here)");
 	int rc, k;
 
 	if (!no_cost || !no_ovh)
@@ -257,7 +255,9 @@ static int load_report(struct loader *ld, struct csv *c)
 	while ((rc = csv_next(c)) > 0) {
 		memset(&p, 0, sizeof(p));
 		p.trace_cost = p.trace_share = (struct model_fig){ NAN, no_cost };
-		p.ovh_measured = p.ovh_estimated = p.t_plain = (struct model_fig){ NAN, no_ovh };
+		/* an older report.csv says nothing of it (the windows then say nothing either) */
+		p.ovh_measured = p.ovh_estimated = p.t_plain =
+			(struct model_fig){ NAN, c->ovh ? no_ovh : NULL };
 		if ((rc = csv_want(c, REPORT_FIELDS + (c->ovh ? 5 : 0))) < 0)
 			return rc;
 		/* T_plain, T_traced_wall, overhead_measured, overhead_estimated, overhead_marked */

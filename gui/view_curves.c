@@ -29,6 +29,19 @@ static double fig_value(const struct model_fig *f)
  * hover) says when the tracing cost is above the report's mark and when N is above the CPUs
  * (`oversub yes`), with the report's figures; with `tag` the mark "!" is drawn beside the
  * marker too (the charts of L, which the report marks with it). */
+/* Does the experiment say anything of point pt's measured overhead (a store's adapter sets the
+ * report's line, a CSV with the columns a plain time or the reason), and has it a value? A
+ * point built without it (a test's, an older model) says nothing. */
+static int ovh_said(const struct model_point *pt)
+{
+	return pt->ovh_measured.why || pt->ovh_text || (!pt->t_plain.why && pt->t_plain.v > 0);
+}
+
+static int ovh_has(const struct model_point *pt)
+{
+	return ovh_said(pt) && !pt->ovh_measured.why;
+}
+
 static void point_flags(struct view_pool *p, struct plot_series *s, size_t k, const struct model *m,
 			const struct model_method *me, const struct model_point *pt, int tag)
 {
@@ -48,12 +61,15 @@ static void point_flags(struct view_pool *p, struct plot_series *s, size_t k, co
 				      n ? "; " : "");
 	}
 	/* the distortion measured against the plain build, or why it is not (issue 21) */
-	if (n >= 0 && (size_t)n < sizeof(note)) {
-		if (!pt->ovh_measured.why)
+	if (ovh_said(pt) && n >= 0 && (size_t)n < sizeof(note)) {
+		if (ovh_has(pt))
 			snprintf(note + n, sizeof(note) - (size_t)n, "%s%smeasured overhead %+.1f %%%s",
 				 n ? "; " : "", pt->ovh_marked ? "\xe2\x89\xa0 " : "",
 				 100 * pt->ovh_measured.v, "");
-		else if (pt->ovh_measured.why)
+		else if (pt->ovh_measured.why && strcmp(pt->ovh_measured.why,
+						     "not measured (no plain build in the spec)"))
+			/* a plain build whose runs gave nothing here; without any plain build
+			 * the chart's note says so once, not every readout */
 			snprintf(note + n, sizeof(note) - (size_t)n, "%smeasured overhead: %s",
 				 n ? "; " : "", pt->ovh_measured.why);
 		if (!pt->ovh_measured.why && !pt->ovh_estimated.why) {
@@ -86,8 +102,10 @@ static void ovh_note(char *buf, size_t len, const struct model *m, int only)
 		model_method_label(m, i, ml, sizeof(ml));
 		for (j = 0; j < me->n_pts; j++) {
 			const struct model_point *pt = &me->pts[j];
+			if (!ovh_said(pt))
+				continue;
 			any = 1;
-			if (pt->ovh_measured.why) {
+			if (!ovh_has(pt)) {
 				none = none ? none : pt->ovh_measured.why;
 				continue;
 			}

@@ -262,9 +262,10 @@ static void test_csv_errors(void **state)
 		assert_non_null(m.methods[0].pts[0].fig[MODEL_CLOSURE].why);
 		assert_true(m.methods[0].pts[0].fig[MODEL_PARALLELISM].v == 0.9);
 		assert_int_equal(m.methods[0].pts[0].oversubscribed, 0);
-		/* an older report.csv: no measured overhead, said so */
-		assert_non_null(m.methods[0].pts[0].ovh_measured.why);
-		assert_non_null(strstr(m.methods[0].pts[0].ovh_measured.why, "older scalegraph"));
+		/* an older report.csv: no measured overhead, and nothing said of it (no number) */
+		assert_null(m.methods[0].pts[0].ovh_text);
+		assert_true(isnan(m.methods[0].pts[0].ovh_measured.v));
+		assert_true(isnan(m.methods[0].pts[0].t_plain.v));
 		model_clear(&m);
 	}
 	/* issue 21: the measured overhead's columns (T_plain, T_traced_wall, overhead_measured,
