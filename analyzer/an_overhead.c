@@ -151,10 +151,10 @@ void an_exp_overhead_finish(struct an_exp *e)
 		if (gap > 0)
 			o->ovh_why = an_exp_str(e, "measured overhead %+.1f %% against %+.1f %% estimated "
 						"from the records: the instrumented build costs %.1f "
-						"points more than its records explain (code layout of "
-						"the instrumented build, its start and exit, or run-to-"
-						"run scatter): this point's figures hold that distortion",
-						100 * m, 100 * est, 100 * gap);
+						"points more than its records explain (its code layout, "
+						"the library's start and exit, or run-to-run scatter); "
+						"what of it falls inside T_para, this point's figures "
+						"hold", 100 * m, 100 * est, 100 * gap);
 		else
 			o->ovh_why = an_exp_str(e, "measured overhead %+.1f %% against %+.1f %% estimated "
 						"from the records: the estimate is %.1f points above what "
@@ -176,8 +176,13 @@ void an_point_overhead_text(const struct an_point *o, char *buf, size_t len)
 		snprintf(buf, len, "measured overhead: %s; %s", o->ovh_measured.unavailable, est);
 		return;
 	}
-	snprintf(buf, len, "measured overhead: %+.1f %% (traced %.4g s / plain %.4g s wall, medians "
-		 "of %d and %d run%s); %s%s", 100 * o->ovh_measured.value, o->t_traced_wall.value,
-		 o->t_plain.value, o->n_traced, o->n_plain, o->n_plain == 1 ? "" : "s", est,
-		 o->ovh_marked ? "  \xe2\x89\xa0" : "");
+	/* the traced runs' T_para beside their wall time: what of the overhead fell outside the
+	 * measured interval (the process's start and exit, the trace's last writes) shows */
+	char tp[48] = "";
+	if (!o->med[AN_T_PARA].unavailable)
+		snprintf(tp, sizeof tp, " (T_para %.4g s)", o->med[AN_T_PARA].value);
+	snprintf(buf, len, "measured overhead: %+.1f %% (traced %.4g s wall%s / plain %.4g s wall, "
+		 "medians of %d and %d run%s); %s%s", 100 * o->ovh_measured.value,
+		 o->t_traced_wall.value, tp, o->t_plain.value, o->n_traced, o->n_plain,
+		 o->n_plain == 1 ? "" : "s", est, o->ovh_marked ? "  \xe2\x89\xa0" : "");
 }

@@ -80,7 +80,7 @@ rc=$?
 why=
 [ $rc -eq 0 ] || why="$why; scalegraph run exit $rc: $(tail -3 two.out)"
 for n in 1 2; do
-	grep -Eq "^  method/fixed/N=$n: measured overhead: \+[0-9.]+ % \(traced [0-9.]+ s / plain [0-9.]+ s wall, medians of 2 and 1 run\); estimated from the records \+[0-9.]+ %  ≠$" two.txt ||
+	grep -Eq "^  method/fixed/N=$n: measured overhead: \+[0-9.]+ % \(traced [0-9.]+ s wall \(T_para [0-9.]+ s\) / plain [0-9.]+ s wall, medians of 2 and 1 run\); estimated from the records \+[0-9.]+ %  ≠$" two.txt ||
 		why="$why; text N=$n: no measured overhead line with ≠: $(grep "N=$n: measured" two.txt)"
 	grep -q "^  ≠ method/fixed/N=$n: measured overhead +[0-9.]* % against +[0-9.]* % estimated from the records: the instrumented build costs" two.txt ||
 		why="$why; text N=$n: the mark is not explained"
