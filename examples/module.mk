@@ -3,6 +3,7 @@
 # a "checksum HEX" line that is identical across programs and thread counts.
 EX_COMMON := $(OBJ)/examples/common/ex_cli.o $(OBJ)/examples/common/ex_threads.o
 BIL_CORE  := $(OBJ)/examples/billiards/bil_sim.o $(OBJ)/examples/billiards/bil_queue.o \
+             $(OBJ)/examples/billiards/bil_coarse.o \
              $(OBJ)/examples/billiards/bil_cli.o $(EX_COMMON)
 JAC_CORE  := $(OBJ)/examples/jacobi/jac_grid.o $(OBJ)/examples/jacobi/jac_cli.o $(EX_COMMON)
 FARM_CORE := $(OBJ)/examples/taskfarm/farm_task.o $(OBJ)/examples/taskfarm/farm_cli.o $(EX_COMMON)
@@ -31,7 +32,8 @@ $(EX_PROGRAMS):
 # billiards-seq, jacobi-seq, taskfarm-seq: the sequential twins, built the same way.
 EX_T := $(OBJ)/examples-traced
 EX_T_COMMON := $(EX_T)/common/ex_cli.o $(EX_T)/common/ex_threads.o
-EX_T_BIL := $(addprefix $(EX_T)/billiards/,bil_sim.o bil_queue.o bil_cli.o) $(EX_T_COMMON)
+EX_T_BIL := $(addprefix $(EX_T)/billiards/,bil_sim.o bil_queue.o bil_coarse.o bil_cli.o) \
+            $(EX_T_COMMON)
 EX_T_JAC := $(addprefix $(EX_T)/jacobi/,jac_grid.o jac_cli.o) $(EX_T_COMMON)
 EX_T_FARM := $(addprefix $(EX_T)/taskfarm/,farm_task.o farm_cli.o) $(EX_T_COMMON)
 EX_SGCC := $(LIBEXEC)/scalegraph-cc
