@@ -6,10 +6,10 @@
  * Thread k owns the pairs strictly between boundary pairs bound[k] and bound[k+1] (bound[0] = -1
  * and bound[N] = n_balls + 1, so the walls belong to the end segments). Its private queue covers
  * those pairs and the zones of 2Z+1 pairs around its nominal boundaries, through which a boundary
- * moves from window to window. Between two barriers the thread executes its own collisions in
- * (time, pair) order up to the window's end; the serial thread of the barrier then moves every
- * boundary to the widest gap of its zone, hands the zone's predictions to their new owners and
- * sets the next window's end.
+ * moves from window to window. Each thread builds its own queue (bil_coarse_run's measured
+ * work). Then, per window, the serial thread of a barrier moves every boundary to the widest gap
+ * of its zone, hands the zone's predictions to their new owners and sets the window's end; after
+ * a second barrier each thread executes its own collisions in (time, pair) order up to it.
  */
 #include "bil_coarse.h"
 
@@ -35,6 +35,7 @@
 struct seg {
 	struct bil_coarse *c;
 	long id;
+	int err;		/* seg_build failed: -ENOMEM */
 	long base, last;	/* global pairs base..last are in q (local index p - base) */
 	struct bil_queue q;
 	uint64_t cur;		/* bil_queue_peek's scan position */
@@ -114,7 +115,6 @@ int bil_coarse_init(struct bil_coarse **out, struct bil_world *w, long n_threads
 	c->vmax = bil_world_vmax(w);
 	for (long k = 0; k < n_threads; k++) {
 		struct seg *s;
-		long len;
 		void *mem;
 
 		if (posix_memalign(&mem, 128, (sizeof *s + 127) / 128 * 128))
@@ -125,15 +125,6 @@ int bil_coarse_init(struct bil_coarse **out, struct bil_world *w, long n_threads
 		s->id = k;
 		s->base = k == 0 ? 0 : c->nominal[k] - c->zone;
 		s->last = k == n_threads - 1 ? n : c->nominal[k + 1] + c->zone;
-		len = s->last - s->base + 1;
-		ret = bil_queue_init(&s->q, len, len, bil_queue_bin_width(len), 0);
-		if (ret)
-			goto out;
-		ret = -ENOMEM;
-		for (long p = s->base; p <= s->last; p++) {
-			if (owns(c, k, p))
-				bil_queue_set(&s->q, p - s->base, w->q.t[p]);
-		}
 	}
 	*out = c;
 	ret = 0;
@@ -194,6 +185,26 @@ static int coarse_advance(struct bil_coarse *c, double t)
 	return 0;
 }
 
+/*
+ * Builds segment s's queue from the world's first collisions, in its own thread: the queue's
+ * memory is first touched by the thread that uses it (local memory on a NUMA machine), and the
+ * work — one insertion per pair, which the sequential program does before its measured region —
+ * is the decomposition's own cost, spread over the threads.
+ */
+static int seg_build(struct bil_coarse *c, struct seg *s)
+{
+	long len = s->last - s->base + 1;
+	int ret = bil_queue_init(&s->q, len, len, bil_queue_bin_width(len), 0);
+
+	if (ret)
+		return ret;
+	for (long p = s->base; p <= s->last; p++) {
+		if (owns(c, s->id, p))
+			bil_queue_set(&s->q, p - s->base, c->w->q.t[p]);
+	}
+	return 0;
+}
+
 /* Writes a collision of segment s: its balls, and the predictions of its own pairs (a boundary
  * pair's is recomputed at the window's end). */
 static void seg_apply(struct bil_coarse *c, struct seg *s, const struct bil_result *r)
@@ -208,32 +219,43 @@ static void seg_apply(struct bil_coarse *c, struct seg *s, const struct bil_resu
 	}
 }
 
+/* The serial step between windows: the segments' errors, then coarse_advance. */
+static void coarse_step(struct bil_coarse *c, double t)
+{
+	int ret = 0;
+
+	for (long k = 0; k < c->n_threads && !ret; k++)
+		ret = c->seg[k]->err;
+	if (!ret)
+		ret = coarse_advance(c, t);
+	if (ret) {
+		c->err = ret;
+		c->done = 1;
+	}
+}
+
 static void *seg_main(void *arg)
 {
 	struct seg *s = *(struct seg **)arg;
 	struct bil_coarse *c = s->c;
 	struct bil_result r;
+	double t = 0;		/* the time the segment has been advanced to */
 
+	s->err = seg_build(c, s);
 	for (;;) {
-		double t_win = c->t_win;
 		long lp;
 
-		while (bil_queue_peek(&s->q, &s->cur, t_win, &lp, 1) == 1) {
+		if (pthread_barrier_wait(&c->barrier) == PTHREAD_BARRIER_SERIAL_THREAD)
+			coarse_step(c, t);
+		pthread_barrier_wait(&c->barrier);
+		if (c->done)
+			break;
+		t = c->t_win;
+		while (bil_queue_peek(&s->q, &s->cur, t, &lp, 1) == 1) {
 			bil_collide_at(c->w, s->base + lp, s->q.t[lp], &r);
 			seg_apply(c, s, &r);
 			s->collisions++;
 		}
-		if (pthread_barrier_wait(&c->barrier) == PTHREAD_BARRIER_SERIAL_THREAD) {
-			int ret = coarse_advance(c, t_win);
-
-			if (ret) {
-				c->err = ret;
-				c->done = 1;
-			}
-		}
-		pthread_barrier_wait(&c->barrier);
-		if (c->done)
-			break;
 	}
 	return NULL;
 }
@@ -248,9 +270,6 @@ int bil_coarse_run(struct bil_coarse *c, double t_end, long long *collisions,
 	c->done = 0;
 	c->err = 0;
 	c->windows = 0;
-	ret = coarse_advance(c, 0.0);
-	if (ret || c->done)
-		return ret;
 	tid = calloc((size_t)c->n_threads, sizeof *tid);
 	if (!tid)
 		return -ENOMEM;

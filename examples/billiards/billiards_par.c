@@ -109,7 +109,8 @@ out:
 	return ret;
 }
 
-/* The coarse decomposition: set up outside the measured region, like the world itself. */
+/* The coarse decomposition: the segments are set up outside the measured region, like the
+ * world itself; their queues are built inside it, by their threads (bil_coarse_run). */
 static int run_coarse(struct bil_world *w, long n_threads, double t_end, long long *collisions,
 		      long long *windows)
 {
