@@ -940,7 +940,11 @@ static void decline_text(FILE *f, const struct an_exp *e)
 			fprintf(f, "  %-10s N=%d -> %d   E %.3f -> %.3f", name, o->n_threads,
 				o2->n_threads, e1, e2);
 			if (!(e2 < e1)) {
-				fputs("   (E does not fall)\n", f);
+				fputs("   (E does not fall)", f);
+				if (o2->med[AN_OVERSUB].value > 0)
+					fprintf(f, "; N=%d is oversubscribed: %d threads on %d CPUs",
+						o2->n_threads, o2->n_threads, an_exp_n_cpus(e));
+				fputc('\n', f);
 				continue;
 			}
 			for (size_t s = 0; s < sizeof decline_src / sizeof decline_src[0]; s++) {
