@@ -11,7 +11,13 @@ $(BENCH_LU): bench/splash_lu.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS_THREAD)
 
-# Built as a user would: `scalegraph cc` on the unmodified source, libsgtrace linked in.
-$(BENCH_LU_TRACED): bench/splash_lu.c $(EX_SGCC) $(LIBDIR)/libsgtrace.a $(INCDIR)/sgtrace.h
+# Built as a user would: `scalegraph cc` on the unmodified source, libsgtrace linked in. Compiled
+# and linked in two steps: a one-step `scalegraph cc -MMD` names its temporary instrumented copy in
+# the .d file, which make would then look for.
+$(OBJ)/bench-traced/splash_lu.o: bench/splash_lu.c $(EX_SGCC) $(INCDIR)/sgtrace.h
+	@mkdir -p $(@D)
+	SG_CC="$(CC)" $(EX_SGCC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BENCH_LU_TRACED): $(OBJ)/bench-traced/splash_lu.o $(EX_SGCC) $(LIBDIR)/libsgtrace.a
 	@mkdir -p $(@D)
 	SG_CC="$(CC)" $(EX_SGCC) --sg-static $(ALL_CFLAGS) -o $@ $< $(LDLIBS_THREAD)
