@@ -969,6 +969,11 @@ static void decline_text(FILE *f, const struct an_exp *e)
 			if (decline_src[bi].m == AN_IT_SCHED && !(o2->med[AN_OVERSUB].value > 0))
 				fputs(": other processes on the CPUs", f);
 			fputs(")", f);
+			/* U below zero at N: T_seq above that run's CPU time in compute, so U's "growth"
+			 * may be T_seq's own delay on a loaded machine rather than extra work */
+			if (decline_src[bi].m == AN_U && o->med[AN_U].value < 0)
+				fprintf(f, "; U < 0 at N=%d: T_seq above its CPU time in compute (a loaded "
+					"machine's T_seq, or superlinear: see The books)", o->n_threads);
 			if (o2->med[AN_OVERSUB].value > 0)
 				fprintf(f, "; N=%d is oversubscribed: %d threads on %d CPUs", o2->n_threads,
 					o2->n_threads, an_exp_n_cpus(e));
