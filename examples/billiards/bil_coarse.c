@@ -206,7 +206,7 @@ static int seg_build(struct bil_coarse *c, struct seg *s)
 }
 
 /* Writes a collision of segment s: its balls, and the predictions of its own pairs (a boundary
- * pair's is recomputed at the window's end). */
+ * pair's is not computed, bil_collide_in: it is recomputed at the window's end). */
 static void seg_apply(struct bil_coarse *c, struct seg *s, const struct bil_result *r)
 {
 	for (int k = 0; k < r->n_balls; k++)
@@ -252,7 +252,8 @@ static void *seg_main(void *arg)
 			break;
 		t = c->t_win;
 		while (bil_queue_peek(&s->q, &s->cur, t, &lp, 1) == 1) {
-			bil_collide_at(c->w, s->base + lp, s->q.t[lp], &r);
+			bil_collide_in(c->w, s->base + lp, s->q.t[lp], c->bound[s->id] + 1,
+				       c->bound[s->id + 1] - 1, &r);
 			seg_apply(c, s, &r);
 			s->collisions++;
 		}

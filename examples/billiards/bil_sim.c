@@ -170,6 +170,12 @@ double bil_queue_bin_width(long n_balls)
 
 void bil_collide_at(const struct bil_world *w, long p, double t, struct bil_result *r)
 {
+	bil_collide_in(w, p, t, 0, w->n_balls, r);
+}
+
+void bil_collide_in(const struct bil_world *w, long p, double t, long q_lo, long q_hi,
+		    struct bil_result *r)
+{
 	r->pair = p;
 	r->t = t;
 	r->n_balls = 0;
@@ -199,7 +205,7 @@ void bil_collide_at(const struct bil_world *w, long p, double t, struct bil_resu
 	/* new times-to-collision of the pairs around it (steps 5-6) */
 	r->n_events = 0;
 	for (long q = p - 1; q <= p + 1; q++) {
-		if (q < 0 || q > w->n_balls)
+		if (q < 0 || q > w->n_balls || q < q_lo || q > q_hi)
 			continue;
 		r->ev_pair[r->n_events] = q;
 		r->ev_t[r->n_events++] = predict_pair(w, r, q);

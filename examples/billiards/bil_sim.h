@@ -78,6 +78,13 @@ void bil_collide(const struct bil_world *w, long pair, struct bil_result *r);
  * decomposition, bil_coarse.h): bil_collide(w, p, r) is bil_collide_at(w, p, w->q.t[p], r). */
 void bil_collide_at(const struct bil_world *w, long pair, double t, struct bil_result *r);
 
+/* The same, predicting only the pairs q_lo..q_hi among pair-1, pair, pair+1: the coarse
+ * decomposition's segment never reads the balls beyond its boundary pairs (another thread's),
+ * whose predictions it would discard anyway. The results are those of bil_collide_at for the
+ * pairs predicted. */
+void bil_collide_in(const struct bil_world *w, long pair, double t, long q_lo, long q_hi,
+		    struct bil_result *r);
+
 /* Time-to-collision of pair `pair` from the balls' stored states (HUGE_VAL: none). A pure
  * function of the two states: the value the queue holds for the pair after the last collision
  * that changed either ball, bit for bit. */
