@@ -911,6 +911,123 @@ static void failures_text(FILE *f, const struct an_exp *e)
 	}
 }
 
+/*
+ * Why E falls, in one line per step of each method's thread counts. By the books,
+ * N T_para = T_seq + IT + PT + ML + U, so E + the sources' shares of N T_para = 1 (less the
+ * closure): E's change from N to N' is minus the sum of the shares' changes, exactly. The line
+ * names the source whose share grew most — the cause of the fall, in the paper's terms.
+ */
+static const struct {
+	enum an_metric m;
+	const char *what;
+} decline_src[] = {
+	{ AN_IT_EDGE, "idle at the edges: threads start late or end early" },
+	{ AN_IT_BARRIER, "barrier waiting: the threads arrive apart (imbalance)" },
+	{ AN_IT_LOCK, "lock waiting: contention" },
+	{ AN_IT_COND, "condition waits" },
+	{ AN_IT_SEM, "semaphore waits" },
+	{ AN_IT_JOIN, "join waiting" },
+	{ AN_IT_SCHED, "runnable, not running" },
+	{ AN_IT_BLOCKED, "blocked in the kernel outside the primitives" },
+	{ AN_PT_BARRIER, "barrier overhead" },
+	{ AN_PT_LOCK, "lock overhead" },
+	{ AN_PT_SEM, "semaphore overhead" },
+	{ AN_PT_THREAD, "thread create and join" },
+	{ AN_ML, "memory stall" },
+	{ AN_U, "CPU time in compute beyond T_seq: extra work, caches and memory" },
+};
+
+static double decline_share(const struct an_point *o, enum an_metric m)
+{
+	return o->med[m].value / ((double)o->n_threads * o->med[AN_T_PARA].value);
+}
+
+static int point_usable(const struct an_point *o)
+{
+	return o->n_reps > 0 && !o->med[AN_E].unavailable && !o->med[AN_T_PARA].unavailable &&
+	       o->med[AN_T_PARA].value > 0;
+}
+
+static void decline_text(FILE *f, const struct an_exp *e)
+{
+	int header = 0;
+
+	for (size_t i = 0; i < an_exp_n_methods(e); i++) {
+		const char *name = an_exp_method(e, i);
+		const struct an_point *pts[64];
+		size_t n = 0;
+
+		for (size_t j = 0; j < an_exp_n_points(e) && n < 64; j++) {
+			const struct an_point *o = an_exp_point(e, j);
+
+			if (!strcmp(o->model, "method") && !strcmp(o->method, name) && point_usable(o))
+				pts[n++] = o;
+		}
+		for (size_t a = 1; a < n; a++) {	/* by N */
+			for (size_t b = a; b > 0 && pts[b - 1]->n_threads > pts[b]->n_threads; b--) {
+				const struct an_point *t = pts[b];
+
+				pts[b] = pts[b - 1];
+				pts[b - 1] = t;
+			}
+		}
+		for (size_t k = 1; k < n; k++) {
+			const struct an_point *o = pts[k - 1], *o2 = pts[k];
+			double e1 = o->med[AN_E].value, e2 = o2->med[AN_E].value, best = 0;
+			size_t bi = 0;
+			int found = 0;
+
+			if (!header) {
+				fputs("\nWhy E falls (each method from one N to the next: E + the sources' "
+				      "shares of N·T_para = 1, so E's fall is their growth; the largest "
+				      "named)\n", f);
+				header = 1;
+			}
+			fprintf(f, "  %-10s N=%d -> %d   E %.3f -> %.3f", name, o->n_threads,
+				o2->n_threads, e1, e2);
+			if (!(e2 < e1)) {
+				fputs("   (E does not fall)", f);
+				if (o2->med[AN_OVERSUB].value > 0)
+					fprintf(f, "; N=%d is oversubscribed: %d threads on %d CPUs",
+						o2->n_threads, o2->n_threads, an_exp_n_cpus(e));
+				fputc('\n', f);
+				continue;
+			}
+			for (size_t s = 0; s < sizeof decline_src / sizeof decline_src[0]; s++) {
+				enum an_metric m = decline_src[s].m;
+				double d;
+
+				if (o->med[m].unavailable || o2->med[m].unavailable)
+					continue;
+				d = decline_share(o2, m) - decline_share(o, m);
+				if (!found || d > best) {
+					best = d;
+					bi = s;
+					found = 1;
+				}
+			}
+			if (!found) {
+				fputc('\n', f);
+				continue;
+			}
+			fprintf(f, "   largest growth: %s %+.3f of N·T_para (%s", an_metric_name(decline_src[bi].m),
+				best, decline_src[bi].what);
+			if (decline_src[bi].m == AN_IT_SCHED && !(o2->med[AN_OVERSUB].value > 0))
+				fputs(": other processes on the CPUs", f);
+			fputs(")", f);
+			/* U below zero at N: T_seq above that run's CPU time in compute, so U's "growth"
+			 * may be T_seq's own delay on a loaded machine rather than extra work */
+			if (decline_src[bi].m == AN_U && o->med[AN_U].value < 0)
+				fprintf(f, "; U < 0 at N=%d: T_seq above its CPU time in compute (a loaded "
+					"machine's T_seq, or superlinear: see The books)", o->n_threads);
+			if (o2->med[AN_OVERSUB].value > 0)
+				fprintf(f, "; N=%d is oversubscribed: %d threads on %d CPUs", o2->n_threads,
+					o2->n_threads, an_exp_n_cpus(e));
+			fputc('\n', f);
+		}
+	}
+}
+
 int an_report_exp_text(FILE *f, const struct an_exp *e, unsigned flags)
 {
 	fprintf(f, "Experiment %s: %zu point(s), %d CPU(s)\n", an_exp_dir(e), an_exp_n_points(e),
@@ -972,6 +1089,7 @@ int an_report_exp_text(FILE *f, const struct an_exp *e, unsigned flags)
 			else
 				fprintf(f, "%s\n", fmt_time(c[1], sizeof c[1], lat.value));
 		}
+		decline_text(f, e);
 		books_text(f, e);
 		parallelism_text(f, e);
 		patterns_text(f, e, flags);

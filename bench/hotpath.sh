@@ -18,7 +18,8 @@ bench_before_tree || exit 0
 
 BIL_CFLAGS="-std=c11 -D_GNU_SOURCE -O2 -Iexamples/common -Iexamples/billiards"
 BIL_SRCS="examples/billiards/billiards_par.c examples/billiards/bil_sim.c
-	examples/billiards/bil_queue.c examples/billiards/bil_cli.c examples/common/ex_cli.c
+	examples/billiards/bil_queue.c examples/billiards/bil_coarse.c examples/billiards/bil_cli.c
+	examples/common/ex_cli.c
 	examples/common/ex_threads.c"
 bil_args="--balls 20000 --steps 150 --threads 2"
 bar_args="2 20000 2000"

@@ -72,7 +72,7 @@ measure() {
 }
 
 build billiards billiards examples/billiards/billiards_par.c examples/billiards/bil_sim.c \
-	examples/billiards/bil_queue.c examples/billiards/bil_cli.c
+	examples/billiards/bil_queue.c examples/billiards/bil_coarse.c examples/billiards/bil_cli.c
 build jacobi jacobi examples/jacobi/jacobi_par.c examples/jacobi/jac_grid.c examples/jacobi/jac_cli.c
 
 measure "overhead-billiards-one-cpu" billiards 0 --balls 20000 --steps 300 --threads 2

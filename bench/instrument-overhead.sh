@@ -26,7 +26,8 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/sgbench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 CFLAGS="-std=c11 -D_GNU_SOURCE -O2 -g -Iexamples/common -Iexamples/billiards"
 SRCS="examples/billiards/billiards_par.c examples/billiards/bil_sim.c examples/billiards/bil_queue.c
-      examples/billiards/bil_cli.c examples/common/ex_cli.c examples/common/ex_threads.c"
+      examples/billiards/bil_coarse.c examples/billiards/bil_cli.c examples/common/ex_cli.c
+      examples/common/ex_threads.c"
 variants="plain default sync all counters perfsw"
 TIMEFORMAT='%3R %3U %3S'   # for bash's time keyword below
 

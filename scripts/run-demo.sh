@@ -1,9 +1,10 @@
 #!/bin/bash
 # `make run`: the main job on the bundled example (make has built everything before this runs).
-# Runs the billiards scaling series of examples/billiards/billiards-demo.sgx (four scaling
-# methods, N = 1 2 4, the matrix's size searches; about a minute here) into an experiment
-# store, prints `scalegraph report`, then opens xscalegraph on it when DISPLAY is set, or else
-# renders every window to PNG and SVG and says where.
+# Runs the billiards scaling series of examples/billiards/billiards-demo.sgx (the coarse-grained
+# billiards, four scaling methods, N = 1 2 4, the matrix's size searches; about a minute here)
+# into an experiment store, prints `scalegraph report` (its "Why E falls" names the cause of
+# each fall), then opens xscalegraph on it when DISPLAY is set, or else renders every window to
+# PNG and SVG and says where.
 # SG_DEMO_SPEC picks another spec (e.g. examples/billiards/billiards-small.sgx, a few seconds);
 # SG_DEMO_DIR another output folder. Running it again resumes the series (finished runs are kept).
 set -eu

@@ -1,8 +1,12 @@
 #!/bin/bash
-# test-books.sh — the books of every run of `make run`'s demo series (billiards-demo.sgx): each
-# run's parts add up to N T_para within 0.5 % (its closure in the store's metrics), E(N=1) <= 1.02
-# on every N=1 point, parallelism never above min(N, CPUs), and no negative U without the report
-# saying "superlinear". Runs the series into a temporary store (about 20 s here).
+# test-books.sh — the books of every run of the fine-grained billiards series (billiards-fine.sgx,
+# what `make run` showed before issue 21 made its demo coarse-grained): each run's parts add up to
+# N T_para within 0.5 % (its closure in the store's metrics), E(N=1) <= 1.02 on every N=1 point,
+# parallelism never above min(N, CPUs), and no negative U without the report saying
+# "superlinear". Runs the series into a temporary store (about 20 s here). Not the coarse demo:
+# its N=1 run does what billiards-seq does plus the segments' queues (E(1) ~ 0.9), so the run-time
+# scatter of a shared machine can lift E(1) over 1.02 with nothing wrong in the books, where the
+# fine-grained program's E(1) ~ 0.6 tests T_seq's measurement with a margin.
 set -u
 B=${B:-build}
 sg=$B/bin/scalegraph
@@ -10,7 +14,7 @@ tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 export PATH="$PWD/$B/bin:$PATH"
 exp=$tmp/demo.exp
-if ! "$sg" run examples/billiards/billiards-demo.sgx -o "$exp" >"$tmp/run.out" 2>&1; then
+if ! "$sg" run examples/billiards/billiards-fine.sgx -o "$exp" >"$tmp/run.out" 2>&1; then
 	echo "FAIL: series: $(tail -5 "$tmp/run.out")"
 	exit 0
 fi

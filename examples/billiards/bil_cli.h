@@ -9,6 +9,7 @@
 struct bil_args {
 	long long balls, steps, threads, bins;
 	int stats;
+	int coarse;	/* billiards --coarse: segments and windows (bil_coarse.h) */
 };
 
 /* Parses the options of `prog` (threads accepted only when `parallel`). Returns 0, 1 after

@@ -110,7 +110,7 @@ int bil_world_init(struct bil_world *w, long n_balls, long n_bins, long n_locks)
 		goto out;
 	}
 	ret = bil_queue_init(&w->q, n_balls + 1, n_bins > 0 ? n_bins : n_balls + 1,
-			     BIN_EVENTS / (EVENT_RATE_PER_BALL * (double)n_balls), n_locks);
+			     bil_queue_bin_width(n_balls), n_locks);
 	if (ret)
 		goto out;
 	for (long i = 0; i < n_balls; i++) {
@@ -120,12 +120,8 @@ int bil_world_init(struct bil_world *w, long n_balls, long n_bins, long n_locks)
 		b->v = rng_unit(&seed);
 		b->t = 0;
 	}
-	for (long p = 0; p <= n_balls; p++) {
-		const struct bil_ball *l = p > 0 ? &w->ball[p - 1] : NULL;
-		const struct bil_ball *r = p < n_balls ? &w->ball[p] : NULL;
-
-		bil_queue_set(&w->q, p, predict(w, l, r));
-	}
+	for (long p = 0; p <= n_balls; p++)
+		bil_queue_set(&w->q, p, bil_predict_pair(w, p));
 out:
 	if (ret)
 		bil_world_free(w);
@@ -148,8 +144,38 @@ double bil_world_bytes_per_ball(const struct bil_world *w)
 
 void bil_collide(const struct bil_world *w, long p, struct bil_result *r)
 {
-	double t = w->q.t[p];
+	bil_collide_at(w, p, w->q.t[p], r);
+}
 
+double bil_predict_pair(const struct bil_world *w, long p)
+{
+	return predict(w, p > 0 ? &w->ball[p - 1] : NULL, p < w->n_balls ? &w->ball[p] : NULL);
+}
+
+double bil_world_vmax(const struct bil_world *w)
+{
+	double m = 0;
+
+	for (long i = 0; i < w->n_balls; i++) {
+		if (fabs(w->ball[i].v) > m)
+			m = fabs(w->ball[i].v);
+	}
+	return m;
+}
+
+double bil_queue_bin_width(long n_balls)
+{
+	return BIN_EVENTS / (EVENT_RATE_PER_BALL * (double)n_balls);
+}
+
+void bil_collide_at(const struct bil_world *w, long p, double t, struct bil_result *r)
+{
+	bil_collide_in(w, p, t, 0, w->n_balls, r);
+}
+
+void bil_collide_in(const struct bil_world *w, long p, double t, long q_lo, long q_hi,
+		    struct bil_result *r)
+{
 	r->pair = p;
 	r->t = t;
 	r->n_balls = 0;
@@ -179,7 +205,7 @@ void bil_collide(const struct bil_world *w, long p, struct bil_result *r)
 	/* new times-to-collision of the pairs around it (steps 5-6) */
 	r->n_events = 0;
 	for (long q = p - 1; q <= p + 1; q++) {
-		if (q < 0 || q > w->n_balls)
+		if (q < 0 || q > w->n_balls || q < q_lo || q > q_hi)
 			continue;
 		r->ev_pair[r->n_events] = q;
 		r->ev_t[r->n_events++] = predict_pair(w, r, q);

@@ -74,6 +74,29 @@ double bil_world_bytes_per_ball(const struct bil_world *w);
 /* Computes collision `pair` at its queued time into *r; reads the world only. */
 void bil_collide(const struct bil_world *w, long pair, struct bil_result *r);
 
+/* The same for a collision of `pair` at time `t` kept elsewhere (a queue of the coarse
+ * decomposition, bil_coarse.h): bil_collide(w, p, r) is bil_collide_at(w, p, w->q.t[p], r). */
+void bil_collide_at(const struct bil_world *w, long pair, double t, struct bil_result *r);
+
+/* The same, predicting only the pairs q_lo..q_hi among pair-1, pair, pair+1: the coarse
+ * decomposition's segment never reads the balls beyond its boundary pairs (another thread's),
+ * whose predictions it would discard anyway. The results are those of bil_collide_at for the
+ * pairs predicted. */
+void bil_collide_in(const struct bil_world *w, long pair, double t, long q_lo, long q_hi,
+		    struct bil_result *r);
+
+/* Time-to-collision of pair `pair` from the balls' stored states (HUGE_VAL: none). A pure
+ * function of the two states: the value the queue holds for the pair after the last collision
+ * that changed either ball, bit for bit. */
+double bil_predict_pair(const struct bil_world *w, long pair);
+
+/* Largest |v| of any ball. Collisions exchange velocities and walls flip their sign, so it never
+ * changes during a run: no ball moves farther than vmax * dt in dt. */
+double bil_world_vmax(const struct bil_world *w);
+
+/* Simulated time per queue slot for a queue serving `n_balls` balls (a few events per slot). */
+double bil_queue_bin_width(long n_balls);
+
 /* Writes *r into the world and the queue. Concurrent calls are safe when their results are
  * independent (bil_independent_prefix) and the queue has locks. */
 void bil_apply(struct bil_world *w, const struct bil_result *r);

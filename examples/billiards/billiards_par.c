@@ -9,6 +9,9 @@
  *   4. meets the others at a barrier; i = i + k - 1.
  * The collisions executed, and their bits, are those of billiards-seq: the checksum is the same
  * for every N. Barrier and lock calls are plain pthread calls so `scalegraph cc` can trace them.
+ *
+ * --coarse runs the coarse-grained decomposition of bil_coarse.h instead (segments advanced
+ * through windows of simulated time), with the same checksum.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -17,6 +20,7 @@
 #include <string.h>
 
 #include "bil_cli.h"
+#include "bil_coarse.h"
 #include "ex_cli.h"
 #include "ex_threads.h"
 #include "sgtrace.h"
@@ -105,6 +109,23 @@ out:
 	return ret;
 }
 
+/* The coarse decomposition: the segments are set up outside the measured region, like the
+ * world itself; their queues are built inside it, by their threads (bil_coarse_run). */
+static int run_coarse(struct bil_world *w, long n_threads, double t_end, long long *collisions,
+		      long long *windows)
+{
+	struct bil_coarse *c;
+	int ret = bil_coarse_init(&c, w, n_threads);
+
+	if (ret)
+		return ret;
+	SG_REGION_BEGIN("simulate");
+	ret = bil_coarse_run(c, t_end, collisions, windows);
+	SG_REGION_END("simulate");
+	bil_coarse_free(c);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct bil_args a;
@@ -116,12 +137,29 @@ int main(int argc, char **argv)
 	ret = bil_cli_parse(argc, argv, "billiards", 1, &a);
 	if (ret)
 		return ret > 0 ? 0 : EX_EXIT_USAGE;
+	if (a.coarse && a.threads > 1 && a.balls < a.threads * BIL_COARSE_MIN_BALLS) {
+		fprintf(stderr, "billiards: error: --coarse needs at least %d balls per thread "
+			"(%lld balls, %lld threads)\n", BIL_COARSE_MIN_BALLS, a.balls, a.threads);
+		return EX_EXIT_USAGE;
+	}
 	ret = bil_world_init(&w, (long)a.balls, (long)a.bins,
-			     (long)a.threads * LOCKS_PER_THREAD);
+			     a.coarse ? 0 : (long)a.threads * LOCKS_PER_THREAD);
 	if (ret) {
 		fprintf(stderr, "billiards: error: cannot set up %lld balls: %s\n", a.balls,
 			strerror(-ret));
 		return 1;
+	}
+	if (a.coarse) {
+		ret = run_coarse(&w, (long)a.threads, BIL_STEP_TIME * (double)a.steps, &collisions,
+				 &iterations);
+		if (ret) {
+			fprintf(stderr, "billiards: error: %s\n", strerror(-ret));
+			bil_world_free(&w);
+			return 1;
+		}
+		bil_cli_report(&a, &w, BIL_STEP_TIME * (double)a.steps, collisions, iterations);
+		bil_world_free(&w);
+		return 0;
 	}
 	memset(&sh, 0, sizeof sh);
 	sh.w = &w;

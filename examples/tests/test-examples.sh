@@ -53,12 +53,30 @@ same_checksum "billiards 2 balls" billiards-seq --balls 2 --steps 400 -- billiar
 same_checksum "billiards 300x200" billiards-seq --balls 300 --steps 200 -- billiards --balls 300 --steps 200
 same_checksum "billiards 5000x100" billiards-seq --balls 5000 --steps 100 -- billiards --balls 5000 --steps 100
 same_checksum "billiards 3000x50 bins 7" billiards-seq --balls 3000 --steps 50 -- billiards --balls 3000 --steps 50 --bins 7
+# The coarse decomposition (bil_coarse.h) computes the same physics, bit for bit.
+same_checksum "billiards --coarse 300x200" billiards-seq --balls 300 --steps 200 -- billiards --coarse --balls 300 --steps 200
+same_checksum "billiards --coarse 20000x300" billiards-seq --balls 20000 --steps 300 -- billiards --coarse --balls 20000 --steps 300
 same_checksum "jacobi 1x3" jacobi-seq --n 1 --iters 3 -- jacobi --n 1 --iters 3
 same_checksum "jacobi 37x50" jacobi-seq --n 37 --iters 50 -- jacobi --n 37 --iters 50
 same_checksum "jacobi 300x40" jacobi-seq --n 300 --iters 40 -- jacobi --n 300 --iters 40
 same_checksum "taskfarm 1x10" taskfarm-seq --tasks 1 --size 10 -- taskfarm --tasks 1 --size 10
 same_checksum "taskfarm 500x2000 q1" taskfarm-seq --tasks 500 --size 2000 -- taskfarm --tasks 500 --size 2000 --queue 1
 same_checksum "taskfarm 2000x5000" taskfarm-seq --tasks 2000 --size 5000 -- taskfarm --tasks 2000 --size 5000
+
+a=$(checksum "$bin/billiards-seq" --balls 1 --steps 400)
+b=$(checksum "$bin/billiards" --coarse --balls 1 --steps 400 --threads 1)
+[ -n "$a" ] && [ "$a" = "$b" ] && pass "billiards --coarse 1 ball at N=1 ($a)" ||
+	fail "billiards --coarse 1 ball at N=1" "sequential $a, coarse $b"
+# Windows: one at N = 1 (no boundary), several at N = 4, each with thousands of collisions.
+line=$("$bin/billiards" --coarse --balls 20000 --steps 300 --threads 4 --stats |
+	awk '$1 == "iterations" { w = $2 } $1 == "collisions" { c = $2 } END { print w, c }')
+one=$("$bin/billiards" --coarse --balls 20000 --steps 300 --threads 1 --stats |
+	awk '$1 == "iterations" { print $2 }')
+if [ "$one" = "1" ] && awk -v l="$line" 'BEGIN { split(l, a, " "); exit !(a[1] > 1 && a[2] / a[1] > 1000) }'; then
+	pass "billiards --coarse windows: 1 at N=1; windows, collisions at N=4: $line"
+else
+	fail "billiards --coarse windows" "N=1: $one windows; N=4 windows, collisions: $line"
+fi
 
 # The checksums must also differ when the sizes do (a constant would pass the tests above).
 a=$(checksum "$bin/billiards-seq" --balls 300 --steps 200)
@@ -125,6 +143,8 @@ bad_option billiards --bogus 1
 bad_option billiards --stats=1
 bad_option billiards extra
 bad_option billiards-seq --threads 2
+bad_option billiards --coarse --balls 7 --threads 2
+bad_option billiards-seq --coarse
 bad_option jacobi --n -3
 bad_option jacobi-seq --iters=
 bad_option taskfarm --queue 0

@@ -2,8 +2,11 @@
  * test_bil_sim.c — unit tests of the billiards core (cmocka): the time-division-bin queue
  * against a plain sorted list, the whole simulation against a reference that finds each next
  * collision by scanning every pair (no queue at all), the physics invariants of the final state,
- * and the §5.2 data-dependence test on hand-made collisions.
+ * the §5.2 data-dependence test on hand-made collisions, and the known-answer check of the
+ * coarse decomposition (bil_coarse.h): every ball's state bit for bit that of the sequential
+ * procedure, and the same collisions, at every thread count.
  */
+#include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "bil_coarse.h"
 #include "bil_queue.h"
 #include "bil_sim.h"
 
@@ -247,6 +251,63 @@ static void test_dependence(void **state)
 	assert_int_equal(bil_independent_prefix(r, 1), 1);
 }
 
+/* The coarse decomposition against the sequential procedure: the same collisions and every
+ * ball's (x, v, t) bit for bit, for N = 1, 2, 3, 4, 7 and 16 threads. */
+static void check_coarse(long balls, double t_end)
+{
+	static const long threads[] = { 1, 2, 3, 4, 7, 16 };
+	struct bil_world ref;
+	long long n_ref;
+
+	assert_int_equal(bil_world_init(&ref, balls, 0, 0), 0);
+	n_ref = run_queue(&ref, t_end);
+	assert_true(n_ref > 0);
+	for (size_t i = 0; i < sizeof threads / sizeof threads[0]; i++) {
+		struct bil_world w;
+		struct bil_coarse *c;
+		long long n = 0, windows = 0;
+
+		if (threads[i] > 1 && balls < threads[i] * BIL_COARSE_MIN_BALLS)
+			continue;
+		assert_int_equal(bil_world_init(&w, balls, 0, 0), 0);
+		assert_int_equal(bil_coarse_init(&c, &w, threads[i]), 0);
+		assert_int_equal(bil_coarse_run(c, t_end, &n, &windows), 0);
+		assert_int_equal(n, n_ref);
+		assert_true(windows >= 1);
+		if (threads[i] == 1)
+			assert_int_equal(windows, 1);	/* no boundary: one window to the end */
+		assert_memory_equal(w.ball, ref.ball, (size_t)balls * sizeof *w.ball);
+		assert_int_equal(bil_world_checksum(&w, t_end), bil_world_checksum(&ref, t_end));
+		bil_coarse_free(c);
+		bil_world_free(&w);
+	}
+	bil_world_free(&ref);
+}
+
+static void test_coarse_small(void **state)
+{
+	check_coarse(8, 30.0);		/* N = 1 and 2 only: a zone of one pair */
+	check_coarse(30, 30.0);
+}
+
+static void test_coarse_medium(void **state)
+{
+	check_coarse(3000, 12.0);	/* a few dozen windows at N >= 2 */
+}
+
+static void test_coarse_too_few_balls(void **state)
+{
+	struct bil_world w;
+	struct bil_coarse *c = (struct bil_coarse *)&w;
+
+	assert_int_equal(bil_world_init(&w, 7, 0, 0), 0);
+	assert_int_equal(bil_coarse_init(&c, &w, 2), -EINVAL);
+	assert_null(c);
+	assert_int_equal(bil_coarse_init(&c, &w, 1), 0);
+	bil_coarse_free(c);
+	bil_world_free(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -255,6 +316,9 @@ int main(void)
 		cmocka_unit_test(test_sim_small),
 		cmocka_unit_test(test_sim_medium),
 		cmocka_unit_test(test_dependence),
+		cmocka_unit_test(test_coarse_small),
+		cmocka_unit_test(test_coarse_medium),
+		cmocka_unit_test(test_coarse_too_few_balls),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -33,31 +33,35 @@ build() {
 checksum() { "$@" 2>/dev/null | awk '$1 == "checksum" { print $2 }'; }
 
 # check NAME ARGS -- EVENTS...: same checksum as $B/bin/NAME for N=1,2,4; trace has EVENTS.
+# $label (default NAME) names the traces and the lines, for a second check of one program.
 check() {
-	local name=$1 args=() n ref got bad="" ev
+	local name=$1 args=() n ref got bad="" ev tag
 	shift
+	tag=${label:-$name}
 	while [ "$1" != "--" ]; do args+=("$1"); shift; done
 	shift
 	for n in 1 2 4; do
 		ref=$(checksum "$B/bin/$name" "${args[@]}" --threads $n)
-		got=$(SG_TRACE_DIR="$work/$name.trace.$n" checksum "$work/$name" "${args[@]}" --threads $n)
+		got=$(SG_TRACE_DIR="$work/$tag.trace.$n" checksum "$work/$name" "${args[@]}" --threads $n)
 		[ -n "$ref" ] && [ "$ref" = "$got" ] || bad="$bad N=$n:plain=${ref:-none},traced=${got:-none}"
 	done
-	if [ -n "$bad" ]; then echo "FAIL: $name: checksums differ:$bad"; return; fi
-	echo "PASS: $name: same checksums as the plain build at N=1,2,4 ($ref)"
-	"$SG" dump "$work/$name.trace.2" >"$work/$name.dump" 2>&1
+	if [ -n "$bad" ]; then echo "FAIL: $tag: checksums differ:$bad"; return; fi
+	echo "PASS: $tag: same checksums as the plain build at N=1,2,4 ($ref)"
+	"$SG" dump "$work/$tag.trace.2" >"$work/$tag.dump" 2>&1
 	for ev in "$@"; do
-		if awk -v e="$ev" '$3 == e { found = 1 } END { exit !found }' "$work/$name.dump"; then
-			echo "PASS: $name: trace at N=2 has $ev events"
+		if awk -v e="$ev" '$3 == e { found = 1 } END { exit !found }' "$work/$tag.dump"; then
+			echo "PASS: $tag: trace at N=2 has $ev events"
 		else
-			echo "FAIL: $name: trace at N=2 has no $ev event ($(wc -l <"$work/$name.dump") lines)"
+			echo "FAIL: $tag: trace at N=2 has no $ev event ($(wc -l <"$work/$tag.dump") lines)"
 		fi
 	done
 }
 
 if build billiards examples/billiards/billiards_par.c examples/billiards/bil_sim.c \
-	examples/billiards/bil_queue.c examples/billiards/bil_cli.c $common; then
+	examples/billiards/bil_queue.c examples/billiards/bil_coarse.c examples/billiards/bil_cli.c \
+	$common; then
 	check billiards --balls 300 --steps 100 -- barrier_arrive barrier_leave lock_acquired func_enter func_exit
+	label=billiards-coarse check billiards --coarse --balls 300 --steps 100 -- barrier_arrive barrier_leave func_enter func_exit
 else
 	echo "FAIL: billiards: scalegraph cc build failed: $(head -3 "$work/billiards.log")"
 fi
