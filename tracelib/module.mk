@@ -63,7 +63,7 @@ $(LIBEXEC)/scalegraph-dump: $(OBJ)/tracelib/dump.o $(LIBDIR)/libsgtread.a
 # Tests: cmocka programs in $(B)/tests/tracelib/, and scripts.
 SGT_TESTDIR := $(B)/tests/tracelib
 SGT_CMOCKA_TESTS := test_format test_rw test_env test_wrappers test_fork test_crash test_stress \
-	test_hash
+	test_hash test_compact
 TESTS += $(addprefix $(SGT_TESTDIR)/,$(SGT_CMOCKA_TESTS)) \
 	tracelib/tests/test-visibility.sh tracelib/tests/test-dump.sh tracelib/tests/test-env.sh \
 	tracelib/tests/test-lost.sh

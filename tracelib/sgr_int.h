@@ -22,6 +22,8 @@ struct sgr_chunk {
 	int state;                          /* CHUNK_*, read and written atomically */
 	uint32_t n_fixed;                   /* CHUNK_FIXED: the records kept, in `fixed` */
 	const struct sg_event_rec *fixed;   /* CHUNK_FIXED: a copy of those (owned) */
+	const struct sg_event_rec *dec;     /* a compact chunk (format 1.6): its records decoded,
+					       once checked (owned) */
 	uint8_t pair_off;                   /* its clock pair is off the line of the others
 					       (sgr_clock.c): not a bound of its records */
 	uint8_t recovered;                  /* read back from a killed writer's open buffer: its

@@ -242,10 +242,12 @@ static int stream_walk(struct sgr_trace *t, struct sgr_stream *s)
 			off = skip;
 			continue;
 		}
-		size_t bytes = hsz + (size_t)h->n_recs * sizeof(struct sg_event_rec);
-		if (bytes > s->size - off) {
-			sgr_problem_add(t, "%s: chunk %llu: cut short (%zu of %zu bytes)", s->file,
-					(unsigned long long)h->seq, s->size - off, bytes);
+		uint64_t plen = sgf_chunk_payload_len(h);
+		size_t bytes = hsz + (size_t)plen;
+		if (plen > s->size - off - hsz) {
+			sgr_problem_add(t, "%s: chunk %llu: cut short (%zu of %llu bytes)", s->file,
+					(unsigned long long)h->seq, s->size - off,
+					(unsigned long long)(plen + hsz));
 			break;
 		}
 		/* (against the last chunk taken, not next_seq: that wraps after seq 2^64-1) */
@@ -441,8 +443,10 @@ static void stream_unmap(struct sgr_stream *s)
 {
 	if (s->map)
 		munmap((void *)s->map, s->size);
-	for (size_t k = 0; k < s->n_chunks; k++)
+	for (size_t k = 0; k < s->n_chunks; k++) {
 		free((void *)s->chunks[k].fixed);
+		free((void *)s->chunks[k].dec);
+	}
 	free(s->chunks);
 	free(s->open_copy);
 }
@@ -503,9 +507,8 @@ static void ticks_amount(const struct sgr_trace *t, uint64_t a, uint64_t b, char
  * one problem line. Returns CHUNK_FIXED, or CHUNK_BAD with *oom set when out of memory (the
  * chunk is then not read at all). */
 static int chunk_fix(struct sgr_trace *t, struct sgr_stream *s, struct sgr_chunk *c,
-		     uint64_t lo, uint64_t hi, int *oom)
+		     const struct sg_event_rec *r, uint64_t lo, uint64_t hi, int *oom)
 {
-	const struct sg_event_rec *r = (const void *)(c->h + 1);
 	uint32_t n = c->h->n_recs, kept = 0;
 	struct sg_event_rec *copy = malloc((n ? n : 1) * sizeof *copy);
 	if (!copy) {
@@ -595,6 +598,32 @@ static uint64_t hash_and_order(const struct sg_event_rec *r, uint32_t n, uint64_
 	return sgf_xxh_avalanche(h);
 }
 
+/* The records of compact chunk c (format 1.6) decoded into c->dec, once: published with a
+ * compare-and-swap as chunk_fix's copy is (a second reader racing on the chunk frees its own,
+ * which is the same). *back as hash_and_order's. NULL when the payload is malformed, or out
+ * of memory (*oom set). */
+static const struct sg_event_rec *chunk_decode(struct sgr_chunk *c, uint64_t *back, int *oom)
+{
+	uint32_t n = c->h->n_recs;
+	struct sg_event_rec *d = malloc((n ? n : 1) * sizeof *d);
+	if (!d) {
+		*oom = 1;
+		return NULL;
+	}
+	if (sgf_compact_decode((const unsigned char *)(c->h + 1), (size_t)c->h->payload_bytes, d,
+			       n, back) < 0) {
+		free(d);
+		return NULL;
+	}
+	const struct sg_event_rec *none = NULL;
+	if (!__atomic_compare_exchange_n(&c->dec, &none, d, 0, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		free(d);
+		return none;
+	}
+	return d;
+}
+
 /* The window of chunk c's records: [the clock pair of the chunk before it, its own]. */
 static void chunk_window(const struct sgr_stream *s, const struct sgr_chunk *c, uint64_t *lo,
 			 uint64_t *hi)
@@ -618,9 +647,17 @@ static int chunk_ok(struct sgr_trace *t, struct sgr_stream *s, struct sgr_chunk 
 		const struct sg_event_rec *r = (const void *)(c->h + 1);
 		uint32_t n = c->h->n_recs;
 		int want = CHUNK_OK, oom = 0, sched = s->th.index == SGF_SCHED_THREAD;
+		const char *why = "bad checksum";
 		uint64_t back = 0, lo, hi;
 		chunk_window(s, c, &lo, &hi);
-		if (!(t->flags & SGR_NO_VERIFY)) {
+		if (c->h->flags & SGF_CHUNK_COMPACT) {
+			if (!(t->flags & SGR_NO_VERIFY) && sgf_chunk_payload_check(c->h, r) < 0)
+				want = CHUNK_BAD;
+			else if ((r = chunk_decode(c, &back, &oom)) == NULL)
+				want = CHUNK_BAD, why = oom ? "out of memory for its decoded records; "
+							      "not read"
+							    : "malformed compact payload; not read";
+		} else if (!(t->flags & SGR_NO_VERIFY)) {
 			if (sched)
 				want = sgf_chunk_payload_check(c->h, r) == 0 ? CHUNK_OK : CHUNK_BAD;
 			else if (hash_and_order(r, n, &back) != c->h->payload_hash)
@@ -628,16 +665,17 @@ static int chunk_ok(struct sgr_trace *t, struct sgr_stream *s, struct sgr_chunk 
 		}
 		if (want == CHUNK_OK && !sched && n &&
 		    ((back >> 63) || sg_rec_ticks(&r[0]) < lo || sg_rec_ticks(&r[n - 1]) > hi ||
-		     sg_rec_ticks(&r[0]) > sg_rec_ticks(&r[n - 1])))
-			want = chunk_fix(t, s, c, lo, hi, &oom);
+		     sg_rec_ticks(&r[0]) > sg_rec_ticks(&r[n - 1]))) {
+			want = chunk_fix(t, s, c, r, lo, hi, &oom);
+			if (want == CHUNK_BAD)
+				why = "out of memory for its records in time order; not read";
+		}
 		int expected = CHUNK_UNCHECKED;
 		if (__atomic_compare_exchange_n(&c->state, &expected, want, 0, __ATOMIC_ACQ_REL,
 						__ATOMIC_ACQUIRE) && want == CHUNK_BAD) {
 			__atomic_add_fetch(&s->th.n_damaged, 1, __ATOMIC_RELAXED);
 			sgr_problem_add(t, "%s: chunk %llu: %s", s->file,
-					(unsigned long long)c->h->seq,
-					oom ? "out of memory for its records in time order; not read"
-					    : "bad checksum");
+					(unsigned long long)c->h->seq, why);
 		}
 		st = __atomic_load_n(&c->state, __ATOMIC_ACQUIRE);
 	}
@@ -670,7 +708,7 @@ static int span_of(const struct sgr_chunk *ch, struct sgr_span *span)
 		span->recs = ch->fixed;
 		span->n = ch->n_fixed;
 	} else {
-		span->recs = (const struct sg_event_rec *)(ch->h + 1);
+		span->recs = ch->dec ? ch->dec : (const struct sg_event_rec *)(ch->h + 1);
 		span->n = ch->h->n_recs;
 	}
 	span->seq = ch->h->seq;
