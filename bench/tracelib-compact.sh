@@ -82,7 +82,13 @@ rec_run() {
 	rm -rf "$dir/r"
 	env $env SG_THROTTLE=0 SG_TRACE_DIR="$dir/r" "$prog" 2>/dev/null | awk -v l="$label" '
 		/^rdtsc:/ { tsc = $2 }
-		/^mutex_wrapper_enabled_overhead:/ { over = $2; wrapped = $8; bare = $11 }
+		/^mutex_wrapper_enabled_overhead:/ {
+			over = $2
+			if (match($0, /[0-9.]+ wrapped vs [0-9.]+ bare/)) {
+				split(substr($0, RSTART, RLENGTH), a, " ")
+				wrapped = a[1]; bare = a[4]
+			}
+		}
 		END { printf "%-34s rdtsc %5.2f  wrapped %6.2f  bare %6.2f  recording %6.2f ns/event = %4.2f x rdtsc\n",
 		      l, tsc, wrapped, bare, over, tsc > 0 ? over / tsc : 0 }'
 }

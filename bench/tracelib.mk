@@ -27,3 +27,8 @@ $(B)/bench/lock_heavy: $(OBJ)/bench/lock_heavy.o $(LIBDIR)/libsgtrace.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(SGTRACE_COUNTER_LIBS) $(LDLIBS_THREAD)
 bench/tracelib-compact.sh: $(B)/bench/lock_heavy $(BENCH_TRACELIB) $(BIN)/billiards-traced \
 	$(LIBEXEC)/scalegraph-dump
+# The encoding alone on a given trace: bytes/event, encode and decode ns/event.
+$(B)/bench/compact_codec: $(OBJ)/bench/compact_codec.o $(LIBDIR)/libsgtread.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS_THREAD)
+bench/tracelib-compact.sh: $(B)/bench/compact_codec

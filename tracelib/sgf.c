@@ -122,6 +122,15 @@ int sgf_chunk_payload_check(const struct sgf_chunk_header *h, const void *payloa
 
 static inline unsigned char *put_varint(unsigned char *o, uint64_t v)
 {
+	if (__builtin_expect(v < 0x80, 1)) {   /* most ids, aux and deltas */
+		*o = (unsigned char)v;
+		return o + 1;
+	}
+	if (v < 0x4000) {
+		o[0] = (unsigned char)(v | 0x80);
+		o[1] = (unsigned char)(v >> 7);
+		return o + 2;
+	}
 	while (v >= 0x80) {
 		*o++ = (unsigned char)(v | 0x80);
 		v >>= 7;
@@ -130,6 +139,8 @@ static inline unsigned char *put_varint(unsigned char *o, uint64_t v)
 	return o;
 }
 
+/* (A branch-free varint, its length from a table, measured slower here: 7-9 instead of 3-4 ns
+ * a record, the length of each write waiting on the one before it.) */
 size_t sgf_compact_encode(const struct sg_event_rec *r, size_t n, unsigned char *out, size_t cap)
 {
 	if (n == 0 || cap < SGF_CT_REC_MAX + 16)
@@ -148,7 +159,7 @@ size_t sgf_compact_encode(const struct sg_event_rec *r, size_t n, unsigned char 
 		tag |= id == prev_id ? SGF_CT_SAME_ID : 0u;
 		tag |= aux == prev_aux ? SGF_CT_SAME_AUX : 0u;
 		*o++ = (unsigned char)tag;
-		if (kind >= SGF_CT_KIND_ESC)
+		if (__builtin_expect(kind >= SGF_CT_KIND_ESC, 0))
 			*o++ = (unsigned char)kind;
 		o = put_varint(o, (t - prev_t) & SG_TICKS_MAX);
 		if (id != prev_id)
