@@ -10,7 +10,8 @@
 #     one and a bare rdtsc loop in the same process, best of ROUNDS (default 3) runs each.
 # With SG_BENCH_BEFORE_B=DIR (the build directory of an older tree), its billiards-traced,
 # lock_heavy and tracelib_record run too, in the same rounds, as "before".
-# Usage: bench/tracelib-compact.sh    (B=build; ROUNDS=3; SIZES="2000x60 4000x60 20000x60")
+# Usage: bench/tracelib-compact.sh    (B=build; ROUNDS=3; SIZES="2000x60 4000x60 20000x60";
+#        LOCK_ARGS="2 200 2000"; ONLY=sizes or ONLY=record for one half)
 set -eu
 cd "$(dirname "$0")/.."
 B=${B:-build}
@@ -49,6 +50,7 @@ size_run() {
 		       n ? b / n : 0, w }'
 }
 
+if [ "${ONLY:-}" != record ]; then
 echo "# bytes per event (stream files over their records), and the program's wall time"
 progs=()
 for s in $SIZES; do
@@ -76,6 +78,8 @@ for p in "${progs[@]}"; do
 	done
 done
 
+fi
+[ "${ONLY:-}" = sizes ] && exit 0
 echo "# recording cost: wrapped mutex lock/unlock (3 events) vs bare, and one rdtsc (ns)"
 rec_run() {
 	local label=$1 env=$2 prog=$3
@@ -90,7 +94,7 @@ rec_run() {
 			}
 		}
 		END { printf "%-34s rdtsc %5.2f  wrapped %6.2f  bare %6.2f  recording %6.2f ns/event = %4.2f x rdtsc\n",
-		      l, tsc, wrapped, bare, over, tsc > 0 ? over / tsc : 0 }'
+		      l, tsc, wrapped, bare, over, (tsc > 0 ? over / tsc : 0) }'
 }
 for ((r = 0; r < ROUNDS; r++)); do
 	if [ -n "${SG_BENCH_BEFORE_B:-}" ] && [ -x "$SG_BENCH_BEFORE_B/bench/tracelib_record" ]; then
