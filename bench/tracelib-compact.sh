@@ -6,10 +6,12 @@
 #   - bytes/event: the stream files (thread.*.sgs and sched.sgs, headers and trailers included)
 #     over the records in them (threads' and sched's), for billiards at N=2 and a few sizes and
 #     for the SPLASH-like lock/barrier-heavy bench/lock_heavy.c; with the program's wall time;
-#   - ns/event: bench/tracelib_record.c's wrapped mutex lock/unlock (3 events) against the bare
-#     one and a bare rdtsc loop in the same process, best of ROUNDS (default 3) runs each.
-# With SG_BENCH_BEFORE_B=DIR (the build directory of an older tree), its billiards-traced,
-# lock_heavy and tracelib_record run too, in the same rounds, as "before".
+#   - ns/event: bench/record_cost.c's wrapped mutex lock/unlock (3 events) against the bare
+#     one and a bare rdtsc loop in the same process, timed with the thread's CPU clock (a
+#     shared machine's load swings wall-clock loops by 2x), ROUNDS (default 3) runs each;
+#   - bench/compact_codec.c on the largest billiards trace: encode and decode ns/event alone.
+# With SG_BENCH_BEFORE_B=DIR (the build directory of an older tree, its bench/lock_heavy and
+# bench/record_cost built), its programs run too, in the same rounds, as "before".
 # Usage: bench/tracelib-compact.sh    (B=build; ROUNDS=3; SIZES="2000x60 4000x60 20000x60";
 #        LOCK_ARGS="2 200 2000"; ONLY=sizes or ONLY=record for one half)
 set -eu
@@ -75,31 +77,24 @@ for p in "${progs[@]}"; do
 			"$(path_of "$B" "${cmd[0]}")" "${cmd[@]:1}"
 		size_run "compact $label" "SG_TRACE_COMPACT=1" \
 			"$(path_of "$B" "${cmd[0]}")" "${cmd[@]:1}"
+		case $label in billiards-*) rm -rf "$dir/keep"; mv "$dir/t" "$dir/keep" ;; esac
 	done
 done
 
+echo "# the encoding alone, on the last compact billiards trace (CPU time)"
+"$B/bench/compact_codec" "$(ls -d "$dir"/keep/proc.* | head -1)"
 fi
 [ "${ONLY:-}" = sizes ] && exit 0
-echo "# recording cost: wrapped mutex lock/unlock (3 events) vs bare, and one rdtsc (ns)"
+echo "# recording cost: wrapped mutex lock/unlock (3 events) vs bare, and one rdtsc (CPU time)"
 rec_run() {
 	local label=$1 env=$2 prog=$3
 	rm -rf "$dir/r"
-	env $env SG_THROTTLE=0 SG_TRACE_DIR="$dir/r" "$prog" 2>/dev/null | awk -v l="$label" '
-		/^rdtsc:/ { tsc = $2 }
-		/^mutex_wrapper_enabled_overhead:/ {
-			over = $2
-			if (match($0, /[0-9.]+ wrapped vs [0-9.]+ bare/)) {
-				split(substr($0, RSTART, RLENGTH), a, " ")
-				wrapped = a[1]; bare = a[4]
-			}
-		}
-		END { printf "%-34s rdtsc %5.2f  wrapped %6.2f  bare %6.2f  recording %6.2f ns/event = %4.2f x rdtsc\n",
-		      l, tsc, wrapped, bare, over, (tsc > 0 ? over / tsc : 0) }'
+	printf '%-34s %s\n' "$label" "$(env $env SG_EVENTS=none SG_TRACE_DIR="$dir/r" "$prog" 2>&1)"
 }
 for ((r = 0; r < ROUNDS; r++)); do
-	if [ -n "${SG_BENCH_BEFORE_B:-}" ] && [ -x "$SG_BENCH_BEFORE_B/bench/tracelib_record" ]; then
-		rec_run "before" "SG_TRACE=1" "$SG_BENCH_BEFORE_B/bench/tracelib_record"
+	if [ -n "${SG_BENCH_BEFORE_B:-}" ] && [ -x "$SG_BENCH_BEFORE_B/bench/record_cost" ]; then
+		rec_run "before" "SG_TRACE=1" "$SG_BENCH_BEFORE_B/bench/record_cost"
 	fi
-	rec_run "16-byte" "SG_TRACE_COMPACT=0" "$B/bench/tracelib_record"
-	rec_run "compact" "SG_TRACE_COMPACT=1" "$B/bench/tracelib_record"
+	rec_run "16-byte" "SG_TRACE_COMPACT=0" "$B/bench/record_cost"
+	rec_run "compact" "SG_TRACE_COMPACT=1" "$B/bench/record_cost"
 done

@@ -32,3 +32,8 @@ $(B)/bench/compact_codec: $(OBJ)/bench/compact_codec.o $(LIBDIR)/libsgtread.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS_THREAD)
 bench/tracelib-compact.sh: $(B)/bench/compact_codec
+# The recording cost timed with the thread's CPU clock (robust on a shared machine).
+$(B)/bench/record_cost: $(OBJ)/bench/record_cost.o $(LIBDIR)/libsgtrace.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(SGTRACE_COUNTER_LIBS) $(LDLIBS_THREAD)
+bench/tracelib-compact.sh: $(B)/bench/record_cost
