@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -341,6 +342,13 @@ static int stream_load(struct sgr_trace *t, struct sgr_stream *s)
 			rc = stream_walk(t, s);
 			if (rc == 0)
 				rc = sgr_status_recover(t, s);
+			/* each compact chunk's place among the decoded records */
+			for (size_t k = 0; k < s->n_chunks; k++) {
+				if (s->chunks[k].h->flags & SGF_CHUNK_COMPACT) {
+					s->chunks[k].dec_off = s->dec_total;
+					s->dec_total += s->chunks[k].h->n_recs;
+				}
+			}
 			/* a recorded write error counted what was lost (sgr_status.c) */
 			s->th.lost_unknown = !s->th.complete && !s->th.write_errno;
 			goto out;
@@ -443,10 +451,10 @@ static void stream_unmap(struct sgr_stream *s)
 {
 	if (s->map)
 		munmap((void *)s->map, s->size);
-	for (size_t k = 0; k < s->n_chunks; k++) {
+	for (size_t k = 0; k < s->n_chunks; k++)
 		free((void *)s->chunks[k].fixed);
-		free((void *)s->chunks[k].dec);
-	}
+	if (s->dec_arena)
+		munmap(s->dec_arena, s->dec_total * sizeof *s->dec_arena);
 	free(s->chunks);
 	free(s->open_copy);
 }
@@ -598,30 +606,66 @@ static uint64_t hash_and_order(const struct sg_event_rec *r, uint32_t n, uint64_
 	return sgf_xxh_avalanche(h);
 }
 
-/* The records of compact chunk c (format 1.6) decoded into c->dec, once: published with a
- * compare-and-swap as chunk_fix's copy is (a second reader racing on the chunk frees its own,
- * which is the same). *back as hash_and_order's. NULL when the payload is malformed, or out
- * of memory (*oom set). */
-static const struct sg_event_rec *chunk_decode(struct sgr_chunk *c, uint64_t *back, int *oom)
+enum { DEC_NONE, DEC_BUSY, DEC_DONE, DEC_BAD, DEC_NOMEM };
+
+/* The stream's arena of decoded records, mapped on first use (published with a
+ * compare-and-swap: a reader that loses the race unmaps its own). NULL when out of memory. */
+static struct sg_event_rec *dec_arena(struct sgr_stream *s)
 {
-	uint32_t n = c->h->n_recs;
-	struct sg_event_rec *d = malloc((n ? n : 1) * sizeof *d);
-	if (!d) {
-		*oom = 1;
+	struct sg_event_rec *a = __atomic_load_n(&s->dec_arena, __ATOMIC_ACQUIRE);
+	if (a)
+		return a;
+	size_t bytes = (size_t)s->dec_total * sizeof *a;
+	void *m = mmap(NULL, bytes ? bytes : 1, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (m == MAP_FAILED)
 		return NULL;
-	}
-	if (sgf_compact_decode((const unsigned char *)(c->h + 1), (size_t)c->h->payload_bytes, d,
-			       n, back) < 0) {
-		free(d);
-		return NULL;
-	}
-	const struct sg_event_rec *none = NULL;
-	if (!__atomic_compare_exchange_n(&c->dec, &none, d, 0, __ATOMIC_ACQ_REL,
-					 __ATOMIC_ACQUIRE)) {
-		free(d);
+#ifdef MADV_HUGEPAGE
+	if (bytes >= ((size_t)2 << 20))
+		(void)madvise(m, bytes, MADV_HUGEPAGE);
+#endif
+	struct sg_event_rec *none = NULL;
+	if (!__atomic_compare_exchange_n(&s->dec_arena, &none, (struct sg_event_rec *)m, 0,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		munmap(m, bytes ? bytes : 1);
 		return none;
 	}
-	return d;
+	return m;
+}
+
+/* The records of compact chunk c (format 1.6) decoded into its place in the stream's arena,
+ * once: the first reader to reach it decodes, one racing with it waits for the result. *back
+ * as hash_and_order's. NULL when the payload is malformed, or out of memory (*oom set). */
+static const struct sg_event_rec *chunk_decode(struct sgr_stream *s, struct sgr_chunk *c,
+					       uint64_t *back, int *oom)
+{
+	int st = DEC_NONE;
+	if (__atomic_compare_exchange_n(&c->dec_state, &st, DEC_BUSY, 0, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE)) {
+		struct sg_event_rec *a = dec_arena(s);
+		if (!a) {
+			__atomic_store_n(&c->dec_state, DEC_NOMEM, __ATOMIC_RELEASE);
+		} else if (sgf_compact_decode((const unsigned char *)(c->h + 1),
+					      (size_t)c->h->payload_bytes, a + c->dec_off,
+					      c->h->n_recs, back) < 0) {
+			__atomic_store_n(&c->dec_state, DEC_BAD, __ATOMIC_RELEASE);
+		} else {
+			c->dec = a + c->dec_off;
+			__atomic_store_n(&c->dec_state, DEC_DONE, __ATOMIC_RELEASE);
+		}
+	}
+	while ((st = __atomic_load_n(&c->dec_state, __ATOMIC_ACQUIRE)) == DEC_BUSY)
+		sched_yield();
+	if (st == DEC_NOMEM)
+		*oom = 1;
+	if (st != DEC_DONE)
+		return NULL;
+	if (!*back) {   /* decoded by another reader: its order, again (rare) */
+		const struct sg_event_rec *r = c->dec;
+		for (uint32_t i = 1; i < c->h->n_recs; i++)
+			*back |= sg_rec_ticks(&r[i]) - sg_rec_ticks(&r[i - 1]);
+	}
+	return c->dec;
 }
 
 /* The window of chunk c's records: [the clock pair of the chunk before it, its own]. */
@@ -653,7 +697,7 @@ static int chunk_ok(struct sgr_trace *t, struct sgr_stream *s, struct sgr_chunk 
 		if (c->h->flags & SGF_CHUNK_COMPACT) {
 			if (!(t->flags & SGR_NO_VERIFY) && sgf_chunk_payload_check(c->h, r) < 0)
 				want = CHUNK_BAD;
-			else if ((r = chunk_decode(c, &back, &oom)) == NULL)
+			else if ((r = chunk_decode(s, c, &back, &oom)) == NULL)
 				want = CHUNK_BAD, why = oom ? "out of memory for its decoded records; "
 							      "not read"
 							    : "malformed compact payload; not read";
