@@ -2,7 +2,9 @@
  * sgtrace_write.h — the low-level trace writer (prefix sgw_, library libsgtread.a).
  *
  * Writes a complete trace directory with explicit timestamps, ids and definitions, in exactly
- * the format libsgtrace records (both use the encoders of sgf.c). Its main users are tests of
+ * the format libsgtrace records (both use the encoders of sgf.c): compact chunks with
+ * sgw_options.compact, as libsgtrace writes them by default; chunks of 16-byte records
+ * otherwise, which every reader reads too and tests can damage at known offsets. Its main users are tests of
  * later stages, which build synthetic traces with hand-computed answers:
  *
  *   struct sgw_trace *w;  struct sgw_stream *t0, *t1;
