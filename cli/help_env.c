@@ -46,6 +46,9 @@ static const struct env_var lib_vars[] = {
 			 "averaging under 5 us each, its further calls on that thread are "
 			 "counted, not recorded (the trace says which, when, and how many). "
 			 "Synchronization events are never throttled." },
+	{ "SG_TRACE_COMPACT", "0: write chunks of 16-byte records (the trace format up to 1.5) "
+			      "instead of compact ones (format 1.6, 3-4 bytes an event). "
+			      "Default 1." },
 	{ "SG_SCHED", "0: no context-switch records (the accounting budget is then "
 		      "unavailable). Default 1." },
 	{ "SG_EVENTS", "the counters sampled per thread: a comma-separated list of event "

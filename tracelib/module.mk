@@ -63,10 +63,10 @@ $(LIBEXEC)/scalegraph-dump: $(OBJ)/tracelib/dump.o $(LIBDIR)/libsgtread.a
 # Tests: cmocka programs in $(B)/tests/tracelib/, and scripts.
 SGT_TESTDIR := $(B)/tests/tracelib
 SGT_CMOCKA_TESTS := test_format test_rw test_env test_wrappers test_fork test_crash test_stress \
-	test_hash
+	test_hash test_compact
 TESTS += $(addprefix $(SGT_TESTDIR)/,$(SGT_CMOCKA_TESTS)) \
 	tracelib/tests/test-visibility.sh tracelib/tests/test-dump.sh tracelib/tests/test-env.sh \
-	tracelib/tests/test-lost.sh
+	tracelib/tests/test-lost.sh tracelib/tests/test-compact.sh
 # Helpers the tests run.
 SGT_TEST_HELPERS := $(SGT_TESTDIR)/crashee $(SGT_TESTDIR)/mktrace $(SGT_TESTDIR)/failee \
 	$(SGT_TESTDIR)/throttlee
@@ -87,7 +87,7 @@ $(addprefix $(SGT_TESTDIR)/,$(SGT_CMOCKA_TESTS) crashee mktrace failee throttlee
 # Every tracelib test needs the helpers and the dump tool built first.
 $(addprefix $(SGT_TESTDIR)/,$(SGT_CMOCKA_TESTS)): | $(TESTS_DEPS_tracelib)
 tracelib/tests/test-visibility.sh tracelib/tests/test-dump.sh tracelib/tests/test-env.sh \
-	tracelib/tests/test-lost.sh: $(TESTS_DEPS_tracelib)
+	tracelib/tests/test-lost.sh tracelib/tests/test-compact.sh: $(TESTS_DEPS_tracelib)
 
 # Issue 13's writer defects, each a test named after it: planted links and foreign trace roots
 # (2), a full disk (7), a SIGKILL with unflushed buffers (11).

@@ -25,11 +25,36 @@ int sgf_file_header_check(const struct sgf_file_header *h, const char *magic, co
  * hash over `payload` (n_recs records) and header hash. */
 void sgf_chunk_seal(struct sgf_chunk_header *h, const struct sg_event_rec *payload);
 
-/* Checks a chunk header's magic and hash (not its payload). 0 or -EINVAL. */
+/* Checks a chunk header's magic and hash (not its payload), and that its flags are known and a
+ * compact one's payload length fits its record count. 0 or -EINVAL. */
 int sgf_chunk_header_check(const struct sgf_chunk_header *h);
 
 /* Checks a chunk payload against the header's payload hash. 0 or -EINVAL. */
-int sgf_chunk_payload_check(const struct sgf_chunk_header *h, const struct sg_event_rec *payload);
+int sgf_chunk_payload_check(const struct sgf_chunk_header *h, const void *payload);
+
+/* Bytes of chunk h's payload in the file: n_recs * 16, or payload_bytes when compact. */
+static inline uint64_t sgf_chunk_payload_len(const struct sgf_chunk_header *h)
+{
+	return (h->flags & SGF_CHUNK_COMPACT) ? h->payload_bytes
+					      : (uint64_t)h->n_recs * sizeof(struct sg_event_rec);
+}
+
+/* Encodes records r[0..n) as a compact chunk payload (sgtrace_format.h, SGF_CHUNK_COMPACT) into
+ * out, cap bytes, zero-padded to a multiple of 16. Returns its length, or 0 when n is 0 or it
+ * does not fit in cap: the caller then writes the records as they are. No allocation, no
+ * system call: async-signal-safe. */
+size_t sgf_compact_encode(const struct sg_event_rec *r, size_t n, unsigned char *out, size_t cap);
+
+/* Decodes compact payload p (len bytes) of n records into out[0..n). Returns 0, or -EINVAL when
+ * it is malformed: a varint too long or beyond its field, fewer than n records, anything but
+ * fewer than 16 zero bytes after them. *back gets the OR of every record's ticks less the ticks
+ * of the record before it: bit 63 is set when and only when some record goes back in time. */
+int sgf_compact_decode(const unsigned char *p, size_t len, struct sg_event_rec *out, uint32_t n,
+		       uint64_t *back);
+
+/* Completes a chunk header whose thread, seq, n_recs and clock pair are set, as a compact chunk
+ * of the `bytes` (from sgf_compact_encode) at p: magic, flags, payload length and hashes. */
+void sgf_chunk_seal_compact(struct sgf_chunk_header *h, const void *p, size_t bytes);
 
 /* Fills magic and hash of a trailer whose other fields are set. */
 void sgf_trailer_seal(struct sgf_trailer *t);

@@ -22,6 +22,10 @@ struct sgr_chunk {
 	int state;                          /* CHUNK_*, read and written atomically */
 	uint32_t n_fixed;                   /* CHUNK_FIXED: the records kept, in `fixed` */
 	const struct sg_event_rec *fixed;   /* CHUNK_FIXED: a copy of those (owned) */
+	const struct sg_event_rec *dec;     /* a compact chunk (format 1.6): its records decoded,
+					       once checked (in the stream's dec_arena) */
+	uint64_t dec_off;                   /* where in dec_arena (records) */
+	int dec_state;                      /* DEC_*: decoded once, by one reader */
 	uint8_t pair_off;                   /* its clock pair is off the line of the others
 					       (sgr_clock.c): not a bound of its records */
 	uint8_t recovered;                  /* read back from a killed writer's open buffer: its
@@ -36,6 +40,10 @@ struct sgr_stream {
 	struct sgr_chunk *chunks;
 	size_t n_chunks;
 	void *open_copy;                   /* a chunk read back from the open buffer (sgr_status.c) */
+	struct sg_event_rec *dec_arena;    /* the decoded records of its compact chunks, mapped
+					      at the first one decoded (huge pages where the
+					      kernel gives them: a fault per 2 MiB, not per 4 KiB) */
+	uint64_t dec_total;                /* records of its compact chunks: dec_arena's size */
 	uint32_t n_order_lines;            /* problem lines written for chunks out of time order
 					      (atomically: the first few are named) */
 };

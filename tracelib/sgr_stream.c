@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,10 +243,12 @@ static int stream_walk(struct sgr_trace *t, struct sgr_stream *s)
 			off = skip;
 			continue;
 		}
-		size_t bytes = hsz + (size_t)h->n_recs * sizeof(struct sg_event_rec);
-		if (bytes > s->size - off) {
-			sgr_problem_add(t, "%s: chunk %llu: cut short (%zu of %zu bytes)", s->file,
-					(unsigned long long)h->seq, s->size - off, bytes);
+		uint64_t plen = sgf_chunk_payload_len(h);
+		size_t bytes = hsz + (size_t)plen;
+		if (plen > s->size - off - hsz) {
+			sgr_problem_add(t, "%s: chunk %llu: cut short (%zu of %llu bytes)", s->file,
+					(unsigned long long)h->seq, s->size - off,
+					(unsigned long long)(plen + hsz));
 			break;
 		}
 		/* (against the last chunk taken, not next_seq: that wraps after seq 2^64-1) */
@@ -339,6 +342,13 @@ static int stream_load(struct sgr_trace *t, struct sgr_stream *s)
 			rc = stream_walk(t, s);
 			if (rc == 0)
 				rc = sgr_status_recover(t, s);
+			/* each compact chunk's place among the decoded records */
+			for (size_t k = 0; k < s->n_chunks; k++) {
+				if (s->chunks[k].h->flags & SGF_CHUNK_COMPACT) {
+					s->chunks[k].dec_off = s->dec_total;
+					s->dec_total += s->chunks[k].h->n_recs;
+				}
+			}
 			/* a recorded write error counted what was lost (sgr_status.c) */
 			s->th.lost_unknown = !s->th.complete && !s->th.write_errno;
 			goto out;
@@ -443,6 +453,8 @@ static void stream_unmap(struct sgr_stream *s)
 		munmap((void *)s->map, s->size);
 	for (size_t k = 0; k < s->n_chunks; k++)
 		free((void *)s->chunks[k].fixed);
+	if (s->dec_arena)
+		munmap(s->dec_arena, s->dec_total * sizeof *s->dec_arena);
 	free(s->chunks);
 	free(s->open_copy);
 }
@@ -503,9 +515,8 @@ static void ticks_amount(const struct sgr_trace *t, uint64_t a, uint64_t b, char
  * one problem line. Returns CHUNK_FIXED, or CHUNK_BAD with *oom set when out of memory (the
  * chunk is then not read at all). */
 static int chunk_fix(struct sgr_trace *t, struct sgr_stream *s, struct sgr_chunk *c,
-		     uint64_t lo, uint64_t hi, int *oom)
+		     const struct sg_event_rec *r, uint64_t lo, uint64_t hi, int *oom)
 {
-	const struct sg_event_rec *r = (const void *)(c->h + 1);
 	uint32_t n = c->h->n_recs, kept = 0;
 	struct sg_event_rec *copy = malloc((n ? n : 1) * sizeof *copy);
 	if (!copy) {
@@ -595,6 +606,68 @@ static uint64_t hash_and_order(const struct sg_event_rec *r, uint32_t n, uint64_
 	return sgf_xxh_avalanche(h);
 }
 
+enum { DEC_NONE, DEC_BUSY, DEC_DONE, DEC_BAD, DEC_NOMEM };
+
+/* The stream's arena of decoded records, mapped on first use (published with a
+ * compare-and-swap: a reader that loses the race unmaps its own). NULL when out of memory. */
+static struct sg_event_rec *dec_arena(struct sgr_stream *s)
+{
+	struct sg_event_rec *a = __atomic_load_n(&s->dec_arena, __ATOMIC_ACQUIRE);
+	if (a)
+		return a;
+	size_t bytes = (size_t)s->dec_total * sizeof *a;
+	void *m = mmap(NULL, bytes ? bytes : 1, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (m == MAP_FAILED)
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	if (bytes >= ((size_t)2 << 20))
+		(void)madvise(m, bytes, MADV_HUGEPAGE);
+#endif
+	struct sg_event_rec *none = NULL;
+	if (!__atomic_compare_exchange_n(&s->dec_arena, &none, (struct sg_event_rec *)m, 0,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		munmap(m, bytes ? bytes : 1);
+		return none;
+	}
+	return m;
+}
+
+/* The records of compact chunk c (format 1.6) decoded into its place in the stream's arena,
+ * once: the first reader to reach it decodes, one racing with it waits for the result. *back
+ * as hash_and_order's. NULL when the payload is malformed, or out of memory (*oom set). */
+static const struct sg_event_rec *chunk_decode(struct sgr_stream *s, struct sgr_chunk *c,
+					       uint64_t *back, int *oom)
+{
+	int st = DEC_NONE;
+	if (__atomic_compare_exchange_n(&c->dec_state, &st, DEC_BUSY, 0, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE)) {
+		struct sg_event_rec *a = dec_arena(s);
+		if (!a) {
+			__atomic_store_n(&c->dec_state, DEC_NOMEM, __ATOMIC_RELEASE);
+		} else if (sgf_compact_decode((const unsigned char *)(c->h + 1),
+					      (size_t)c->h->payload_bytes, a + c->dec_off,
+					      c->h->n_recs, back) < 0) {
+			__atomic_store_n(&c->dec_state, DEC_BAD, __ATOMIC_RELEASE);
+		} else {
+			c->dec = a + c->dec_off;
+			__atomic_store_n(&c->dec_state, DEC_DONE, __ATOMIC_RELEASE);
+		}
+	}
+	while ((st = __atomic_load_n(&c->dec_state, __ATOMIC_ACQUIRE)) == DEC_BUSY)
+		sched_yield();
+	if (st == DEC_NOMEM)
+		*oom = 1;
+	if (st != DEC_DONE)
+		return NULL;
+	if (!*back) {   /* decoded by another reader: its order, again (rare) */
+		const struct sg_event_rec *r = c->dec;
+		for (uint32_t i = 1; i < c->h->n_recs; i++)
+			*back |= sg_rec_ticks(&r[i]) - sg_rec_ticks(&r[i - 1]);
+	}
+	return c->dec;
+}
+
 /* The window of chunk c's records: [the clock pair of the chunk before it, its own]. */
 static void chunk_window(const struct sgr_stream *s, const struct sgr_chunk *c, uint64_t *lo,
 			 uint64_t *hi)
@@ -618,9 +691,17 @@ static int chunk_ok(struct sgr_trace *t, struct sgr_stream *s, struct sgr_chunk 
 		const struct sg_event_rec *r = (const void *)(c->h + 1);
 		uint32_t n = c->h->n_recs;
 		int want = CHUNK_OK, oom = 0, sched = s->th.index == SGF_SCHED_THREAD;
+		const char *why = "bad checksum";
 		uint64_t back = 0, lo, hi;
 		chunk_window(s, c, &lo, &hi);
-		if (!(t->flags & SGR_NO_VERIFY)) {
+		if (c->h->flags & SGF_CHUNK_COMPACT) {
+			if (!(t->flags & SGR_NO_VERIFY) && sgf_chunk_payload_check(c->h, r) < 0)
+				want = CHUNK_BAD;
+			else if ((r = chunk_decode(s, c, &back, &oom)) == NULL)
+				want = CHUNK_BAD, why = oom ? "out of memory for its decoded records; "
+							      "not read"
+							    : "malformed compact payload; not read";
+		} else if (!(t->flags & SGR_NO_VERIFY)) {
 			if (sched)
 				want = sgf_chunk_payload_check(c->h, r) == 0 ? CHUNK_OK : CHUNK_BAD;
 			else if (hash_and_order(r, n, &back) != c->h->payload_hash)
@@ -628,16 +709,17 @@ static int chunk_ok(struct sgr_trace *t, struct sgr_stream *s, struct sgr_chunk 
 		}
 		if (want == CHUNK_OK && !sched && n &&
 		    ((back >> 63) || sg_rec_ticks(&r[0]) < lo || sg_rec_ticks(&r[n - 1]) > hi ||
-		     sg_rec_ticks(&r[0]) > sg_rec_ticks(&r[n - 1])))
-			want = chunk_fix(t, s, c, lo, hi, &oom);
+		     sg_rec_ticks(&r[0]) > sg_rec_ticks(&r[n - 1]))) {
+			want = chunk_fix(t, s, c, r, lo, hi, &oom);
+			if (want == CHUNK_BAD)
+				why = "out of memory for its records in time order; not read";
+		}
 		int expected = CHUNK_UNCHECKED;
 		if (__atomic_compare_exchange_n(&c->state, &expected, want, 0, __ATOMIC_ACQ_REL,
 						__ATOMIC_ACQUIRE) && want == CHUNK_BAD) {
 			__atomic_add_fetch(&s->th.n_damaged, 1, __ATOMIC_RELAXED);
 			sgr_problem_add(t, "%s: chunk %llu: %s", s->file,
-					(unsigned long long)c->h->seq,
-					oom ? "out of memory for its records in time order; not read"
-					    : "bad checksum");
+					(unsigned long long)c->h->seq, why);
 		}
 		st = __atomic_load_n(&c->state, __ATOMIC_ACQUIRE);
 	}
@@ -670,7 +752,7 @@ static int span_of(const struct sgr_chunk *ch, struct sgr_span *span)
 		span->recs = ch->fixed;
 		span->n = ch->n_fixed;
 	} else {
-		span->recs = (const struct sg_event_rec *)(ch->h + 1);
+		span->recs = ch->dec ? ch->dec : (const struct sg_event_rec *)(ch->h + 1);
 		span->n = ch->h->n_recs;
 	}
 	span->seq = ch->h->seq;

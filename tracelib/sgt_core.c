@@ -233,6 +233,7 @@ __attribute__((constructor)) static void sgt_init(void)
 		return;
 	sgt_clock_init(cfg.clock);
 	sgt_g.verbose = cfg.verbose;
+	sgt_g.compact = cfg.compact;
 	sgt_g.throttle_calls = cfg.throttle_calls;
 	sgt_g.throttle_ns = cfg.throttle_usec * 1000u;
 	sgt_g.trace_max = cfg.trace_max;

@@ -2,7 +2,8 @@
  * sgt_env.c — strict parsing of the environment that configures libsgtrace (sgtrace.h,
  * docs/tracelib.md "Environment"): SG_TRACE=0|1, SG_TRACE_DIR=PATH, SG_TRACE_BUFFER=SIZE[K|M],
  * SG_TRACE_CLOCK=auto|tsc|ns, SG_COUNTERS_BARRIER=0|1, SG_THROTTLE=0|off|CALLS,USEC,
- * SG_TRACE_MAX=SIZE[K|M|G], SG_VERBOSE=0|1; and the default trace root's name.
+ * SG_TRACE_MAX=SIZE[K|M|G], SG_TRACE_COMPACT=0|1, SG_VERBOSE=0|1; and the default trace root's
+ * name.
  * Anything else is refused with one message, and tracing is then off (the program runs on).
  */
 #include <errno.h>
@@ -200,6 +201,7 @@ int sgt_env_parse(char *(*get)(const char *name), struct sgt_config *cfg, char *
 	cfg->throttle_calls = SGT_THROTTLE_CALLS_DEFAULT;
 	cfg->throttle_usec = SGT_THROTTLE_USEC_DEFAULT;
 	cfg->trace_max = SGT_TRACE_MAX_DEFAULT;
+	cfg->compact = 1;
 	err[0] = '\0';
 	const char *v = get("SG_TRACE");
 	if (v && (rc = parse_flag("SG_TRACE", v, &cfg->enabled, err, errlen)) < 0)
@@ -245,6 +247,9 @@ int sgt_env_parse(char *(*get)(const char *name), struct sgt_config *cfg, char *
 		goto out;
 	v = get("SG_THROTTLE");
 	if (v && (rc = parse_throttle(v, cfg, err, errlen)) < 0)
+		goto out;
+	v = get("SG_TRACE_COMPACT");
+	if (v && (rc = parse_flag("SG_TRACE_COMPACT", v, &cfg->compact, err, errlen)) < 0)
 		goto out;
 	v = get("SG_TRACE_MAX");
 	if (v)

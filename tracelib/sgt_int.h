@@ -56,6 +56,7 @@ struct sgt_config {
 	uint64_t throttle_calls;   /* SG_THROTTLE: calls recorded before the rule looks; 0: off */
 	uint64_t throttle_usec;    /* ... and the mean inclusive time under which it throttles */
 	uint64_t trace_max;        /* SG_TRACE_MAX: bytes of thread streams; 0: unlimited */
+	int compact;               /* SG_TRACE_COMPACT (default 1): chunks written compact */
 	int verbose;               /* SG_VERBOSE=1: warnings on stderr too */
 };
 
@@ -97,6 +98,7 @@ struct sgt_global {
 	char dir[PATH_MAX];        /* this process's own: <root>/proc.<pid>[.<k>] */
 	int rootfd, dirfd;         /* the two directories, opened once checked (-1: none) */
 	int verbose;               /* SG_VERBOSE=1 */
+	int compact;               /* SG_TRACE_COMPACT: write compact chunks (format 1.6) */
 	uint64_t throttle_calls;   /* the rule (SG_THROTTLE): first look after this many calls, */
 	uint64_t throttle_ns;      /* throttle when the mean inclusive time is under this; */
 				   /* throttle_calls 0: the rule is off */
@@ -333,6 +335,9 @@ struct sgt_thread {
 	struct sgt_map objs;       /* sync objects: (address, kind) -> id, episodes */
 	struct sgt_map names;      /* regions and user counters: name pointer -> id */
 	struct sgt_thread *next;   /* all threads, for exit and fatal-signal flushing */
+	unsigned char *cbuf;       /* where a chunk is compacted before it is written (format
+				      1.6; sgt_chunk_compact), NULL: chunks go as they are */
+	size_t cbuf_bytes;
 };
 
 extern __thread struct sgt_thread *sgt_self __attribute__((tls_model("initial-exec")));

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sgf_int.h"
 #include "sgt_io.h"
 
 int sgt_write_all(int fd, const void *p, size_t n)
@@ -30,6 +31,30 @@ int sgt_write_all(int fd, const void *p, size_t n)
 		n -= (size_t)k;
 	}
 	return 0;
+}
+
+const void *sgt_chunk_compact(const struct sgf_chunk_header *h, void *scratch, size_t cap,
+			      size_t *len)
+{
+	const struct sg_event_rec *recs = (const struct sg_event_rec *)(h + 1);
+	size_t raw = (size_t)h->n_recs * sizeof *recs;
+	*len = sizeof *h + raw;
+	if (!scratch || cap <= sizeof *h)
+		return h;
+	struct sgf_chunk_header *c = scratch;
+	size_t room = cap - sizeof *h < raw ? cap - sizeof *h : raw;
+	size_t bytes = sgf_compact_encode(recs, h->n_recs, (unsigned char *)(c + 1), room);
+	if (bytes == 0 || bytes >= raw)
+		return h;   /* records this big are written as they are */
+	memset(c, 0, sizeof *c);
+	c->thread = h->thread;
+	c->seq = h->seq;
+	c->n_recs = h->n_recs;
+	c->pair_ticks = h->pair_ticks;
+	c->pair_ns = h->pair_ns;
+	sgf_chunk_seal_compact(c, c + 1, bytes);
+	*len = sizeof *c + bytes;
+	return c;
 }
 
 /* Appends "/" and the n bytes of c to the walked path (messages only), cut to fit. */

@@ -11,6 +11,14 @@
 /* Writes all n bytes of p to fd. Returns 0 or -errno. Async-signal-safe. */
 int sgt_write_all(int fd, const void *p, size_t n);
 
+struct sgf_chunk_header;
+/* The bytes to write for chunk h, sealed with its n_recs 16-byte records right after it: its
+ * compact form (format 1.6) built in `scratch` (cap bytes, header included) when that is
+ * smaller, else h itself. *len gets the chunk's length. No allocation, no system call:
+ * async-signal-safe. */
+const void *sgt_chunk_compact(const struct sgf_chunk_header *h, void *scratch, size_t cap,
+			      size_t *len);
+
 /* Walks output path `path` up to its last component (docs/tracelib.md "Files and rights"):
  * component by component with openat(O_NOFOLLOW|O_DIRECTORY) under the parent's descriptor;
  * a missing one is created (mkdirat, mode & ~umask); a symbolic link is followed only when the

@@ -283,7 +283,7 @@ void sgt_obuf_open_mark(struct sgt_obuf *b, uint64_t seq, uint64_t ticks, uint64
 	h->flags = 0;
 	h->pair_ticks = ticks;
 	h->pair_ns = ns;
-	h->payload_hash = h->reserved = h->hash = 0;
+	h->payload_hash = h->payload_bytes = h->hash = 0;
 	__atomic_store_n(&h->magic, SGF_OPEN_MAGIC, __ATOMIC_RELEASE);
 }
 

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "sg_counters_int.h"
@@ -33,6 +34,8 @@ static struct {
 	struct sgf_chunk_header *chunk;   /* header space, then cap records */
 	size_t cap;                       /* SCHED_BUF_RECS, less when the disk was full */
 	struct sgt_obuf ob;               /* where chunk is: sched.sgo */
+	unsigned char *cbuf;              /* where a chunk is compacted (format 1.6), or NULL */
+	size_t cbuf_bytes;
 } ss = { .fd = -1 };
 
 /* A clock pair of this stream: ticks are ns since the epoch. */
@@ -61,6 +64,16 @@ int sgt_sched_open(void)
 		return rc;
 	}
 	ss.cap = ss.ob.n_filled;   /* the whole file is written at once (sgt_obuf_open_file) */
+	if (sgt_g.compact && !ss.cbuf) {   /* kept for the process's life (a fork's too) */
+		size_t bytes = sizeof(struct sgf_chunk_header) +
+			       SCHED_BUF_RECS * sizeof(struct sg_event_rec);
+		void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
+			       MAP_NORESERVE, -1, 0);
+		if (m != MAP_FAILED) {
+			ss.cbuf = m;
+			ss.cbuf_bytes = bytes;
+		}
+	}
 	uint64_t ticks, ns;
 	ns_pair(&ticks, &ns);
 	sgt_obuf_open_mark(&ss.ob, 0, ticks, ns);
@@ -87,7 +100,9 @@ static void chunk_flush(void)
 	sgf_chunk_seal(&sealed, recs);
 	*h = sealed;
 	off_t end = lseek(ss.fd, 0, SEEK_CUR);
-	int rc = sgt_write_all(ss.fd, h, sizeof *h + ss.n * sizeof *recs);
+	size_t len;
+	const void *out = sgt_chunk_compact(h, ss.cbuf, ss.cbuf_bytes, &len);
+	int rc = sgt_write_all(ss.fd, out, len);
 	if (rc < 0) {
 		if (end >= 0)
 			(void)ftruncate(ss.fd, end);   /* back to its last whole chunk */

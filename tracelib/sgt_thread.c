@@ -78,6 +78,15 @@ static void chunk_prealloc(struct sgt_thread *t, size_t len)
 		(void)fallocate(t->fd, FALLOC_FL_KEEP_SIZE, (off_t)t->file_bytes, (off_t)len);
 }
 
+/* Frees where t's chunks were compacted. */
+static void cbuf_free(struct sgt_thread *t)
+{
+	if (t->cbuf)
+		munmap(t->cbuf, t->cbuf_bytes);
+	t->cbuf = NULL;
+	t->cbuf_bytes = 0;
+}
+
 /* Counts n events t lost, in its state and in its open buffer's status block (the count the
  * reader finds when the stream could not carry it: a full disk). */
 static void lost_add(struct sgt_thread *t, uint64_t n)
@@ -121,9 +130,12 @@ static void chunk_write(struct sgt_thread *t, size_t n, int own)
 	else
 		sgf_chunk_seal(&sealed, t->buf);
 	*h = sealed;
-	size_t len = sizeof *h + n * sizeof *t->buf;
+	/* the file gets the chunk compact (format 1.6) when t has room to build it; the open
+	 * buffer keeps the records as they are, which a killed writer's reader reads back */
+	size_t len;
+	const void *out = sgt_chunk_compact(h, t->cbuf, t->cbuf_bytes, &len);
 	chunk_prealloc(t, len);
-	int rc = sgt_write_all(t->fd, h, len);
+	int rc = sgt_write_all(t->fd, out, len);
 	if (rc < 0) {
 		/* Disk full or similar: this stream stops here, cut back to its last whole chunk,
 		 * and says so in its status block and once on stderr; it counts what it drops. */
@@ -233,6 +245,7 @@ static void thread_end(struct sgt_thread *t, int release)
 		}
 		if (release) {
 			sgt_obuf_free(&t->ob);
+			cbuf_free(t);
 			t->chunk = NULL;
 			t->buf = t->pos = t->end = NULL;
 		}
@@ -347,9 +360,22 @@ static int stream_open(struct sgt_thread *t)
 	return rc;
 }
 
-/* Gives t its buffer, a slot of the open buffer file threads.sgo. */
+/* Gives t its buffer, a slot of the open buffer file threads.sgo, and with SG_TRACE_COMPACT
+ * the room to compact a chunk in: as big as the chunk, since a compact chunk is written only
+ * when smaller, and mapped so that only the pages a chunk's compact form fills are ever
+ * touched. Without that room the chunks are written as they are. */
 static int buf_open(struct sgt_thread *t)
 {
+	if (sgt_g.compact && !t->cbuf) {
+		size_t bytes = sizeof(struct sgf_chunk_header) +
+			       sgt_g.buf_recs * sizeof(struct sg_event_rec);
+		void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
+			       MAP_NORESERVE, -1, 0);
+		if (m != MAP_FAILED) {
+			t->cbuf = m;
+			t->cbuf_bytes = bytes;
+		}
+	}
 	char stream[32];
 	snprintf(stream, sizeof stream, SGF_STREAM_FMT, t->index);
 	int rc = sgt_obuf_open_thread(&t->ob, stream, t->index, sgt_g.buf_recs);
@@ -417,6 +443,7 @@ fail:
 			close(t->fd);
 		sgt_obuf_done(&t->ob);
 		sgt_obuf_free(&t->ob);
+		cbuf_free(t);
 		free(t);
 	}
 	sgt_self = NULL;

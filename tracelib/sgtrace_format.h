@@ -177,7 +177,8 @@ const char *sg_obj_kind_name(enum sg_obj_kind kind);
  *
  *   defs.sgd          definitions: struct sgf_file_header, then definition records
  *   thread.<N>.sgs    stream of thread N: struct sgf_file_header, then chunks
- *                     (struct sgf_chunk_header + n_recs event records), then struct sgf_trailer
+ *                     (struct sgf_chunk_header + n_recs event records, 16 bytes each or
+ *                     compact: SGF_CHUNK_COMPACT), then struct sgf_trailer
  *   sched.sgs         the process's sched stream (format 1.2): context switches and
  *                     per-thread CPU time and run delay, ticks in ns (clock SGF_CLOCK_NS)
  *   fork.<pid>/       the complete trace of a child process forked by this one (format 1.1)
@@ -194,7 +195,7 @@ const char *sg_obj_kind_name(enum sg_obj_kind kind);
 #define SGF_CHUNK_MAGIC      UINT32_C(0x4b434753)   /* "SGCK" */
 #define SGF_TRAILER_MAGIC    UINT32_C(0x444e4547)   /* "GEND" */
 #define SGF_VERSION_MAJOR    1
-#define SGF_VERSION_MINOR    5
+#define SGF_VERSION_MINOR    6
 
 enum sgf_clock {
 	SGF_CLOCK_TSC = 1,   /* ticks are TSC cycles since the epoch; convert with clock pairs */
@@ -222,14 +223,38 @@ struct sgf_chunk_header {
 	uint32_t magic;          /* SGF_CHUNK_MAGIC */
 	uint32_t thread;         /* thread index, as in the file header */
 	uint64_t seq;            /* chunk sequence number in this stream, 0.. */
-	uint32_t n_recs;         /* event records that follow (16 bytes each) */
-	uint32_t flags;          /* 0 */
+	uint32_t n_recs;         /* event records in the payload */
+	uint32_t flags;          /* 0: the payload is n_recs 16-byte records; SGF_CHUNK_COMPACT */
 	uint64_t pair_ticks;     /* clock pair taken at flush time: ticks ... */
 	uint64_t pair_ns;        /* ... and CLOCK_MONOTONIC ns */
-	uint64_t payload_hash;   /* of the n_recs * 16 payload bytes */
-	uint64_t reserved;
+	uint64_t payload_hash;   /* of the payload: n_recs * 16 bytes, or payload_bytes */
+	uint64_t payload_bytes;  /* compact chunks: the payload's length, a multiple of 16; else 0
+				    (format <= 1.5: `reserved`, always 0) */
 	uint64_t hash;           /* of bytes 0..55 of this header */
 };
+
+/*
+ * Compact chunks (format 1.6, flags SGF_CHUNK_COMPACT): the payload is n_recs records encoded
+ * one after the other, then zero bytes up to payload_bytes (a multiple of 16, so that the next
+ * header stays 16-byte aligned). Each chunk decodes on its own: the "previous record" below
+ * starts as ticks 0, id 0, aux 0 at every chunk. A record (docs/trace-format.md "Compact
+ * chunks"):
+ *   tag      1 byte: bits 0..5 the kind, 63 for a kind >= 63 (a byte with the kind follows);
+ *            bit 6 (SGF_CT_SAME_ID): id as the previous record's, not written;
+ *            bit 7 (SGF_CT_SAME_AUX): aux as the previous record's, not written
+ *   [kind]   1 byte, only after tag kind 63
+ *   dt       varint: (ticks - previous ticks) mod 2^56
+ *   [id]     varint: (id + 1) mod 2^32, unless SGF_CT_SAME_ID
+ *   [aux]    varint: (aux + 1) mod 2^32, unless SGF_CT_SAME_AUX
+ * A varint is LEB128: 7 bits a byte, low bits first, bit 7 set on every byte but the last; at
+ * most 8 bytes for dt, 5 for id and aux. The encoding knows nothing of the kinds: a VALUE
+ * record's 64-bit word is its id (low half) and aux (high half) like any other.
+ */
+#define SGF_CHUNK_COMPACT    1u
+#define SGF_CT_KIND_ESC      63u
+#define SGF_CT_SAME_ID       0x40u
+#define SGF_CT_SAME_AUX      0x80u
+#define SGF_CT_REC_MAX       20u     /* bytes of one encoded record at most */
 
 /* End of a stream, written when the thread finishes. A stream without it was cut short. */
 struct sgf_trailer {

@@ -17,7 +17,9 @@
  *
  * Two ways to read events, both in each thread's recorded order:
  *   - sgr_cursor: spans of raw 16-byte records straight from the mapped file, decoded in place
- *     with the helpers of sgtrace_format.h (the fast path: no copies);
+ *     with the helpers of sgtrace_format.h (the fast path: no copies); a compact chunk (format
+ *     1.6) is decoded into the same records once, the first time a cursor reaches it, and its
+ *     span points there (valid until sgr_close, as the mapped file's);
  *   - sgr_iter: one decoded struct sgr_event at a time, with the time in ns and counter values
  *     folded in (for tools and tests).
  * Timestamps convert from ticks to ns since the trace's epoch with sgr_ticks_to_ns.

@@ -2,7 +2,9 @@
  * sgtrace_write.h — the low-level trace writer (prefix sgw_, library libsgtread.a).
  *
  * Writes a complete trace directory with explicit timestamps, ids and definitions, in exactly
- * the format libsgtrace records (both use the encoders of sgf.c). Its main users are tests of
+ * the format libsgtrace records (both use the encoders of sgf.c): compact chunks with
+ * sgw_options.compact, as libsgtrace writes them by default; chunks of 16-byte records
+ * otherwise, which every reader reads too and tests can damage at known offsets. Its main users are tests of
  * later stages, which build synthetic traces with hand-computed answers:
  *
  *   struct sgw_trace *w;  struct sgw_stream *t0, *t1;
@@ -36,6 +38,10 @@ struct sgw_options {
 	uint32_t chunk_recs;     /* records per chunk before an automatic flush; 0: 4096 */
 	uint16_t version_minor;  /* 0: the current one; else written into every file header, for
 				    a test that needs a trace of an older format (1.3: no sites) */
+	uint16_t compact;        /* 1: every chunk compact (format 1.6, SGF_CHUNK_COMPACT), as
+				    libsgtrace writes them, whatever their size; 0: chunks of
+				    16-byte records (what formats <= 1.5 have, and what tests
+				    that damage given bytes of a record expect) */
 };
 
 /* Creates directory `dir` (which may exist) and its definitions file. On success *out owns the
