@@ -76,12 +76,15 @@ struct an_ivl {
  * second read lock): its own holds are inside the wait (an_join.c). */
 #define AN_LOCK_NESTED 0x80000000u
 
-/* A lock hold [q, x] of one thread. */
+/* A lock hold [q, x] of one thread, and the wait that ended at its acquire (the lock join
+ * measures that wait as it walks the holds in q order, an_join.c). */
 struct an_hold {
 	uint64_t q, x;
-	uint32_t thread;           /* position */
-	uint32_t mode;
+	uint32_t thread : 31;      /* position */
+	uint32_t read : 1;         /* a read hold (SG_LOCK_RWLOCK_READ) */
+	uint32_t wait;             /* index in the thread's iv of the wait [r, q]; AN_NO_WAIT */
 };
+#define AN_NO_WAIT UINT32_MAX
 
 /* The holds of one lock over all threads, appended by the per-thread passes straight into the
  * lock's own vector (thread after thread: one run per thread, in release order) and merged into
