@@ -304,6 +304,9 @@ struct an_run {
 	char **strs;               /* strings owned by the run (reasons) */
 	size_t n_strs, cap_strs;
 	struct an_tl { struct an_interval *iv; size_t n; int built; } *tl;
+	int64_t *sites_tab;        /* the whole run's call-site table (an_sites.c), made once for
+				      every source: each source's call made it again, and the
+				      budget split by site of each thread came out once a source */
 	/* counter-derived raw sums over the processors (NAN when unavailable) */
 	double task_clock_ns, cycles, stall_cycles, misses, refs;
 	const char *why_stall, *why_misses, *why_refs, *why_task;

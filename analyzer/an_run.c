@@ -306,6 +306,8 @@ void an_run_set_opts(struct an_run *r, const struct an_run_opts *opts)
 {
 	if (opts && opts != &r->opts)
 		r->opts = *opts;
+	free(r->sites_tab);   /* its release part follows the options */
+	r->sites_tab = NULL;
 	struct an_fig *f = r->fig;
 	double N = r->n_proc;
 	double tp = (double)an_ticks_ns(r, r->t1 - r->t0) * 1e-9;
@@ -791,6 +793,7 @@ void an_run_free(struct an_run *r)
 	free(r->notes);
 	free(r->strs);
 	free(r->tl);
+	free(r->sites_tab);
 	free(r->ts);
 	free(r->th);
 	free(r->funcs);
