@@ -659,6 +659,7 @@ static int scan_all(struct an_run *r, uint64_t lo, uint64_t hi)
 	for (size_t i = 0; i < r->n_threads; i++) {
 		if ((rc = an_scan_thread(r, i, lo, hi)) < 0)
 			break;
+		sgr_release(r->tr, i);   /* one stream resident at a time (an_source_open) */
 		r->n_events += r->ts[i].n_events;
 	}
 	return rc;

@@ -339,6 +339,8 @@ static int stream_load(struct sgr_trace *t, struct sgr_stream *s)
 			rc = stream_walk(t, s);
 			if (rc == 0)
 				rc = sgr_status_recover(t, s);
+			if (t->flags & SGR_RELEASE)
+				madvise(m, s->size, MADV_DONTNEED);
 			/* a recorded write error counted what was lost (sgr_status.c) */
 			s->th.lost_unknown = !s->th.complete && !s->th.write_errno;
 			goto out;
@@ -455,6 +457,13 @@ void sgr_streams_free(struct sgr_trace *t)
 	if (t->sched_stream)
 		stream_unmap(t->sched_stream);
 	free(t->sched_stream);
+}
+
+void sgr_release(const struct sgr_trace *t, size_t pos)
+{
+	const struct sgr_stream *s = sgr_stream_at((struct sgr_trace *)t, pos);
+	if (s && s->map && s->size)
+		madvise((void *)s->map, s->size, MADV_DONTNEED);
 }
 
 struct sgr_stream *sgr_stream_at(struct sgr_trace *t, size_t pos)
