@@ -184,6 +184,10 @@ static size_t union_make(const struct an_hold *h, size_t n, int write_only, stru
 	uint64_t acc = 0;
 	for (size_t j = 0; j < n; j++) {
 		uint64_t q = h[j].q, x = h[j].x;
+		if (ts && j + 16 < n && h[j + 16].wait != AN_NO_WAIT && h[j + 16].thread < n_ts &&
+		    h[j + 16].wait < ts[h[j + 16].thread].n_iv)
+			/* the waits lie in every thread's intervals: fetched ahead */
+			__builtin_prefetch(&ts[h[j + 16].thread].iv[h[j + 16].wait], 1);
 		if (ts && h[j].wait != AN_NO_WAIT && h[j].thread < n_ts) {
 			struct an_tscan *s = &ts[h[j].thread];
 			struct an_ivl *v = h[j].wait < s->n_iv ? &s->iv[h[j].wait] : NULL;
