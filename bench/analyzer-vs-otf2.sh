@@ -6,7 +6,9 @@
 # trace, exports it with `scalegraph export --otf2`, then times, interleaved K times,
 # bench/otf2_read (global event reader, no callbacks) and `scalegraph report` (and an older
 # report binary with --old, on the same trace): wall, user + system CPU, peak RSS.
-# Bytes per event = (peak RSS - the trace's stream files, all mapped and read) / events.
+# Bytes per event = (peak RSS - the trace's stream files, all mapped and read) / events, and
+# the peak of the anonymous memory sampled in a run of its own (RssAnon: the analysis's memory,
+# whatever of the trace is mapped) / events.
 #
 # usage: bench/analyzer-vs-otf2.sh [--trace DIR] [--runs K] [--old REPORT] [--dir DIR] [--keep]
 set -u
@@ -85,3 +87,29 @@ for n in $names; do
 			(m * 1024 - by) / ev, ev / w / 1e6 }'
 done
 echo "(target: report >= 5x the OTF2 reader)"
+# memory, untimed: the analyzer's own memory (RssAnon) and what of the trace is mapped
+# (RssFile) sampled every 20 ms: since the analyzer keeps one stream resident at a time, peak
+# RSS minus the trace's size understates its memory; the anonymous peak is the honest figure
+anon_peak() {
+	"$@" >/dev/null 2>&1 &
+	local pid=$! a=0 f=0 x y
+	while kill -0 $pid 2>/dev/null; do
+		read -r x y < <(awk '/^RssAnon/ { a = $2 } /^RssFile/ { f = $2 }
+			END { print a + 0, f + 0 }' /proc/$pid/status 2>/dev/null)
+		[ "${x:-0}" -gt $a ] && a=$x
+		[ "${y:-0}" -gt $f ] && f=$y
+		sleep 0.02
+	done
+	wait $pid
+	echo "$a $f"
+}
+for n in $names; do
+	case $n in
+	otf2) continue ;;
+	report) read -r a f < <(anon_peak "$report" --no-store-write "$trace") ;;
+	old) read -r a f < <(anon_peak "$old" --no-store-write "$trace") ;;
+	esac
+	awk -v n="$n" -v a="$a" -v f="$f" -v ev="$events" 'BEGIN {
+		printf "%s: peak anonymous %d MB = %.1f bytes/event (target 12), peak of the trace mapped %d MB\n",
+			n, a / 1024, a * 1024 / ev, f / 1024 }'
+done
