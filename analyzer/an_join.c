@@ -145,14 +145,6 @@ static int hold_cmp(const void *a, const void *b)
 
 _Static_assert(offsetof(struct an_hold, q) == 0, "a hold is merged by q, its lead key");
 
-/* A lock's holds into q order: the threads' runs merged through tmp (of the same size). */
-static void merge_holds(struct an_hold *h, struct an_hold *tmp, size_t *run, size_t n_runs)
-{
-	size_t n = run[n_runs];
-	struct an_hold *sorted = an_merge_sorted_runs(h, tmp, sizeof *h, run, n_runs);
-	if (sorted != h)
-		memcpy(h, sorted, n * sizeof *h);
-}
 
 
 /* The union of a lock's holds (all of them, or the write holds only: what blocks a read
@@ -384,21 +376,7 @@ int an_join_locks(struct an_run *r)
 	cov = calloc(n_obj + 1, sizeof *cov);
 	if (!tmp || !cov)
 		goto out;
-	for (size_t o = 0; o < n_lh; o++) {
-		struct an_lock_holds *L = &r->lh[o];
-		if (L->n > 1 && L->unsorted) {
-			qsort(L->h, L->n, sizeof *L->h, hold_cmp);
-		} else if (L->n_run > 1) {
-			if (an_grow(&L->run, &L->cap_run, L->n_run, sizeof *L->run) < 0)
-				goto out;
-			L->run[L->n_run] = L->n;
-			merge_holds(L->h, tmp, L->run, L->n_run);
-		}
-	}
-	free(tmp);
-	tmp = NULL;
-	/* the unions: made in place of the holds unless a nested wait needs them, or the lock
-	 * has read holds (two unions) */
+	/* a nested wait (its thread held the lock) is measured against the holds themselves */
 	for (size_t i = 0; i < r->n_threads; i++) {
 		const struct an_tscan *s = &r->ts[i];
 		for (size_t k = 0; k < s->n_iv; k++) {
@@ -407,12 +385,27 @@ int an_join_locks(struct an_run *r)
 				cov[v->obj].nested = 1;
 		}
 	}
+	/* the unions: made in place of the holds (from the merge's scratch when the merge ended
+	 * there: no copy back) unless a nested wait needs the holds, or the lock has read holds
+	 * (two unions) */
 	for (size_t o = 0; o < n_lh; o++) {
 		struct an_lock_holds *L = &r->lh[o];
 		struct lock_cover *C = &cov[o];
+		const struct an_hold *sorted = L->h;
+		if (L->n > 1 && L->unsorted) {
+			qsort(L->h, L->n, sizeof *L->h, hold_cmp);
+		} else if (L->n_run > 1) {
+			if (an_grow(&L->run, &L->cap_run, L->n_run, sizeof *L->run) < 0)
+				goto out;
+			L->run[L->n_run] = L->n;
+			sorted = an_merge_sorted_runs(L->h, tmp, sizeof *L->h, L->run, L->n_run);
+		}
 		if (!(C->n_holds = L->n))
 			continue;
 		if (C->nested || L->has_read) {
+			if (sorted != L->h)
+				memcpy(L->h, sorted, L->n * sizeof *L->h);
+			sorted = L->h;
 			if (!(C->all = malloc(L->n * sizeof *C->all)))
 				goto out;
 			C->own_all = 1;
@@ -423,9 +416,9 @@ int an_join_locks(struct an_run *r)
 			if (!(C->wr = malloc(L->n * sizeof *C->wr)))
 				goto out;
 			C->own_wr = 1;
-			C->n_wr = union_make(L->h, L->n, 1, C->wr, NULL, 0, 0);
+			C->n_wr = union_make(sorted, L->n, 1, C->wr, NULL, 0, 0);
 		}
-		C->n_all = union_make(L->h, L->n, 0, C->all, L->has_read ? NULL : r->ts,
+		C->n_all = union_make(sorted, L->n, 0, C->all, L->has_read ? NULL : r->ts,
 				      r->n_threads, (uint32_t)o);
 		if (!C->own_all) {
 			/* the holds are the union now */
@@ -434,6 +427,8 @@ int an_join_locks(struct an_run *r)
 			C->own_all = 1;
 		}
 	}
+	free(tmp);
+	tmp = NULL;
 
 	/* per-object stats: one entry per index; those without holds or waits are dropped below */
 	free(r->locks);
