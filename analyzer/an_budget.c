@@ -809,6 +809,7 @@ int an_budget_build(struct an_run *r)
 		have_load = 1;
 		if ((rc = sched_read(r, &L)) < 0)
 			goto out;
+		sgr_release(r->tr, SGR_POS_SCHED);
 		if (r->bad_cpus)
 			an_run_problem_add(r, "%s/sched.sgs: %llu switch record(s) name a CPU number "
 					   "above %u: damaged trace; skipped", r->dir,
@@ -819,9 +820,12 @@ int an_budget_build(struct an_run *r)
 						   "kernel's ring buffer was full)",
 						   (unsigned long long)r->sched_lost);
 		}
-		for (size_t i = 0; r->budget_ok && i < n; i++)
+		for (size_t i = 0; r->budget_ok && i < n; i++) {
 			if ((rc = spans_make(r, i, L.sw[i], L.n_sw[i], L.n_cpu[i])) < 0)
 				goto out;
+			free(L.sw[i]);   /* the spans are made: the switches go at once */
+			L.sw[i] = NULL;
+		}
 	}
 	for (size_t i = 0; i < n; i++)
 		if (r->ts[i].seen)

@@ -76,12 +76,15 @@ struct an_ivl {
  * second read lock): its own holds are inside the wait (an_join.c). */
 #define AN_LOCK_NESTED 0x80000000u
 
-/* A lock hold [q, x] of one thread. */
+/* A lock hold [q, x] of one thread, and the wait that ended at its acquire (the lock join
+ * measures that wait as it walks the holds in q order, an_join.c). */
 struct an_hold {
 	uint64_t q, x;
-	uint32_t thread;           /* position */
-	uint32_t mode;
+	uint32_t thread : 31;      /* position */
+	uint32_t read : 1;         /* a read hold (SG_LOCK_RWLOCK_READ) */
+	uint32_t wait;             /* index in the thread's iv of the wait [r, q]; AN_NO_WAIT */
 };
+#define AN_NO_WAIT UINT32_MAX
 
 /* The holds of one lock over all threads, appended by the per-thread passes straight into the
  * lock's own vector (thread after thread: one run per thread, in release order) and merged into
@@ -301,6 +304,9 @@ struct an_run {
 	char **strs;               /* strings owned by the run (reasons) */
 	size_t n_strs, cap_strs;
 	struct an_tl { struct an_interval *iv; size_t n; int built; } *tl;
+	int64_t *sites_tab;        /* the whole run's call-site table (an_sites.c), made once for
+				      every source: each source's call made it again, and the
+				      budget split by site of each thread came out once a source */
 	/* counter-derived raw sums over the processors (NAN when unavailable) */
 	double task_clock_ns, cycles, stall_cycles, misses, refs;
 	const char *why_stall, *why_misses, *why_refs, *why_task;

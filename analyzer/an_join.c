@@ -145,14 +145,6 @@ static int hold_cmp(const void *a, const void *b)
 
 _Static_assert(offsetof(struct an_hold, q) == 0, "a hold is merged by q, its lead key");
 
-/* A lock's holds into q order: the threads' runs merged through tmp (of the same size). */
-static void merge_holds(struct an_hold *h, struct an_hold *tmp, size_t *run, size_t n_runs)
-{
-	size_t n = run[n_runs];
-	struct an_hold *sorted = an_merge_sorted_runs(h, tmp, sizeof *h, run, n_runs);
-	if (sorted != h)
-		memcpy(h, sorted, n * sizeof *h);
-}
 
 
 /* The union of a lock's holds (all of them, or the write holds only: what blocks a read
@@ -165,15 +157,39 @@ struct seg {
 };
 _Static_assert(sizeof(struct seg) == sizeof(struct an_hold), "a lock's union is made in place");
 
+/* In a lock wait's aux, during an_join_locks only: its covered part is measured already (by
+ * union_measure, as the holds were walked in q order). */
+#define AN_LOCK_DONE 0x40000000u
+
+static uint64_t union_measure(const struct seg *g, size_t m, uint64_t a, uint64_t b);
+
 /* The union of h[0..n) (sorted by q) into g, which may be h itself (a segment is written at or
- * before the hold it is made from). Returns the number of segments. */
-static size_t union_make(const struct an_hold *h, size_t n, int write_only, struct seg *g)
+ * before the hold it is made from). Returns the number of segments. With ts (all holds of a
+ * lock without read holds), the wait that ended at each hold's acquire is measured on the way,
+ * against the union of the holds before it, and marked AN_LOCK_DONE: the waits then cost one
+ * walk over the holds in time order, where looking each one up in the finished union from its
+ * thread's side jumped about every lock's holds (a cache miss or several a wait). */
+static size_t union_make(const struct an_hold *h, size_t n, int write_only, struct seg *g,
+			 struct an_tscan *ts, size_t n_ts, uint32_t obj)
 {
 	size_t m = 0;
 	uint64_t acc = 0;
 	for (size_t j = 0; j < n; j++) {
 		uint64_t q = h[j].q, x = h[j].x;
-		if ((write_only && h[j].mode == SG_LOCK_RWLOCK_READ) || x <= q)
+		if (ts && j + 16 < n && h[j + 16].wait != AN_NO_WAIT && h[j + 16].thread < n_ts &&
+		    h[j + 16].wait < ts[h[j + 16].thread].n_iv)
+			/* the waits lie in every thread's intervals: fetched ahead */
+			__builtin_prefetch(&ts[h[j + 16].thread].iv[h[j + 16].wait], 1);
+		if (ts && h[j].wait != AN_NO_WAIT && h[j].thread < n_ts) {
+			struct an_tscan *s = &ts[h[j].thread];
+			struct an_ivl *v = h[j].wait < s->n_iv ? &s->iv[h[j].wait] : NULL;
+			if (v && v->type == IV_LOCK && v->obj == obj && v->b == q &&
+			    !(v->aux & AN_LOCK_NESTED)) {
+				v->part = union_measure(g, m, v->a, v->b);
+				v->aux |= AN_LOCK_DONE;
+			}
+		}
+		if ((write_only && h[j].read) || x <= q)
 			continue;
 		if (m && q <= g[m - 1].e) {
 			if (x > g[m - 1].e) {
@@ -186,6 +202,58 @@ static size_t union_make(const struct an_hold *h, size_t n, int write_only, stru
 		acc += x - q;
 	}
 	return m;
+}
+
+/* Ticks of the segments g[0..m) inside [a, b], where every segment that starts before b is
+ * among them: walked back from the last one (the holds come in q order, so the wait that ended
+ * at the acquire of the hold being added lies at the end of the union so far). The same sum as
+ * seg_covered on the whole union: a hold added later starts at b or after, and only grows the
+ * last segment beyond b. */
+static uint64_t union_measure(const struct seg *g, size_t m, uint64_t a, uint64_t b)
+{
+	size_t l = m;
+	while (l > 0 && g[l - 1].s >= b)
+		l--;
+	if (l == 0 || g[l - 1].e <= a)
+		return 0;
+	/* f: the first segment whose end is after a (ends increase); near l for most waits,
+	 * else galloped back to and searched */
+	size_t f = l - 1;
+	for (int k = 0; k < 8 && f > 0 && g[f - 1].e > a; k++)
+		f--;
+	if (f > 0 && g[f - 1].e > a) {
+		size_t hi = f, lo, step = 8;   /* g[hi].e > a */
+		for (;;) {
+			if (hi <= step) {
+				lo = 0;
+				break;
+			}
+			lo = hi - step;
+			if (g[lo].e <= a)
+				break;
+			hi = lo;
+			step *= 2;
+		}
+		if (g[lo].e > a) {
+			f = lo;   /* lo == 0 */
+		} else {
+			while (hi - lo > 1) {   /* g[lo].e <= a < g[hi].e */
+				size_t mid = lo + (hi - lo) / 2;
+				if (g[mid].e > a)
+					hi = mid;
+				else
+					lo = mid;
+			}
+			f = hi;
+		}
+	}
+	const struct seg *x = &g[f], *y = &g[l - 1];
+	uint64_t sum = y->before + (y->e - y->s) - x->before;
+	if (x->s < a)
+		sum -= a - x->s;
+	if (y->e > b)
+		sum -= y->e - b;
+	return sum;
 }
 
 /* The first segment from `at` on whose end is after t (want_start 0) or whose start is at or
@@ -264,7 +332,7 @@ static uint64_t covered_walk(const struct an_lock_holds *L, size_t thread, uint3
 		const struct an_hold *x = &hb[j];
 		if (x->thread == thread || x->x <= upto)
 			continue;
-		if (mode == SG_LOCK_RWLOCK_READ && x->mode == SG_LOCK_RWLOCK_READ)
+		if (mode == SG_LOCK_RWLOCK_READ && x->read)
 			continue;
 		uint64_t a0 = x->q > upto ? x->q : upto;
 		uint64_t b0 = x->x < b ? x->x : b;
@@ -308,21 +376,7 @@ int an_join_locks(struct an_run *r)
 	cov = calloc(n_obj + 1, sizeof *cov);
 	if (!tmp || !cov)
 		goto out;
-	for (size_t o = 0; o < n_lh; o++) {
-		struct an_lock_holds *L = &r->lh[o];
-		if (L->n > 1 && L->unsorted) {
-			qsort(L->h, L->n, sizeof *L->h, hold_cmp);
-		} else if (L->n_run > 1) {
-			if (an_grow(&L->run, &L->cap_run, L->n_run, sizeof *L->run) < 0)
-				goto out;
-			L->run[L->n_run] = L->n;
-			merge_holds(L->h, tmp, L->run, L->n_run);
-		}
-	}
-	free(tmp);
-	tmp = NULL;
-	/* the unions: made in place of the holds unless a nested wait needs them, or the lock
-	 * has read holds (two unions) */
+	/* a nested wait (its thread held the lock) is measured against the holds themselves */
 	for (size_t i = 0; i < r->n_threads; i++) {
 		const struct an_tscan *s = &r->ts[i];
 		for (size_t k = 0; k < s->n_iv; k++) {
@@ -331,12 +385,27 @@ int an_join_locks(struct an_run *r)
 				cov[v->obj].nested = 1;
 		}
 	}
+	/* the unions: made in place of the holds (from the merge's scratch when the merge ended
+	 * there: no copy back) unless a nested wait needs the holds, or the lock has read holds
+	 * (two unions) */
 	for (size_t o = 0; o < n_lh; o++) {
 		struct an_lock_holds *L = &r->lh[o];
 		struct lock_cover *C = &cov[o];
+		const struct an_hold *sorted = L->h;
+		if (L->n > 1 && L->unsorted) {
+			qsort(L->h, L->n, sizeof *L->h, hold_cmp);
+		} else if (L->n_run > 1) {
+			if (an_grow(&L->run, &L->cap_run, L->n_run, sizeof *L->run) < 0)
+				goto out;
+			L->run[L->n_run] = L->n;
+			sorted = an_merge_sorted_runs(L->h, tmp, sizeof *L->h, L->run, L->n_run);
+		}
 		if (!(C->n_holds = L->n))
 			continue;
 		if (C->nested || L->has_read) {
+			if (sorted != L->h)
+				memcpy(L->h, sorted, L->n * sizeof *L->h);
+			sorted = L->h;
 			if (!(C->all = malloc(L->n * sizeof *C->all)))
 				goto out;
 			C->own_all = 1;
@@ -347,9 +416,10 @@ int an_join_locks(struct an_run *r)
 			if (!(C->wr = malloc(L->n * sizeof *C->wr)))
 				goto out;
 			C->own_wr = 1;
-			C->n_wr = union_make(L->h, L->n, 1, C->wr);
+			C->n_wr = union_make(sorted, L->n, 1, C->wr, NULL, 0, 0);
 		}
-		C->n_all = union_make(L->h, L->n, 0, C->all);
+		C->n_all = union_make(sorted, L->n, 0, C->all, L->has_read ? NULL : r->ts,
+				      r->n_threads, (uint32_t)o);
 		if (!C->own_all) {
 			/* the holds are the union now */
 			L->h = NULL;
@@ -357,6 +427,8 @@ int an_join_locks(struct an_run *r)
 			C->own_all = 1;
 		}
 	}
+	free(tmp);
+	tmp = NULL;
 
 	/* per-object stats: one entry per index; those without holds or waits are dropped below */
 	free(r->locks);
@@ -387,7 +459,10 @@ int an_join_locks(struct an_run *r)
 			struct lock_cover *C = &cov[v->obj];
 			uint32_t mode = SG_LOCK_MODE(v->aux);
 			uint64_t covered;
-			if (v->aux & AN_LOCK_NESTED)
+			if (v->aux & AN_LOCK_DONE) {
+				v->aux &= ~AN_LOCK_DONE;
+				covered = v->part;
+			} else if (v->aux & AN_LOCK_NESTED)
 				covered = covered_walk(v->obj < n_lh ? &r->lh[v->obj] : &no_holds, i,
 						       mode, v->a, v->b);
 			else if (mode == SG_LOCK_RWLOCK_READ && C->wr)

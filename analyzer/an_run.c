@@ -306,6 +306,8 @@ void an_run_set_opts(struct an_run *r, const struct an_run_opts *opts)
 {
 	if (opts && opts != &r->opts)
 		r->opts = *opts;
+	free(r->sites_tab);   /* its release part follows the options */
+	r->sites_tab = NULL;
 	struct an_fig *f = r->fig;
 	double N = r->n_proc;
 	double tp = (double)an_ticks_ns(r, r->t1 - r->t0) * 1e-9;
@@ -657,6 +659,7 @@ static int scan_all(struct an_run *r, uint64_t lo, uint64_t hi)
 	for (size_t i = 0; i < r->n_threads; i++) {
 		if ((rc = an_scan_thread(r, i, lo, hi)) < 0)
 			break;
+		sgr_release(r->tr, i);   /* one stream resident at a time (an_source_open) */
 		r->n_events += r->ts[i].n_events;
 	}
 	return rc;
@@ -791,6 +794,7 @@ void an_run_free(struct an_run *r)
 	free(r->notes);
 	free(r->strs);
 	free(r->tl);
+	free(r->sites_tab);
 	free(r->ts);
 	free(r->th);
 	free(r->funcs);

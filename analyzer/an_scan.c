@@ -137,7 +137,7 @@ static inline int push_iv(struct an_tscan *s, uint64_t a, uint64_t b, uint32_t o
 /* Appends the hold [q, x] of thread pos to lock id's vector (it grows by doubling: a large block
  * is moved by mremap, not copied). */
 static int hold_push(struct an_run *r, size_t pos, uint32_t id, uint64_t q, uint64_t x,
-		     uint32_t mode)
+		     uint32_t mode, uint32_t wait)
 {
 	if (!r->lh) {
 		/* one vector per defined object (id is a dense index below omap.n) */
@@ -156,7 +156,12 @@ static int hold_push(struct an_run *r, size_t pos, uint32_t id, uint64_t q, uint
 	} else if (L->last_q > q) {
 		L->unsorted = 1;
 	}
-	L->h[L->n++] = (struct an_hold){ q, x, (uint32_t)pos, mode };
+	L->h[L->n++] = (struct an_hold){ q, x, (uint32_t)pos & 0x7fffffffu,
+					 mode == SG_LOCK_RWLOCK_READ, wait };
+	/* a thread's holds go to as many vectors as it has locks, each a store stream of its
+	 * own, more than the hardware follows: the line the next few holds of this lock land on
+	 * is asked for now (a fresh line, read for ownership, was most of this function) */
+	__builtin_prefetch(&L->h[L->n + 3], 1);
 	L->last_q = q;
 	L->last_thread = (uint32_t)pos;
 	if (x - q > L->max_dur)
@@ -252,7 +257,7 @@ struct pend {
 	uint32_t req_obj, req_aux, bar_obj, bar_ep, cond_obj, sem_obj, sem_aux;
 	int has_req, has_bar, has_cond, has_cr, has_join, has_sem;
 	uint32_t site;             /* the current site slot (an_site_slot), 0: unknown */
-	struct { uint64_t q; uint32_t obj, mode, site; } open[MAX_OPEN_HOLDS];
+	struct { uint64_t q; uint32_t obj, mode, site, wait; } open[MAX_OPEN_HOLDS];
 	size_t n_open;
 };
 
@@ -409,21 +414,25 @@ static int scan_other(struct an_run *r, struct an_tscan *s, struct pend *p, size
 			if (p->open[k].obj == id)
 				p->req_aux |= AN_LOCK_NESTED;   /* it holds the lock it asks for */
 		break;
-	case SG_EV_LOCK_ACQUIRED:
+	case SG_EV_LOCK_ACQUIRED: {
+		uint32_t wait = AN_NO_WAIT;
 		if (p->has_req && p->req_obj == id) {
 			if (push_iv(s, p->req_t, t, id, p->req_aux, IV_LOCK) < 0)
 				return -ENOMEM;
 			p->has_req = 0;
+			if (s->n_iv - 1 < AN_NO_WAIT && pos < (1u << 31))
+				wait = (uint32_t)(s->n_iv - 1);
 		}
 		if (id != SG_NO_ID && id >= s->n_lock_ids)
 			s->n_lock_ids = id + 1;   /* holds start here (after a cond wait too) */
 		if (p->n_open < MAX_OPEN_HOLDS)
 			p->open[p->n_open].q = t, p->open[p->n_open].obj = id,
-			p->open[p->n_open].site = p->site,
+			p->open[p->n_open].site = p->site, p->open[p->n_open].wait = wait,
 			p->open[p->n_open++].mode = SG_LOCK_MODE(aux);
 		else
 			s->unmatched++;
 		break;
+	}
 	case SG_EV_LOCK_FAILED:
 		if (p->has_req && p->req_obj == id) {
 			if (push_iv(s, p->req_t, t, id, SG_LOCK_MODE(p->req_aux), IV_LOCK_FAIL) < 0)
@@ -443,7 +452,8 @@ static int scan_other(struct an_run *r, struct an_tscan *s, struct pend *p, size
 			break;
 		}
 		if (id != SG_NO_ID &&
-		    hold_push(r, pos, id, p->open[k - 1].q, t, p->open[k - 1].mode) < 0)
+		    hold_push(r, pos, id, p->open[k - 1].q, t, p->open[k - 1].mode,
+			      p->open[k - 1].wait) < 0)
 			return -ENOMEM;
 		/* the slot takes the last open hold; most releases are of the last one, and
 		 * copying it onto itself stalled on the store of its parts (the load of the whole

@@ -380,12 +380,20 @@ int an_run_sites_window(const struct an_run *r, enum an_metric source, int64_t f
 	}
 	if (r->n_threads && n_slots > SIZE_MAX / r->n_threads / N_SRC / sizeof(int64_t))
 		return -ENOMEM;
-	int64_t *tab = calloc(r->n_threads * n_slots * N_SRC + 1, sizeof *tab);
-	if (!tab)
-		return -ENOMEM;
-	if ((rc = sites_table(r, lo, hi, n_slots, tab)) == 0)
+	int whole = lo == 0 && hi == SG_TICKS_MAX;
+	int64_t *tab = whole ? r->sites_tab : NULL;
+	if (tab) {
 		rc = sites_from_table(r, tab, n_slots, (size_t)k, out);
-	free(tab);
+	} else {
+		if (!(tab = calloc(r->n_threads * n_slots * N_SRC + 1, sizeof *tab)))
+			return -ENOMEM;
+		if ((rc = sites_table(r, lo, hi, n_slots, tab)) == 0)
+			rc = sites_from_table(r, tab, n_slots, (size_t)k, out);
+		if (whole && rc == 0)
+			((struct an_run *)r)->sites_tab = tab;   /* a cache: the run's figures */
+		else
+			free(tab);
+	}
 	if (rc < 0)
 		an_sites_free(out);
 	return rc;

@@ -107,3 +107,12 @@ $(AN_TESTDIR)/an_mkn1: $(OBJ)/analyzer/tests/an_mkn1.o $(LIBDIR)/libsgstore.a \
 	$(CC) $(ALL_CFLAGS) -o $@ $^ -lsqlite3 -lm $(LDLIBS_THREAD)
 analyzer/tests/test-n1-identity.sh: $(AN_TESTDIR)/an_mkn1 $(LIBEXEC)/scalegraph-report \
 	$(BIN)/scalegraph
+
+# Reports byte-identical on committed traces (issue 21: the analysis got faster, its figures
+# did not move): analyzer/tests/golden/NAME/ and NAME.out, printed by an_golden as on 2 CPUs.
+TESTS += analyzer/tests/test-golden.sh
+$(AN_TESTDIR)/an_golden: $(OBJ)/analyzer/tests/an_golden.o $(LIBDIR)/libsganalyze.a \
+		$(LIBDIR)/libsgstore.a $(LIBDIR)/libsgtread.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(AN_LDLIBS)
+analyzer/tests/test-golden.sh: $(AN_TESTDIR)/an_golden

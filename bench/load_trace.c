@@ -16,7 +16,10 @@
  * back in at the leave, on CPU j % 2, with CPU-time and run-delay samples at its begin and end;
  * thread 0 opens and closes the region "measured". Ticks are ns.
  *
- * usage: load_trace DIR THREADS EVENTS
+ * usage: load_trace DIR THREADS EVENTS [LOCKS [LEAF [BLOCK_NS]]]
+ * (LOCKS mutexes, default 4; LEAF leaf calls an iteration, default 16; BLOCK_NS: a lock wait
+ * longer than this is switched out and back in on the sched stream, and a lock is handed over
+ * 15 ns after its release, default 0: never, at once)
  * DIR must not exist (it is created). Prints the events written.
  */
 #include <errno.h>
@@ -27,10 +30,15 @@
 
 #include "sgtrace_write.h"
 
-#define N_LEAF      16u
-#define N_LOCKS     4u
+#define MAX_LOCKS   1024u
 #define BAR_EVERY   50u     /* iterations between barrier episodes */
 #define EV_PER_ITER (2 + 2 * N_LEAF + 3)
+
+/* The shape of an iteration (defaults: 16 leaf calls, 4 locks, no switch records in waits);
+ * the optional arguments make a lock-heavy trace, e.g. 64 locks, 0 leaf calls, waits over
+ * 100 ns blocked (switched out and in) as a futex wait is. */
+static uint32_t N_LEAF = 16, N_LOCKS = 4;
+static uint64_t BLOCK_NS;   /* 0: lock waits stay on CPU */
 #define TID0        20000
 #define F_OUTER     1u
 #define BARRIER     1000u
@@ -53,7 +61,9 @@ static int rec_cmp(const void *a, const void *b)
  * the previous release, whichever is later). */
 struct state {
 	uint64_t *t;               /* per thread: its time */
-	uint64_t free_at[N_LOCKS];
+	uint64_t free_at[MAX_LOCKS];
+	struct sched_rec *sr;      /* switch records since the last barrier episode */
+	size_t n_sr;
 };
 
 /* Iteration `it` of thread j up to its barrier arrival (or its end): the calls and one lock. */
@@ -69,8 +79,12 @@ static int iteration(struct sgw_stream *s, struct state *S, uint32_t j, uint64_t
 	}
 	uint32_t l = (uint32_t)((j + it) % N_LOCKS);
 	uint64_t req = t += 10, q = req + 20;
-	if (q < S->free_at[l])
-		q = S->free_at[l];
+	if (q < S->free_at[l] + (BLOCK_NS ? 15 : 0))   /* a futex hand-over takes a while */
+		q = S->free_at[l] + (BLOCK_NS ? 15 : 0);
+	if (BLOCK_NS && q - req > BLOCK_NS) {
+		S->sr[S->n_sr++] = (struct sched_rec){ req + 5, TID0 + j, j % 2, SG_EV_SWITCH_OUT };
+		S->sr[S->n_sr++] = (struct sched_rec){ q - 3, TID0 + j, j % 2, SG_EV_SWITCH_IN };
+	}
 	rc |= sgw_event(s, req, SG_EV_LOCK_REQUEST, l + 1, SG_LOCK_MUTEX);
 	rc |= sgw_event(s, q, SG_EV_LOCK_ACQUIRED, l + 1, SG_LOCK_MUTEX);
 	rc |= sgw_event(s, t = q + 30, SG_EV_LOCK_RELEASE, l + 1, SG_LOCK_MUTEX);
@@ -82,8 +96,18 @@ static int iteration(struct sgw_stream *s, struct state *S, uint32_t j, uint64_t
 
 int main(int argc, char **argv)
 {
-	if (argc != 4) {
-		fprintf(stderr, "usage: load_trace DIR THREADS EVENTS\n");
+	if (argc < 4 || argc > 7) {
+		fprintf(stderr, "usage: load_trace DIR THREADS EVENTS [LOCKS [LEAF [BLOCK_NS]]]\n");
+		return 2;
+	}
+	if (argc > 4)
+		N_LOCKS = (uint32_t)strtoul(argv[4], NULL, 10);
+	if (argc > 5)
+		N_LEAF = (uint32_t)strtoul(argv[5], NULL, 10);
+	if (argc > 6)
+		BLOCK_NS = strtoull(argv[6], NULL, 10);
+	if (N_LOCKS < 1 || N_LOCKS > MAX_LOCKS || N_LEAF > 1024) {
+		fprintf(stderr, "load_trace: need 1..%u locks and 0..1024 leaf calls\n", MAX_LOCKS);
 		return 2;
 	}
 	const char *dir = argv[1];
@@ -103,8 +127,8 @@ int main(int argc, char **argv)
 	struct sgw_trace *w = NULL;
 	struct sgw_options opt = { .chunk_recs = 65536 };   /* libsgtrace's 1 MiB buffers */
 	struct sgw_stream **st = calloc(n_threads, sizeof *st), *sched = NULL;
-	struct sched_rec *sr = calloc(2 * (size_t)n_threads + 2, sizeof *sr);
-	struct state S = { .t = calloc(n_threads, sizeof *S.t) };
+	struct sched_rec *sr = calloc(2 * (size_t)n_threads * (BAR_EVERY + 1) + 2, sizeof *sr);
+	struct state S = { .t = calloc(n_threads, sizeof *S.t), .sr = sr };
 	uint64_t *arrive = calloc(n_threads, sizeof *arrive);
 	int rc = -ENOMEM;
 	if (!st || !sr || !S.t || !arrive)
@@ -144,7 +168,7 @@ int main(int argc, char **argv)
 		 * out), and all leave after the last arrival, woken in turn */
 		uint32_t ep = (uint32_t)(it / BAR_EVERY) + 1;
 		uint64_t last = 0;
-		size_t n_sr = 0;
+		size_t n_sr = S.n_sr;
 		for (uint32_t j = 0; j < n_threads; j++) {
 			arrive[j] = S.t[j] + 3;
 			if (arrive[j] > last)
@@ -166,7 +190,12 @@ int main(int argc, char **argv)
 			qsort(sr, n_sr, sizeof *sr, rec_cmp);
 		for (size_t k = 0; rc == 0 && k < n_sr; k++)
 			rc = sgw_event(sched, sr[k].t, (enum sg_ev_kind)sr[k].kind, sr[k].tid, sr[k].aux);
+		S.n_sr = 0;
 	}
+	if (S.n_sr > 1)
+		qsort(sr, S.n_sr, sizeof *sr, rec_cmp);
+	for (size_t k = 0; rc == 0 && k < S.n_sr; k++)
+		rc = sgw_event(sched, sr[k].t, (enum sg_ev_kind)sr[k].kind, sr[k].tid, sr[k].aux);
 	uint64_t end = 0;
 	for (uint32_t j = 0; j < n_threads; j++)
 		if (S.t[j] > end)

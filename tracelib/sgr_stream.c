@@ -349,6 +349,8 @@ static int stream_load(struct sgr_trace *t, struct sgr_stream *s)
 					s->dec_total += s->chunks[k].h->n_recs;
 				}
 			}
+			if (t->flags & SGR_RELEASE)
+				madvise(m, s->size, MADV_DONTNEED);
 			/* a recorded write error counted what was lost (sgr_status.c) */
 			s->th.lost_unknown = !s->th.complete && !s->th.write_errno;
 			goto out;
@@ -467,6 +469,29 @@ void sgr_streams_free(struct sgr_trace *t)
 	if (t->sched_stream)
 		stream_unmap(t->sched_stream);
 	free(t->sched_stream);
+}
+
+/* a compact chunk's decoding (sgr_chunk.dec_state) */
+enum { DEC_NONE, DEC_BUSY, DEC_DONE, DEC_BAD, DEC_NOMEM };
+
+void sgr_release(const struct sgr_trace *t, size_t pos)
+{
+	struct sgr_stream *s = sgr_stream_at((struct sgr_trace *)t, pos);
+	if (!s)
+		return;
+	if (s->map && s->size)
+		madvise((void *)s->map, s->size, MADV_DONTNEED);
+	/* the decoded records of its compact chunks go too: decoded again if read again */
+	if (s->dec_arena) {
+		munmap(s->dec_arena, s->dec_total ? s->dec_total * sizeof *s->dec_arena : 1);
+		s->dec_arena = NULL;
+		for (size_t k = 0; k < s->n_chunks; k++) {
+			if (s->chunks[k].dec_state != DEC_BAD) {
+				s->chunks[k].dec_state = DEC_NONE;
+				s->chunks[k].dec = NULL;
+			}
+		}
+	}
 }
 
 struct sgr_stream *sgr_stream_at(struct sgr_trace *t, size_t pos)
@@ -606,7 +631,6 @@ static uint64_t hash_and_order(const struct sg_event_rec *r, uint32_t n, uint64_
 	return sgf_xxh_avalanche(h);
 }
 
-enum { DEC_NONE, DEC_BUSY, DEC_DONE, DEC_BAD, DEC_NOMEM };
 
 /* The stream's arena of decoded records, mapped on first use (published with a
  * compare-and-swap: a reader that loses the race unmaps its own). NULL when out of memory. */

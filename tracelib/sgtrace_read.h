@@ -142,6 +142,10 @@ struct sgr_process {
 
 /* sgr_open flags */
 #define SGR_NO_VERIFY 1u   /* do not check payload checksums (headers are always checked) */
+#define SGR_RELEASE   2u   /* drop each stream's pages from this process once the open has
+			      walked it (the page cache keeps them; a later read maps them
+			      again): a reader that then reads the streams one at a time, calling
+			      sgr_release after each, keeps one stream resident, not the trace */
 
 /* Opens the trace in directory `dir`: a process's directory (it holds defs.sgd), or a trace
  * root holding one directory per process, of which it reads the main one: the first started
@@ -150,6 +154,11 @@ struct sgr_process {
  * message "PATH: reason" into err. */
 int sgr_open(const char *dir, unsigned flags, struct sgr_trace **out, char *err, size_t errlen);
 void sgr_close(struct sgr_trace *t);
+/* Drops the pages of the stream at position pos (a thread's, or SGR_POS_SCHED) from this
+ * process's memory: nothing read from it changes, a later read maps them again from the page
+ * cache (or the file). For a reader done with a stream, to keep its resident memory below the
+ * trace's size. */
+void sgr_release(const struct sgr_trace *t, size_t pos);
 
 const struct sgr_info *sgr_info(const struct sgr_trace *t);
 /* The directory of the process read (dir itself, or dir/proc.<pid> under a root). */
