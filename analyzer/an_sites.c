@@ -83,9 +83,10 @@ uint32_t an_site_slot(const struct an_run *r, uint32_t id)
 		return 0;
 	while (lo < hi) {   /* the definitions are in id order */
 		size_t mid = lo + (hi - lo) / 2;
-		uint32_t x = sgr_site_at(r->tr, mid)->id;
-		if (x == id)
-			return (uint32_t)mid + 1;
+		const struct sgr_site *d = sgr_site_at(r->tr, mid);
+		uint32_t x = d->id;
+		if (x == id)   /* a site the reader found at the same line as an earlier one */
+			return d->same && d->same < id ? an_site_slot(r, d->same) : (uint32_t)mid + 1;
 		if (x < id)
 			lo = mid + 1;
 		else

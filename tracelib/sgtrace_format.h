@@ -194,7 +194,7 @@ const char *sg_obj_kind_name(enum sg_obj_kind kind);
 #define SGF_CHUNK_MAGIC      UINT32_C(0x4b434753)   /* "SGCK" */
 #define SGF_TRAILER_MAGIC    UINT32_C(0x444e4547)   /* "GEND" */
 #define SGF_VERSION_MAJOR    1
-#define SGF_VERSION_MINOR    5
+#define SGF_VERSION_MINOR    6
 
 enum sgf_clock {
 	SGF_CLOCK_TSC = 1,   /* ticks are TSC cycles since the epoch; convert with clock pairs */
@@ -278,6 +278,15 @@ enum sgf_def_type {
 				     that failed after the trace was finished for it ("execve
 				     /no/such/prog", errno ENOENT); what the process did afterwards
 				     is not in the trace */
+	SGF_DEF_SITE_PC = 12,     /* u32 id, u32 0, u64 address, object NUL, build-id NUL (format
+				     1.6): a call site known by its return address (the plain
+				     wrappers, which `scalegraph cc` calls since 1.6): `address` is
+				     the return address minus the object's load bias, i.e. the
+				     address in the object's own ELF numbering (what addr2line
+				     takes); object is its path (the executable's /proc/self/exe);
+				     build-id its NT_GNU_BUILD_ID in hex, "" when it has none.
+				     Readers resolve it to file, line and function through the
+				     object's line table; ids share SITE's id space */
 };
 
 /*
