@@ -172,6 +172,9 @@ const char *an_site_label(const struct an_site *s, char *buf, size_t len)
 {
 	if (s->id == SG_NO_ID)
 		snprintf(buf, len, "(unknown site)");
+	else if (s->line <= 0)   /* a return address not resolved: "prog+0x1a2b in (not resolved...)" */
+		snprintf(buf, len, "%s%s%s", s->file, s->func && s->func[0] ? " in " : "",
+			 s->func ? s->func : "");
 	else if (s->func && s->func[0])
 		snprintf(buf, len, "%s:%d in %s", s->file, s->line, s->func);
 	else

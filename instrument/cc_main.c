@@ -818,16 +818,19 @@ int main(int argc, char **argv)
 				*slash = '\0';
 			if (cmd_push(&c, "-iquote") || cmd_push(&c, slash ? d : "."))
 				goto oom;
-			/* the debug info names the source's own folder, not the private copy's, so
-			 * that the object is the same from one build to the next (and -g1, below,
-			 * adds debug info where the user asked for none) */
+			/* the debug info names the source's own folder (absolute, as the copy's
+			 * was: binutils 2.40's addr2line confuses a relative one with the #line
+			 * name), not the private copy's, so that the object is the same from one
+			 * build to the next (and -g1, below, adds debug info where there was none) */
 			char map[2 * PATH_MAX + 32], t[PATH_MAX];
 			snprintf(t, sizeof t, "%s", tmp_paths[i]);
 			char *ts = strrchr(t, '/');
 			if (ts)
 				*ts = '\0';
-			snprintf(map, sizeof map, "-fdebug-prefix-map=%s=%s", ts ? t : ".",
-				 slash ? d : ".");
+			char real[PATH_MAX];
+			if (!realpath(slash ? d : ".", real))
+				snprintf(real, sizeof real, "%s", slash ? d : ".");
+			snprintf(map, sizeof map, "-fdebug-prefix-map=%s=%s", ts ? t : ".", real);
 			if (cmd_push(&c, map))
 				goto oom;
 		}
