@@ -295,7 +295,10 @@ if [ $have_lib -eq 1 ]; then
 		line=$(addr2line -e prog "$(nm prog | awk '$3 == "work" { print $1 }')" 2>/dev/null)
 	fi
 	case $line in
-	*prog.c*:8* | *'Line 8 of "src/prog.c"'* | *'line 8 of "src/prog.c"'* | *'Line 7 of "src/prog.c"'*) ok "debug info points at src/prog.c ($line)" ;;
+	# (gdb names it absolute when the unit's name is the source's own path: scalegraph cc maps
+	# the private copy's folder to the source's in the debug info)
+	*prog.c*:8* | *'Line 8 of "src/prog.c"'* | *'line 8 of "src/prog.c"'* | *'Line 7 of "src/prog.c"'* | \
+	*'Line 8 of "'/*/src/prog.c'"'*) ok "debug info points at src/prog.c ($line)" ;;
 	*) ko "debug info" "got '$line'" ;;
 	esac
 	"$SGCC" -c src/prog.c -o p1.o && "$SGCC" p1.o -o prog2 2>cc.err && SG_TRACE_DIR=tr2 ./prog2 >/dev/null &&
