@@ -156,11 +156,13 @@ int sg_trace_enable(int on);
 /* pthread wrappers: same signatures and return values as pthreads.
  *
  * Every wrapper whose call begins a wait (a lock or try-lock, a barrier wait, a condition wait,
- * a semaphore wait, a join) also comes as NAME_at, with the call site as its first argument
- * (never NULL): `scalegraph cc` calls these, so that the trace says where each wait was written
- * (SG_EV_SYNC_SITE; recorded only when a thread's site changes: an unchanged one costs a
- * compare). The plain ones remain for calls it cannot see: through a function pointer, or code
- * compiled against an older sgtrace.h; their waits have no known site. */
+ * a semaphore wait, a join) records where it was called from (SG_EV_SYNC_SITE; only when a
+ * thread's site changes: an unchanged one costs a compare). The plain NAME takes the site from
+ * its return address, resolved to file:line through the program's line table when the trace is
+ * read (format 1.6): `scalegraph cc` calls these, so that a renamed call costs exactly the
+ * bytes of the original and no function of the program changes size. NAME_at takes a static
+ * descriptor as its first argument (never NULL): what `scalegraph cc` called before format
+ * 1.6, kept for programs built then and for `scalegraph instrument --site-args`. */
 int sg_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 		      void *(*start)(void *), void *arg);
 int sg_pthread_join(pthread_t thread, void **retval);
