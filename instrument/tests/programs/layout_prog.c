@@ -2,7 +2,8 @@
  * layout_prog.c — a program whose plain and instrumented builds differ only by the renamed
  * calls (test-layout.sh, issue 21): locks, a barrier, a condition, a semaphore, a try-lock, a
  * join, a lock in a tail position (`void lock(m) { pthread_mutex_lock(m); }` compiles to a
- * jump), and a hot loop between them. With function probes off every function must keep its
+ * jump), a null check after a lock (glibc's nonnull lets the compiler drop it: the wrapper's
+ * declaration must too), a static kept across sem_init (a leaf function), and a hot loop. With function probes off every function must keep its
  * size (nm -S) and, with SG_TRACE=0, the program its output.
  */
 #include <pthread.h>
@@ -23,6 +24,14 @@ static int turn;
 static __attribute__((noinline)) void take(pthread_mutex_t *l)
 {
 	pthread_mutex_lock(l);
+}
+
+static __attribute__((noinline)) int checked_take(pthread_mutex_t *l)
+{
+	pthread_mutex_lock(l); /* CHECKED */
+	if (!l)
+		return -1;
+	return 0;
 }
 
 static double sweep(double *row, int n, int rounds)
@@ -48,7 +57,8 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&m);
 		pthread_barrier_wait(&bar);
 	}
-	pthread_mutex_lock(&m);
+	if (checked_take(&m) != 0)
+		return NULL;
 	while (turn != id)
 		pthread_cond_wait(&cv, &m);
 	turn++;
@@ -65,7 +75,10 @@ int main(void)
 {
 	pthread_t t[N_THREADS];
 	pthread_barrier_init(&bar, NULL, N_THREADS);
+	turn = 0;
 	sem_init(&sem, 0, 0);
+	if (turn != 0)
+		return 1;
 	for (long i = 0; i < N_THREADS; i++)
 		if (pthread_create(&t[i], NULL, worker, (void *)i) != 0)
 			return 1;
