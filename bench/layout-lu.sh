@@ -4,7 +4,9 @@
 # interleaved rounds, as ratios of medians to the plain build. Beside them, the layout before
 # issue 21 (`scalegraph instrument --site-args`: every wait passed a static call-site descriptor,
 # one more argument per call) compiled the same way, and what `scalegraph layout` says of each
-# build. Targets: SG_TRACE=0 within 2 % of plain, traced within 5 %.
+# build. Targets: SG_TRACE=0 within 2 % of plain, traced within 5 %. Wall time and, beside it,
+# user CPU time (/usr/bin/time): on a shared machine the wall time of a CPU-bound run spreads
+# by several times with the load; the CPU time much less.
 #
 #   REPS=5 LU_N=1536 bench/layout-lu.sh
 set -u
@@ -42,24 +44,38 @@ for v in sgcc nofn old; do
 	got=$(SG_TRACE=0 ./$v -n "$LU_N" -p 1)
 	[ "$got" = "$expect" ] || { echo "FAIL: layout-lu: $v printed $got, plain $expect"; exit 1; }
 done
+# NAME CMD...: "NAME wall_s user_s" into $work/times
+tm() {
+	local name=$1
+	shift
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f "$name %e %U" -a -o "$work/times" "$@" >/dev/null 2>&1
+	else
+		bench_time "$name" "$@"
+	fi
+}
+ratio3() {
+	awk -v a="$(bench_median "$1" 3)" -v b="$(bench_median "$2" 3)" \
+		'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'
+}
 : >"$work/times"
 for r in $(seq "$REPS"); do
 	for p in 1 2; do
-		bench_time "plain-$p" ./plain -n "$LU_N" -p $p
-		bench_time "sgcc0-$p" env SG_TRACE=0 ./sgcc -n "$LU_N" -p $p
-		bench_time "nofn0-$p" env SG_TRACE=0 ./nofn -n "$LU_N" -p $p
-		bench_time "old0-$p" env SG_TRACE=0 ./old -n "$LU_N" -p $p
+		tm "plain-$p" ./plain -n "$LU_N" -p $p
+		tm "sgcc0-$p" env SG_TRACE=0 ./sgcc -n "$LU_N" -p $p
+		tm "nofn0-$p" env SG_TRACE=0 ./nofn -n "$LU_N" -p $p
+		tm "old0-$p" env SG_TRACE=0 ./old -n "$LU_N" -p $p
 		rm -rf tr
-		bench_time "sgcc-$p" env SG_TRACE_DIR=tr ./sgcc -n "$LU_N" -p $p
+		tm "sgcc-$p" env SG_TRACE_DIR=tr ./sgcc -n "$LU_N" -p $p
 	done
 done
-echo "layout_lu -n $LU_N, medians of $REPS interleaved rounds (wall s), ratios to the plain build:"
-printf '%-3s %8s  %-22s %-22s %-22s %-22s\n' N plain "scalegraph cc, TRACE=0" "--sg-no-functions, 0" \
+echo "layout_lu -n $LU_N, medians of $REPS interleaved rounds: wall s (ratio to plain) / user CPU ratio:"
+printf '%-3s %8s  %-28s %-28s %-28s %-28s\n' N plain "scalegraph cc, TRACE=0" "--sg-no-functions, 0" \
 	"before (site args), 0" "scalegraph cc, traced"
 for p in 1 2; do
 	row=$(printf '%-3s %8s ' $p "$(bench_median "plain-$p")")
 	for v in sgcc0 nofn0 old0 sgcc; do
-		row=$row$(printf ' %-22s' "$(bench_median "$v-$p") ($(bench_ratio "$v-$p" "plain-$p")x)")
+		row=$row$(printf ' %-28s' "$(bench_median "$v-$p") ($(bench_ratio "$v-$p" "plain-$p")x) / $(ratio3 "$v-$p" "plain-$p")x")
 	done
 	echo "$row"
 done
