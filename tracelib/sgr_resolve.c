@@ -192,7 +192,8 @@ static void comp_dirs(const char *path, char **dirs)
 	if (run_capture(argv, &out) < 0)
 		return;
 	size_t n = 0;
-	for (char *l = strtok(out, "\n"); l; l = strtok(NULL, "\n")) {
+	char *save = NULL;
+	for (char *l = strtok_r(out, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		if (!strstr(l, "DW_AT_comp_dir"))
 			continue;
 		char *v = strrchr(l, ':');

@@ -314,12 +314,14 @@ uint32_t sgt_registry_site_pc(uintptr_t pc)
 	uint32_t id = site_pc_find(pc);
 	if (id)
 		return id;
+	/* the object first, outside the registry lock: dl_iterate_phdr takes the loader's lock,
+	 * which a thread running a library's constructor holds while it may wait for ours */
+	struct site_obj o = { .pc = pc };
+	dl_iterate_phdr(site_obj_cb, &o);
 	if (reg_enter() < 0)
 		return SG_NO_ID;
 	id = site_pc_find(pc);
 	if (id == 0 && site_pcs_used < SITE_PC_MAX) {
-		struct site_obj o = { .pc = pc };
-		dl_iterate_phdr(site_obj_cb, &o);
 		id = ++n_sites;
 		uint64_t addr = (uint64_t)(pc - (o.found ? o.bias : 0));
 		uint32_t f[4] = { id, 0, (uint32_t)addr, (uint32_t)(addr >> 32) };
