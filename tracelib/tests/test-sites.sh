@@ -138,3 +138,29 @@ else
 	grep -q " sync_site site=[0-9]* $A\$" child.dump && ! grep -q undefined child.dump
 	ok sites-fork-child $? "the child's dump: $(grep -m2 -E 'sync_site|undefined' child.dump | tr '\n' '|')"
 fi
+
+# the descriptor form of before format 1.6 (`scalegraph instrument --site-args`: the _at
+# wrappers with a static struct sg_site_desc per call, SITE definitions), as programs built
+# then still run: the same sites, with the macro body's call at its #define line and no
+# function, and the call through the function pointer (a plain wrapper) by return address, so
+# that one trace mixes SITE and SITE_PC definitions
+inst=$(dirname "$sgcc")/scalegraph-instrument
+inc=$OLDPWD/$B/include lib=$OLDPWD/$B/lib
+if "$inst" -q --site-args sitee.c -o sitee.old.c &&
+   cc -O2 -g -Wall -I"$inc" -DSG_TRACE sitee.old.c -o sitee.old -L"$lib" -Wl,-rpath,"$lib" -lsgtrace \
+	-pthread ${SG_SAN_FLAGS:-} 2>old.err; then
+	SG_TRACE_DIR=old ./sitee.old all 2 >old.out 2>&1
+	"$dump" old >old.dump 2>&1
+	"$dump" --summary old >old.sum 2>&1
+	got=$(sed -n 's/^site [0-9]*: //p' old.sum | sort -u)
+	bad=
+	for want in "$A" "$Bs" "$C" "$J" "$P" "sitee.c:$(line M)"; do
+		echo "$got" | grep -qxF "$want" || bad="$bad missing '$want';"
+	done
+	grep -q 'undefined\|not resolved' old.dump && bad="$bad $(grep -m1 'undefined\|not resolved' old.dump)"
+	grep -q 'sg_pthread_mutex_lock_at(&sg_site_' sitee.old.c || bad="$bad no _at call in the --site-args output;"
+	[ -z "$bad" ]
+	ok sites-descriptor-form $? "$bad sites: $(echo "$got" | tr '\n' '|')"
+else
+	ok sites-descriptor-form 1 "building the --site-args form: $(head -3 old.err | tr '\n' '|')"
+fi
