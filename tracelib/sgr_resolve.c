@@ -290,9 +290,11 @@ static void resolve_object(struct sgr_trace *t, const char *obj, size_t *idx, si
 	}
 	/* per site: ret-1, and the direct call's target (0: none) */
 	uint64_t *target = calloc(n, sizeof *target);
-	char **argv = calloc(2 * n + 5, sizeof *argv);
-	char *num = malloc(2 * n * 24 + 1);
-	char *out = NULL, *dirs = NULL;
+	char **argv = calloc(n + 8, sizeof *argv);
+	char *num = malloc(2 * n * 24 + 1);   /* ret-1 and target per site */
+	char *out = NULL, *out2 = NULL, *dirs = NULL;
+	char **tname = NULL;   /* per site: the function its call's target is in, or NULL */
+	size_t *tidx = NULL;   /* the sites with a direct call's target, in order */
 	if (!target || !argv || !num)
 		goto out;
 	size_t a = 0, w = 0;
@@ -310,15 +312,46 @@ static void resolve_object(struct sgr_trace *t, const char *obj, size_t *idx, si
 		}
 		argv[a++] = num + w;
 		w += (size_t)sprintf(num + w, "0x%" PRIx64, ret ? ret - 1 : 0) + 1;
-		if (target[i]) {
-			argv[a++] = num + w;
-			w += (size_t)sprintf(num + w, "0x%" PRIx64, target[i]) + 1;
-		}
 	}
 	argv[a] = NULL;
 	if (run_capture(argv, &out) < 0) {
 		why = "addr2line failed (binutils installed?)";
 		goto out;
+	}
+	/* the call targets: the function that holds each, the outermost of its inline chain
+	 * (-i; a wrapper's first instructions are often a static inline helper's) */
+	tname = calloc(n, sizeof *tname);
+	tidx = calloc(n, sizeof *tidx);
+	if (!tname || !tidx)
+		goto out;
+	size_t n_t = 0;
+	a = 0;
+	argv[a++] = getenv("SG_ADDR2LINE") ? getenv("SG_ADDR2LINE") : (char *)"addr2line";
+	argv[a++] = (char *)"-a";
+	argv[a++] = (char *)"-i";
+	argv[a++] = (char *)"-f";
+	argv[a++] = (char *)"-e";
+	argv[a++] = (char *)obj;
+	for (size_t i = 0; i < n; i++)
+		if (target[i]) {
+			tidx[n_t++] = i;
+			argv[a++] = num + w;
+			w += (size_t)sprintf(num + w, "0x%" PRIx64, target[i]) + 1;
+		}
+	argv[a] = NULL;
+	if (n_t && run_capture(argv, &out2) == 0) {
+		/* per target: "0x<address>", then function and file:line lines, innermost first */
+		char *c2 = out2, *l;
+		long blk = -1;
+		size_t k = 0;
+		while ((l = next_line(&c2)) != NULL) {
+			if (l[0] == '0' && l[1] == 'x') {
+				blk++;
+				k = 0;
+			} else if (blk >= 0 && (size_t)blk < n_t && k++ % 2 == 0) {
+				tname[tidx[blk]] = l;
+			}
+		}
 	}
 	comp_dirs(obj, &dirs);
 	char *cur = out;
@@ -326,11 +359,7 @@ static void resolve_object(struct sgr_trace *t, const char *obj, size_t *idx, si
 		struct sgr_site_pc *p = &t->site_pcs[idx[i]];
 		struct sgr_site *s = (struct sgr_site *)sgr_site(t, p->id);
 		char *fn = next_line(&cur), *fl = next_line(&cur);
-		char *tfn = NULL;
-		if (target[i]) {
-			tfn = next_line(&cur);
-			next_line(&cur);
-		}
+		char *tfn = tname[i];
 		if (!s)
 			continue;
 		if (!fn || !fl) {
@@ -354,7 +383,7 @@ static void resolve_object(struct sgr_trace *t, const char *obj, size_t *idx, si
 		site_set(s, strip_comp_dir(fl, dirs), line, func);
 	}
 out:
-	if (why || !target || !argv || !num) {
+	if (why || !target || !argv || !num || !tname || !tidx) {
 		for (size_t i = 0; i < n; i++) {
 			struct sgr_site *s = (struct sgr_site *)sgr_site(t, t->site_pcs[idx[i]].id);
 			if (s && !s->file[0])
@@ -366,6 +395,9 @@ out:
 	free(argv);
 	free(num);
 	free(out);
+	free(out2);
+	free(tname);
+	free(tidx);
 	free(dirs);
 }
 

@@ -83,6 +83,18 @@ grep -q 'undefined\|not resolved' tr.sum && bad="$bad $(grep -m1 'undefined\|not
 [ -z "$bad" ]
 ok layout-sites-resolved $? "$bad sites: $(echo "$sites" | tr '\n' '|')"
 
+# libsgtrace linked in (--sg-static): a direct call to the wrapper is no tail call, though the
+# wrapper's first instructions belong to an inlined helper of the library
+if "$SGCC" --sg-static --sg-no-functions -O2 -pthread layout_prog.c -o static 2>static.err; then
+	SG_TRACE_DIR=trs ./static >trs.out 2>&1
+	"$DUMP" --summary trs >trs.sum 2>&1
+	vias=$(grep '^site' trs.sum | grep 'via' | grep -vc 'via take (tail call)$')
+	[ "$vias" -eq 0 ] && grep -q "^site [0-9]*: layout_prog.c:$(line 'take(&m);') in worker, via take (tail call)\$" trs.sum
+	ok layout-sites-static $? "$vias sites with a wrong 'via': $(grep '^site' trs.sum | tr '\n' '|')"
+else
+	ok layout-sites-static 1 "building with --sg-static: $(head -2 static.err | tr '\n' '|')"
+fi
+
 # no line table any more: the sites say so, with the address, and name no line
 cp -r tr tr2
 objcopy --strip-debug nofn
