@@ -83,9 +83,10 @@ uint32_t an_site_slot(const struct an_run *r, uint32_t id)
 		return 0;
 	while (lo < hi) {   /* the definitions are in id order */
 		size_t mid = lo + (hi - lo) / 2;
-		uint32_t x = sgr_site_at(r->tr, mid)->id;
-		if (x == id)
-			return (uint32_t)mid + 1;
+		const struct sgr_site *d = sgr_site_at(r->tr, mid);
+		uint32_t x = d->id;
+		if (x == id)   /* a site the reader found at the same line as an earlier one */
+			return d->same && d->same < id ? an_site_slot(r, d->same) : (uint32_t)mid + 1;
 		if (x < id)
 			lo = mid + 1;
 		else
@@ -171,6 +172,9 @@ const char *an_site_label(const struct an_site *s, char *buf, size_t len)
 {
 	if (s->id == SG_NO_ID)
 		snprintf(buf, len, "(unknown site)");
+	else if (s->line <= 0)   /* a return address not resolved: "prog+0x1a2b in (not resolved...)" */
+		snprintf(buf, len, "%s%s%s", s->file, s->func && s->func[0] ? " in " : "",
+			 s->func ? s->func : "");
 	else if (s->func && s->func[0])
 		snprintf(buf, len, "%s:%d in %s", s->file, s->line, s->func);
 	else

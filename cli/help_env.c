@@ -105,12 +105,22 @@ static const struct env_var gui_vars[] = {
 	{ NULL, NULL }
 };
 
+static const struct env_var reader_vars[] = {
+	{ "SG_SITE_RESOLVE", "0: call sites recorded by return address (format 1.6) are not "
+			     "resolved through the program's line table; they read "
+			     "\"prog+0x1a2b in (not resolved: ...)\". Default: resolved." },
+	{ "SG_ADDR2LINE", "the addr2line program the reader runs to resolve those call sites "
+			  "(docs/tracelib.md, \"Call sites\"). Default addr2line (binutils)." },
+	{ NULL, NULL }
+};
+
 static const struct env_group groups[] = {
 	{ "A traced program (libsgtrace; docs/tracelib.md, \"Environment\"). Parsed strictly when "
 	  "it starts: a bad value is reported once on stderr, tracing stays off, and the program "
 	  "runs on unchanged. A set-uid or set-gid program reads none of them and is not traced "
 	  "(trace a copy without the bit).", lib_vars },
 	{ "scalegraph cc (docs/instrumenter.md)", cc_vars },
+	{ "Reading a trace: scalegraph report, dump, export, xscalegraph", reader_vars },
 	{ "scalegraph run and scalegraph calibrate (docs/collector.md)", run_vars },
 	{ "scalegraph (the command dispatcher)", cli_vars },
 	{ "xscalegraph (docs/gui.md)", gui_vars },

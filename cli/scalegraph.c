@@ -23,6 +23,7 @@ struct subcommand {
 static const struct subcommand subcommands[] = {
 	{ "cc",         "compile and link C with probes, like `scorep gcc`" },
 	{ "instrument", "insert probes into one C source file" },
+	{ "layout",     "which functions changed size between a plain and a traced build" },
 	{ "run",        "run a scaling series into an experiment store" },
 	{ "calibrate",  "measure this machine: timers, primitives, miss latency, counters" },
 	{ "report",     "metrics, latency sources and the scalability matrix" },

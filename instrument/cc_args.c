@@ -116,6 +116,7 @@ int cc_args_parse(int argc, char **argv, struct cc_args *a)
 			if (!strcmp(s, "-MD") || !strcmp(s, "-MMD"))
 				dep_gen = 1;
 			queries += is_query(s);
+			a->user_g |= s[1] == 'g';
 			if (!strncmp(s, "-D", 2) || !strncmp(s, "-U", 2)) {
 				const char *m = s[2] ? s + 2 : (i + 1 < argc ? argv[i + 1] : "");
 				a->user_sg_trace |= !strncmp(m, "SG_TRACE", 8) &&

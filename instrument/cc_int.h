@@ -23,6 +23,7 @@ struct cc_args {
 	const char *out;      /* -o argument, or NULL */
 	int compile_only;     /* -c */
 	int user_sg_trace;    /* the user defines or undefines SG_TRACE (-DSG_TRACE..., -USG_TRACE) */
+	int user_g;           /* the user chose debug info (-g, -g0, -g1, -ggdb, -gdwarf-4...) */
 	/* our own options */
 	const char *filter;   /* --filter FILE / --sg-filter FILE */
 	int dry_run;          /* --sg-dry-run */

@@ -818,6 +818,21 @@ int main(int argc, char **argv)
 				*slash = '\0';
 			if (cmd_push(&c, "-iquote") || cmd_push(&c, slash ? d : "."))
 				goto oom;
+			/* the debug info names the source's own folder (absolute, as the copy's
+			 * was: binutils 2.40's addr2line confuses a relative one with the #line
+			 * name), not the private copy's, so that the object is the same from one
+			 * build to the next (and -g1, below, adds debug info where there was none) */
+			char map[2 * PATH_MAX + 32], t[PATH_MAX];
+			snprintf(t, sizeof t, "%s", tmp_paths[i]);
+			char *ts = strrchr(t, '/');
+			if (ts)
+				*ts = '\0';
+			char real[PATH_MAX];
+			if (!realpath(slash ? d : ".", real))
+				snprintf(real, sizeof real, "%s", slash ? d : ".");
+			snprintf(map, sizeof map, "-fdebug-prefix-map=%s=%s", ts ? t : ".", real);
+			if (cmd_push(&c, map))
+				goto oom;
 		}
 	for (int i = 0; i < a.argc; i++)
 		if (cmd_push(&c, tmp_paths[i] ? tmp_paths[i] : subst[i] ? subst[i] : a.argv[i]))
@@ -836,6 +851,11 @@ int main(int argc, char **argv)
 			goto oom;
 		/* hand-written SG_REGION_BEGIN/END and SG_COUNTER_ADD markers are on in traced builds */
 		if (a.n_sources && !a.user_sg_trace && cmd_push(&c, "-DSG_TRACE"))
+			goto oom;
+		/* the wrappers' call sites are return addresses, read back through the line table
+		 * (docs/instrumenter.md "Call sites"): line tables where the user asked for no debug
+		 * info; -g never changes the code gcc generates */
+		if (a.n_sources && !a.user_g && cmd_push(&c, "-g1"))
 			goto oom;
 		if (a.links) {
 			char buf[PATH_MAX + 32];

@@ -7,7 +7,11 @@
  * every rewritten line sees it under every #if combination. It only adds edits; inst_edit.c
  * splices.
  *
- * Call sites: a renamed call that begins a wait (inst_is_site_call) becomes
+ * Call sites: a renamed call keeps its arguments (`sg_NAME(args)`): the wrapper takes its call
+ * site from its return address, resolved through the line table when the trace is read
+ * (docs/tracelib.md "Call sites"), so that the call costs exactly the bytes of the original
+ * and no function changes size. With --site-args (the form before issue 21, kept to compare
+ * layouts) a renamed call that begins a wait (inst_is_site_call) becomes
  * `sg_NAME_at(&sg_site_K, args)`, and its descriptor
  *   static struct sg_site_desc sg_site_K __attribute__((unused)) = { "FILE", LINE, "FUNC", 0 };
  * goes at file scope where the item's #include goes (before the definition, out of the #if
@@ -124,7 +128,7 @@ static void rename_call(struct probe *p, uint32_t off, uint32_t len, uint32_t pa
 {
 	edits_add(p->e, off, 0, "sg_", 3);
 	p->res->n_renamed++;
-	if (!inst_is_site_call(p->src + off, len) ||
+	if (!p->opt || !p->opt->site_args || !inst_is_site_call(p->src + off, len) ||
 	    (fi >= 0 && p->fns.v[fi].is_inline && !p->fns.v[fi].is_static))
 		return;
 	if (inst_grow(&p->calls, &p->cap_calls, p->n_calls, sizeof *p->calls, 64)) {

@@ -53,6 +53,10 @@ struct inst_options {
 	const struct inst_ext_call *ext_calls; /* calls in other files (tiny helpers), borrowed */
 	size_t n_ext_calls;
 	int summary;                      /* non-zero: fill inst_result.summary */
+	int site_args;                    /* non-zero: calls that begin a wait pass a static */
+					  /* call-site descriptor (sg_NAME_at(&sg_site_K, ...)), */
+					  /* as before format 1.6; 0: the plain wrappers, whose */
+					  /* site is their return address (same code size) */
 };
 
 /* What one file tells the other files of its program about the tiny-helper rule (the

@@ -17,7 +17,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: scalegraph instrument IN.c [-o OUT.c] [--filter FILE] [--no-functions]\n"
 		"                             [--all-functions] [--name NAME] [--stats] [--explain]\n"
-		"                             [-q]\n\n"
+		"                             [--site-args] [-q]\n\n"
 		"Inserts scalegraph probes into one unpreprocessed C file (IN.c or - for stdin):\n"
 		"function entry/exit, sg_ wrappers for pthread and semaphore calls, region pragmas.\n\n"
 		"  -o OUT.c          write here (default: stdout)\n"
@@ -28,6 +28,10 @@ static void usage(FILE *f)
 		"                    synchronise and call others, but not directly recursive\n"
 		"                    ones nor tiny helpers called in a loop)\n"
 		"  --name NAME       file name for #line, messages and trace definitions\n"
+		"  --site-args       pass a static call-site descriptor to the waits' wrappers\n"
+		"                    (sg_NAME_at(&sg_site_K, ...), as before format 1.6): one\n"
+		"                    more argument per call; by default the wrappers take the\n"
+		"                    site from their return address and the code keeps its size\n"
 		"  --stats           print counts on stderr\n"
 		"  --explain         print on stderr, per function, `file:line name: selected|\n"
 		"                    left out: why`\n"
@@ -127,6 +131,8 @@ int main(int argc, char **argv)
 			   i + 1 < argc) {
 			const char **dst = a[1] == 'o' ? &out : a[2] == 'f' ? &filter_path : &name;
 			*dst = argv[++i];
+		} else if (!strcmp(a, "--site-args")) {
+			opt.site_args = 1;
 		} else if (!strcmp(a, "--no-functions")) {
 			opt.func_mode = INST_FUNC_NONE;
 		} else if (!strcmp(a, "--all-functions")) {

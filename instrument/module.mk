@@ -14,10 +14,10 @@ CFLAGS_instrument := -I$(INST_GEN) -Iinstrument -DSG_LIB_LINK_FLAGS='"$(SAN_FLAG
 INST_GEN_CFLAGS := -Wno-sign-compare -Wno-unused-function -Wno-missing-prototypes \
                    -Wno-unused-but-set-variable -Wno-unused-parameter -Wno-redundant-decls
 
-PROGRAMS += $(LIBEXEC)/scalegraph-instrument $(LIBEXEC)/scalegraph-cc
+PROGRAMS += $(LIBEXEC)/scalegraph-instrument $(LIBEXEC)/scalegraph-cc $(LIBEXEC)/scalegraph-layout
 TESTS    += $(B)/tests/instrument/test-inst-unit instrument/tests/test-golden.sh \
             instrument/tests/test-cc.sh instrument/tests/test-robust.sh \
-            instrument/tests/test-examples.sh
+            instrument/tests/test-examples.sh instrument/tests/test-layout.sh
 FUZZ_TESTS += instrument/tests/test-fuzz.sh
 CLEAN    +=
 
@@ -46,6 +46,14 @@ $(LIBEXEC)/scalegraph-cc: $(OBJ)/instrument/cc_main.o $(OBJ)/instrument/cc_args.
                           $(OBJ)/instrument/cc_settle.o $(INST_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^
+
+# `scalegraph layout PLAIN INSTRUMENTED`: which functions changed size (nm -S), a script
+$(LIBEXEC)/scalegraph-layout: instrument/scalegraph-layout.sh
+	@mkdir -p $(@D)
+	install -m 755 $< $@
+
+instrument/tests/test-layout.sh: $(LIBEXEC)/scalegraph-layout $(LIBEXEC)/scalegraph-cc \
+	$(LIBDIR)/libsgtrace.so
 
 $(B)/tests/instrument/test-inst-unit: $(OBJ)/instrument/tests/test_inst_unit.o $(INST_LIB)
 	@mkdir -p $(@D)

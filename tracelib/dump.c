@@ -61,6 +61,9 @@ static void site_name(struct sgr_trace *t, uint32_t id, char *out, size_t len)
 		snprintf(out, len, "site=none");
 	else if (!s)
 		snprintf(out, len, "site=%" PRIu32 "(undefined)", id);
+	else if (s->line <= 0)   /* not resolved (format 1.6): "prog+0x1a2b in (not resolved: ...)" */
+		snprintf(out, len, "site=%" PRIu32 " %s%s%s", id, s->file, *s->func ? " in " : "",
+			 s->func);
 	else
 		snprintf(out, len, "site=%" PRIu32 " %s:%d%s%s", id, s->file, s->line,
 			 *s->func ? " in " : "", s->func);
@@ -518,8 +521,9 @@ static void print_summary(struct sgr_trace *t, const uint64_t *per_kind, const c
 	}
 	for (size_t i = 0; i < sgr_n_sites(t); i++) {
 		const struct sgr_site *st = sgr_site_at(t, i);
-		printf("site %" PRIu32 ": %s:%d%s%s\n", st->id, st->file, st->line,
-		       *st->func ? " in " : "", st->func);
+		char name[1024];
+		site_name(t, st->id, name, sizeof name);
+		printf("site %" PRIu32 ": %s\n", st->id, name + strcspn(name, " ") + 1);
 	}
 	throttled_print(t);
 	printf("events per kind:\n");

@@ -22,6 +22,8 @@ SGR_OBJS := $(addprefix $(OBJ)/tracelib/,sgr_open.o sgr_defs.o sgr_stream.o sgr_
 SGR_OBJS += $(OBJ)/tracelib/sgr_status.o
 # The reader's files for opening trace files safely and for checking clock pairs.
 SGR_OBJS += $(OBJ)/tracelib/sgr_file.o $(OBJ)/tracelib/sgr_clock.o
+# call sites known by return address resolved through the program's line table (format 1.6)
+SGR_OBJS += $(OBJ)/tracelib/sgr_resolve.o
 # the JSON string writer every tool that writes JSON shares
 SGR_OBJS += $(OBJ)/tracelib/sgr_json.o
 

@@ -54,7 +54,7 @@ struct defs_thread {
 };
 
 struct defs_walk {
-	size_t funcs, regions, objects, counters, sites;   /* capacities */
+	size_t funcs, regions, objects, counters, sites, site_pcs;   /* capacities */
 	struct defs_thread *threads;
 	size_t n_threads, cap_threads;
 };
@@ -123,7 +123,21 @@ static int def_decode(struct sgr_trace *t, struct defs_walk *cap, const struct s
 		if (sgr_grow(&t->sites, &cap->sites, t->n_sites, sizeof *t->sites) < 0)
 			return -ENOMEM;
 		t->sites[t->n_sites++] = (struct sgr_site){ u[0], (int)u[1], strdup(s[0]),
-							     strdup(s[1]) };
+							     strdup(s[1]), 0 };
+		return 0;
+	case SGF_DEF_SITE_PC:
+		if (len < 16 || take_strings((const char *)pl + 16, len - 16, s, 2) < 0)
+			return -EINVAL;
+		memcpy(u, pl, 8);
+		memcpy(q, pl + 8, 8);
+		if (!id_ok(u[0], "site", why, whylen))
+			return -EINVAL;
+		if (sgr_grow(&t->sites, &cap->sites, t->n_sites, sizeof *t->sites) < 0 ||
+		    sgr_grow(&t->site_pcs, &cap->site_pcs, t->n_site_pcs, sizeof *t->site_pcs) < 0)
+			return -ENOMEM;
+		t->site_pcs[t->n_site_pcs++] = (struct sgr_site_pc){ u[0], q[0], strdup(s[0]),
+								     strdup(s[1]) };
+		t->sites[t->n_sites++] = (struct sgr_site){ u[0], 0, strdup(""), strdup(""), 0 };
 		return 0;
 	case SGF_DEF_REGION:
 		if (len < 8 || take_strings((const char *)pl + 8, len - 8, s, 1) < 0)
@@ -359,6 +373,7 @@ static int defs_walk(struct sgr_trace *t, const unsigned char *p, size_t size)
 					 cmp_counter, "counter", free_counter);
 	t->n_sites = defs_sort_unique(t, t->sites, t->n_sites, sizeof *t->sites, cmp_site,
 				      "site", free_site);
+	sgr_sites_resolve(t);
 	rc = defs_threads(t, &cap);
 out:
 	free(cap.threads);

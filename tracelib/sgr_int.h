@@ -83,6 +83,9 @@ struct sgr_trace {
 	size_t n_counters;
 	struct sgr_site *sites;            /* format 1.4 */
 	size_t n_sites;
+	struct sgr_site_pc *site_pcs;      /* format 1.6: the SITE_PC definitions, resolved into
+					      `sites` once read (sgr_resolve.c) */
+	size_t n_site_pcs;
 	struct sgr_stream *streams;        /* sorted by thread index */
 	size_t n_streams;
 	struct sgr_pair *pairs;            /* every clock pair, for the fit (sgr_clock.c) */
@@ -94,6 +97,18 @@ struct sgr_trace {
 	char **problems;
 	size_t n_problems, cap_problems;
 };
+
+/* A call site known by its return address (SGF_DEF_SITE_PC). */
+struct sgr_site_pc {
+	uint32_t id;
+	uint64_t addr;             /* return address in the object's own numbering */
+	char *obj;                 /* the object's path, "" when the library did not know it */
+	char *build_id;            /* hex, "" when none */
+};
+
+/* Fills in the file, line and function of the sites defined by SITE_PC (sgr_resolve.c):
+ * addr2line on the object named, or a "(not resolved: why)" name. */
+void sgr_sites_resolve(struct sgr_trace *t);
 
 /* Appends a problem line (printf format). Thread-safe. */
 void sgr_problem_add(struct sgr_trace *t, const char *fmt, ...)

@@ -108,6 +108,11 @@ void sgr_close(struct sgr_trace *t)
 		free((char *)t->sites[i].file);
 	}
 	free(t->sites);
+	for (size_t i = 0; i < t->n_site_pcs; i++) {
+		free(t->site_pcs[i].obj);
+		free(t->site_pcs[i].build_id);
+	}
+	free(t->site_pcs);
 	free(t->funcs);
 	free(t->regions);
 	free(t->objects);

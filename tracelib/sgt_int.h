@@ -315,6 +315,8 @@ struct sgt_thread {
 	uint64_t hv[4];            /* payload checksum of buf..pos, whole stripes (hot, sgt_hash.h) */
 	uint32_t site_last;        /* the call site the stream's wait-begin events are at now: the
 				      last SYNC_SITE written, SG_NO_ID before any (hot, sgt_wrap.c) */
+	uintptr_t site_pc_last;    /* the return address whose site site_last is, 0: none (the
+				      plain wrappers' fast path compares it; sgt_wrap.c) */
 	struct sg_event_rec *buf;  /* 64-byte aligned */
 	struct sgf_chunk_header *chunk;  /* header space right before buf: one write per chunk */
 	struct sgt_obuf ob;        /* where chunk and buf are: a slot of threads.sgo, mapped shared */
@@ -434,6 +436,9 @@ static inline void sgt_rec(enum sg_ev_kind kind, uint32_t id, uint32_t aux)
  * known) whose id differs from t->site_last: registers the site on its first use and writes
  * SG_EV_SYNC_SITE (sgt_wrap.c). */
 void sgt_site_change(struct sgt_thread *t, struct sg_site_desc *sd) __attribute__((cold, noinline));
+/* The same for a plain wrapper called from return address pc that differs from
+ * t->site_pc_last: finds (or registers, SITE_PC definition) the site of pc. */
+void sgt_site_pc_change(struct sgt_thread *t, uintptr_t pc) __attribute__((cold, noinline));
 
 /* Records SG_EV_COUNTER + SG_EV_VALUE in one chunk. */
 void sgt_rec_value(struct sgt_thread *t, uint32_t counter, int64_t value);
@@ -543,6 +548,11 @@ uint32_t sgt_registry_next_index(void);
 uint32_t sgt_registry_function(struct sg_func_desc *fd);
 /* The id of call site sd, registered (SITE definition written) on its first use. */
 uint32_t sgt_registry_site(struct sg_site_desc *sd);
+/* The id of the call site whose return address is pc (a plain wrapper's caller), registered
+ * (SITE_PC definition: the address within its object, the object's path and build-id) on its
+ * first use; SG_NO_ID when the table of such sites is full or the registry is busy on this
+ * thread. Lock-free once registered. */
+uint32_t sgt_registry_site_pc(uintptr_t pc);
 uint32_t sgt_registry_object(const void *addr, enum sg_obj_kind kind);
 uint32_t sgt_registry_region(const char *name, const char **stored);
 uint32_t sgt_registry_counter(const char *name, const char *unit, enum sg_counter_origin origin,

@@ -6,8 +6,11 @@
  * like functions: the instrumenter's static descriptor keeps the id. Definitions other than threads and clock
  * pairs are also kept in memory, to be replayed into a forked child's own trace.
  */
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,6 +219,122 @@ uint32_t sgt_registry_site(struct sg_site_desc *sd)
 		const char *s[2] = { sd->func ? sd->func : "", sd->file ? sd->file : "" };
 		def_emit(SGF_DEF_SITE, f, sizeof f, s, 2);
 		__atomic_store_n(&sd->id, id, __ATOMIC_RELEASE);
+	}
+	reg_leave();
+	return id;
+}
+
+/* Call sites known by their return address (the plain wrappers' callers): a fixed open-
+ * addressing table, filled under reg_lock and read without it (pc stored last, with release), so
+ * that a thread whose call site changed finds an old site's id with a few loads. A program has
+ * a few hundred wait sites at most; beyond SITE_PC_MAX the waits count as "site not known". */
+#define SITE_PC_SLOTS 4096u
+#define SITE_PC_MAX   3072u
+struct site_pc_slot {
+	uintptr_t pc;          /* 0: empty */
+	uint32_t id;
+};
+static struct site_pc_slot site_pcs[SITE_PC_SLOTS];
+static uint32_t site_pcs_used;
+
+static uint32_t site_pc_hash(uintptr_t pc)
+{
+	uint64_t x = (uint64_t)pc * UINT64_C(0x9e3779b97f4a7c15);
+	return (uint32_t)(x >> 40) & (SITE_PC_SLOTS - 1);
+}
+
+/* The object that holds a code address: its load bias, path and build-id (hex). */
+struct site_obj {
+	uintptr_t pc, bias;
+	int found;
+	char path[PATH_MAX];
+	char build_id[81];
+};
+
+static int site_obj_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct site_obj *o = arg;
+	(void)size;
+	int in = 0;
+	for (int i = 0; i < info->dlpi_phnum && !in; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+		in = ph->p_type == PT_LOAD && o->pc >= lo && o->pc - lo < ph->p_memsz;
+	}
+	if (!in)
+		return 0;
+	o->found = 1;
+	o->bias = info->dlpi_addr;
+	if (info->dlpi_name && info->dlpi_name[0]) {
+		snprintf(o->path, sizeof o->path, "%s", info->dlpi_name);
+	} else {   /* the executable */
+		ssize_t n = readlink("/proc/self/exe", o->path, sizeof o->path - 1);
+		o->path[n > 0 ? n : 0] = '\0';
+	}
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_NOTE)
+			continue;
+		const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
+		size_t left = ph->p_memsz;
+		while (left >= sizeof(ElfW(Nhdr))) {
+			const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)(const void *)p;
+			size_t nsz = (nh->n_namesz + 3u) & ~3u, dsz = (nh->n_descsz + 3u) & ~3u;
+			size_t all = sizeof *nh + nsz + dsz;
+			if (all > left)
+				break;
+			if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
+			    memcmp(p + sizeof *nh, "GNU", 4) == 0 && nh->n_descsz <= 40) {
+				const unsigned char *d = p + sizeof *nh + nsz;
+				for (uint32_t k = 0; k < nh->n_descsz; k++)
+					snprintf(o->build_id + 2 * k, 3, "%02x", d[k]);
+				return 1;
+			}
+			p += all;
+			left -= all;
+		}
+	}
+	return 1;
+}
+
+/* Lock-free lookup; 0 when pc has no site yet. */
+static uint32_t site_pc_find(uintptr_t pc)
+{
+	for (uint32_t i = site_pc_hash(pc);; i = (i + 1) & (SITE_PC_SLOTS - 1)) {
+		uintptr_t k = __atomic_load_n(&site_pcs[i].pc, __ATOMIC_ACQUIRE);
+		if (k == pc)
+			return site_pcs[i].id;
+		if (k == 0)
+			return 0;
+	}
+}
+
+uint32_t sgt_registry_site_pc(uintptr_t pc)
+{
+	uint32_t id = site_pc_find(pc);
+	if (id)
+		return id;
+	/* the object first, outside the registry lock: dl_iterate_phdr takes the loader's lock,
+	 * which a thread running a library's constructor holds while it may wait for ours */
+	struct site_obj o = { .pc = pc };
+	dl_iterate_phdr(site_obj_cb, &o);
+	if (reg_enter() < 0)
+		return SG_NO_ID;
+	id = site_pc_find(pc);
+	if (id == 0 && site_pcs_used < SITE_PC_MAX) {
+		id = ++n_sites;
+		uint64_t addr = (uint64_t)(pc - (o.found ? o.bias : 0));
+		uint32_t f[4] = { id, 0, (uint32_t)addr, (uint32_t)(addr >> 32) };
+		const char *s[2] = { o.found ? o.path : "", o.build_id };
+		def_emit(SGF_DEF_SITE_PC, f, sizeof f, s, 2);
+		uint32_t i = site_pc_hash(pc);
+		while (site_pcs[i].pc)
+			i = (i + 1) & (SITE_PC_SLOTS - 1);
+		site_pcs[i].id = id;
+		__atomic_store_n(&site_pcs[i].pc, pc, __ATOMIC_RELEASE);
+		site_pcs_used++;
+	} else if (id == 0) {
+		id = SG_NO_ID;
 	}
 	reg_leave();
 	return id;

@@ -397,6 +397,7 @@ static int thread_begin(struct sgt_thread *t, uint32_t index, uint32_t parent)
 	t->seq = t->n_written = t->lost = t->lost_written = 0;
 	t->finished = 0;
 	t->site_last = SG_NO_ID;   /* a new stream: no site written in it yet */
+	t->site_pc_last = 0;
 	sgt_fns_reset(t, 0);   /* a forked child's counts start again with its trace */
 	int rc = buf_open(t);   /* first: no stream file for a thread without a buffer */
 	if (rc < 0)

@@ -44,13 +44,31 @@ static inline uint32_t obj_id(struct sgt_thread *t, const volatile void *addr,
 
 #define SGT_INLINE static inline __attribute__((always_inline))
 
-/* Before a wait-begin event: the site it is made at (descriptor sd, its id `site` as the caller
- * read it; NULL and SG_NO_ID in the plain wrappers), written when it is not the stream's current
- * one. An unregistered site's id 0 never equals it. */
-SGT_INLINE void site_at(struct sgt_thread *t, struct sg_site_desc *sd, uint32_t site)
+/* The plain wrapper's return address: the instruction after the user's call, which the reader
+ * maps back to file:line through the program's line table (SITE_PC definitions). */
+#define SG_RET_PC ((uintptr_t)__builtin_return_address(0))
+
+/* Before a wait-begin event: the site it is made at, written when it is not the stream's current
+ * one. NAME_at passes its descriptor sd and the id `site` it read (pc 0); the plain NAME passes
+ * its return address pc (sd NULL), each expansion a constant branch away from the other. An
+ * unregistered site's id 0 never equals site_last, and a pc never equals site_pc_last unless
+ * site_last is that pc's site. */
+SGT_INLINE void site_at(struct sgt_thread *t, struct sg_site_desc *sd, uint32_t site, uintptr_t pc)
 {
-	if (SGT_UNLIKELY(site != t->site_last))
+	if (pc) {
+		if (SGT_UNLIKELY(pc != t->site_pc_last))
+			sgt_site_pc_change(t, pc);
+	} else if (SGT_UNLIKELY(site != t->site_last)) {
 		sgt_site_change(t, sd);
+	}
+}
+
+static void site_write(struct sgt_thread *t, uint32_t id)
+{
+	if (id == t->site_last)
+		return;
+	t->site_last = id;
+	sgt_rec_t(t, SG_EV_SYNC_SITE, id, 0);
 }
 
 void sgt_site_change(struct sgt_thread *t, struct sg_site_desc *sd)
@@ -61,10 +79,16 @@ void sgt_site_change(struct sgt_thread *t, struct sg_site_desc *sd)
 		if (id == 0)
 			id = sgt_registry_site(sd);
 	}
-	if (id == t->site_last)   /* registration refused (re-entered): still no known site */
-		return;
-	t->site_last = id;
-	sgt_rec_t(t, SG_EV_SYNC_SITE, id, 0);
+	t->site_pc_last = 0;
+	site_write(t, id);   /* a refused registration (re-entered): still no known site */
+}
+
+void sgt_site_pc_change(struct sgt_thread *t, uintptr_t pc)
+{
+	uint32_t id = sgt_registry_site_pc(pc);
+	if (id != SG_NO_ID)
+		t->site_pc_last = pc;   /* else ask again next time (the registry was busy) */
+	site_write(t, id);
 }
 
 /* The exported pair of a wrapper with a call site: NAME(params) and NAME_at(site, params), both
@@ -74,40 +98,40 @@ void sgt_site_change(struct sgt_thread *t, struct sg_site_desc *sd)
 #define SITE_PAIR1(fn, body, t1)                                                  \
 	SG_EXPORT int fn(t1 a1)                                                  \
 	{                                                                        \
-		return body(NULL, SG_NO_ID, a1);                                 \
+		return body(NULL, SG_NO_ID, SG_RET_PC, a1);                                 \
 	}                                                                        \
 	SG_EXPORT int fn##_at(struct sg_site_desc *sd, t1 a1)                    \
 	{                                                                        \
-		return body(sd, sd->id, a1);                                     \
+		return body(sd, sd->id, 0, a1);                                     \
 	}
 #define SITE_PAIR2(fn, body, t1, t2)                                              \
 	SG_EXPORT int fn(t1 a1, t2 a2)                                           \
 	{                                                                        \
-		return body(NULL, SG_NO_ID, a1, a2);                             \
+		return body(NULL, SG_NO_ID, SG_RET_PC, a1, a2);                             \
 	}                                                                        \
 	SG_EXPORT int fn##_at(struct sg_site_desc *sd, t1 a1, t2 a2)             \
 	{                                                                        \
-		return body(sd, sd->id, a1, a2);                                 \
+		return body(sd, sd->id, 0, a1, a2);                                 \
 	}
 #define SITE_PAIR3(fn, body, t1, t2, t3)                                          \
 	SG_EXPORT int fn(t1 a1, t2 a2, t3 a3)                                    \
 	{                                                                        \
-		return body(NULL, SG_NO_ID, a1, a2, a3);                         \
+		return body(NULL, SG_NO_ID, SG_RET_PC, a1, a2, a3);                         \
 	}                                                                        \
 	SG_EXPORT int fn##_at(struct sg_site_desc *sd, t1 a1, t2 a2, t3 a3)      \
 	{                                                                        \
-		return body(sd, sd->id, a1, a2, a3);                             \
+		return body(sd, sd->id, 0, a1, a2, a3);                             \
 	}
 
 /* lock -> REQUEST, real lock, ACQUIRED | FAILED; fn and fn_at */
 #define LOCK_WRAPPER(fn, type, real, kind, aux)                                  \
-	SGT_INLINE int fn##_body(struct sg_site_desc *sd, uint32_t site, type *l) \
+	SGT_INLINE int fn##_body(struct sg_site_desc *sd, uint32_t site, uintptr_t pc, type *l) \
 	{                                                                        \
 		struct sgt_thread *t = tracing();                                \
 		if (!t)                                                          \
 			return real(l);                                          \
 		uint32_t id = obj_id(t, l, kind);                                \
-		site_at(t, sd, site);                                            \
+		site_at(t, sd, site, pc);                                            \
 		sgt_rec_t(t, SG_EV_LOCK_REQUEST, id, aux);                       \
 		int rc = real(l);                                                \
 		sgt_rec_t(t, rc ? SG_EV_LOCK_FAILED : SG_EV_LOCK_ACQUIRED, id, aux); \
@@ -139,7 +163,7 @@ UNLOCK_WRAPPER(sg_pthread_spin_unlock, pthread_spinlock_t, pthread_spin_unlock, 
 	       SG_LOCK_SPIN)
 
 /* rwlock lock: as LOCK_WRAPPER, and remembers the mode for the unlock's RELEASE. */
-SGT_INLINE int rwlock_wrap(struct sg_site_desc *sd, uint32_t site, pthread_rwlock_t *l,
+SGT_INLINE int rwlock_wrap(struct sg_site_desc *sd, uint32_t site, uintptr_t pc, pthread_rwlock_t *l,
 			   int (*real)(pthread_rwlock_t *), uint32_t aux)
 {
 	struct sgt_thread *t = tracing();
@@ -147,7 +171,7 @@ SGT_INLINE int rwlock_wrap(struct sg_site_desc *sd, uint32_t site, pthread_rwloc
 		return real(l);
 	struct sgt_slot *s = sgt_object(t, l, SG_OBJ_RWLOCK);
 	uint32_t id = s ? s->id : SG_NO_ID;
-	site_at(t, sd, site);
+	site_at(t, sd, site, pc);
 	sgt_rec_t(t, SG_EV_LOCK_REQUEST, id, aux);
 	int rc = real(l);
 	sgt_rec_t(t, rc ? SG_EV_LOCK_FAILED : SG_EV_LOCK_ACQUIRED, id, aux);
@@ -157,10 +181,10 @@ SGT_INLINE int rwlock_wrap(struct sg_site_desc *sd, uint32_t site, pthread_rwloc
 }
 
 #define RWLOCK_WRAPPER(fn, real, aux)                                            \
-	SGT_INLINE int fn##_body(struct sg_site_desc *sd, uint32_t site,         \
+	SGT_INLINE int fn##_body(struct sg_site_desc *sd, uint32_t site, uintptr_t pc,         \
 				 pthread_rwlock_t *l)                            \
 	{                                                                        \
-		return rwlock_wrap(sd, site, l, real, aux);                      \
+		return rwlock_wrap(sd, site, pc, l, real, aux);                      \
 	}                                                                        \
 	SITE_PAIR1(fn, fn##_body, pthread_rwlock_t *)
 
@@ -182,7 +206,7 @@ SG_EXPORT int sg_pthread_rwlock_unlock(pthread_rwlock_t *l)
 	return pthread_rwlock_unlock(l);
 }
 
-SGT_INLINE int barrier_wait(struct sg_site_desc *sd, uint32_t site, pthread_barrier_t *b)
+SGT_INLINE int barrier_wait(struct sg_site_desc *sd, uint32_t site, uintptr_t pc, pthread_barrier_t *b)
 {
 	struct sgt_thread *t = tracing();
 	if (!t)
@@ -192,7 +216,7 @@ SGT_INLINE int barrier_wait(struct sg_site_desc *sd, uint32_t site, pthread_barr
 	uint32_t episode = s ? (uint32_t)++s->n : 0;
 	if (sgt_g.counters_barrier)
 		sgc_sample();
-	site_at(t, sd, site);
+	site_at(t, sd, site, pc);
 	sgt_rec_t(t, SG_EV_BARRIER_ARRIVE, id, episode);
 	int rc = pthread_barrier_wait(b);
 	sgt_rec_t(t, SG_EV_BARRIER_LEAVE, id, episode);
@@ -204,7 +228,7 @@ SGT_INLINE int barrier_wait(struct sg_site_desc *sd, uint32_t site, pthread_barr
 SITE_PAIR1(sg_pthread_barrier_wait, barrier_wait, pthread_barrier_t *)
 
 /* cond wait: BEGIN + RELEASE(mutex), real wait, ACQUIRED(mutex) + END(rc) */
-SGT_INLINE int cond_wrap(struct sg_site_desc *sd, uint32_t site, pthread_cond_t *c,
+SGT_INLINE int cond_wrap(struct sg_site_desc *sd, uint32_t site, uintptr_t pc, pthread_cond_t *c,
 			 pthread_mutex_t *m, const struct timespec *abstime)
 {
 	struct sgt_thread *t = tracing();
@@ -212,7 +236,7 @@ SGT_INLINE int cond_wrap(struct sg_site_desc *sd, uint32_t site, pthread_cond_t 
 		return abstime ? pthread_cond_timedwait(c, m, abstime) : pthread_cond_wait(c, m);
 	uint32_t cid = obj_id(t, c, SG_OBJ_COND);
 	uint32_t mid = obj_id(t, m, SG_OBJ_MUTEX);
-	site_at(t, sd, site);
+	site_at(t, sd, site, pc);
 	sgt_rec_t(t, SG_EV_COND_WAIT_BEGIN, cid, mid);
 	sgt_rec_t(t, SG_EV_LOCK_RELEASE, mid, SG_LOCK_MUTEX);
 	int rc = abstime ? pthread_cond_timedwait(c, m, abstime) : pthread_cond_wait(c, m);
@@ -221,10 +245,10 @@ SGT_INLINE int cond_wrap(struct sg_site_desc *sd, uint32_t site, pthread_cond_t 
 	return rc;
 }
 
-SGT_INLINE int cond_wait(struct sg_site_desc *sd, uint32_t site, pthread_cond_t *c,
+SGT_INLINE int cond_wait(struct sg_site_desc *sd, uint32_t site, uintptr_t pc, pthread_cond_t *c,
 			 pthread_mutex_t *m)
 {
-	return cond_wrap(sd, site, c, m, NULL);
+	return cond_wrap(sd, site, pc, c, m, NULL);
 }
 
 SITE_PAIR2(sg_pthread_cond_wait, cond_wait, pthread_cond_t *, pthread_mutex_t *)
@@ -289,13 +313,13 @@ SG_EXPORT int sg_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 	return rc;
 }
 
-SGT_INLINE int join(struct sg_site_desc *sd, uint32_t site, pthread_t thread, void **retval)
+SGT_INLINE int join(struct sg_site_desc *sd, uint32_t site, uintptr_t pc, pthread_t thread, void **retval)
 {
 	struct sgt_thread *t = tracing();
 	if (!t)
 		return pthread_join(thread, retval);
 	uint32_t index = sgt_registry_join_take(thread);
-	site_at(t, sd, site);
+	site_at(t, sd, site, pc);
 	sgt_rec_t(t, SG_EV_JOIN_BEGIN, index, 0);
 	int rc = pthread_join(thread, retval);
 	sgt_rec_t(t, SG_EV_JOIN_END, index, (uint32_t)rc);
@@ -321,7 +345,7 @@ static inline struct sgt_thread *sem_tracing(sem_t *s, uint32_t *id)
  * SEM_WAIT_END(0 | errno). errno is the real call's after recording. */
 #define SEM_WAIT_RECORD(t, sd, site, id, aux, call)                              \
 	do {                                                                     \
-		site_at(t, sd, site);                                            \
+		site_at(t, sd, site, pc);                                            \
 		sgt_rec_t(t, SG_EV_SEM_WAIT_BEGIN, id, aux);                     \
 		int rc_ = (call);                                                \
 		int err_ = rc_ ? errno : 0;                                      \
@@ -330,7 +354,7 @@ static inline struct sgt_thread *sem_tracing(sem_t *s, uint32_t *id)
 		return rc_;                                                      \
 	} while (0)
 
-SGT_INLINE int sem_wait_body(struct sg_site_desc *sd, uint32_t site, sem_t *s)
+SGT_INLINE int sem_wait_body(struct sg_site_desc *sd, uint32_t site, uintptr_t pc, sem_t *s)
 {
 	uint32_t id;
 	struct sgt_thread *t = sem_tracing(s, &id);
@@ -339,7 +363,7 @@ SGT_INLINE int sem_wait_body(struct sg_site_desc *sd, uint32_t site, sem_t *s)
 	SEM_WAIT_RECORD(t, sd, site, id, 0, sem_wait(s));
 }
 
-SGT_INLINE int sem_trywait_body(struct sg_site_desc *sd, uint32_t site, sem_t *s)
+SGT_INLINE int sem_trywait_body(struct sg_site_desc *sd, uint32_t site, uintptr_t pc, sem_t *s)
 {
 	uint32_t id;
 	struct sgt_thread *t = sem_tracing(s, &id);
@@ -348,7 +372,7 @@ SGT_INLINE int sem_trywait_body(struct sg_site_desc *sd, uint32_t site, sem_t *s
 	SEM_WAIT_RECORD(t, sd, site, id, SG_SEM_TRY, sem_trywait(s));
 }
 
-SGT_INLINE int sem_timedwait_body(struct sg_site_desc *sd, uint32_t site, sem_t *s,
+SGT_INLINE int sem_timedwait_body(struct sg_site_desc *sd, uint32_t site, uintptr_t pc, sem_t *s,
 				  const struct timespec *abstime)
 {
 	uint32_t id;
@@ -363,7 +387,7 @@ SITE_PAIR1(sg_sem_trywait, sem_trywait_body, sem_t *)
 SITE_PAIR2(sg_sem_timedwait, sem_timedwait_body, sem_t *, const struct timespec *)
 
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 30))
-SGT_INLINE int sem_clockwait_body(struct sg_site_desc *sd, uint32_t site, sem_t *s,
+SGT_INLINE int sem_clockwait_body(struct sg_site_desc *sd, uint32_t site, uintptr_t pc, sem_t *s,
 				  clockid_t clock, const struct timespec *abstime)
 {
 	uint32_t id;

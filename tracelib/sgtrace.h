@@ -153,72 +153,118 @@ const char *sg_trace_dir(void);
  * environment, a failed set-up): nothing changes then. */
 int sg_trace_enable(int on);
 
+/* The plain wrappers carry the attributes glibc gives the functions they replace (nonnull,
+ * nothrow, leaf), so that a renamed call is compiled exactly as the original: the same null
+ * checks dropped after it, the same values kept in registers across it (issue 21: a renamed
+ * call must not change the code around it). */
+#if defined(__GNUC__) || defined(__clang__)
+#define SG_NN1_      __attribute__((__nonnull__(1)))
+#define SG_NN12_     __attribute__((__nonnull__(1, 2)))
+#define SG_NN13_     __attribute__((__nonnull__(1, 3)))
+#define SG_NN123_    __attribute__((__nonnull__(1, 2, 3)))
+#define SG_THROWNL_  __attribute__((__nothrow__))
+#define SG_THROW_    __attribute__((__nothrow__, __leaf__))
+#else
+#define SG_NN1_
+#define SG_NN12_
+#define SG_NN13_
+#define SG_NN123_
+#define SG_THROWNL_
+#define SG_THROW_
+#endif
+
 /* pthread wrappers: same signatures and return values as pthreads.
  *
  * Every wrapper whose call begins a wait (a lock or try-lock, a barrier wait, a condition wait,
- * a semaphore wait, a join) also comes as NAME_at, with the call site as its first argument
- * (never NULL): `scalegraph cc` calls these, so that the trace says where each wait was written
- * (SG_EV_SYNC_SITE; recorded only when a thread's site changes: an unchanged one costs a
- * compare). The plain ones remain for calls it cannot see: through a function pointer, or code
- * compiled against an older sgtrace.h; their waits have no known site. */
+ * a semaphore wait, a join) records where it was called from (SG_EV_SYNC_SITE; only when a
+ * thread's site changes: an unchanged one costs a compare). The plain NAME takes the site from
+ * its return address, resolved to file:line through the program's line table when the trace is
+ * read (format 1.6): `scalegraph cc` calls these, so that a renamed call costs exactly the
+ * bytes of the original and no function of the program changes size. NAME_at takes a static
+ * descriptor as its first argument (never NULL): what `scalegraph cc` called before format
+ * 1.6, kept for programs built then and for `scalegraph instrument --site-args`. */
+SG_THROWNL_ SG_NN13_
 int sg_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 		      void *(*start)(void *), void *arg);
 int sg_pthread_join(pthread_t thread, void **retval);
 int sg_pthread_join_at(struct sg_site_desc *site, pthread_t thread, void **retval);
+SG_THROWNL_ SG_NN1_
 int sg_pthread_mutex_lock(pthread_mutex_t *mutex);
 int sg_pthread_mutex_lock_at(struct sg_site_desc *site, pthread_mutex_t *mutex);
+SG_THROWNL_ SG_NN1_
 int sg_pthread_mutex_trylock(pthread_mutex_t *mutex);
 int sg_pthread_mutex_trylock_at(struct sg_site_desc *site, pthread_mutex_t *mutex);
+SG_THROWNL_ SG_NN1_
 int sg_pthread_mutex_unlock(pthread_mutex_t *mutex);
 /* Barriers, spinlocks and rwlocks exist only under POSIX feature macros; declare their wrappers
  * when the program can see the types (glibc's __USE_* macros; any other libc: always). */
 #if !defined(__GLIBC__) || defined(__USE_XOPEN2K)
+SG_THROWNL_ SG_NN1_
 int sg_pthread_barrier_wait(pthread_barrier_t *barrier);
 int sg_pthread_barrier_wait_at(struct sg_site_desc *site, pthread_barrier_t *barrier);
+SG_THROWNL_ SG_NN1_
 int sg_pthread_spin_lock(pthread_spinlock_t *lock);
 int sg_pthread_spin_lock_at(struct sg_site_desc *site, pthread_spinlock_t *lock);
+SG_THROWNL_ SG_NN1_
 int sg_pthread_spin_trylock(pthread_spinlock_t *lock);
 int sg_pthread_spin_trylock_at(struct sg_site_desc *site, pthread_spinlock_t *lock);
+SG_THROWNL_ SG_NN1_
 int sg_pthread_spin_unlock(pthread_spinlock_t *lock);
 #endif
 #if !defined(__GLIBC__) || defined(__USE_UNIX98) || defined(__USE_XOPEN2K)
+SG_THROWNL_ SG_NN1_
 int sg_pthread_rwlock_rdlock(pthread_rwlock_t *rwlock);
 int sg_pthread_rwlock_rdlock_at(struct sg_site_desc *site, pthread_rwlock_t *rwlock);
+SG_THROWNL_ SG_NN1_
 int sg_pthread_rwlock_tryrdlock(pthread_rwlock_t *rwlock);
 int sg_pthread_rwlock_tryrdlock_at(struct sg_site_desc *site, pthread_rwlock_t *rwlock);
+SG_THROWNL_ SG_NN1_
 int sg_pthread_rwlock_wrlock(pthread_rwlock_t *rwlock);
 int sg_pthread_rwlock_wrlock_at(struct sg_site_desc *site, pthread_rwlock_t *rwlock);
+SG_THROWNL_ SG_NN1_
 int sg_pthread_rwlock_trywrlock(pthread_rwlock_t *rwlock);
 int sg_pthread_rwlock_trywrlock_at(struct sg_site_desc *site, pthread_rwlock_t *rwlock);
+SG_THROWNL_ SG_NN1_
 int sg_pthread_rwlock_unlock(pthread_rwlock_t *rwlock);
 #endif
+SG_NN12_
 int sg_pthread_cond_wait(pthread_cond_t *cond, pthread_mutex_t *mutex);
 int sg_pthread_cond_wait_at(struct sg_site_desc *site, pthread_cond_t *cond,
 			    pthread_mutex_t *mutex);
+SG_NN123_
 int sg_pthread_cond_timedwait(pthread_cond_t *cond, pthread_mutex_t *mutex,
 			      const struct timespec *abstime);
 int sg_pthread_cond_timedwait_at(struct sg_site_desc *site, pthread_cond_t *cond,
 				 pthread_mutex_t *mutex, const struct timespec *abstime);
+SG_THROWNL_ SG_NN1_
 int sg_pthread_cond_signal(pthread_cond_t *cond);
+SG_THROWNL_ SG_NN1_
 int sg_pthread_cond_broadcast(pthread_cond_t *cond);
 
 /* POSIX semaphore wrappers: same signatures, return values and errno as the <semaphore.h>
  * functions. A wait records SEM_WAIT_BEGIN/END around the real call (END carries 0 or the
  * errno), a post SEM_POST before the real call, sem_init (and a sem_open that creates the
  * semaphore with O_EXCL) SEM_INIT with the initial value. */
+SG_THROW_ SG_NN1_
 int sg_sem_init(sem_t *sem, int pshared, unsigned int value);
+SG_THROW_ SG_NN1_
 sem_t *sg_sem_open(const char *name, int oflag, ...);
+SG_NN1_
 int sg_sem_wait(sem_t *sem);
 int sg_sem_wait_at(struct sg_site_desc *site, sem_t *sem);
+SG_THROWNL_ SG_NN1_
 int sg_sem_trywait(sem_t *sem);
 int sg_sem_trywait_at(struct sg_site_desc *site, sem_t *sem);
+SG_THROWNL_ SG_NN1_
 int sg_sem_post(sem_t *sem);
 #if !defined(__GLIBC__) || defined(__USE_XOPEN2K)
+SG_NN12_
 int sg_sem_timedwait(sem_t *sem, const struct timespec *abstime);
 int sg_sem_timedwait_at(struct sg_site_desc *site, sem_t *sem, const struct timespec *abstime);
 #endif
 #if defined(__GLIBC__) && defined(__USE_GNU) && \
 	(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 30))
+SG_NN13_
 int sg_sem_clockwait(sem_t *sem, clockid_t clock, const struct timespec *abstime);
 int sg_sem_clockwait_at(struct sg_site_desc *site, sem_t *sem, clockid_t clock,
 			const struct timespec *abstime);

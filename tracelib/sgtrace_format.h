@@ -303,6 +303,15 @@ enum sgf_def_type {
 				     that failed after the trace was finished for it ("execve
 				     /no/such/prog", errno ENOENT); what the process did afterwards
 				     is not in the trace */
+	SGF_DEF_SITE_PC = 12,     /* u32 id, u32 0, u64 address, object NUL, build-id NUL (format
+				     1.6): a call site known by its return address (the plain
+				     wrappers, which `scalegraph cc` calls since 1.6): `address` is
+				     the return address minus the object's load bias, i.e. the
+				     address in the object's own ELF numbering (what addr2line
+				     takes); object is its path (the executable's /proc/self/exe);
+				     build-id its NT_GNU_BUILD_ID in hex, "" when it has none.
+				     Readers resolve it to file, line and function through the
+				     object's line table; ids share SITE's id space */
 };
 
 /*

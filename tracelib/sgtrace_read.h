@@ -71,6 +71,9 @@ struct sgr_site {
 	int line;
 	const char *func;          /* enclosing function, "" when none (a macro body) */
 	const char *file;
+	uint32_t same;             /* 0, or the id of an earlier site at the same file, line and
+				      function (return-address sites, format 1.6: one source line
+				      inlined or unrolled into several calls): count them as one */
 };
 
 struct sgr_region {

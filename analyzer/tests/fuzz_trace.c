@@ -56,6 +56,9 @@ static void setup(void)
 	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
 		abort();
 	atexit(cleanup);
+	/* a SITE_PC definition names an object on disk: no addr2line runs on whatever file a
+	 * fuzzed path names (the sites read "not resolved"; their decoding is still fuzzed) */
+	setenv("SG_SITE_RESOLVE", "0", 1);
 }
 
 static void put(const char *name, const uint8_t *p, size_t n)

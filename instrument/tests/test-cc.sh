@@ -295,7 +295,10 @@ if [ $have_lib -eq 1 ]; then
 		line=$(addr2line -e prog "$(nm prog | awk '$3 == "work" { print $1 }')" 2>/dev/null)
 	fi
 	case $line in
-	*prog.c*:8* | *'Line 8 of "src/prog.c"'* | *'line 8 of "src/prog.c"'* | *'Line 7 of "src/prog.c"'*) ok "debug info points at src/prog.c ($line)" ;;
+	# (gdb names it absolute when the unit's name is the source's own path: scalegraph cc maps
+	# the private copy's folder to the source's in the debug info)
+	*prog.c*:8* | *'Line 8 of "src/prog.c"'* | *'line 8 of "src/prog.c"'* | *'Line 7 of "src/prog.c"'* | \
+	*'Line 8 of "'/*/src/prog.c'"'*) ok "debug info points at src/prog.c ($line)" ;;
 	*) ko "debug info" "got '$line'" ;;
 	esac
 	"$SGCC" -c src/prog.c -o p1.o && "$SGCC" p1.o -o prog2 2>cc.err && SG_TRACE_DIR=tr2 ./prog2 >/dev/null &&
@@ -389,7 +392,7 @@ if [ $have_lib -eq 1 ]; then
 		ko "defect20-ifdef-split-header" "build failed: $(head -2 split/cc.err)"
 	elif [ -s split/cc.err ]; then
 		ko "defect20-ifdef-split-header" "scalegraph cc warned: $(head -2 split/cc.err)"
-	elif ! nm split/bs | grep -q 'U sg_pthread_create' || ! nm split/bs | grep -q 'U sg_pthread_join_at'; then
+	elif ! nm split/bs | grep -q 'U sg_pthread_create' || ! nm split/bs | grep -q 'U sg_pthread_join$'; then
 		ko "defect20-ifdef-split-header" "pthread_create/pthread_join not renamed: $(nm split/bs | grep -c ' U sg_') sg_ symbols"
 	elif ! SG_TRACE_DIR=split/tr ./split/bs; then
 		ko "defect20-ifdef-split-header" "the traced program failed"
@@ -415,7 +418,7 @@ fi
 "$INST" --stats -DNDEBUG -I split split/bs.c -o split/bs.posix.c 2>split/posix.err
 if grep -q '^split/bs.c:4 run: ' split/win.err && grep -q '0 calls renamed' split/win.err &&
    ! grep -q 'warning:' split/win.err && grep -q '2 calls renamed' split/posix.err &&
-   ! grep -q 'warning:' split/posix.err && grep -q 'sg_pthread_join_at' split/bs.posix.c; then
+   ! grep -q 'warning:' split/posix.err && grep -q 'sg_pthread_join(' split/bs.posix.c; then
 	ok "defect20-ifdef-flags: scalegraph instrument -D_WIN32 reads the _WIN32 branches, -DNDEBUG the others, as the compiler would"
 else
 	ko "defect20-ifdef-flags" "$(cat split/win.err split/posix.err | tr '\n' '|' | head -c 400)"

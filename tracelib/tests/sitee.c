@@ -79,7 +79,7 @@ static void every_kind(long id)
 	if (sem_trywait(s) != 0)
 		sem_wait(s);
 	sem_post(s);
-	TAKE(s);
+	TAKE(s); /* SITE_T */
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	ts.tv_nsec += 1000000;
@@ -106,7 +106,7 @@ static void *worker(void *arg)
 		add_b(1);
 		pthread_barrier_wait(&b); /* SITE_C */
 	}
-	lock_fn(&m);
+	lock_fn(&m); /* SITE_P */
 	total += 100;
 	pthread_mutex_unlock(&m);
 	if (all)

@@ -26,8 +26,9 @@ locks1=$(grep -Ec '^[0-9]+ 1 lock_(request|acquired|release) ' "$work/dump")
 begins=$(grep -Ec '^[0-9]+ [01] thread_begin ' "$work/dump")
 [ "$locks0" -eq $((3 * n)) ] && [ "$locks1" -eq $((3 * n)) ] && [ "$begins" -eq 2 ]
 ok defect11-kill-main-buffer $? "after kill -9: thread 0 has $locks0 lock events, thread 1 $locks1 (want $((3 * n)) each), $begins thread_begin (want 2); $(grep -m3 'thread\.' "$work/dump.err")"
-# thread 0: THREAD_BEGIN, CREATE_BEGIN/END and its 3n lock events, all from its open buffer
-want0=$((3 * n + 3))
+# thread 0: THREAD_BEGIN, CREATE_BEGIN/END, the SYNC_SITE of its lock loop's call site (format
+# 1.6: the plain wrapper's return address) and its 3n lock events, all from its open buffer
+want0=$((3 * n + 4))
 grep -q "thread\.0\.sgs: $want0 events recovered from an unsealed chunk (killed writer)\$" "$work/dump.err"
 ok defect11-kill-main-buffer-says-recovered $? "no line '... thread.0.sgs: $want0 events recovered ...': $(grep recovered "$work/dump.err")"
 grep -q "^  thread 0: $want0 records recovered from the killed writer's buffer\$" "$work/sum"

@@ -6,13 +6,14 @@
 #
 # What `sitee basic 2` records, by hand (ROUNDS = 3 in sitee.c):
 #   each worker (threads 1 and 2), in its stream: ROUNDS times [site A, lock_request (add_a);
-#   site B, lock_request (add_b); site C, barrier_arrive (worker)], then site none and
-#   lock_request (the call through a function pointer to the plain wrapper): 3*3 + 1 = 10
+#   site B, lock_request (add_b); site C, barrier_arrive (worker)], then site P and
+#   lock_request (the call through a function pointer to the plain wrapper: since format 1.6
+#   its return address is its site, the line of the call through the pointer): 3*3 + 1 = 10
 #   sync_site, 2*3 + 1 = 7 lock_request, 3 barrier_arrive; the site changes before every wait,
 #   so each one gets its own sync_site.
 #   main (thread 0): site J, then join_begin twice (the site does not change in between):
 #   1 sync_site, 2 join_begin.
-#   In all: 4 sites defined (A, B, C, J), 2*10 + 1 = 21 sync_site, 14 lock_request, 6
+#   In all: 5 sites defined (A, B, C, J, P), 2*10 + 1 = 21 sync_site, 14 lock_request, 6
 #   barrier_arrive, 2 join_begin.
 set -u
 B=${B:-build}
@@ -30,7 +31,7 @@ if ! "$sgcc" -O2 -Wall -Werror sitee.c -o sitee 2>cc.err || ! cc -O2 -Wall -I"$O
 fi
 line() { grep -n "SITE_$1 \*/" sitee.c | cut -d: -f1; }
 A="sitee.c:$(line A) in add_a" Bs="sitee.c:$(line B) in add_b" C="sitee.c:$(line C) in worker"
-J="sitee.c:$(line J) in main"
+J="sitee.c:$(line J) in main" P="sitee.c:$(line P) in worker"
 
 # The wait-begin events of each thread's stream, each with the site the stream was at then:
 # "THREAD KIND@FILE:LINE in FUNC" (or @none, @unset before any sync_site).
@@ -51,14 +52,14 @@ ok sites-program-runs $((rc != 0 || $(cat basic.out) != 218)) \
 
 # exactly the four sites, with the file, line and function of the call
 got=$(sed -n 's/^site [0-9]*: //p' basic.sum | sort)
-want=$(printf '%s\n' "$A" "$Bs" "$C" "$J" | sort)
+want=$(printf '%s\n' "$A" "$Bs" "$C" "$J" "$P" | sort)
 [ "$got" = "$want" ]
 ok sites-defined $? "the trace defines: $(echo "$got" | tr '\n' '|'); want $(echo "$want" | tr '\n' '|')"
 
 # each wait-begin after the site it was called at, in its own stream
 waits basic.dump >basic.waits
 expect_worker=$(for r in 1 2 3; do echo "lock_request@$A"; echo "lock_request@$Bs"; \
-	echo "barrier_arrive@$C"; done; echo "lock_request@none")
+	echo "barrier_arrive@$C"; done; echo "lock_request@$P")
 fail=
 for th in 1 2; do
 	got=$(awk -v t=$th '$1 == t { $1 = ""; print substr($0, 2) }' basic.waits)
@@ -78,10 +79,11 @@ n2=$(awk '$2 == 2 && $3 == "sync_site"' basic.dump | wc -l)
 	[ "$(count basic.sum barrier_arrive)" = 6 ] && [ "$(count basic.sum join_begin)" = 2 ]
 ok sites-counts $? "sync_site per thread 0/1/2: $n0/$n1/$n2 (want 1/10/10); summary: $(grep -E 'sync_site|lock_request|barrier_arrive|join_begin' basic.sum | tr -s ' ' | tr '\n' '|')"
 
-# the call through a function pointer went to the plain wrapper: its site is not known
-n=$(grep -c ' sync_site site=none$' basic.dump)
-[ "$n" -eq 2 ] && ! grep -q 'undefined' basic.dump
-ok sites-plain-wrapper-none $? "$n 'sync_site site=none' lines (want 2, one per worker); $(grep -m1 undefined basic.dump)"
+# the call through a function pointer went to the plain wrapper: its site is its return address
+# (format 1.6), the line of the call through the pointer; no wait is left without a site
+n=$(grep -c " sync_site site=[0-9]* $P\$" basic.dump)
+[ "$n" -eq 2 ] && ! grep -q 'undefined\|site=none' basic.dump
+ok sites-plain-wrapper-pointer $? "$n 'sync_site ... $P' lines (want 2, one per worker); $(grep -m1 'undefined\|site=none' basic.dump)"
 
 # every other wait with a site: all events still balance, every wait-begin has a defined site
 # (none only for the plain wrapper), the program's result is the plain build's
@@ -108,10 +110,11 @@ unknown=$(grep -Ev '@sitee.c:[0-9]+( in [a-z_]+)?$' all.waits | grep -vc 'lock_r
 grep -q undefined all.dump && bad="$bad $(grep -m1 undefined all.dump)"
 [ -z "$bad" ]
 ok sites-all-kinds-balance $? "$bad"
-# the call in a macro body: defined with no function, dumped as FILE:LINE alone
-M="sitee.c:$(line M)"
+# the call in a macro body: since format 1.6 (return-address sites, the line table) the line
+# where the macro is used, in its function (SITE_T), not the line in the #define (SITE_M)
+M="sitee.c:$(line T) in every_kind"
 grep -qx "site [0-9]*: $M" all.sum && grep -q " sync_site site=[0-9]* $M\$" all.dump
-ok sites-macro-body $? "no 'site N: $M' (no function) in the summary, or no sync_site naming it: $(grep "$M" all.sum all.dump | head -2 | tr '\n' '|')"
+ok sites-macro-body $? "no 'site N: $M' in the summary, or no sync_site naming it: $(grep "sitee.c:$(line T)" all.sum all.dump | head -2 | tr '\n' '|')"
 for fn in every_kind; do
 	n=$(sed -n 's/^site [0-9]*: //p' all.sum | grep -c " in $fn\$")
 	[ "$n" -ge 12 ]
@@ -134,4 +137,30 @@ else
 	"$dump" "$child" >child.dump 2>&1
 	grep -q " sync_site site=[0-9]* $A\$" child.dump && ! grep -q undefined child.dump
 	ok sites-fork-child $? "the child's dump: $(grep -m2 -E 'sync_site|undefined' child.dump | tr '\n' '|')"
+fi
+
+# the descriptor form of before format 1.6 (`scalegraph instrument --site-args`: the _at
+# wrappers with a static struct sg_site_desc per call, SITE definitions), as programs built
+# then still run: the same sites, with the macro body's call at its #define line and no
+# function, and the call through the function pointer (a plain wrapper) by return address, so
+# that one trace mixes SITE and SITE_PC definitions
+inst=$(dirname "$sgcc")/scalegraph-instrument
+inc=$OLDPWD/$B/include lib=$OLDPWD/$B/lib
+if "$inst" -q --site-args sitee.c -o sitee.old.c &&
+   cc -O2 -g -Wall -I"$inc" -DSG_TRACE sitee.old.c -o sitee.old -L"$lib" -Wl,-rpath,"$lib" -lsgtrace \
+	-pthread ${SG_SAN_FLAGS:-} 2>old.err; then
+	SG_TRACE_DIR=old ./sitee.old all 2 >old.out 2>&1
+	"$dump" old >old.dump 2>&1
+	"$dump" --summary old >old.sum 2>&1
+	got=$(sed -n 's/^site [0-9]*: //p' old.sum | sort -u)
+	bad=
+	for want in "$A" "$Bs" "$C" "$J" "$P" "sitee.c:$(line M)"; do
+		echo "$got" | grep -qxF "$want" || bad="$bad missing '$want';"
+	done
+	grep -q 'undefined\|not resolved' old.dump && bad="$bad $(grep -m1 'undefined\|not resolved' old.dump)"
+	grep -q 'sg_pthread_mutex_lock_at(&sg_site_' sitee.old.c || bad="$bad no _at call in the --site-args output;"
+	[ -z "$bad" ]
+	ok sites-descriptor-form $? "$bad sites: $(echo "$got" | tr '\n' '|')"
+else
+	ok sites-descriptor-form 1 "building the --site-args form: $(head -3 old.err | tr '\n' '|')"
 fi

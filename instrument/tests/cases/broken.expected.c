@@ -8,13 +8,12 @@
 static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 
 #include <sgtrace.h>
-static struct sg_site_desc sg_site_1 __attribute__((unused)) = { "broken.c", 14, "guarded", 0 };
 #line 10 "broken.c"
 static int guarded(int x)
 { static struct sg_func_desc sg_fd__ = { "guarded", "broken.c", 10, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
 	int r = 0;
 	OPEN_SCOPE(x)
-		sg_pthread_mutex_lock_at(&sg_site_1, &m);
+		sg_pthread_mutex_lock(&m);
 		r = x;
 		sg_pthread_mutex_unlock(&m);
 	}

@@ -11,15 +11,13 @@ static void work(int *arg)
 	result = *arg * 2;
 }
 
-static struct sg_site_desc sg_site_1 __attribute__((unused)) = { "create_cast.c", 18, "main", 0 };
-#line 12 "create_cast.c"
 int main(void)
 { static struct sg_func_desc sg_fd__ = { "main", "create_cast.c", 12, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
 	pthread_t t;
 	int v = 21;
 	if (sg_pthread_create(&t, NULL, (void *(*)(void *))(void (*)(void))work, &v) != 0)
 		return 1;
-	sg_pthread_join_at(&sg_site_1, t, NULL);
+	sg_pthread_join(t, NULL);
 	printf("%d\n", result);
 	return 0;
 }

@@ -12,22 +12,17 @@ int caller(int x) { return leaf(x) + 1; }
 static inline int tiny_loop(int x) { while (x > 10) x -= 10; return x; }
 inline int ext_inline(int x) { for (;;) return x; }
 #include <sgtrace.h>
-static struct sg_site_desc sg_site_1 __attribute__((unused)) = { "default_filter.c", 14, "locked", 0 };
 #line 14 "default_filter.c"
-static void locked(void) { sg_pthread_mutex_lock_at(&sg_site_1, &m); n++; sg_pthread_mutex_unlock(&m); }
+static void locked(void) { sg_pthread_mutex_lock(&m); n++; sg_pthread_mutex_unlock(&m); }
 static int sum(int k) { static struct sg_func_desc sg_fd__ = { "sum", "default_filter.c", 15, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__); int s = 0; for (int i = 0; i < k; i++) s += leaf(i); return s; }
-static struct sg_site_desc sg_site_2 __attribute__((unused)) = { "default_filter.c", 16, "bump", 0 };
-#line 16 "default_filter.c"
-static void bump(void) { static struct sg_func_desc sg_fd__ = { "bump", "default_filter.c", 16, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__); sg_pthread_mutex_lock_at(&sg_site_2, &m); n += leaf(1); sg_pthread_mutex_unlock(&m); }
+static void bump(void) { static struct sg_func_desc sg_fd__ = { "bump", "default_filter.c", 16, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__); sg_pthread_mutex_lock(&m); n += leaf(1); sg_pthread_mutex_unlock(&m); }
 static void *start(void *arg) { static struct sg_func_desc sg_fd__ = { "start", "default_filter.c", 17, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__); locked(); bump(); return arg; }
 
-static struct sg_site_desc sg_site_3 __attribute__((unused)) = { "default_filter.c", 23, "main", 0 };
-#line 19 "default_filter.c"
 int main(void)
 { static struct sg_func_desc sg_fd__ = { "main", "default_filter.c", 19, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
 	pthread_t t;
 	sg_pthread_create(&t, NULL, start, NULL);
-	sg_pthread_join_at(&sg_site_3, t, NULL);
+	sg_pthread_join(t, NULL);
 	printf("%d %d %d %d %d\n", caller(n), tiny_loop(25), ext_inline(1), sum(3), n);
 	return 0;
 }

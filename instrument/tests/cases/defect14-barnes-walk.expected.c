@@ -39,14 +39,13 @@ static pthread_mutex_t cell_lock[64];
 static double epssq = 0.0025;
 
 #include <sgtrace.h>
-static struct sg_site_desc sg_site_1 __attribute__((unused)) = { "defect14-barnes-walk.c", 46, "gravsub", 0 };
 #line 41 "defect14-barnes-walk.c"
 void gravsub(struct node *p, struct local *l)
 {
 	double drabs, phii, mor3;
 	vector ai;
 
-	sg_pthread_mutex_lock_at(&sg_site_1, &cell_lock[(size_t)p % 64]);
+	sg_pthread_mutex_lock(&cell_lock[(size_t)p % 64]);
 	SUBV(l->dr, p->pos, l->pos0);
 	sg_pthread_mutex_unlock(&cell_lock[(size_t)p % 64]);
 	DOTVP(l->drsq, l->dr, l->dr);
@@ -93,8 +92,6 @@ static void *slave(void *arg)
 	return NULL;
 }
 
-static struct sg_site_desc sg_site_2 __attribute__((unused)) = { "defect14-barnes-walk.c", 101, "compute_forces", 0 };
-#line 93 "defect14-barnes-walk.c"
 int compute_forces(struct work *w, int n_threads)
 {
 	pthread_t t[8];
@@ -103,6 +100,6 @@ int compute_forces(struct work *w, int n_threads)
 		if (sg_pthread_create(&t[i], NULL, slave, &w[i]))
 			break;
 	while (i-- > 0)
-		sg_pthread_join_at(&sg_site_2, t[i], NULL);
+		sg_pthread_join(t[i], NULL);
 	return 0;
 }

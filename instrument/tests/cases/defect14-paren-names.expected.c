@@ -21,11 +21,9 @@ static int *(pick)(int *v, int n)
 	return best;
 }
 
-static struct sg_site_desc sg_site_1 __attribute__((unused)) = { "defect14-paren-names.c", 24, "worker", 0 };
-#line 22 "defect14-paren-names.c"
 static void *(worker)(void *a)
 { static struct sg_func_desc sg_fd__ = { "worker", "defect14-paren-names.c", 22, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
-	sg_pthread_mutex_lock_at(&sg_site_1, &m);
+	sg_pthread_mutex_lock(&m);
 	total += *(int *)a;
 	sg_pthread_mutex_unlock(&m);
 	return a;
@@ -33,14 +31,12 @@ static void *(worker)(void *a)
 
 static int ( spaced ) ( int x ) { static struct sg_func_desc sg_fd__ = { "spaced", "defect14-paren-names.c", 30, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__); while (x > 10) x = answer() - x; return x; }
 
-static struct sg_site_desc sg_site_2 __attribute__((unused)) = { "defect14-paren-names.c", 37, "main", 0 };
-#line 32 "defect14-paren-names.c"
 int main(void)
 { static struct sg_func_desc sg_fd__ = { "main", "defect14-paren-names.c", 32, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
 	pthread_t t;
 	int v[3] = { 1, 7, 3 };
 	sg_pthread_create(&t, NULL, worker, &v[1]);
-	sg_pthread_join_at(&sg_site_2, t, NULL);
+	sg_pthread_join(t, NULL);
 	printf("%d %d %d %d\n", answer(), *pick(v, 3), total, spaced(5));
 	return 0;
 }

@@ -10,18 +10,15 @@ static int sum;
 static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 
 #include <sgtrace.h>
-static struct sg_site_desc sg_site_1 __attribute__((unused)) = { "defect20-ifdef-header-cpp.c", 14, "worker", 0 };
 #line 12 "defect20-ifdef-header-cpp.c"
 static void *worker(void *arg)
 { static struct sg_func_desc sg_fd__ = { "worker", "defect20-ifdef-header-cpp.c", 12, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
-	sg_pthread_mutex_lock_at(&sg_site_1, &m);
+	sg_pthread_mutex_lock(&m);
 	sum += *(int *)arg;
 	sg_pthread_mutex_unlock(&m);
 	return NULL;
 }
 
-static struct sg_site_desc sg_site_2 __attribute__((unused)) = { "defect20-ifdef-header-cpp.c", 38, "run", 0 };
-#line 20 "defect20-ifdef-header-cpp.c"
 #ifdef OLD_API
 int run(int n, int unused) {
 #else
@@ -40,7 +37,7 @@ int run(int n) {
 		sg_pthread_create(&t[i], NULL, worker, &arg[i]);
 	}
 	for (i = 0; i < n; i++)
-		sg_pthread_join_at(&sg_site_2, t[i], NULL);
+		sg_pthread_join(t[i], NULL);
 #endif
 	return sum;
 }

@@ -10,11 +10,10 @@ static int sum;
 static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 
 #include <sgtrace.h>
-static struct sg_site_desc sg_site_1 __attribute__((unused)) = { "defect20-ifdef-header.c", 14, "worker", 0 };
 #line 12 "defect20-ifdef-header.c"
 static void *worker(void *arg)
 {
-	sg_pthread_mutex_lock_at(&sg_site_1, &m);
+	sg_pthread_mutex_lock(&m);
 	sum += *(int *)arg;
 	sg_pthread_mutex_unlock(&m);
 	return NULL;

@@ -2,13 +2,12 @@
 #include <pthread.h>
 #include <stdio.h>
 
-#define LOCK(mx)   sg_pthread_mutex_lock_at(&sg_site_1, mx)
+#define LOCK(mx)   sg_pthread_mutex_lock(mx)
 #define UNLOCK(mx) sg_pthread_mutex_unlock(mx)
 
 static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 
 #include <sgtrace.h>
-static struct sg_site_desc sg_site_1 __attribute__((unused)) = { "define_sync.c", 5, "", 0 };
 #line 10 "define_sync.c"
 int main(void)
 { static struct sg_func_desc sg_fd__ = { "main", "define_sync.c", 10, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);

@@ -14,14 +14,11 @@ struct tree {
 
 static int sq(int x) { return x * x; }
 #include <sgtrace.h>
-static struct sg_site_desc sg_site_1 __attribute__((unused)) = { "explain_filter.c", 16, "locked_inc", 0 };
 #line 16 "explain_filter.c"
-static void locked_inc(void) { sg_pthread_mutex_lock_at(&sg_site_1, &m); counter++; sg_pthread_mutex_unlock(&m); }
+static void locked_inc(void) { sg_pthread_mutex_lock(&m); counter++; sg_pthread_mutex_unlock(&m); }
 static int straight(int x) { return sq(x) + 1; }
 static int fib(int n) { static struct sg_func_desc sg_fd__ = { "fib", "explain_filter.c", 18, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__); return n < 2 ? n : fib(n - 1) + fib(n - 2); }
-static struct sg_site_desc sg_site_2 __attribute__((unused)) = { "explain_filter.c", 19, "scale", 0 };
-#line 19 "explain_filter.c"
-static int scale(int x) { int r; sg_pthread_mutex_lock_at(&sg_site_2, &m); r = abs(x) * counter; sg_pthread_mutex_unlock(&m); return r; }
+static int scale(int x) { int r; sg_pthread_mutex_lock(&m); r = abs(x) * counter; sg_pthread_mutex_unlock(&m); return r; }
 static int visit(const struct tree *t) { int s = 0; for (int k = 0; k < 2; k++) s += abs(t->value); return s; }
 
 static int tree_sum(const struct tree *t)
@@ -47,11 +44,9 @@ static int grid(int n)
 	return s;
 }
 
-static struct sg_site_desc sg_site_3 __attribute__((unused)) = { "explain_filter.c", 47, "push", 0 };
-#line 45 "explain_filter.c"
 static void push(int v)
 { static struct sg_func_desc sg_fd__ = { "push", "explain_filter.c", 45, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
-	sg_pthread_mutex_lock_at(&sg_site_3, &m);
+	sg_pthread_mutex_lock(&m);
 	counter += v;
 	memset(&v, 0, sizeof v);
 	sg_pthread_mutex_unlock(&m);
@@ -64,15 +59,13 @@ static void *worker(void *arg)
 	return arg;
 }
 
-static struct sg_site_desc sg_site_4 __attribute__((unused)) = { "explain_filter.c", 66, "main", 0 };
-#line 60 "explain_filter.c"
 int main(void)
 { static struct sg_func_desc sg_fd__ = { "main", "explain_filter.c", 60, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
 	pthread_t t;
 	int one = 1;
 	struct tree leaf = { NULL, NULL, 3 }, root = { &leaf, NULL, 4 };
 	sg_pthread_create(&t, NULL, (void *(*)(void *))(worker), &one);
-	sg_pthread_join_at(&sg_site_4, t, NULL);
+	sg_pthread_join(t, NULL);
 	printf("%d %d %d %d %d\n", straight(2), fib(10), grid(4), tree_sum(&root), counter);
 	return 0;
 }

@@ -5,7 +5,6 @@
 static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 
 #include <sgtrace.h>
-static struct sg_site_desc sg_site_1 __attribute__((unused)) = { "ifdef_braces.c", 14, "sum", 0 };
 #line 7 "ifdef_braces.c"
 #ifdef TWO_ARGS
 static int sum(int a, int b) { static struct sg_func_desc sg_fd__ = { "sum", "ifdef_braces.c", 8, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
@@ -14,7 +13,7 @@ static int sum(int a) {
 	int b = 1;
 #endif
 	int s = 0;
-	sg_pthread_mutex_lock_at(&sg_site_1, &m);
+	sg_pthread_mutex_lock(&m);
 	for (int i = 0; i < a + b; i++)
 		s += i;
 	sg_pthread_mutex_unlock(&m);

@@ -16,11 +16,10 @@
 #define N_WORKERS 2
 #define N_ITEMS 2000
 #define RING 4
-#define ACQUIRE(s) sg_sem_wait_at(&sg_site_1, s)
+#define ACQUIRE(s) sg_sem_wait(s)
 #define RELEASE(s) do { sg_sem_post(s); } while (0)
 
 #include <sgtrace.h>
-static struct sg_site_desc sg_site_1 __attribute__((unused)) = { "semaphores.c", 19, "", 0 };
 #line 22 "semaphores.c"
 struct pool_stats {
 	long sem_post;     /* a counter named like a wrapped function */
@@ -40,14 +39,12 @@ static long work(int v)
 	return (long)v * v % 7;
 }
 
-static struct sg_site_desc sg_site_2 __attribute__((unused)) = { "semaphores.c", 45, "consumer", 0 };
-#line 40 "semaphores.c"
 static void *consumer(void *arg)
 { static struct sg_func_desc sg_fd__ = { "consumer", "semaphores.c", 40, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
 	long *sum = arg;
 	for (int i = 0; i < N_ITEMS / N_WORKERS; i++) {
 		ACQUIRE(&filled);
-		sg_pthread_mutex_lock_at(&sg_site_2, &lock);
+		sg_pthread_mutex_lock(&lock);
 		int v = ring[tail++ % RING];
 		stats.taken++;
 		sg_pthread_mutex_unlock(&lock);
@@ -62,8 +59,6 @@ static const char *err_name(int rc)
 	return rc == 0 ? "0" : errno == EAGAIN ? "EAGAIN" : errno == ETIMEDOUT ? "ETIMEDOUT" : "?";
 }
 
-static struct sg_site_desc sg_site_3 __attribute__((unused)) = { "semaphores.c", 68, "named_semaphore", 0 };
-#line 60 "semaphores.c"
 static int named_semaphore(void)
 { static struct sg_func_desc sg_fd__ = { "named_semaphore", "semaphores.c", 60, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
 	char name[64];
@@ -72,7 +67,7 @@ static int named_semaphore(void)
 	sem_t *ns = sg_sem_open(name, O_CREAT, 0600, 2);
 	if (ns == SEM_FAILED)
 		return -1;
-	sg_sem_wait_at(&sg_site_3, ns);
+	sg_sem_wait(ns);
 	sem_getvalue(ns, &value);
 	sg_sem_post(ns);
 	sem_close(ns);
@@ -80,14 +75,6 @@ static int named_semaphore(void)
 	return value;
 }
 
-static struct sg_site_desc sg_site_4 __attribute__((unused)) = { "semaphores.c", 86, "main", 0 };
-static struct sg_site_desc sg_site_5 __attribute__((unused)) = { "semaphores.c", 87, "main", 0 };
-static struct sg_site_desc sg_site_6 __attribute__((unused)) = { "semaphores.c", 95, "main", 0 };
-static struct sg_site_desc sg_site_7 __attribute__((unused)) = { "semaphores.c", 100, "main", 0 };
-static struct sg_site_desc sg_site_8 __attribute__((unused)) = { "semaphores.c", 102, "main", 0 };
-static struct sg_site_desc sg_site_9 __attribute__((unused)) = { "semaphores.c", 104, "main", 0 };
-static struct sg_site_desc sg_site_10 __attribute__((unused)) = { "semaphores.c", 106, "main", 0 };
-#line 76 "semaphores.c"
 int main(void)
 { static struct sg_func_desc sg_fd__ = { "main", "semaphores.c", 76, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
 	pthread_t t[N_WORKERS];
@@ -98,8 +85,8 @@ int main(void)
 	for (int k = 0; k < N_WORKERS; k++)
 		sg_pthread_create(&t[k], NULL, consumer, &sums[k]);
 	for (int i = 0; i < N_ITEMS; i++) {
-		sg_sem_wait_at(&sg_site_4, &free_slots);
-		sg_pthread_mutex_lock_at(&sg_site_5, &lock);
+		sg_sem_wait(&free_slots);
+		sg_pthread_mutex_lock(&lock);
 		ring[head++ % RING] = i;
 		sg_pthread_mutex_unlock(&lock);
 		sg_sem_post(&filled);
@@ -107,18 +94,18 @@ int main(void)
 		my_sem_wait_count += i & 1;
 	}
 	for (int k = 0; k < N_WORKERS; k++) {
-		sg_pthread_join_at(&sg_site_6, t[k], NULL);
+		sg_pthread_join(t[k], NULL);
 		total += sums[k];
 	}
 	printf("items %ld posted %ld odd %ld sum %ld\n", stats.taken, stats.sem_post,
 	       my_sem_wait_count, total);
-	printf("trywait %s\n", err_name(sg_sem_trywait_at(&sg_site_7, &filled)));
+	printf("trywait %s\n", err_name(sg_sem_trywait(&filled)));
 	clock_gettime(CLOCK_REALTIME, &ts);
-	printf("timedwait %s\n", err_name(sg_sem_timedwait_at(&sg_site_8, &filled, &ts)));
+	printf("timedwait %s\n", err_name(sg_sem_timedwait(&filled, &ts)));
 	sg_sem_post(&filled);
-	printf("timedwait %s\n", err_name(sg_sem_timedwait_at(&sg_site_9, &filled, &ts)));
+	printf("timedwait %s\n", err_name(sg_sem_timedwait(&filled, &ts)));
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	printf("clockwait %s\n", err_name(sg_sem_clockwait_at(&sg_site_10, &filled, CLOCK_MONOTONIC, &ts)));
+	printf("clockwait %s\n", err_name(sg_sem_clockwait(&filled, CLOCK_MONOTONIC, &ts)));
 	printf("try_fn %s\n", err_name(try_fn(&free_slots)));
 	printf("named %d\n", named_semaphore());
 	sem_destroy(&filled);

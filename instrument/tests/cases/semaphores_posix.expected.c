@@ -6,12 +6,9 @@
 #include <stdio.h>
 #include <time.h>
 
-#define TAKE(s) (sg_sem_trywait_at(&sg_site_3, s) == 0)
+#define TAKE(s) (sg_sem_trywait(s) == 0)
 
 #include <sgtrace.h>
-static struct sg_site_desc sg_site_1 __attribute__((unused)) = { "semaphores_posix.c", 20, "main", 0 };
-static struct sg_site_desc sg_site_2 __attribute__((unused)) = { "semaphores_posix.c", 24, "main", 0 };
-static struct sg_site_desc sg_site_3 __attribute__((unused)) = { "semaphores_posix.c", 9, "", 0 };
 #line 11 "semaphores_posix.c"
 int main(void)
 {
@@ -22,11 +19,11 @@ int main(void)
 	taken += TAKE(&s);
 	taken += TAKE(&s);
 	clock_gettime(CLOCK_REALTIME, &ts);
-	sem_wait_rc = sg_sem_timedwait_at(&sg_site_1, &s, &ts);
+	sem_wait_rc = sg_sem_timedwait(&s, &ts);
 	printf("taken %d timedwait %d %s\n", taken, sem_wait_rc,
 	       errno == ETIMEDOUT ? "ETIMEDOUT" : "?");
 	sg_sem_post(&s);
-	sg_sem_wait_at(&sg_site_2, &s);
+	sg_sem_wait(&s);
 	sem_destroy(&s);
 	return 0;
 }
