@@ -481,15 +481,20 @@ void sgr_release(const struct sgr_trace *t, size_t pos)
 		return;
 	if (s->map && s->size)
 		madvise((void *)s->map, s->size, MADV_DONTNEED);
-	/* the decoded records of its compact chunks go too: decoded again if read again */
+	/* the decoded records of its compact chunks go too: a chunk read whole is checked and
+	 * decoded again if read again (one left partly out of order keeps its own copy; a bad
+	 * one stays bad, reported once) */
 	if (s->dec_arena) {
 		munmap(s->dec_arena, s->dec_total ? s->dec_total * sizeof *s->dec_arena : 1);
 		s->dec_arena = NULL;
 		for (size_t k = 0; k < s->n_chunks; k++) {
-			if (s->chunks[k].dec_state != DEC_BAD) {
-				s->chunks[k].dec_state = DEC_NONE;
-				s->chunks[k].dec = NULL;
-			}
+			struct sgr_chunk *c = &s->chunks[k];
+			if (!c->dec)
+				continue;
+			c->dec = NULL;
+			c->dec_state = DEC_NONE;
+			if (c->state == CHUNK_OK)
+				c->state = CHUNK_UNCHECKED;
 		}
 	}
 }

@@ -214,7 +214,8 @@ static void test_experiment(void **state)
 	assert_non_null(strstr(buf, "method,N,W,reps,T_para,T_seq,E,S,L,IT_edge,IT_barrier,"
 				    "IT_lock,IT_cond,IT_sem,IT_join,IT_sched,IT_blocked,PT_barrier,"
 				    "PT_lock,PT_sem,PT_thread,ML,U,parallelism,closure,"
-				    "oversubscribed\n"));
+				    "oversubscribed,T_plain,T_traced_wall,overhead_measured,"
+				    "overhead_estimated,overhead_marked\n"));
 	assert_non_null(strstr(buf, "\nfixed,2,100,3,2e-06,8e-07,0.2,"));
 	assert_non_null(strstr(buf, "\ntime-bound,4,100,1,"));
 	free(buf);
