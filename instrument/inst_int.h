@@ -266,6 +266,8 @@ struct inst_fn {
 	uint8_t tiny_cand;       /* non-static, tiny, and probed only for want of such a call */
 	/* the verdict */
 	int selected;
+	uint8_t outside;         /* selected as main or a start routine by the default rule: probed
+				    from outside its body (SG_FUNC_OUTSIDE), its code unchanged */
 	char why[160];
 	/* the probe pass */
 	uint8_t sites;           /* renamed calls or regions in it: an include covers it */

@@ -7,6 +7,13 @@
  * every rewritten line sees it under every #if combination. It only adds edits; inst_edit.c
  * splices.
  *
+ * Function probes: a selected definition gets the scope guard (GUARD_FMT) at the start of its
+ * body, except main and the thread start routines selected by the default rule (inst_fn.
+ * outside): they get SG_FUNC_OUTSIDE after their closing brace, a descriptor keyed by the
+ * function's address that libsgtrace finds, so that it records main's entry and exit from its
+ * start-up and exit path and a start routine's from the pthread_create trampoline, and their
+ * code stays the plain build's (issue 21: main grew, and every function after it moved).
+ *
  * Call sites: a renamed call keeps its arguments (`sg_NAME(args)`): the wrapper takes its call
  * site from its return address, resolved through the line table when the trace is read
  * (docs/tracelib.md "Call sites"), so that the call costs exactly the bytes of the original
@@ -29,6 +36,10 @@
 #define GUARD_FMT " static struct sg_func_desc sg_fd__ = { \"%.*s\", \"%s\", %u, 0 };" \
 	" struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused))" \
 	" = sg_func_scope_enter(&sg_fd__);"
+
+/* main and the start routines selected by the default rule: a descriptor at file scope, after
+ * the definition, that the library finds by the function's address (sgtrace.h) */
+#define OUTSIDE_FMT " SG_FUNC_OUTSIDE(%.*s, \"%s\", %u, %d);"
 
 struct name_ref {
 	uint32_t off, len;
@@ -587,17 +598,24 @@ static void item_finish(struct probe *p, int32_t *items, const struct pending *p
 	int placed_inc = p->n_site_conds &&
 			 item_include(p, items, pd->k, f ? f->start : items[pd->k], 0, descs) == 0;
 	free(descs);
-	if (placed_inc && probe) {
+	if (placed_inc && probe && f->outside) {
+		/* after the closing brace, on its line: the body's code is the plain build's */
+		edits_addf(p->e, b->end, 0, OUTSIDE_FMT, (int)f->name_len, p->src + f->name_off,
+			   p->file_esc, f->line, f->name_len == 4 && !memcmp(p->src + f->name_off,
+									  "main", 4));
+		p->res->n_probed++;
+		placed = 1;
+	} else if (placed_inc && probe) {
 		edits_addf(p->e, b->off + 1, 0, GUARD_FMT, (int)f->name_len,
 			   p->src + f->name_off, p->file_esc, f->line);
 		p->res->n_probed++;
 		placed = 1;
 	}
 	if (f && p->opt && p->opt->explain)
-		fprintf(p->opt->explain, "%s:%u %.*s: %s: %s\n", p->d->file, f->line,
+		fprintf(p->opt->explain, "%s:%u %.*s: %s: %s%s\n", p->d->file, f->line,
 			(int)f->name_len, p->src + f->name_off, placed ? "selected" : "left out",
 			f->selected && !placed ? "no file-scope place for #include <sgtrace.h>" :
-			f->why);
+			f->why, placed && f->outside ? " (probed from outside its body)" : "");
 }
 
 static int off_cmp(const void *a, const void *b)

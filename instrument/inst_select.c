@@ -521,6 +521,11 @@ static void fn_decide(struct inst_sel *s, struct inst_fn *f, const struct inst_o
 		why(f, 0, "extern inline (C99): it may not hold the probe's static descriptor");
 		return; /* no filter can change that */
 	}
+	/* main and the start routines, selected by the default rule, are probed from outside
+	 * their bodies (the library's start-up and exit, the pthread_create trampoline), so that
+	 * a default build changes no code but that of the functions probed for their own sake */
+	f->outside = mode == INST_FUNC_DEFAULT &&
+		     ((nlen == 4 && !memcmp(src + f->name_off, "main", 4)) || f->start_line);
 	if (mode == INST_FUNC_NONE)
 		why(f, 0, "--no-functions");
 	else if (mode == INST_FUNC_ALL)
@@ -550,6 +555,7 @@ static void fn_decide(struct inst_sel *s, struct inst_fn *f, const struct inst_o
 					      f->selected, rule, sizeof rule);
 		if (rule[0]) {
 			why(f, sel, "%s", rule);
+			f->outside = 0; /* selected for its own sake: probed in its body */
 			f->tiny_cand = 0; /* the filter decides whatever other files do */
 		}
 	}

@@ -216,6 +216,34 @@ int sgt_core_fork_start(void)
 	return 0;
 }
 
+/* main, when the instrumenter left its probes to us (sgtrace.h SG_FUNC_OUTSIDE): entered here,
+ * before it runs, by the thread and process that run it; left at exit() on that thread (a
+ * return from main, or exit() called below it). The other ends record no exit for it, as a
+ * probe's cleanup in its body records none: pthread_exit, _exit, exec, a fatal signal, exit()
+ * on another thread (the analyzer closes the frame at the thread's end). */
+static struct sg_func_desc *main_fd;
+static struct sgt_thread *main_thread;
+static pid_t main_pid;
+
+static void main_enter(void)
+{
+	struct sg_func_desc *fd = sgt_outside_find(NULL, 1);
+	if (!fd || !sgt_self)
+		return;
+	sg_func_enter_rec(fd);
+	main_fd = fd;
+	main_thread = sgt_self;
+	main_pid = getpid();
+}
+
+static void main_exit(void)
+{
+	if (main_fd && sg_trace_active && sgt_self && sgt_self == main_thread &&
+	    getpid() == main_pid)
+		sg_func_exit_rec(main_fd);
+	main_fd = NULL;
+}
+
 __attribute__((constructor)) static void sgt_init(void)
 {
 	struct sgt_config cfg;
@@ -273,6 +301,7 @@ __attribute__((constructor)) static void sgt_init(void)
 	sgc_process_init();
 	sgc_sched_start();   /* before thread 0 begins: its switches from its first event on */
 	sgt_thread_start(SG_NO_ID, SG_NO_ID);   /* the main thread is thread 0 */
+	main_enter();
 }
 
 /* Ends the process's trace (see end_state): the calling thread's stream gets its THREAD_END,
@@ -348,6 +377,7 @@ void sgt_core_exec_failed(const char *what, int err)
 
 __attribute__((destructor)) static void sgt_fini(void)
 {
+	main_exit();
 	sgt_core_end(SGT_END_EXIT, 0);
 }
 

@@ -35,6 +35,7 @@
 #include "sgf_int.h"
 #include "sgt_export.h"
 #include "sgt_hash.h"
+#define SGTRACE_LIBRARY 1   /* sgtrace.h: not the program's sg_func_outside_table */
 #include "sgtrace.h"
 
 /* Everything declared below is internal: hidden, so that the library reaches it directly
@@ -546,6 +547,9 @@ int sgt_registry_open(int replay);
 void sgt_registry_close(void);
 uint32_t sgt_registry_next_index(void);
 uint32_t sgt_registry_function(struct sg_func_desc *fd);
+/* The descriptor of main (want_main) or of the start routine `start` when the program's
+ * instrumenter probes it from outside its body (sgtrace.h SG_FUNC_OUTSIDE), or NULL. */
+struct sg_func_desc *sgt_outside_find(void *(*start)(void *), int want_main);
 /* The id of call site sd, registered (SITE definition written) on its first use. */
 uint32_t sgt_registry_site(struct sg_site_desc *sd);
 /* The id of the call site whose return address is pc (a plain wrapper's caller), registered

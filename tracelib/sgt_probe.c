@@ -162,3 +162,25 @@ void trace_counters_unavailable(const char *reason)
 {
 	sgt_registry_counters_off(reason);
 }
+
+/*
+ * main and the start routines probed from outside their bodies (sgtrace.h SG_FUNC_OUTSIDE):
+ * the program's table of their descriptors, a weak definition in each of its instrumented
+ * files; absent (a plain program, one built before) or empty, nothing is found and nothing is
+ * recorded for them here (their bodies carry the probes, if any).
+ */
+extern struct sg_func_outside_table sg_func_outside_table
+	__attribute__((weak, visibility("default")));
+
+struct sg_func_desc *sgt_outside_find(void *(*start)(void *), int want_main)
+{
+	if (!&sg_func_outside_table)
+		return NULL;
+	struct sg_func_outside *o = sg_func_outside_table.begin, *e = sg_func_outside_table.end;
+	if (!o || !e)
+		return NULL;
+	for (; o < e; o++)
+		if (o->fd && (want_main ? o->is_main != 0 : o->fn == (void (*)(void))start))
+			return o->fd;
+	return NULL;
+}

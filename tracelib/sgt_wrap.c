@@ -275,17 +275,25 @@ struct trampoline {
 	void *(*start)(void *);
 	void *arg;
 	uint32_t index, parent;
+	struct sg_func_desc *fd;   /* the start routine's, when probed from here, or NULL */
 };
 
-/* The child's first frame: THREAD_BEGIN with the index its parent chose, the user's start
- * routine, THREAD_END and the last flush. pthread_exit and cancellation skip the end: the
- * thread-key destructor finishes those threads instead. */
+/* The child's first frame: THREAD_BEGIN with the index its parent chose, the start routine's
+ * FUNC_ENTER when the instrumenter left its probes to us (SG_FUNC_OUTSIDE), the user's start
+ * routine, its FUNC_EXIT, THREAD_END and the last flush. pthread_exit and cancellation skip the
+ * exit and the end, as they skip a probe's cleanup in the body: the thread-key destructor
+ * finishes those threads instead. */
 static void *trampoline_run(void *p)
 {
 	struct trampoline tr = *(struct trampoline *)p;
 	free(p);
 	sgt_thread_start(tr.index, tr.parent);
+	int entered = tr.fd && sg_trace_active;
+	if (entered)
+		sg_func_enter_rec(tr.fd);
 	void *ret = tr.start(tr.arg);
+	if (entered)
+		sg_func_exit_rec(tr.fd);
 	struct sgt_thread *t = sgt_self;
 	if (t)
 		sgt_thread_finish(t);
@@ -299,7 +307,8 @@ SG_EXPORT int sg_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 	struct trampoline *tr = t ? malloc(sizeof *tr) : NULL;
 	if (!tr)
 		return pthread_create(thread, attr, start, arg);
-	*tr = (struct trampoline){ start, arg, sgt_registry_next_index(), t->index };
+	*tr = (struct trampoline){ start, arg, sgt_registry_next_index(), t->index,
+				    sgt_outside_find(start, 0) };
 	uint32_t index = tr->index;
 	sgt_rec_t(t, SG_EV_CREATE_BEGIN, SG_NO_ID, 0);
 	int rc = pthread_create(thread, attr, trampoline_run, tr);

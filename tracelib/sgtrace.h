@@ -42,8 +42,9 @@ extern "C" {
 #endif
 
 #define SGTRACE_VERSION_MAJOR 1
-#define SGTRACE_VERSION_MINOR 2   /* 1: the _at wrappers and struct sg_site_desc; 2: the
-				     wrappers of _exit, _Exit and the exec family */
+#define SGTRACE_VERSION_MINOR 3   /* 1: the _at wrappers and struct sg_site_desc; 2: the
+				     wrappers of _exit, _Exit and the exec family; 3:
+				     SG_FUNC_OUTSIDE, main and start routines probed from outside */
 
 /* Non-zero while recording is on. Read by the inline probes below so that a disabled probe is
  * one predictable branch in the caller. Written only by the library. */
@@ -79,6 +80,45 @@ void sg_func_exit_rec(struct sg_func_desc *fd);
 void sg_region_begin_rec(const char *name);
 void sg_region_end_rec(const char *name);
 void sg_counter_add_rec(const char *name, int64_t value);
+
+/* main and the thread start routines, when the default rule selects them, are probed from
+ * outside their bodies, so that their code (and the place of every function after them) is
+ * the plain build's: the instrumenter writes, after the definition's closing brace,
+ *   } SG_FUNC_OUTSIDE(main, "prog.c", 12, 1);
+ * a descriptor in the section sg_probes, keyed by the function's address. The library finds
+ * the program's through sg_func_outside_table (a weak definition in every file that includes
+ * this header; the linker gives the bounds of the section) and records main's entry when the
+ * trace starts (before main runs) and its exit when main returns (exit() on the thread that
+ * entered it); a start routine's entry and exit in the pthread_create trampoline around its
+ * call. is_main: 1 for main. */
+struct sg_func_outside {
+	void (*fn)(void);
+	struct sg_func_desc *fd;
+	unsigned long is_main;
+	void (*rec)(struct sg_func_desc *);   /* sg_func_enter_rec: the reference that links
+						 libsgtrace in, as a probe in the body did */
+}
+#if defined(__GNUC__) || defined(__clang__)
+	__attribute__((aligned(32)))   /* its size: the section is an array, never padded */
+#endif
+	;
+
+struct sg_func_outside_table {
+	struct sg_func_outside *begin, *end;
+};
+
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(SGTRACE_LIBRARY)
+extern struct sg_func_outside __start_sg_probes[] __attribute__((weak, visibility("hidden")));
+extern struct sg_func_outside __stop_sg_probes[] __attribute__((weak, visibility("hidden")));
+extern struct sg_func_outside_table sg_func_outside_table;
+struct sg_func_outside_table sg_func_outside_table
+	__attribute__((weak, visibility("default"))) = { __start_sg_probes, __stop_sg_probes };
+#define SG_FUNC_OUTSIDE(fn, file, line, is_main) \
+	static struct sg_func_desc sg_fdo_##fn = { #fn, file, line, 0 }; \
+	static struct sg_func_outside sg_fo_##fn \
+		__attribute__((used, section("sg_probes"))) = \
+		{ (void (*)(void))(fn), &sg_fdo_##fn, is_main, sg_func_enter_rec }
+#endif
 
 /* Function entry and exit. Sync wrappers, regions and counters are always recorded; a function
  * probe may be throttled (SG_THROTTLE, SG_TRACE_MAX): its calls are then counted instead. */

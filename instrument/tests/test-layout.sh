@@ -10,7 +10,9 @@
 #     table (-g1 added by scalegraph cc), the tail-called lock said to be one;
 #   - a binary without its line table, or rebuilt since the run, gives sites that say they are
 #     not resolved, never another line;
-#   - with the default probes, `scalegraph layout` names exactly the functions probed.
+#   - with the default probes, main and the start routine are probed from outside their bodies:
+#     every function keeps its size (`scalegraph layout`, nm -S) and the trace still has their
+#     entries and exits; a filter that selects main for its own sake changes main alone.
 # No speed is asserted here: bench/layout-lu.sh measures it. PASS:/FAIL: lines.
 set -u
 B=${B:-build}
@@ -110,13 +112,46 @@ n_re=$(grep -c '^site [0-9]*: nofn+0x[0-9a-f]* in (not resolved: binary rebuilt 
 [ "$n_re" -eq "$n_all" ]
 ok layout-sites-rebuilt-binary $? "$n_re of $n_all sites say the binary was rebuilt: $(grep -m2 '^site' rebuilt.sum | tr '\n' '|')"
 
-# default probes: the functions that changed size are the probed ones, and only they
-"$LAYOUT" plain probed >probed.layout 2>&1
+# default probes: the functions that changed size are the ones probed for their own sake, and
+# only they. main and the start routine (worker), selected by the default rule, are probed from
+# outside their bodies (SG_FUNC_OUTSIDE: the library's start-up and exit, the pthread_create
+# trampoline): here no other function is probed, so every function keeps its size and address
+"$LAYOUT" --moved plain probed >probed.layout 2>&1
 rc=$?
-changed=$(sed -n 's/^changed: \([^ ]*\) .*/\1/p' probed.layout | sort | tr '\n' ' ')
-selected=$(sed -n 's/^layout_prog.c:[0-9]* \([^:]*\): selected: .*/\1/p' explain.err | sort | tr '\n' ' ')
-[ "$rc" -eq 1 ] && [ -n "$changed" ] && [ "$changed" = "$selected" ]
-ok layout-default-probes-only $? "exit $rc, changed: '$changed', probed: '$selected'"
+outside=$(sed -n 's/^layout_prog.c:[0-9]* \([^:]*\): selected: .*(probed from outside its body)$/\1/p' explain.err | sort | tr '\n' ' ')
+grep -q '^layout: [1-9][0-9]* functions in both builds: 0 changed size, [0-9]* kept it (0 of them moved)' probed.layout
+ok layout-default-probes-main-outside $((rc != 0 || $? != 0)) "exit $rc, probed from outside: '$outside' (want main worker): $(tr '\n' '|' <probed.layout)"
+[ "$outside" = "main worker " ]
+ok layout-default-probes-outside-named $? "--sg-explain: probed from outside: '$outside', want 'main worker '"
+# the same by nm -S, function by function (name, size), beside the plain build
+nm_sizes() { nm -S --defined-only "$1" | awk 'NF == 4 && $3 ~ /^[tT]$/ && $4 !~ /^(sg_|sgt_|_)/ { print $4, $2 }' | sort; }
+nm_sizes plain >plain.sizes
+nm_sizes probed >probed.sizes
+[ -s plain.sizes ] && cmp -s plain.sizes probed.sizes
+ok layout-default-probes-nm-sizes $? "nm -S differs: $(diff plain.sizes probed.sizes | tr '\n' '|' | head -c 400)"
+# ... and its trace still has main's and each worker's entry and exit
+SG_TRACE_DIR=trp ./probed >trp.out 2>&1
+"$DUMP" trp >trp.dump 2>&1
+n_t=$(grep -c '^[0-9][0-9]* [0-9][0-9]* thread_begin ' trp.dump)
+fe_main=$(grep -c '^[0-9]* 0 func_enter main (layout_prog.c:[0-9]*)$' trp.dump)
+fx_main=$(grep -c '^[0-9]* 0 func_exit main (layout_prog.c:[0-9]*)$' trp.dump)
+fe_w=$(grep -c ' func_enter worker (layout_prog.c:[0-9]*)$' trp.dump)
+fx_w=$(grep -c ' func_exit worker (layout_prog.c:[0-9]*)$' trp.dump)
+grep '^[0-9]* 0 \(thread_\|func_\)' trp.dump | awk '{print $3, $4}' >main.ev
+first=$(head -2 main.ev | tr '\n' '/')
+last=$(tail -2 main.ev | tr '\n' '/')
+[ "$fe_main" -eq 1 ] && [ "$fx_main" -eq 1 ] && [ "$n_t" -ge 2 ] && [ "$fe_w" -eq $((n_t - 1)) ] &&
+	[ "$fx_w" -eq $((n_t - 1)) ] && [ "$first" = "thread_begin thread/func_enter main/" ] &&
+	[ "$last" = "func_exit main/thread_end thread/" ] && cmp -s plain.out trp.out
+ok layout-default-probes-trace $? "main entered $fe_main, left $fx_main (want 1, 1), first '$first', last '$last'; $n_t threads, worker entered $fe_w, left $fx_w times (want $((n_t - 1)))"
+# a filter that selects main for its own sake probes it in its body: it, and only it, changes
+printf 'SCOREP_REGION_NAMES_BEGIN\n  INCLUDE main\nSCOREP_REGION_NAMES_END\n' >main.filt
+"$SGCC" --sg-explain --sg-filter main.filt -O2 -pthread layout_prog.c -o inmain 2>inmain.err
+"$LAYOUT" plain inmain >inmain.layout 2>&1
+rc=$?
+changed=$(sed -n 's/^changed: \([^ ]*\) .*/\1/p' inmain.layout | sort | tr '\n' ' ')
+[ "$rc" -eq 1 ] && [ "$changed" = "main " ] && grep -q '^layout_prog.c:[0-9]* main: selected: .*INCLUDE' inmain.err
+ok layout-filter-main-in-body $? "exit $rc, changed: '$changed' (want main): $(grep ' main: ' inmain.err)"
 
 # the command's own errors
 "$LAYOUT" plain >/dev/null 2>&1

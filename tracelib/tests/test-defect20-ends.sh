@@ -6,9 +6,11 @@
 #      _exit()s, left its streams without trailers: every such run was marked incomplete.
 # endee.c is built with `scalegraph cc` (its calls go through the wrappers) and run in each of
 # its modes, under `timeout`, with SG_EVENTS=none so that every stream's records can be counted
-# by hand (main and the workers are probed; lock_once, a tiny helper, is not, nor is forkee:
-# no loop and no sync call of its own — its _exit/exec calls are renamed, but they are ordinary
-# calls to the probe rule):
+# by hand (main and the workers are probed — from outside their bodies since issue 21: main's
+# entry by the library's constructor, its exit at exit() on its thread, a worker's in the
+# pthread_create trampoline, so the counts are those of the probes in the bodies before;
+# lock_once, a tiny helper, is not, nor is forkee: no loop and no sync call of its own — its
+# _exit/exec calls are renamed, but they are ordinary calls to the probe rule):
 #   main that returns (plain): thread_begin, func_enter main, sync_site, lock_request,
 #     lock_acquired, lock_release, func_exit main, thread_end = 8 records;
 #   main ending in _exit/_Exit/exec after one lock: the same without func_exit = 7;

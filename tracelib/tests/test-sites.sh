@@ -143,12 +143,16 @@ fi
 # wrappers with a static struct sg_site_desc per call, SITE definitions), as programs built
 # then still run: the same sites, with the macro body's call at its #define line and no
 # function, and the call through the function pointer (a plain wrapper) by return address, so
-# that one trace mixes SITE and SITE_PC definitions
+# that one trace mixes SITE and SITE_PC definitions. The instrumented copy is compiled under
+# the source's own name (as scalegraph cc does): binutils 2.40's addr2line names some addresses
+# by the DWARF 5 file 0 (the name on the command line) rather than the #line file, depending on
+# the code around them.
 inst=$(dirname "$sgcc")/scalegraph-instrument
 inc=$OLDPWD/$B/include lib=$OLDPWD/$B/lib
-if "$inst" -q --site-args sitee.c -o sitee.old.c &&
-   cc -O2 -g -Wall -I"$inc" -DSG_TRACE sitee.old.c -o sitee.old -L"$lib" -Wl,-rpath,"$lib" -lsgtrace \
-	-pthread ${SG_SAN_FLAGS:-} 2>old.err; then
+mkdir -p oldsrc
+if "$inst" -q --site-args sitee.c -o oldsrc/sitee.c && cp oldsrc/sitee.c sitee.old.c &&
+   (cd oldsrc && cc -O2 -g -Wall -I"$inc" -DSG_TRACE sitee.c -o ../sitee.old -L"$lib" \
+	-Wl,-rpath,"$lib" -lsgtrace -pthread ${SG_SAN_FLAGS:-}) 2>old.err; then
 	SG_TRACE_DIR=old ./sitee.old all 2 >old.out 2>&1
 	"$dump" old >old.dump 2>&1
 	"$dump" --summary old >old.sum 2>&1

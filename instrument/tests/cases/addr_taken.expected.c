@@ -9,7 +9,7 @@ static int (*lock_fn)(pthread_mutex_t *) = pthread_mutex_lock;
 #include <sgtrace.h>
 #line 9 "addr_taken.c"
 int main(void)
-{ static struct sg_func_desc sg_fd__ = { "main", "addr_taken.c", 9, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
+{
 	int (*unlock_fn)(pthread_mutex_t *) = pthread_mutex_unlock;
 	struct { int (*pthread_mutex_unlock)(pthread_mutex_t *); } ops = { unlock_fn }, *o = &ops;
 	lock_fn(&m);
@@ -18,4 +18,4 @@ int main(void)
 	o->pthread_mutex_unlock(&m);
 	printf("ok\n");
 	return 0;
-}
+} SG_FUNC_OUTSIDE(main, "addr_taken.c", 9, 1);

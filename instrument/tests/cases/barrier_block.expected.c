@@ -11,7 +11,7 @@ static int hits;
 #include <sgtrace.h>
 #line 11 "barrier_block.c"
 static void *worker(void *arg)
-{ static struct sg_func_desc sg_fd__ = { "worker", "barrier_block.c", 11, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
+{
 	{ sg_pthread_barrier_wait(&b); }
 	CHECK(sg_pthread_mutex_lock(&m));
 	hits++;
@@ -21,10 +21,10 @@ static void *worker(void *arg)
 		{ int rc = sg_pthread_barrier_wait(&b); (void)rc; }
 	}
 	return arg;
-}
+} SG_FUNC_OUTSIDE(worker, "barrier_block.c", 11, 0);
 
 int main(void)
-{ static struct sg_func_desc sg_fd__ = { "main", "barrier_block.c", 24, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
+{
 	pthread_t t[2];
 	pthread_barrier_init(&b, NULL, 2);
 	for (int i = 0; i < 2; i++)
@@ -34,4 +34,4 @@ int main(void)
 	pthread_barrier_destroy(&b);
 	printf("%d\n", hits);
 	return 0;
-}
+} SG_FUNC_OUTSIDE(main, "barrier_block.c", 24, 1);

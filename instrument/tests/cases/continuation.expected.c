@@ -19,8 +19,8 @@ mer(int n)
 }
 
 int main(void)
-{ static struct sg_func_desc sg_fd__ = { "main", "continuation.c", 19, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
+{
 	printf("%d %s\n", summer(4), "a long \
 string");
 	return 0;
-}
+} SG_FUNC_OUTSIDE(main, "continuation.c", 19, 1);

@@ -16,14 +16,14 @@ inline int ext_inline(int x) { for (;;) return x; }
 static void locked(void) { sg_pthread_mutex_lock(&m); n++; sg_pthread_mutex_unlock(&m); }
 static int sum(int k) { static struct sg_func_desc sg_fd__ = { "sum", "default_filter.c", 15, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__); int s = 0; for (int i = 0; i < k; i++) s += leaf(i); return s; }
 static void bump(void) { static struct sg_func_desc sg_fd__ = { "bump", "default_filter.c", 16, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__); sg_pthread_mutex_lock(&m); n += leaf(1); sg_pthread_mutex_unlock(&m); }
-static void *start(void *arg) { static struct sg_func_desc sg_fd__ = { "start", "default_filter.c", 17, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__); locked(); bump(); return arg; }
+static void *start(void *arg) { locked(); bump(); return arg; } SG_FUNC_OUTSIDE(start, "default_filter.c", 17, 0);
 
 int main(void)
-{ static struct sg_func_desc sg_fd__ = { "main", "default_filter.c", 19, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
+{
 	pthread_t t;
 	sg_pthread_create(&t, NULL, start, NULL);
 	sg_pthread_join(t, NULL);
 	printf("%d %d %d %d %d\n", caller(n), tiny_loop(25), ext_inline(1), sum(3), n);
 	return 0;
-}
+} SG_FUNC_OUTSIDE(main, "default_filter.c", 19, 1);
 int ext_inline(int x);

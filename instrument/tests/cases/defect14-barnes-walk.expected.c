@@ -81,7 +81,7 @@ static void clamp(vector v, double lo)
 }
 
 static void *slave(void *arg)
-{ static struct sg_func_desc sg_fd__ = { "slave", "defect14-barnes-walk.c", 81, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
+{
 	struct work *w = arg;
 	for (int i = 0; i < w->n; i++) {
 		struct local l = { { 0 } };
@@ -90,7 +90,7 @@ static void *slave(void *arg)
 		w->bodies[i].mass += l.phi0;
 	}
 	return NULL;
-}
+} SG_FUNC_OUTSIDE(slave, "defect14-barnes-walk.c", 81, 0);
 
 int compute_forces(struct work *w, int n_threads)
 {

@@ -22,21 +22,21 @@ static int *(pick)(int *v, int n)
 }
 
 static void *(worker)(void *a)
-{ static struct sg_func_desc sg_fd__ = { "worker", "defect14-paren-names.c", 22, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
+{
 	sg_pthread_mutex_lock(&m);
 	total += *(int *)a;
 	sg_pthread_mutex_unlock(&m);
 	return a;
-}
+} SG_FUNC_OUTSIDE(worker, "defect14-paren-names.c", 22, 0);
 
 static int ( spaced ) ( int x ) { static struct sg_func_desc sg_fd__ = { "spaced", "defect14-paren-names.c", 30, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__); while (x > 10) x = answer() - x; return x; }
 
 int main(void)
-{ static struct sg_func_desc sg_fd__ = { "main", "defect14-paren-names.c", 32, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
+{
 	pthread_t t;
 	int v[3] = { 1, 7, 3 };
 	sg_pthread_create(&t, NULL, worker, &v[1]);
 	sg_pthread_join(t, NULL);
 	printf("%d %d %d %d\n", answer(), *pick(v, 3), total, spaced(5));
 	return 0;
-}
+} SG_FUNC_OUTSIDE(main, "defect14-paren-names.c", 32, 1);

@@ -33,8 +33,8 @@ static int child(int how)
 }
 
 int main(void)
-{ static struct sg_func_desc sg_fd__ = { "main", "defect20-ends.c", 33, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
+{
 	printf("%d %d %d %d\n", child(0), child(1), child(2), child(3));
 	fflush(stdout);
 	sg__exit(0);
-}
+} SG_FUNC_OUTSIDE(main, "defect20-ends.c", 33, 1);

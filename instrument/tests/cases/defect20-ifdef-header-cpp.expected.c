@@ -12,12 +12,12 @@ static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 #include <sgtrace.h>
 #line 12 "defect20-ifdef-header-cpp.c"
 static void *worker(void *arg)
-{ static struct sg_func_desc sg_fd__ = { "worker", "defect20-ifdef-header-cpp.c", 12, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
+{
 	sg_pthread_mutex_lock(&m);
 	sum += *(int *)arg;
 	sg_pthread_mutex_unlock(&m);
 	return NULL;
-}
+} SG_FUNC_OUTSIDE(worker, "defect20-ifdef-header-cpp.c", 12, 0);
 
 #ifdef OLD_API
 int run(int n, int unused) {
@@ -43,11 +43,11 @@ int run(int n) {
 }
 
 int main(void)
-{ static struct sg_func_desc sg_fd__ = { "main", "defect20-ifdef-header-cpp.c", 43, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
+{
 #ifdef OLD_API
 	printf("%d\n", run(4, 0));
 #else
 	printf("%d\n", run(4));
 #endif
 	return 0;
-}
+} SG_FUNC_OUTSIDE(main, "defect20-ifdef-header-cpp.c", 43, 1);

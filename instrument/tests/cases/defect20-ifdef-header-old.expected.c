@@ -43,11 +43,11 @@ int run(int n) {
 }
 
 int main(void)
-{ static struct sg_func_desc sg_fd__ = { "main", "defect20-ifdef-header-old.c", 43, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
+{
 #ifdef OLD_API
 	printf("%d\n", run(4, 0));
 #else
 	printf("%d\n", run(4));
 #endif
 	return 0;
-}
+} SG_FUNC_OUTSIDE(main, "defect20-ifdef-header-old.c", 43, 1);

@@ -30,8 +30,8 @@ report()
 main(argc, argv)
 	int argc;
 	char **argv;
-{ static struct sg_func_desc sg_fd__ = { "main", "defect20-knr-implicit-int.c", 28, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
+{
 	int s = sum_to(3 + argc, 2);
 	printf("%d %s\n", s, argv[0] ? "ok" : "");
 	return report();
-}
+} SG_FUNC_OUTSIDE(main, "defect20-knr-implicit-int.c", 28, 1);

@@ -53,14 +53,14 @@ static void push(int v)
 }
 
 static void *worker(void *arg)
-{ static struct sg_func_desc sg_fd__ = { "worker", "explain.c", 53, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
+{
 	locked_inc();
 	push(*(int *)arg);
 	return arg;
-}
+} SG_FUNC_OUTSIDE(worker, "explain.c", 53, 0);
 
 int main(void)
-{ static struct sg_func_desc sg_fd__ = { "main", "explain.c", 60, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
+{
 	pthread_t t;
 	int one = 1;
 	struct tree leaf = { NULL, NULL, 3 }, root = { &leaf, NULL, 4 };
@@ -68,4 +68,4 @@ int main(void)
 	sg_pthread_join(t, NULL);
 	printf("%d %d %d %d %d\n", straight(2), fib(10), grid(4), tree_sum(&root), counter);
 	return 0;
-}
+} SG_FUNC_OUTSIDE(main, "explain.c", 60, 1);

@@ -16,10 +16,10 @@ BEGIN
 END
 
 int main(void)
-{ static struct sg_func_desc sg_fd__ = { "main", "hidden_braces.c", 16, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
+{
 	int s = 0;
 	for (int i = 0; i < 3; i++)
 		s += twice(i);
 	printf("%d\n", s);
 	return 0;
-}
+} SG_FUNC_OUTSIDE(main, "hidden_braces.c", 16, 1);

@@ -11,11 +11,11 @@ static int sum(struct point p) { return p.x + p.y; }
 #include <sgtrace.h>
 #line 11 "initializers.c"
 int main(void)
-{ static struct sg_func_desc sg_fd__ = { "main", "initializers.c", 11, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
+{
 	int total = 0;
 	for (int i = 0; i < 2; i++)
 		total += sum((struct point){ .x = i, .y = table[3] });
 	struct point q = (struct point){ 5, 6 };
 	printf("%d %d %d %d\n", total, sum(q), origin.x, shape.n);
 	return 0;
-}
+} SG_FUNC_OUTSIDE(main, "initializers.c", 11, 1);

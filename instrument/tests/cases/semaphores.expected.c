@@ -40,7 +40,7 @@ static long work(int v)
 }
 
 static void *consumer(void *arg)
-{ static struct sg_func_desc sg_fd__ = { "consumer", "semaphores.c", 40, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
+{
 	long *sum = arg;
 	for (int i = 0; i < N_ITEMS / N_WORKERS; i++) {
 		ACQUIRE(&filled);
@@ -52,7 +52,7 @@ static void *consumer(void *arg)
 		*sum += work(v);
 	}
 	return NULL;
-}
+} SG_FUNC_OUTSIDE(consumer, "semaphores.c", 40, 0);
 
 static const char *err_name(int rc)
 {
@@ -76,7 +76,7 @@ static int named_semaphore(void)
 }
 
 int main(void)
-{ static struct sg_func_desc sg_fd__ = { "main", "semaphores.c", 76, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
+{
 	pthread_t t[N_WORKERS];
 	long sums[N_WORKERS] = { 0 }, total = 0;
 	struct timespec ts;
@@ -111,4 +111,4 @@ int main(void)
 	sem_destroy(&filled);
 	sem_destroy(&free_slots);
 	return 0;
-}
+} SG_FUNC_OUTSIDE(main, "semaphores.c", 76, 1);

@@ -13,7 +13,7 @@ static int (*const lock_fn)(pthread_mutex_t *) = LOCK_FN;
 static struct sg_site_desc sg_site_1 __attribute__((unused)) = { "sites_funcptr.c", 19, "main", 0 };
 #line 12 "sites_funcptr.c"
 int main(void)
-{ static struct sg_func_desc sg_fd__ = { "main", "sites_funcptr.c", 12, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
+{
 	int (*unlock_fn)(pthread_mutex_t *) = &pthread_mutex_unlock;
 	lock_fn(&m);
 	unlock_fn(&m);
@@ -23,4 +23,4 @@ int main(void)
 	sg_pthread_mutex_unlock(&m);
 	printf("ok\n");
 	return 0;
-}
+} SG_FUNC_OUTSIDE(main, "sites_funcptr.c", 12, 1);

@@ -24,11 +24,11 @@ static void one(void)
 }
 
 int main(void)
-{ static struct sg_func_desc sg_fd__ = { "main", "sites_macro.c", 22, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
+{
 	sg_sem_init(&sem, 0, 1);
 	WAIT(&sem);
 	one();
 	LOCKED(&m, n += 2);
 	printf("%d\n", n);
 	return 0;
-}
+} SG_FUNC_OUTSIDE(main, "sites_macro.c", 22, 1);

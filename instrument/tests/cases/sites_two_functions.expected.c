@@ -36,7 +36,7 @@ static struct sg_site_desc sg_site_4 __attribute__((unused)) = { "sites_two_func
 static struct sg_site_desc sg_site_5 __attribute__((unused)) = { "sites_two_functions.c", 40, "worker", 0 };
 #line 29 "sites_two_functions.c"
 static void *worker(void *arg)
-{ static struct sg_func_desc sg_fd__ = { "worker", "sites_two_functions.c", 29, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
+{
 	add(1);
 	sg_pthread_barrier_wait_at(&sg_site_2, &b);
 #ifdef SITES_NEVER_DEFINED
@@ -49,12 +49,12 @@ static void *worker(void *arg)
 		sg_pthread_mutex_lock_at(&sg_site_5, &m); total += 10; sg_pthread_mutex_unlock(&m);
 	}
 	return arg;
-}
+} SG_FUNC_OUTSIDE(worker, "sites_two_functions.c", 29, 0);
 
 static struct sg_site_desc sg_site_6 __attribute__((unused)) = { "sites_two_functions.c", 52, "main", 0 };
 #line 45 "sites_two_functions.c"
 int main(void)
-{ static struct sg_func_desc sg_fd__ = { "main", "sites_two_functions.c", 45, 0 }; struct sg_func_scope sg_scope__ __attribute__((cleanup(sg_func_scope_exit), unused)) = sg_func_scope_enter(&sg_fd__);
+{
 	pthread_t t[2];
 	pthread_barrier_init(&b, NULL, 2);
 	for (int i = 0; i < 2; i++)
@@ -64,5 +64,5 @@ int main(void)
 			     NULL);
 	printf("%d\n", peek(&m, &total));
 	return 0;
-}
+} SG_FUNC_OUTSIDE(main, "sites_two_functions.c", 45, 1);
 extern inline int peek(pthread_mutex_t *mx, const int *p);
