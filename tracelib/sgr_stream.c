@@ -500,6 +500,13 @@ void sgr_release(const struct sgr_trace *t, size_t pos)
 				c->state = CHUNK_UNCHECKED;
 		}
 	}
+	if (s->dec_one_of) {   /* the chunk in the one buffer (SGR_RELEASE): forgotten too */
+		struct sgr_chunk *c = s->dec_one_of;
+		c->dec = NULL;
+		c->dec_state = DEC_NONE;
+		if (c->state == CHUNK_OK)
+			c->state = CHUNK_UNCHECKED;
+	}
 	free(s->dec_one);
 	s->dec_one = NULL;
 	s->dec_one_of = NULL;
