@@ -70,9 +70,10 @@ struct tid_pos {
 
 struct sched_load {
 	struct sw **sw;            /* per thread position: its switches, sorted by time */
-	size_t *n_sw;
-	size_t **at;               /* per thread, per CPU: where its next switch on that CPU goes
-				      (first the count of them): a CPU's ring is in time order */
+	size_t *n_sw, *cap_sw;
+	size_t **at;               /* per thread, per CPU: the count of its switches on that CPU,
+				      then where the CPU's run of them ends (a CPU's ring is in
+				      time order) */
 	size_t *n_cpu;             /* CPUs of each thread's `at` */
 	struct smp **smp;
 	size_t *n_smp, *cap_smp;
@@ -80,7 +81,7 @@ struct sched_load {
 	size_t n_map;
 	struct tid_pos *hash;      /* open addressing by tid, pos UINT32_MAX: empty */
 	uint32_t mask;
-	struct cpu_last *last;     /* per CPU: its latest switch record (the fill pass) */
+	struct cpu_last *last;     /* per CPU: its latest switch record (the pass) */
 	size_t n_last;
 };
 
@@ -134,6 +135,7 @@ static void load_free(struct sched_load *L, size_t n)
 	}
 	free(L->sw);
 	free(L->n_sw);
+	free(L->cap_sw);
 	free(L->at);
 	free(L->n_cpu);
 	free(L->smp);
@@ -202,11 +204,11 @@ static struct cpu_last *cpu_last_at(struct sched_load *L, uint32_t cpu)
 	return &L->last[cpu];
 }
 
-/* One pass over the sched stream: with `fill` 0 it counts each thread's switches per CPU, with
- * 1 it stores them (ticks of the trace's clock) where L->at says, CPU by CPU (each CPU's
- * records are in time order: they come from that CPU's ring), and stores the samples and the
- * lost count. */
-static int sched_pass(struct an_run *r, struct sched_load *L, int fill)
+/* The one pass over the sched stream: appends each thread's switches (ticks of the trace's
+ * clock) to its vector in the stream's order, counting them per CPU in L->at, and stores the
+ * samples and the lost count. (It used to count in a pass of its own, then fill each CPU's run
+ * in place: the stream read, checked and decoded twice.) */
+static int sched_pass(struct an_run *r, struct sched_load *L)
 {
 	struct sgr_cursor cur;
 	struct sgr_span sp;
@@ -224,28 +226,20 @@ static int sched_pass(struct an_run *r, struct sched_load *L, int fill)
 				value = (int64_t)sp.recs[++k].w1;
 			}
 			if (kind == SG_EV_SWITCH_LOST) {
-				r->sched_lost += fill ? (uint64_t)value : 0;
+				r->sched_lost += (uint64_t)value;
 				for (size_t c = 0; c < L->n_last; c++)
 					L->last[c].out = -1;   /* what came between is gone */
 				continue;
 			}
 			int sw = kind == SG_EV_SWITCH_OUT || kind == SG_EV_SWITCH_IN;
-			if (!sw && (!fill || (kind != SG_EV_TASK_CPU && kind != SG_EV_TASK_DELAY)))
+			if (!sw && kind != SG_EV_TASK_CPU && kind != SG_EV_TASK_DELAY)
 				continue;
 			int32_t tid = (int32_t)sg_rec_id(e);
 			long pos = tid_find(L, tid);
 			uint32_t aux = sg_rec_aux(e), cpu = SG_SWITCH_CPU(aux);
 			if (sw && cpu >= AN_MAX_CPU) {
 				/* sizes per-thread tables: a damaged record, skipped */
-				r->bad_cpus += fill;
-				continue;
-			}
-			if (!fill) {
-				if (pos < 0)
-					continue;
-				if (cpu_slot(L, (size_t)pos, cpu) < 0)
-					return -ENOMEM;
-				L->at[pos][cpu]++;
+				r->bad_cpus++;
 				continue;
 			}
 			double tn = ((double)sg_rec_ticks(e) - off) * per_tick;
@@ -268,7 +262,12 @@ static int sched_pass(struct an_run *r, struct sched_load *L, int fill)
 			if (pos < 0)
 				continue;   /* the drain thread, or a thread that never recorded */
 			if (sw) {
-				L->sw[pos][L->at[pos][cpu]++] = (struct sw){
+				if (cpu_slot(L, (size_t)pos, cpu) < 0 ||
+				    an_grow(&L->sw[pos], &L->cap_sw[pos], L->n_sw[pos],
+					    sizeof **L->sw) < 0)
+					return -ENOMEM;
+				L->at[pos][cpu]++;
+				L->sw[pos][L->n_sw[pos]++] = (struct sw){
 					t, kind == SG_EV_SWITCH_OUT, (aux & SG_SWITCH_PREEMPTED) != 0,
 					cpu };
 			} else {
@@ -296,14 +295,15 @@ static int sched_read(struct an_run *r, struct sched_load *L)
 	memset(L, 0, sizeof *L);
 	L->sw = calloc(n ? n : 1, sizeof *L->sw);
 	L->n_sw = calloc(n ? n : 1, sizeof *L->n_sw);
+	L->cap_sw = calloc(n ? n : 1, sizeof *L->cap_sw);
 	L->at = calloc(n ? n : 1, sizeof *L->at);
 	L->n_cpu = calloc(n ? n : 1, sizeof *L->n_cpu);
 	L->smp = calloc(n ? n : 1, sizeof *L->smp);
 	L->n_smp = calloc(n ? n : 1, sizeof *L->n_smp);
 	L->cap_smp = calloc(n ? n : 1, sizeof *L->cap_smp);
 	L->map = calloc(n ? n : 1, sizeof *L->map);
-	if (!L->sw || !L->n_sw || !L->at || !L->n_cpu || !L->smp || !L->n_smp || !L->cap_smp ||
-	    !L->map)
+	if (!L->sw || !L->n_sw || !L->cap_sw || !L->at || !L->n_cpu || !L->smp || !L->n_smp ||
+	    !L->cap_smp || !L->map)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		const struct sgr_thread *th = sgr_thread(r->tr, i);
@@ -316,27 +316,42 @@ static int sched_read(struct an_run *r, struct sched_load *L)
 			L->map[i].tid = -1;
 	if ((rc = tid_hash_make(L)) < 0)
 		return rc;
-	if ((rc = sched_pass(r, L, 0)) < 0)
+	if ((rc = sched_pass(r, L)) < 0)
 		return rc;
-	/* counts into starts: thread i's switches on CPU c go from at[i][c] on */
+	/* each thread's switches by CPU, each CPU's in the stream's order (a stable counting
+	 * sort; what a second, filling pass made before): counts into starts, then each switch to its place */
 	size_t max_cpu = 0;
+	rc = -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		size_t sum = 0;
+		size_t sum = 0, n_used = 0;
 		for (size_t c = 0; c < L->n_cpu[i]; c++) {
 			size_t k = L->at[i][c];
 			L->at[i][c] = sum;
 			sum += k;
+			n_used += k > 0;
 		}
-		L->n_sw[i] = sum;
-		if (sum && !(L->sw[i] = an_malloc_big(sum * sizeof **L->sw)))
-			return -ENOMEM;
 		if (sum > most)
 			most = sum;
 		if (L->n_cpu[i] > max_cpu)
 			max_cpu = L->n_cpu[i];
+		if (n_used < 2) {   /* one CPU's run: in place */
+			for (size_t c = 0; c < L->n_cpu[i]; c++)
+				L->at[i][c] = sum;
+			continue;
+		}
+		if (cap_tmp < sum) {
+			free(tmp);
+			if (!(tmp = an_malloc_big(sum * sizeof *tmp)))
+				goto out;
+			cap_tmp = sum;
+		}
+		for (size_t k = 0; k < sum; k++)
+			tmp[L->at[i][L->sw[i][k].cpu]++] = L->sw[i][k];
+		struct sw *old = L->sw[i];
+		size_t cap_old = L->cap_sw[i];
+		L->sw[i] = tmp, L->cap_sw[i] = cap_tmp;
+		tmp = old, cap_tmp = cap_old;
 	}
-	if ((rc = sched_pass(r, L, 1)) < 0)
-		return rc;
 	/* now at[i][c] is where CPU c's run of thread i ends: merge the runs (one scratch array
 	 * serves all threads) */
 	rc = -ENOMEM;
@@ -362,9 +377,11 @@ static int sched_read(struct an_run *r, struct sched_load *L)
 		struct sw *sorted = an_merge_sorted_runs(L->sw[i], tmp, sizeof *tmp, run, n_runs);
 		if (sorted != L->sw[i]) {
 			/* keep the merged array, the thread's old one is the next scratch */
+			size_t cap_sorted = cap_tmp;
 			tmp = L->sw[i];
-			cap_tmp = L->n_sw[i];
+			cap_tmp = L->cap_sw[i];
 			L->sw[i] = sorted;
+			L->cap_sw[i] = cap_sorted;
 		}
 	}
 	rc = 0;

@@ -44,6 +44,10 @@ struct sgr_stream {
 					      at the first one decoded (huge pages where the
 					      kernel gives them: a fault per 2 MiB, not per 4 KiB) */
 	uint64_t dec_total;                /* records of its compact chunks: dec_arena's size */
+	uint32_t dec_max;                  /* records of its largest compact chunk */
+	struct sg_event_rec *dec_one;      /* SGR_RELEASE: the one chunk's decoded records
+					      (dec_max of them, reused chunk after chunk) */
+	struct sgr_chunk *dec_one_of;      /* the chunk decoded there now, or NULL */
 	uint32_t n_order_lines;            /* problem lines written for chunks out of time order
 					      (atomically: the first few are named) */
 };

@@ -347,6 +347,8 @@ static int stream_load(struct sgr_trace *t, struct sgr_stream *s)
 				if (s->chunks[k].h->flags & SGF_CHUNK_COMPACT) {
 					s->chunks[k].dec_off = s->dec_total;
 					s->dec_total += s->chunks[k].h->n_recs;
+					if (s->chunks[k].h->n_recs > s->dec_max)
+						s->dec_max = s->chunks[k].h->n_recs;
 				}
 			}
 			if (t->flags & SGR_RELEASE)
@@ -457,6 +459,7 @@ static void stream_unmap(struct sgr_stream *s)
 		free((void *)s->chunks[k].fixed);
 	if (s->dec_arena)
 		munmap(s->dec_arena, s->dec_total * sizeof *s->dec_arena);
+	free(s->dec_one);
 	free(s->chunks);
 	free(s->open_copy);
 }
@@ -497,6 +500,16 @@ void sgr_release(const struct sgr_trace *t, size_t pos)
 				c->state = CHUNK_UNCHECKED;
 		}
 	}
+	if (s->dec_one_of) {   /* the chunk in the one buffer (SGR_RELEASE): forgotten too */
+		struct sgr_chunk *c = s->dec_one_of;
+		c->dec = NULL;
+		c->dec_state = DEC_NONE;
+		if (c->state == CHUNK_OK)
+			c->state = CHUNK_UNCHECKED;
+	}
+	free(s->dec_one);
+	s->dec_one = NULL;
+	s->dec_one_of = NULL;
 }
 
 struct sgr_stream *sgr_stream_at(struct sgr_trace *t, size_t pos)
@@ -662,24 +675,46 @@ static struct sg_event_rec *dec_arena(struct sgr_stream *s)
 	return m;
 }
 
+/* With SGR_RELEASE (one reader, one stream at a time, a span read before the next is asked
+ * for: the analyzer) a compact chunk is decoded into one buffer of the stream, reused chunk
+ * after chunk, not into the stream's arena: the arena was 16 bytes an event of fresh memory
+ * the kernel had to zero (a sixth of `report`'s CPU time on the billiards trace of issue 21,
+ * and its peak memory), where this buffer stays in the cache. The chunk decoded before is
+ * forgotten: read again, it is checked and decoded again (as after sgr_release). */
+static struct sg_event_rec *dec_one(struct sgr_stream *s, struct sgr_chunk *c)
+{
+	if (!s->dec_one && !(s->dec_one = malloc((s->dec_max ? s->dec_max : 1) *
+						 sizeof *s->dec_one)))
+		return NULL;
+	struct sgr_chunk *o = s->dec_one_of;
+	if (o && o != c) {
+		o->dec = NULL;
+		o->dec_state = DEC_NONE;
+		if (o->state == CHUNK_OK)
+			o->state = CHUNK_UNCHECKED;
+	}
+	s->dec_one_of = c;
+	return s->dec_one;
+}
+
 /* The records of compact chunk c (format 1.6) decoded into its place in the stream's arena,
  * once: the first reader to reach it decodes, one racing with it waits for the result. *back
  * as hash_and_order's. NULL when the payload is malformed, or out of memory (*oom set). */
 static const struct sg_event_rec *chunk_decode(struct sgr_stream *s, struct sgr_chunk *c,
-					       uint64_t *back, int *oom)
+					       int one, uint64_t *back, int *oom)
 {
 	int st = DEC_NONE;
 	if (__atomic_compare_exchange_n(&c->dec_state, &st, DEC_BUSY, 0, __ATOMIC_ACQ_REL,
 					__ATOMIC_ACQUIRE)) {
-		struct sg_event_rec *a = dec_arena(s);
+		struct sg_event_rec *a = one ? dec_one(s, c) : dec_arena(s);
 		if (!a) {
 			__atomic_store_n(&c->dec_state, DEC_NOMEM, __ATOMIC_RELEASE);
 		} else if (sgf_compact_decode((const unsigned char *)(c->h + 1),
-					      (size_t)c->h->payload_bytes, a + c->dec_off,
+					      (size_t)c->h->payload_bytes, one ? a : a + c->dec_off,
 					      c->h->n_recs, back) < 0) {
 			__atomic_store_n(&c->dec_state, DEC_BAD, __ATOMIC_RELEASE);
 		} else {
-			c->dec = a + c->dec_off;
+			c->dec = one ? a : a + c->dec_off;
 			__atomic_store_n(&c->dec_state, DEC_DONE, __ATOMIC_RELEASE);
 		}
 	}
@@ -726,7 +761,8 @@ static int chunk_ok(struct sgr_trace *t, struct sgr_stream *s, struct sgr_chunk 
 		if (c->h->flags & SGF_CHUNK_COMPACT) {
 			if (!(t->flags & SGR_NO_VERIFY) && sgf_chunk_payload_check(c->h, r) < 0)
 				want = CHUNK_BAD;
-			else if ((r = chunk_decode(s, c, &back, &oom)) == NULL)
+			else if ((r = chunk_decode(s, c, !!(t->flags & SGR_RELEASE), &back,
+						    &oom)) == NULL)
 				want = CHUNK_BAD, why = oom ? "out of memory for its decoded records; "
 							      "not read"
 							    : "malformed compact payload; not read";

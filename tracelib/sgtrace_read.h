@@ -148,7 +148,9 @@ struct sgr_process {
 #define SGR_RELEASE   2u   /* drop each stream's pages from this process once the open has
 			      walked it (the page cache keeps them; a later read maps them
 			      again): a reader that then reads the streams one at a time, calling
-			      sgr_release after each, keeps one stream resident, not the trace */
+			      sgr_release after each, keeps one stream resident, not the trace;
+			      a compact chunk's span then holds until the next span of its
+			      stream is read: one cursor on a stream at a time) */
 
 /* Opens the trace in directory `dir`: a process's directory (it holds defs.sgd), or a trace
  * root holding one directory per process, of which it reads the main one: the first started
