@@ -37,7 +37,9 @@ cd "$work" || exit 1
 cp "$src" layout_prog.c
 ok() { if [ "$2" -eq 0 ]; then echo "PASS: $1"; else echo "FAIL: $1: $3"; fi; }
 
-if ! $CC -O2 -pthread layout_prog.c -o plain 2>cc.err ||
+# (in the sanitizer stage scalegraph cc compiles with the library's -fsanitize flags: the plain
+# build gets them too, or every function differs by the sanitizer's code)
+if ! $CC -O2 -pthread layout_prog.c -o plain ${SG_SAN_FLAGS:-} 2>cc.err ||
    ! "$SGCC" --sg-no-functions -O2 -pthread layout_prog.c -o nofn 2>>cc.err ||
    ! "$SGCC" --sg-explain -O2 -pthread layout_prog.c -o probed 2>explain.err; then
 	echo "FAIL: layout: building layout_prog.c: $(head -3 cc.err explain.err | tr '\n' '|')"
