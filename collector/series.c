@@ -286,6 +286,21 @@ static int begin_run(struct series *se, struct store_run *out, char *dir, size_t
 	return -EEXIST;
 }
 
+/* What the runner measured of a finished run (traced or plain), its status and reason. */
+static void run_finish(struct store_run *out, const struct runner_result *res)
+{
+	iso_now(out->finished_at, sizeof out->finished_at);
+	out->exit_code = res->exit_code;
+	out->signal = res->signal;
+	out->t_wall_s = res->wall_s;
+	out->t_user_s = res->user_s;
+	out->t_sys_s = res->sys_s;
+	out->max_rss_kb = res->max_rss_kb;
+	snprintf(out->reason, sizeof out->reason, "%s", res->reason);
+	snprintf(out->status, sizeof out->status, "%s",
+		 res->timed_out ? "timeout" : res->reason[0] ? "failed" : "ok");
+}
+
 static void label_of(const char *kind, int n, const struct size_point *pt, int rep, char *buf,
 		     size_t len)
 {
@@ -405,16 +420,7 @@ static int run_one(struct series *se, const char *kind, int n, const struct size
 	}
 	if (res.interrupted)
 		return -EINTR; /* the "running" row is dropped by the caller */
-	iso_now(out->finished_at, sizeof out->finished_at);
-	out->exit_code = res.exit_code;
-	out->signal = res.signal;
-	out->t_wall_s = res.wall_s;
-	out->t_user_s = res.user_s;
-	out->t_sys_s = res.sys_s;
-	out->max_rss_kb = res.max_rss_kb;
-	snprintf(out->reason, sizeof out->reason, "%s", res.reason);
-	snprintf(out->status, sizeof out->status, "%s",
-		 res.timed_out ? "timeout" : res.reason[0] ? "failed" : "ok");
+	run_finish(out, &res);
 	out->t_para_s = NAN;
 	struct tmeasure tm;
 	snprintf(trace_dir, sizeof trace_dir, "%s/trace", dir);
@@ -549,16 +555,7 @@ static int plain_one(struct series *se, int n, const struct size_point *pt, int 
 		fs_remove_tree(dir);   /* no row: the next invocation makes it again */
 		return -EINTR;
 	}
-	iso_now(out->finished_at, sizeof out->finished_at);
-	out->exit_code = res.exit_code;
-	out->signal = res.signal;
-	out->t_wall_s = res.wall_s;
-	out->t_user_s = res.user_s;
-	out->t_sys_s = res.sys_s;
-	out->max_rss_kb = res.max_rss_kb;
-	snprintf(out->reason, sizeof out->reason, "%s", res.reason);
-	snprintf(out->status, sizeof out->status, "%s",
-		 res.timed_out ? "timeout" : res.reason[0] ? "failed" : "ok");
+	run_finish(out, &res);
 	if ((rc = store_plain_put(se->st, out)) < 0)
 		return store_error(se, rc);
 	se->runs_made++;
